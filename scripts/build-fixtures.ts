@@ -1,0 +1,74 @@
+/**
+ * Bundles the demo and the test fixture apps with esbuild. Each fixture is
+ * built against a chosen React copy from npm (aliases react16 … react19 in
+ * package.json) in production or development mode, so the same source runs
+ * on every React version the extension supports.
+ *
+ *   tests/fixtures/src/<app>.tsx → build/fixtures/<app>-r<major>[-dev].js
+ *   demo/src/main.tsx            → build/demo/demo.js
+ */
+import path from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
+import { ROOT } from './chrome';
+
+export type ReactMajor = 16 | 17 | 18 | 19;
+interface FixtureBuild {
+  app: string;
+  react: ReactMajor;
+  dev?: boolean;
+}
+
+/** Every fixture build the e2e tests use. Add a line when you add a fixture app. */
+export const FIXTURES: FixtureBuild[] = [
+  { app: 'basic', react: 16 },
+  { app: 'basic', react: 17 },
+  { app: 'basic', react: 18 },
+  { app: 'basic', react: 19 },
+  { app: 'basic', react: 19, dev: true },
+];
+
+function aliases(major: ReactMajor): Record<string, string> {
+  const mount = path.join(ROOT, 'tests', 'fixtures', 'src', major >= 18 ? 'mount-modern.ts' : 'mount-legacy.ts');
+  if (major === 19) return { 'fixture-mount': mount };
+  return { react: `react${major}`, 'react-dom': `react-dom${major}`, 'fixture-mount': mount };
+}
+
+function options(entry: string, outfile: string, major: ReactMajor, dev: boolean): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    minify: !dev,
+    sourcemap: false,
+    jsx: 'automatic',
+    // React 16 has no react/jsx-runtime named exports in every build; the classic transform works everywhere.
+    ...(major < 17 ? { jsx: 'transform', jsxFactory: 'React.createElement', jsxFragment: 'React.Fragment' } : {}),
+    alias: aliases(major),
+    define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'), __REACT_MAJOR__: String(major) },
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+  };
+}
+
+export async function buildAll(filter?: string): Promise<void> {
+  const jobs: Promise<unknown>[] = [];
+  for (const f of FIXTURES) {
+    if (filter && !f.app.includes(filter)) continue;
+    const entry = path.join(ROOT, 'tests', 'fixtures', 'src', `${f.app}.tsx`);
+    const out = path.join(ROOT, 'build', 'fixtures', `${f.app}-r${f.react}${f.dev ? '-dev' : ''}.js`);
+    jobs.push(build(options(entry, out, f.react, !!f.dev)));
+  }
+  if (!filter || 'demo'.includes(filter)) {
+    jobs.push(build(options(path.join(ROOT, 'demo', 'src', 'main.tsx'), path.join(ROOT, 'build', 'demo', 'demo.js'), 19, false)));
+  }
+  await Promise.all(jobs);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  buildAll(process.argv[2]).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

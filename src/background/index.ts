@@ -1,0 +1,219 @@
+/**
+ * The service worker: a thin router keyed by tab id. It keeps each tab's
+ * mode (mirrored in storage.session so a restarted worker picks it up),
+ * routes panel ⇄ content messages, injects the agent into a frame on
+ * demand, runs the Ctrl+Shift+L command and the toolbar action, and sets the
+ * badge. Every listener is registered at top level: MV3 restarts the worker.
+ */
+import browser from 'webextension-polyfill';
+import {
+  DropCounter, envelope, nextMode, parseMessage, PORT_NAME_CONTENT, PORT_NAME_PANEL, Source,
+  type BackgroundToContent, type BackgroundToPanel, type Mode,
+} from '../protocol';
+
+type Port = browser.Runtime.Port;
+
+/** Presses closer together than this are one press seen by two listeners. */
+const TOGGLE_DEDUP_MS = 150;
+const BADGE: Record<Mode, string> = { off: '', components: 'C', heatmap: 'H', inspect: 'I' };
+const SESSION_KEY = 'tabModes';
+
+const drops = new DropCounter();
+const contents = new Map<number, Map<number, Port>>();
+const panels = new Map<number, Port>();
+const modes = new Map<number, Mode>();
+const lastToggle = new Map<number, number>();
+
+const restored: Promise<void> = (async () => {
+  try {
+    const got = await browser.storage.session.get(SESSION_KEY);
+    const saved = got[SESSION_KEY] as Record<string, unknown> | undefined;
+    if (saved && typeof saved === 'object') {
+      for (const [k, v] of Object.entries(saved)) {
+        if (typeof v === 'string' && ['components', 'heatmap', 'inspect'].includes(v)) modes.set(Number(k), v as Mode);
+      }
+    }
+  } catch {
+    drops.drop();
+  }
+})();
+
+function persist(): void {
+  const obj: Record<string, Mode> = {};
+  for (const [k, v] of modes) if (v !== 'off') obj[k] = v;
+  browser.storage.session.set({ [SESSION_KEY]: obj }).catch(() => drops.drop());
+}
+
+function sendContent<T extends keyof BackgroundToContent>(port: Port, type: T, payload: BackgroundToContent[T]): void {
+  try {
+    port.postMessage(envelope(Source.Background, type, payload));
+  } catch {
+    drops.drop();
+  }
+}
+
+function sendPanel<T extends keyof BackgroundToPanel>(tabId: number, type: T, payload: BackgroundToPanel[T]): void {
+  const port = panels.get(tabId);
+  if (!port) return;
+  try {
+    port.postMessage(envelope(Source.Background, type, payload));
+  } catch {
+    drops.drop();
+  }
+}
+
+function setTabMode(tabId: number, mode: Mode): void {
+  modes.set(tabId, mode);
+  persist();
+  for (const port of contents.get(tabId)?.values() ?? []) sendContent(port, 'mode', { mode });
+  sendPanel(tabId, 'mode', { mode });
+  chrome.action.setBadgeText({ tabId, text: BADGE[mode] }).catch(() => drops.drop());
+  chrome.action.setBadgeBackgroundColor({ tabId, color: '#3a7d44' }).catch(() => drops.drop());
+}
+
+function toggle(tabId: number): void {
+  const now = Date.now();
+  if (now - (lastToggle.get(tabId) ?? 0) < TOGGLE_DEDUP_MS) return;
+  lastToggle.set(tabId, now);
+  setTabMode(tabId, nextMode(modes.get(tabId) ?? 'off'));
+}
+
+async function injectAgent(tabId: number, frameId: number): Promise<void> {
+  try {
+    await chrome.scripting.executeScript({
+      target: { tabId, frameIds: [frameId] }, world: 'MAIN', files: ['agent.js'], injectImmediately: true,
+    });
+  } catch {
+    // Pages the extension may not script (chrome://, the web store) or a frame that went away.
+    drops.drop();
+  }
+}
+
+function onContentConnect(port: Port): void {
+  const tabId = port.sender?.tab?.id;
+  const frameId = port.sender?.frameId ?? 0;
+  if (tabId === undefined) return port.disconnect();
+  let frames = contents.get(tabId);
+  if (!frames) contents.set(tabId, (frames = new Map()));
+  frames.set(frameId, port);
+
+  port.onMessage.addListener(async (raw: unknown) => {
+    const msg = parseMessage(raw, Source.Content);
+    if (msg === null) return drops.drop();
+    await restored;
+    switch (msg.type) {
+      case 'hello': {
+        const known = modes.get(tabId);
+        if (msg.payload.top && msg.payload.mode === 'off' && known && known !== 'off' && !panels.has(tabId)) {
+          // A new top-level document: off until asked, unless a panel is inspecting this tab.
+          setTabMode(tabId, 'off');
+        } else if (known === undefined && msg.payload.mode !== 'off') {
+          // The worker restarted and lost nothing the page still knows.
+          setTabMode(tabId, msg.payload.mode);
+        } else if (known !== undefined && known !== msg.payload.mode) {
+          sendContent(port, 'mode', { mode: known });
+        }
+        sendContent(port, 'panel', { connected: panels.has(tabId) });
+        break;
+      }
+      case 'toggle':
+        toggle(tabId);
+        break;
+      case 'setMode':
+        if (modes.get(tabId) !== msg.payload.mode) setTabMode(tabId, msg.payload.mode);
+        break;
+      case 'needAgent':
+        await injectAgent(tabId, frameId);
+        break;
+      case 'status':
+        sendPanel(tabId, 'status', { ...msg.payload, frameId });
+        break;
+      case 'table':
+        sendPanel(tabId, 'table', { ...msg.payload, frameId });
+        break;
+      case 'snapshot':
+        sendPanel(tabId, 'snapshot', { ...msg.payload, frameId });
+        break;
+      default:
+        drops.drop();
+    }
+  });
+  port.onDisconnect.addListener(() => {
+    if (contents.get(tabId)?.get(frameId) === port) contents.get(tabId)?.delete(frameId);
+    sendPanel(tabId, 'contentGone', { frameId });
+  });
+}
+
+function onPanelConnect(port: Port): void {
+  let tabId: number | null = null;
+  port.onMessage.addListener(async (raw: unknown) => {
+    const msg = parseMessage(raw, Source.Panel);
+    if (msg === null) return drops.drop();
+    await restored;
+    if (msg.type === 'hello') {
+      tabId = msg.payload.tabId;
+      panels.set(tabId, port);
+      for (const p of contents.get(tabId)?.values() ?? []) sendContent(p, 'panel', { connected: true });
+      sendPanel(tabId, 'mode', { mode: modes.get(tabId) ?? 'off' });
+      return;
+    }
+    if (tabId === null) return drops.drop();
+    const frame = (id: number) => contents.get(tabId as number)?.get(id);
+    switch (msg.type) {
+      case 'toggle':
+        toggle(tabId);
+        break;
+      case 'setMode':
+        setTabMode(tabId, msg.payload.mode);
+        break;
+      case 'pin': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'pin', { id: msg.payload.id });
+        break;
+      }
+      case 'hover': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'hover', { id: msg.payload.id });
+        break;
+      }
+      case 'snapshotRequest': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'snapshotRequest', { reqId: msg.payload.reqId });
+        break;
+      }
+      default:
+        drops.drop();
+    }
+  });
+  port.onDisconnect.addListener(() => {
+    if (tabId === null || panels.get(tabId) !== port) return;
+    panels.delete(tabId);
+    for (const p of contents.get(tabId)?.values() ?? []) sendContent(p, 'panel', { connected: false });
+  });
+}
+
+browser.runtime.onConnect.addListener((port) => {
+  if (port.name === PORT_NAME_CONTENT) onContentConnect(port);
+  else if (port.name === PORT_NAME_PANEL) onPanelConnect(port);
+  else port.disconnect();
+});
+
+chrome.commands.onCommand.addListener((command, tab) => {
+  if (command === 'cycle-mode' && tab?.id !== undefined) void restored.then(() => toggle(tab.id as number));
+});
+
+chrome.action.onClicked.addListener((tab) => {
+  if (tab.id !== undefined) void restored.then(() => toggle(tab.id as number));
+});
+
+browser.tabs.onRemoved.addListener((tabId) => {
+  contents.delete(tabId);
+  panels.delete(tabId);
+  lastToggle.delete(tabId);
+  if (modes.delete(tabId)) persist();
+});
+
+/** For tests and debugging through the worker target: the router's own counters. */
+(globalThis as Record<string, unknown>).__layoutCostBackground = {
+  drops, modes, contents, panels, toggle, setTabMode,
+};

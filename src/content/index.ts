@@ -1,0 +1,204 @@
+/**
+ * The isolated-world content script, in every frame: owns the rollup store,
+ * the overlay canvas and the user's interaction state. Talks to the MAIN
+ * world over the private port (untrusted data, validated) and to the
+ * service worker over a long-lived runtime port.
+ */
+import browser from 'webextension-polyfill';
+import { settingsValidator, INVALID, type Mode, type PageStatus, type Settings } from '../protocol';
+import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../overlay/settings';
+import { BackgroundPort, type BackgroundMessage } from './background-port';
+import { isToggleShortcut } from './keys';
+import { Overlay } from './overlay';
+import { PageChannel, type PageMessage } from './page-channel';
+import { PanelFeed } from './panel-feed';
+import { RollupStore } from './store';
+
+const RENDER_INTERVAL_MS = 33;
+
+class Controller {
+  readonly store = new RollupStore();
+  mode: Mode = 'off';
+  pageStatus: PageStatus | null = null;
+  private settings: Settings = { ...DEFAULT_SETTINGS };
+  private agentRequested = false;
+  private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastConfigKey = '';
+  private hitSeq = 0;
+  private hitWaiters = new Map<number, (id: number | null) => void>();
+  readonly page: PageChannel;
+  readonly bg: BackgroundPort;
+  readonly overlay: Overlay;
+  readonly feed: PanelFeed;
+
+  constructor() {
+    this.overlay = new Overlay({
+      store: this.store,
+      hitTest: (x, y) => this.hitTest(x, y),
+      onPin: (id) => this.pin(id),
+    }, this.settings);
+    this.page = new PageChannel((m) => this.onPage(m), () => this.pushState());
+    this.bg = new BackgroundPort((m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode }));
+    this.feed = new PanelFeed(this);
+    window.addEventListener('keydown', (e) => {
+      if (!isToggleShortcut(e)) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      this.bg.send('toggle', { via: 'key' });
+    }, true);
+    void this.loadSettings();
+  }
+
+  private async loadSettings(): Promise<void> {
+    try {
+      const got = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
+      this.applySettings(got[SETTINGS_STORAGE_KEY]);
+      browser.storage.onChanged.addListener((changes, area) => {
+        if (area === 'local' && changes[SETTINGS_STORAGE_KEY]) this.applySettings(changes[SETTINGS_STORAGE_KEY].newValue);
+      });
+    } catch {
+      this.bg.drops.drop();
+    }
+  }
+
+  private applySettings(raw: unknown): void {
+    const s = raw === undefined ? INVALID : settingsValidator(raw);
+    this.settings = s === INVALID ? { ...DEFAULT_SETTINGS } : s;
+    this.overlay.setSettings(this.settings);
+    this.scheduleRender();
+  }
+
+  /** The one place a mode change lands, whatever asked for it. */
+  setMode(mode: Mode): void {
+    if (mode === this.mode) return;
+    const wasOff = this.mode === 'off';
+    this.mode = mode;
+    if (wasOff && mode !== 'off') this.store.reset();
+    if (mode !== 'off' && !this.agentRequested) {
+      this.agentRequested = true;
+      this.bg.send('needAgent', {});
+    }
+    if (mode === 'off') this.overlay.setPin(null);
+    this.overlay.setMode(mode);
+    this.pushConfig(true);
+    this.pushState();
+    this.feed.statusChanged();
+    this.scheduleRender();
+  }
+
+  pin(id: number | null): void {
+    this.overlay.setPin(id !== null && this.store.components.has(id) ? id : null);
+    this.pushConfig(true);
+    this.pushState();
+    this.feed.statusChanged();
+    this.scheduleRender();
+  }
+
+  private pushState(): void {
+    this.page.send('state', { mode: this.mode, pinned: this.overlay.pinned, capped: this.overlay.capped });
+  }
+
+  /** Tells the agent the mode and which bounds to read; only when it changed (or forced). */
+  private pushConfig(force = false): void {
+    const wantBounds = this.overlay.wantBounds();
+    const key = `${this.mode}|${this.overlay.pinned}|${wantBounds.join(',')}`;
+    if (!force && key === this.lastConfigKey) return;
+    this.lastConfigKey = key;
+    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned });
+  }
+
+  private hitTest(x: number, y: number): Promise<number | null> {
+    const seq = ++this.hitSeq;
+    return new Promise((resolve) => {
+      this.hitWaiters.set(seq, resolve);
+      this.page.send('hitTest', { seq, x, y });
+      setTimeout(() => {
+        if (this.hitWaiters.delete(seq)) resolve(null);
+      }, 500);
+    });
+  }
+
+  private onPage(msg: PageMessage): void {
+    switch (msg.type) {
+      case 'records': {
+        const p = msg.payload;
+        this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped);
+        this.scheduleRender();
+        break;
+      }
+      case 'status':
+        this.pageStatus = msg.payload;
+        this.feed.statusChanged();
+        break;
+      case 'api': {
+        const p = msg.payload;
+        if (p.call === 'snapshot') {
+          this.page.send('apiResult', { reqId: p.reqId, result: this.store.snapshot() });
+        } else if (p.call === 'enable' || p.call === 'disable') {
+          const mode: Mode = p.call === 'disable' ? 'off' : (p.mode ?? 'components');
+          this.setMode(mode);
+          this.bg.send('setMode', { mode });
+        } else if (p.call === 'pin') {
+          this.pin(p.id);
+        }
+        break;
+      }
+      case 'hit': {
+        const w = this.hitWaiters.get(msg.payload.seq);
+        if (w) {
+          this.hitWaiters.delete(msg.payload.seq);
+          w(msg.payload.id);
+        }
+        break;
+      }
+      case 'stack':
+        this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
+        break;
+    }
+  }
+
+  private onBackground(msg: BackgroundMessage): void {
+    switch (msg.type) {
+      case 'mode':
+        this.setMode(msg.payload.mode);
+        break;
+      case 'panel':
+        this.feed.setConnected(msg.payload.connected);
+        break;
+      case 'pin':
+        this.pin(msg.payload.id);
+        break;
+      case 'hover':
+        this.overlay.setHover(msg.payload.id);
+        this.pushConfig();
+        this.scheduleRender();
+        break;
+      case 'snapshotRequest':
+        this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.store.snapshot() });
+        break;
+      default:
+        break;
+    }
+  }
+
+  scheduleRender(): void {
+    if (this.renderTimer !== null) return;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = null;
+      if (this.mode === 'off') return;
+      this.overlay.render();
+      this.pushConfig();
+      this.feed.tick();
+    }, RENDER_INTERVAL_MS);
+  }
+
+  droppedMessages(): number {
+    return this.page.drops.count + this.bg.drops.count;
+  }
+}
+
+try {
+  new Controller();
+} catch (e) {
+  console.warn('[layout-cost] content script failed to start', e);
+}

@@ -1,0 +1,290 @@
+/**
+ * The rollup store: everything the overlay and the panel read, built from
+ * the agent's records. Per component: identity, counts, subtree-inclusive
+ * EMAs (α = 0.2) of style, layout and forced-reflow ms, the last frame's
+ * values, and a 60 × 100 ms sparkline of layout ms (max within a bucket).
+ *
+ * EMAs decay lazily: a component not dirtied in a frame contributes 0 for
+ * it, applied when it is next touched or read, so per-frame work is
+ * proportional to what changed, not to the tree.
+ */
+import { RECORD_STRIDE, RecordKind, type ComponentRow } from '../protocol';
+import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../overlay/sparkline';
+
+export const EMA_ALPHA = 0.2;
+const KEEP = 1 - EMA_ALPHA;
+const MAX_COMPONENTS = 200_000;
+
+export interface Bounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface StoredComponent {
+  id: number;
+  name: string;
+  key: string | null;
+  parentId: number | null;
+  depth: number;
+  authored: number;
+  rendered: number;
+  commits: number;
+  /** EMAs as of `emaFrame`; read through `store.ema*()` to decay them to now. */
+  style: number;
+  layout: number;
+  forced: number;
+  emaFrame: number;
+  lastStyleMs: number;
+  lastLayoutMs: number;
+  lastForcedMs: number;
+  /** Frame number of the last* values. */
+  lastFrame: number;
+  spark: Float32Array | null;
+  sparkBucket: number;
+  bounds: Bounds | null;
+  drawn: boolean;
+}
+
+export interface FrameTotals {
+  count: number;
+  styleMsTotal: number;
+  layoutMsTotal: number;
+  forcedMsTotal: number;
+}
+
+export interface Snapshot {
+  time: number;
+  frames: FrameTotals;
+  droppedEvents: number;
+  page: { styleMs: number; layoutMs: number; forcedMs: number };
+  components: {
+    id: number; name: string; parentId: number | null; depth: number; key: string | null;
+    bounds: Bounds | null; authored: number; rendered: number; styleMs: number; layoutMs: number;
+    forcedMs: number; lastFrameMs: number; commits: number; sparkline: number[]; drawn: boolean;
+  }[];
+}
+
+function newComponent(id: number): StoredComponent {
+  return {
+    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, commits: 0,
+    style: 0, layout: 0, forced: 0, emaFrame: 0, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
+    spark: null, sparkBucket: 0, bounds: null, drawn: false,
+  };
+}
+
+export class RollupStore {
+  readonly components = new Map<number, StoredComponent>();
+  /** The `<page>` bucket: cost no component owns (id 0). */
+  readonly page: StoredComponent = newComponent(0);
+  readonly frames: FrameTotals = { count: 0, styleMsTotal: 0, layoutMsTotal: 0, forcedMsTotal: 0 };
+  droppedEvents = 0;
+  /** Records that referenced unknown ids or were malformed. */
+  ignoredRecords = 0;
+  frameNo = 0;
+  /** Bumped whenever anything changed; the overlay and panel redraw on change. */
+  version = 0;
+  private strings: string[] = [];
+  /** Self cost of the frame being applied, keyed by id, for the inclusive roll-up. */
+  private frameSelf = new Map<number, [number, number, number]>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {
+    this.page.name = '<page>';
+  }
+
+  reset(): void {
+    this.components.clear();
+    this.strings = [];
+    this.frames.count = this.frames.styleMsTotal = this.frames.layoutMsTotal = this.frames.forcedMsTotal = 0;
+    this.droppedEvents = 0;
+    this.frameNo = 0;
+    Object.assign(this.page, newComponent(0), { name: '<page>' });
+    this.version++;
+  }
+
+  /** Applies one batch of records. Unknown ids and kinds are ignored and counted. */
+  apply(data: Float64Array, count: number, strings: readonly string[], stringBase: number, dropped: number): void {
+    if (stringBase <= this.strings.length) {
+      for (let i = 0; i < strings.length; i++) this.strings[stringBase + i] = strings[i];
+    }
+    this.droppedEvents = dropped;
+    const n = Math.min(count, Math.floor(data.length / RECORD_STRIDE));
+    for (let r = 0; r < n; r++) {
+      const o = r * RECORD_STRIDE;
+      const a = data[o + 1], b = data[o + 2], c = data[o + 3], d = data[o + 4], e = data[o + 5];
+      switch (data[o]) {
+        case RecordKind.Mount: {
+          if (!validId(a) || this.components.size >= MAX_COMPONENTS) { this.ignoredRecords++; break; }
+          const comp = this.components.get(a) ?? newComponent(a);
+          comp.parentId = validId(b) && b !== a ? b : null;
+          comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
+          comp.name = this.string(d) ?? 'Anonymous';
+          comp.key = this.string(e);
+          comp.emaFrame = this.frameNo;
+          this.components.set(a, comp);
+          break;
+        }
+        case RecordKind.Unmount:
+          if (!this.components.delete(a)) this.ignoredRecords++;
+          break;
+        case RecordKind.Stats: {
+          const comp = this.components.get(a);
+          if (!comp) { this.ignoredRecords++; break; }
+          comp.commits = nonNeg(b);
+          comp.authored = nonNeg(c);
+          comp.rendered = nonNeg(d);
+          break;
+        }
+        case RecordKind.Bounds: {
+          const comp = this.components.get(a);
+          if (!comp) { this.ignoredRecords++; break; }
+          comp.bounds = d >= 0 && e >= 0 && Number.isFinite(b + c + d + e) ? { x: b, y: c, width: d, height: e } : null;
+          break;
+        }
+        case RecordKind.Cost: {
+          if (a !== 0 && !this.components.has(a)) { this.ignoredRecords++; break; }
+          const self = this.frameSelf.get(a);
+          if (self) { self[0] += nonNeg(b); self[1] += nonNeg(c); self[2] += nonNeg(d); }
+          else this.frameSelf.set(a, [nonNeg(b), nonNeg(c), nonNeg(d)]);
+          break;
+        }
+        case RecordKind.Frame:
+          // Cost records for a frame precede its Frame record.
+          this.endFrame(Math.floor(nonNeg(a)), nonNeg(b), nonNeg(c), nonNeg(d));
+          break;
+        case RecordKind.Reset:
+          this.components.clear();
+          break;
+        default:
+          this.ignoredRecords++;
+      }
+    }
+    this.version++;
+  }
+
+  private string(i: number): string | null {
+    return i >= 0 && i < this.strings.length && this.strings[i] !== undefined ? this.strings[i] : null;
+  }
+
+  private endFrame(frameNo: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    this.frameNo = Math.max(this.frameNo + 1, frameNo);
+    const f = this.frames;
+    f.count++;
+    f.styleMsTotal += styleMs;
+    f.layoutMsTotal += layoutMs;
+    f.forcedMsTotal += forcedMs;
+    // Roll self cost up to every ancestor: inclusive = self + descendants.
+    const inclusive = new Map<number, [number, number, number]>();
+    for (const [id, self] of this.frameSelf) {
+      if (id === 0) {
+        this.touch(this.page, self[0], self[1], self[2]);
+        continue;
+      }
+      let cur: StoredComponent | undefined = this.components.get(id);
+      let guard = 0;
+      while (cur && guard++ < 10_000) {
+        const acc = inclusive.get(cur.id);
+        if (acc) { acc[0] += self[0]; acc[1] += self[1]; acc[2] += self[2]; }
+        else inclusive.set(cur.id, [self[0], self[1], self[2]]);
+        cur = cur.parentId === null ? undefined : this.components.get(cur.parentId);
+      }
+    }
+    this.frameSelf.clear();
+    for (const [id, v] of inclusive) {
+      const comp = this.components.get(id);
+      if (comp) this.touch(comp, v[0], v[1], v[2]);
+    }
+  }
+
+  /** Folds this frame's values into a component's EMAs, last-frame values and sparkline. */
+  private touch(c: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number): void {
+    this.decayTo(c, this.frameNo - 1);
+    c.style = c.style * KEEP + styleMs * EMA_ALPHA;
+    c.layout = c.layout * KEEP + layoutMs * EMA_ALPHA;
+    c.forced = c.forced * KEEP + forcedMs * EMA_ALPHA;
+    c.emaFrame = this.frameNo;
+    c.lastStyleMs = styleMs;
+    c.lastLayoutMs = layoutMs;
+    c.lastForcedMs = forcedMs;
+    c.lastFrame = this.frameNo;
+    const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
+    if (c.spark === null) {
+      if (layoutMs <= 0) return;
+      c.spark = new Float32Array(SPARKLINE_BUCKETS);
+      c.sparkBucket = bucket;
+    }
+    c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
+    const slot = bucket % SPARKLINE_BUCKETS;
+    if (layoutMs > c.spark[slot]) c.spark[slot] = layoutMs;
+  }
+
+  /** Applies the frames a component sat out up to `frame` (each contributed 0). */
+  private decayTo(c: StoredComponent, frame: number): void {
+    const skipped = frame - c.emaFrame;
+    if (skipped > 0) {
+      const k = skipped > 200 ? 0 : KEEP ** skipped;
+      c.style *= k;
+      c.layout *= k;
+      c.forced *= k;
+      c.emaFrame = frame;
+    }
+  }
+
+  /** Current EMAs (decayed to the latest frame) — what the overlay and snapshot show. */
+  ema(c: StoredComponent): { styleMs: number; layoutMs: number; forcedMs: number; lastFrameMs: number } {
+    this.decayTo(c, this.frameNo);
+    const last = c.lastFrame === this.frameNo;
+    return {
+      styleMs: c.style, layoutMs: c.layout, forcedMs: c.forced,
+      lastFrameMs: last ? c.lastStyleMs + c.lastLayoutMs + c.lastForcedMs : 0,
+    };
+  }
+
+  /** The sparkline, oldest bucket first, advanced to now (quiet buckets are 0). */
+  sparkline(c: StoredComponent): number[] {
+    if (c.spark === null) return new Array<number>(SPARKLINE_BUCKETS).fill(0);
+    const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
+    c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
+    const out = new Array<number>(SPARKLINE_BUCKETS);
+    for (let i = 0; i < SPARKLINE_BUCKETS; i++) out[i] = c.spark[(bucket + 1 + i) % SPARKLINE_BUCKETS];
+    return out;
+  }
+
+  row(c: StoredComponent): ComponentRow {
+    const e = this.ema(c);
+    return {
+      id: c.id, name: c.name, parentId: c.parentId, depth: c.depth, key: c.key, styleMs: e.styleMs,
+      layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
+      rendered: c.rendered, commits: c.commits,
+    };
+  }
+
+  snapshot(): Snapshot {
+    const pe = this.ema(this.page);
+    const components: Snapshot['components'] = [];
+    for (const c of this.components.values()) {
+      const row = this.row(c);
+      components.push({
+        id: row.id, name: row.name, parentId: row.parentId, depth: row.depth, key: row.key,
+        bounds: c.bounds ? { ...c.bounds } : null, authored: row.authored, rendered: row.rendered,
+        styleMs: row.styleMs, layoutMs: row.layoutMs, forcedMs: row.forcedMs, lastFrameMs: row.lastFrameMs,
+        commits: row.commits, sparkline: this.sparkline(c), drawn: c.drawn,
+      });
+    }
+    return {
+      time: Date.now(),
+      frames: { ...this.frames },
+      droppedEvents: this.droppedEvents,
+      page: { styleMs: pe.styleMs, layoutMs: pe.layoutMs, forcedMs: pe.forcedMs },
+      components,
+    };
+  }
+}
+
+function validId(v: number): boolean {
+  return Number.isInteger(v) && v > 0 && v < 2 ** 31;
+}
+function nonNeg(v: number): number {
+  return Number.isFinite(v) && v > 0 ? v : 0;
+}

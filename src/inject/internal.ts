@@ -1,0 +1,100 @@
+/**
+ * State shared between the document_start script (index.ts) and the agent
+ * (agent.ts), which is injected into the same MAIN world only when the
+ * overlay is first enabled. Both are separate bundles, so they meet through
+ * one non-enumerable property on window; page code can see it, and nothing
+ * in it is trusted by the content script (it validates every message).
+ */
+import type { Mode, PageStatus } from '../protocol';
+
+export const INTERNAL_KEY = '__LAYOUT_COST_INTERNAL__';
+
+/** The subset of a React renderer (`ReactDOM` internals) the hook keeps. */
+export interface RendererLike {
+  version?: string;
+  bundleType?: number;
+  rendererPackageName?: string;
+  findFiberByHostInstance?: unknown;
+  [k: string]: unknown;
+}
+
+/** A fiber root as the hook sees it; the agent's adapter knows the rest. */
+export interface FiberRootLike {
+  current: unknown;
+  containerInfo?: unknown;
+}
+
+/** Callbacks the agent installs on the hook while the overlay is on. */
+export interface CommitTap {
+  commit(rendererId: number, root: FiberRootLike): void;
+  unmount(rendererId: number, fiber: unknown): void;
+  renderer(rendererId: number, renderer: RendererLike): void;
+}
+
+/**
+ * The agent's per-frame hook. While set, requestAnimationFrame callbacks are
+ * queued by the tap and run from one native callback (see raf.ts).
+ */
+export interface FrameTap {
+  request(cb: FrameRequestCallback): number;
+  cancel(handle: number): void;
+}
+
+export interface HookState {
+  renderers: Map<number, RendererLike>;
+  roots: Map<number, Set<FiberRootLike>>;
+  tap: CommitTap | null;
+  /** Hooks found on window that are not ours and that we chained onto. */
+  chained: number;
+  /** Re-check window for a hook installed after ours (React DevTools) and chain onto it. */
+  adopt(): void;
+}
+
+export interface RafState {
+  nativeRaf: typeof requestAnimationFrame;
+  nativeCaf: typeof cancelAnimationFrame;
+  wrappedRaf: typeof requestAnimationFrame;
+  wrappedCaf: typeof cancelAnimationFrame;
+  tap: FrameTap | null;
+}
+
+export interface ShadowState {
+  /** Closed (and open) shadow roots seen by the attachShadow wrapper. */
+  rootOf: WeakMap<Element, ShadowRoot>;
+  hosts: WeakRef<Element>[];
+  /** Called with each new shadow root while the agent is on. */
+  onAttach: ((host: Element, root: ShadowRoot) => void) | null;
+  nativeAttachShadow: typeof Element.prototype.attachShadow;
+}
+
+/** Content → page messages the agent handles (config, hitTest). */
+export type AgentHandler = (type: string, payload: unknown) => void;
+
+export interface Internal {
+  version: string;
+  hook: HookState;
+  raf: RafState;
+  shadow: ShadowState;
+  /** Send a page → content message (records buffers are transferred). */
+  post(type: string, payload: unknown, transfer?: Transferable[]): void;
+  /** The agent's handler, set when the agent loads. */
+  agent: AgentHandler | null;
+  /** The first host node of a mounted component, set by the agent. */
+  nodeOf: ((id: number) => Node | null) | null;
+  /** Last config received from the content script, for an agent that loads later. */
+  config: { mode: Mode; wantBounds: number[]; pinned: number | null };
+  status(): PageStatus;
+  /** Reasons measurement is degraded, filled by the agent. */
+  degraded: string[];
+  debug(...args: unknown[]): void;
+}
+
+declare const __DEBUG__: boolean;
+declare const __VERSION__: string;
+export const DEBUG: boolean = typeof __DEBUG__ !== 'undefined' && __DEBUG__;
+export const VERSION: string = typeof __VERSION__ !== 'undefined' ? __VERSION__ : '0.0.0-dev';
+
+export function getInternal(): Internal | null {
+  const v = (window as unknown as Record<string, unknown>)[INTERNAL_KEY];
+  return typeof v === 'object' && v !== null ? (v as Internal) : null;
+}

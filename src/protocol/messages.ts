@@ -1,0 +1,316 @@
+/**
+ * The one message protocol between the four contexts.
+ *
+ *   page (MAIN world) ⇄ content script   over a private MessagePort
+ *   content script    ⇄ service worker   over a long-lived runtime port ("content")
+ *   panel             ⇄ service worker   over a long-lived runtime port ("panel")
+ *
+ * Every message is an envelope `{source, v, type, payload}`. Receivers call
+ * `parseMessage` once at their boundary: it checks source, version, type and
+ * the payload's shape and sizes, and returns null (never throws) for anything
+ * else, so the caller can count the drop.
+ */
+import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
+import {
+  anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, type Validator,
+} from './validate';
+
+export const PROTOCOL_VERSION = 1;
+
+export const Source = {
+  Page: 'layout-cost:page',
+  Content: 'layout-cost:content',
+  Background: 'layout-cost:background',
+  Panel: 'layout-cost:panel',
+} as const;
+export type SourceName = (typeof Source)[keyof typeof Source];
+
+export const MODES = ['off', 'components', 'heatmap', 'inspect'] as const;
+export type Mode = (typeof MODES)[number];
+export type OnMode = Exclude<Mode, 'off'>;
+
+/** Off → Components → Heatmap → Inspect → Off. */
+export function nextMode(mode: Mode): Mode {
+  return MODES[(MODES.indexOf(mode) + 1) % MODES.length];
+}
+
+export const PORT_NAME_CONTENT = 'layout-cost-content';
+export const PORT_NAME_PANEL = 'layout-cost-panel';
+/** Window message type of the one-time handshake that hands the private port over. */
+export const HANDSHAKE_TYPE = 'handshake';
+
+const mode = oneOf(MODES);
+const id = num(0, 2 ** 31);
+const optId = nullable(id);
+const ms = num(0, 1e7);
+const name = str(MAX_STRING_LENGTH);
+
+export interface PageStatus {
+  renderers: number;
+  roots: number;
+  agent: boolean;
+  minified: boolean;
+  /** Reasons measurement is degraded (e.g. the page replaced requestAnimationFrame). */
+  degraded: string[];
+  timerResolutionMs: number;
+  url: string;
+}
+const pageStatus: Validator<PageStatus> = isRecord({
+  renderers: num(0, 1e4), roots: num(0, 1e6), agent: bool, minified: bool,
+  degraded: arrayOf(str(200), 16), timerResolutionMs: num(0, 1000), url: str(2048),
+});
+
+export interface Settings {
+  meterStyle: 'sparkline' | 'bars';
+  colorBlind: boolean;
+  msRamp: [number, number, number];
+  inflationRamp: [number, number, number];
+  surfaceLayoutFraction: number;
+  surfaceRenderedFraction: number;
+  surfaceInflationFactor: number;
+}
+const ramp: Validator<[number, number, number]> = (v) => {
+  const a = numArray(3, 0, 1e6)(v);
+  return a !== INVALID && a.length === 3 && a[0] <= a[1] && a[1] <= a[2] ? [a[0], a[1], a[2]] : INVALID;
+};
+export const settingsValidator: Validator<Settings> = isRecord({
+  meterStyle: oneOf(['sparkline', 'bars'] as const), colorBlind: bool, msRamp: ramp, inflationRamp: ramp,
+  surfaceLayoutFraction: num(0, 1), surfaceRenderedFraction: num(0, 1), surfaceInflationFactor: num(1, 1000),
+});
+
+/** A component as the panel and the snapshot see it. */
+export interface ComponentRow {
+  id: number;
+  name: string;
+  parentId: number | null;
+  depth: number;
+  key: string | null;
+  styleMs: number;
+  layoutMs: number;
+  forcedMs: number;
+  lastFrameMs: number;
+  authored: number;
+  rendered: number;
+  commits: number;
+}
+const componentRow: Validator<ComponentRow> = isRecord({
+  id, name, parentId: optId, depth: num(0, 1e5), key: nullable(name), styleMs: ms, layoutMs: ms, forcedMs: ms,
+  lastFrameMs: ms, authored: num(0, 1e8), rendered: num(0, 1e8), commits: num(0, 1e12),
+});
+
+export interface PinnedDetail extends ComponentRow {
+  lastStyleMs: number;
+  lastLayoutMs: number;
+  lastForcedMs: number;
+  frame: number;
+  sparkline: number[];
+  chain: { id: number; name: string }[];
+  stacks: { ms: number; stack: string }[];
+}
+const pinnedDetail: Validator<PinnedDetail> = (v) => {
+  const row = componentRow(v);
+  if (row === INVALID) return INVALID;
+  const rest = isRecord({
+    lastStyleMs: ms, lastLayoutMs: ms, lastForcedMs: ms, frame: num(0, 1e12), sparkline: numArray(120, 0, 1e7),
+    chain: arrayOf(isRecord({ id, name }), 256), stacks: arrayOf(isRecord({ ms, stack: str(4096) }), 16),
+  })(v);
+  return rest === INVALID ? INVALID : { ...row, ...rest };
+};
+
+export interface TableUpdate {
+  frameId: number;
+  frames: number;
+  rows: ComponentRow[];
+  page: { styleMs: number; layoutMs: number; forcedMs: number };
+  pinned: PinnedDetail | null;
+}
+
+export interface Status extends PageStatus {
+  frameId: number;
+  mode: Mode;
+  pinned: number | null;
+  components: number;
+  droppedEvents: number;
+  droppedMessages: number;
+  drawn: number;
+  capped: boolean;
+}
+const status: Validator<Status> = (v) => {
+  const base = pageStatus(v);
+  const rest = isRecord({
+    frameId: num(0, 2 ** 53), mode, pinned: optId, components: num(0, 1e8), droppedEvents: num(0, 2 ** 53),
+    droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), capped: bool,
+  })(v);
+  return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
+};
+
+export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot';
+
+/** Payload types per message type; one map per direction. */
+export interface PageToContent {
+  /** Drained ring records; `buffer` is transferred. New strings start at `stringBase`. */
+  records: { buffer: ArrayBuffer; count: number; strings: string[]; stringBase: number; dropped: number };
+  status: PageStatus;
+  api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null };
+  hit: { seq: number; id: number | null };
+  stack: { id: number; ms: number; stack: string };
+}
+export interface ContentToPage {
+  /** What the agent should do: `mode` off detaches everything. */
+  config: { mode: Mode; wantBounds: number[]; pinned: number | null };
+  apiResult: { reqId: number; result: unknown };
+  hitTest: { seq: number; x: number; y: number };
+  state: { mode: Mode; pinned: number | null; capped: boolean };
+}
+export interface ContentToBackground {
+  hello: { top: boolean; mode: Mode };
+  toggle: { via: 'key' | 'api' | 'panel' };
+  setMode: { mode: Mode };
+  needAgent: Record<string, never>;
+  status: Status;
+  table: TableUpdate;
+  snapshot: { reqId: number; snapshot: unknown };
+}
+export interface BackgroundToContent {
+  mode: { mode: Mode };
+  panel: { connected: boolean };
+  pin: { id: number | null };
+  hover: { id: number | null };
+  snapshotRequest: { reqId: number };
+}
+export interface PanelToBackground {
+  hello: { tabId: number };
+  toggle: { via: 'key' | 'api' | 'panel' };
+  setMode: { mode: Mode };
+  pin: { id: number | null; frameId: number };
+  hover: { id: number | null; frameId: number };
+  snapshotRequest: { reqId: number; frameId: number };
+}
+export interface BackgroundToPanel {
+  mode: { mode: Mode };
+  status: Status;
+  table: TableUpdate;
+  snapshot: { reqId: number; frameId: number; snapshot: unknown };
+  contentGone: { frameId: number };
+}
+
+type Validators<M> = { [K in keyof M]: Validator<M[K]> };
+
+const recordsPayload: Validator<PageToContent['records']> = (v) => {
+  const o = isRecord({
+    buffer: (b) => (b instanceof ArrayBuffer ? b : INVALID),
+    count: num(0, MAX_RECORDS_PER_BATCH),
+    strings: arrayOf(name, MAX_STRINGS_PER_BATCH),
+    stringBase: num(0, 2 ** 31),
+    dropped: num(0, 2 ** 53),
+  })(v);
+  if (o === INVALID || !Number.isInteger(o.count) || o.count * RECORD_STRIDE * 8 > o.buffer.byteLength) return INVALID;
+  return o;
+};
+
+const tableUpdate: Validator<TableUpdate> = isRecord({
+  frameId: num(0, 2 ** 53), frames: num(0, 1e12), rows: arrayOf(componentRow, 100_000),
+  page: isRecord({ styleMs: ms, layoutMs: ms, forcedMs: ms }), pinned: nullable(pinnedDetail),
+});
+const via = oneOf(['key', 'api', 'panel'] as const);
+const anyJson = anyValue;
+const empty: Validator<Record<string, never>> = (v) => (typeof v === 'object' && v !== null ? {} : INVALID);
+
+export const validators = {
+  [Source.Page]: {
+    records: recordsPayload,
+    status: pageStatus,
+    api: isRecord({
+      reqId: num(0, 2 ** 53), call: oneOf(['enable', 'disable', 'pin', 'snapshot'] as const),
+      mode: nullable(mode), id: optId,
+    }),
+    hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),
+    stack: isRecord({ id, ms, stack: str(4096) }),
+  } satisfies Validators<PageToContent>,
+  [Source.Content]: {
+    // content → page
+    config: isRecord({ mode, wantBounds: numArray(100_000, 0, 2 ** 31), pinned: optId }),
+    apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyJson }),
+    hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
+    state: isRecord({ mode, pinned: optId, capped: bool }),
+    // content → background
+    hello: isRecord({ top: bool, mode }),
+    toggle: isRecord({ via }),
+    setMode: isRecord({ mode }),
+    needAgent: empty,
+    status,
+    table: tableUpdate,
+    snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
+  } satisfies Validators<ContentToPage & ContentToBackground>,
+  [Source.Background]: {
+    mode: isRecord({ mode }),
+    panel: isRecord({ connected: bool }),
+    pin: isRecord({ id: optId }),
+    hover: isRecord({ id: optId }),
+    snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),
+    // background → panel
+    status,
+    table: tableUpdate,
+    snapshot: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), snapshot: anyJson }),
+    contentGone: isRecord({ frameId: num(0, 2 ** 53) }),
+  } satisfies Validators<BackgroundToContent & BackgroundToPanel>,
+  [Source.Panel]: {
+    hello: isRecord({ tabId: num(0, 2 ** 53) }),
+    toggle: isRecord({ via }),
+    setMode: isRecord({ mode }),
+    pin: isRecord({ id: optId, frameId: num(0, 2 ** 53) }),
+    hover: isRecord({ id: optId, frameId: num(0, 2 ** 53) }),
+    snapshotRequest: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53) }),
+  } satisfies Validators<PanelToBackground>,
+};
+
+type SourceMaps = {
+  [Source.Page]: PageToContent;
+  [Source.Content]: ContentToPage & ContentToBackground;
+  [Source.Background]: BackgroundToContent & BackgroundToPanel;
+  [Source.Panel]: PanelToBackground;
+};
+
+/** A parsed message from `S`: a discriminated union over its types. */
+export type MessageFrom<S extends SourceName, M = SourceMaps[S]> = {
+  [T in keyof M & string]: { source: S; v: typeof PROTOCOL_VERSION; type: T; payload: M[T] };
+}[keyof M & string];
+
+/**
+ * Wraps a payload. Senders go through typed `send` helpers keyed by their
+ * direction's map (e.g. `send<T extends keyof ContentToPage>`), so the
+ * envelope itself stays untyped.
+ */
+export function envelope(source: SourceName, type: string, payload: unknown): {
+  source: SourceName; v: typeof PROTOCOL_VERSION; type: string; payload: unknown;
+} {
+  return { source, v: PROTOCOL_VERSION, type, payload };
+}
+
+/**
+ * The one guard. Returns the typed message, or null for anything malformed,
+ * from another source, of another version or of an unknown type.
+ */
+export function parseMessage<S extends SourceName>(raw: unknown, source: S): MessageFrom<S> | null {
+  try {
+    if (typeof raw !== 'object' || raw === null) return null;
+    const m = raw as { source?: unknown; v?: unknown; type?: unknown; payload?: unknown };
+    if (m.source !== source || m.v !== PROTOCOL_VERSION || typeof m.type !== 'string') return null;
+    const table = validators[source] as Record<string, Validator<unknown>>;
+    if (!Object.prototype.hasOwnProperty.call(table, m.type)) return null;
+    const payload = table[m.type](m.payload);
+    if (payload === INVALID) return null;
+    return { source, v: PROTOCOL_VERSION, type: m.type, payload } as MessageFrom<S>;
+  } catch {
+    // A hostile getter or proxy: treat as malformed (the caller counts the drop).
+    return null;
+  }
+}
+
+/** Counts what a receiver dropped, by reason. */
+export class DropCounter {
+  count = 0;
+  drop(): void {
+    this.count++;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Bulk records: the MAIN-world agent writes fixed-stride records into a ring
+ * of Float64 slots and hands the drained slice to the content script as a
+ * transferred ArrayBuffer.
+ *
+ * Byte layout of one record (RECORD_STRIDE = 6 float64 slots, 48 bytes):
+ *
+ *   slot 0: kind (RecordKind)
+ *   slot 1..5: kind-specific fields, documented on each kind below.
+ *
+ * Ids are positive integers assigned by the agent; 0 is the `<page>` bucket.
+ * Strings (component names, keys) never go into the records: the agent
+ * interns them and ships new strings beside the buffer, records carry the
+ * string's index (-1 for none).
+ */
+
+export const RECORD_STRIDE = 6;
+
+export const enum RecordKind {
+  /** id, parentId (-1 = none), depth, nameIdx, keyIdx (-1 = none) */
+  Mount = 1,
+  /** id */
+  Unmount = 2,
+  /** id, commits (cumulative), authored, rendered */
+  Stats = 3,
+  /** id, x, y, width, height (viewport CSS px; width < 0 means no box) */
+  Bounds = 4,
+  /** frameNo, styleMs, layoutMs, forcedMs (forced reflows timed since the previous frame) */
+  Frame = 5,
+  /** id (0 = <page>), styleMs, layoutMs, forcedMs — self cost for the frame just recorded */
+  Cost = 6,
+  /** clears every component: sent before a full back-fill */
+  Reset = 7,
+}
+
+export const RECORD_KIND_NAMES: Record<number, string> = {
+  1: 'Mount',
+  2: 'Unmount',
+  3: 'Stats',
+  4: 'Bounds',
+  5: 'Frame',
+  6: 'Cost',
+  7: 'Reset',
+};
+
+/** Upper bound on records the content script accepts in one batch. */
+export const MAX_RECORDS_PER_BATCH = 1 << 18;
+/** Upper bound on strings in one batch, and on each string's length. */
+export const MAX_STRINGS_PER_BATCH = 1 << 16;
+export const MAX_STRING_LENGTH = 512;
+
+/**
+ * Human-readable decoding for tests and debugging:
+ * `Mount 3 parent=1 depth=2 name="Cell" key="k4"`.
+ */
+export function toLines(data: Float64Array, strings: readonly string[] = []): string[] {
+  const lines: string[] = [];
+  const str = (i: number): string => (i >= 0 && i < strings.length ? JSON.stringify(strings[i]) : `#${i}`);
+  for (let o = 0; o + RECORD_STRIDE <= data.length; o += RECORD_STRIDE) {
+    const kind = data[o];
+    const a = data[o + 1], b = data[o + 2], c = data[o + 3], d = data[o + 4], e = data[o + 5];
+    switch (kind) {
+      case RecordKind.Mount:
+        lines.push(`Mount ${a} parent=${b} depth=${c} name=${str(d)}${e >= 0 ? ` key=${str(e)}` : ''}`);
+        break;
+      case RecordKind.Unmount:
+        lines.push(`Unmount ${a}`);
+        break;
+      case RecordKind.Stats:
+        lines.push(`Stats ${a} commits=${b} authored=${c} rendered=${d}`);
+        break;
+      case RecordKind.Bounds:
+        lines.push(d < 0 ? `Bounds ${a} none` : `Bounds ${a} ${b},${c} ${d}x${e}`);
+        break;
+      case RecordKind.Frame:
+        lines.push(`Frame ${a} style=${b.toFixed(2)} layout=${c.toFixed(2)} forced=${d.toFixed(2)}`);
+        break;
+      case RecordKind.Cost:
+        lines.push(`Cost ${a} style=${b.toFixed(2)} layout=${c.toFixed(2)} forced=${d.toFixed(2)}`);
+        break;
+      case RecordKind.Reset:
+        lines.push('Reset');
+        break;
+      default:
+        lines.push(`Unknown(${kind})`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,127 @@
+/**
+ * End-to-end harness: one headless Chromium per test file with the built
+ * extension (dist/) installed, a static server on 127.0.0.1 for the fixtures
+ * and the demo, and helpers to reach the service worker and the real
+ * DevTools panel.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Browser, type Frame, type Page, type WebWorker } from 'puppeteer-core';
+import { findChrome, LINUX_CI_FLAGS, QUIET_FLAGS, ROOT } from '../../scripts/chrome';
+import { startServer, type StaticServer } from '../../scripts/server';
+
+export const DIST = path.join(ROOT, 'dist');
+
+export interface Harness {
+  browser: Browser;
+  extensionId: string;
+  server: StaticServer;
+  /** URL of a fixture page under tests/fixtures/. */
+  url(p: string): string;
+  worker(): Promise<WebWorker>;
+  newPage(p?: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
+  const executablePath = findChrome();
+  if (!executablePath) throw new Error('no Chrome/Chromium found: set CHROME_PATH or run npm install');
+  if (!fs.existsSync(path.join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run npm run build');
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-e2e-'));
+  const browser = await puppeteer.launch({
+    executablePath,
+    headless: true,
+    pipe: true,
+    enableExtensions: true,
+    userDataDir,
+    args: [...QUIET_FLAGS, ...LINUX_CI_FLAGS, '--window-size=1280,900', ...(opts.args ?? [])],
+    defaultViewport: { width: 1280, height: 900 },
+  });
+  const extensionId = await browser.installExtension(DIST);
+  const server = await startServer();
+  const workerTarget = await browser.waitForTarget(
+    (t) => t.type() === 'service_worker' && t.url() === `chrome-extension://${extensionId}/background.js`,
+    { timeout: 15_000 },
+  );
+  let cachedWorker: WebWorker | null = (await workerTarget.worker()) ?? null;
+  return {
+    browser, extensionId, server,
+    url: (p) => `${server.origin}/${p.replace(/^\//, '')}`,
+    async worker() {
+      if (cachedWorker) {
+        try {
+          await cachedWorker.evaluate('1');
+          return cachedWorker;
+        } catch {
+          cachedWorker = null;
+        }
+      }
+      const t = await browser.waitForTarget(
+        (x) => x.type() === 'service_worker' && x.url().startsWith(`chrome-extension://${extensionId}/`), { timeout: 15_000 },
+      );
+      cachedWorker = (await t.worker()) ?? null;
+      if (!cachedWorker) throw new Error('service worker target has no worker');
+      return cachedWorker;
+    },
+    async newPage(p) {
+      const page = await browser.newPage();
+      if (p) await page.goto(`${server.origin}/${p.replace(/^\//, '')}`, { waitUntil: 'load' });
+      return page;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value; never a fixed sleep. */
+export async function waitFor<T>(fn: () => Promise<T> | T, opts: { timeout?: number; interval?: number; what?: string } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeout ?? 10_000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+      last = v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'condition'} (last: ${String(last)})`);
+    await new Promise((r) => setTimeout(r, opts.interval ?? 50));
+  }
+}
+
+/** Calls into `window.__LAYOUT_COST__` in the page. */
+export const lc = {
+  enable: (page: Page | Frame, mode?: string) =>
+    page.evaluate((m) => (window as any).__LAYOUT_COST__.enable(m), mode ?? 'components'),
+  disable: (page: Page | Frame) => page.evaluate(() => (window as any).__LAYOUT_COST__.disable()),
+  state: (page: Page | Frame) => page.evaluate(() => (window as any).__LAYOUT_COST__.state()),
+  snapshot: (page: Page | Frame) => page.evaluate(() => (window as any).__LAYOUT_COST__.snapshot()),
+  pin: (page: Page | Frame, id: number | null) => page.evaluate((i) => (window as any).__LAYOUT_COST__.pin(i), id),
+};
+
+/**
+ * Opens DevTools for `page` and shows the "Layout Cost" panel; returns its
+ * frame. Uses DevTools-internal modules (TESTING.md): keep it in this one
+ * helper.
+ */
+export async function openPanel(h: Harness, page: Page): Promise<{ devtools: Page; panel: Frame }> {
+  const devtools = await page.openDevTools();
+  const panelId = `chrome-extension://${h.extensionId}LayoutCost`;
+  const panelUrl = `chrome-extension://${h.extensionId}/panel.html`;
+  const panel = await waitFor(async () => {
+    const f = devtools.frames().find((x) => x.url() === panelUrl);
+    if (f) return f;
+    await devtools.evaluate(async (id) => {
+      // @ts-expect-error DevTools-internal module path, resolved inside the DevTools frontend
+      const UI = await import('./ui/legacy/legacy.js');
+      UI.InspectorView.InspectorView.instance().showPanel(id);
+    }, panelId).catch(() => undefined);
+    return null;
+  }, { timeout: 20_000, interval: 100, what: 'the Layout Cost panel' });
+  return { devtools, panel };
+}

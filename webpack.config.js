@@ -1,0 +1,97 @@
+// One entry per room. The MAIN-world scripts (inject, agent) and the content
+// script are single self-contained files: no chunk splitting, no runtime.
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import CopyPlugin from 'copy-webpack-plugin';
+import webpack from 'webpack';
+import { EsbuildPlugin } from 'esbuild-loader';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+/** Rooms may import src/protocol and src/overlay, never each other. */
+const ROOMS = ['inject', 'content', 'background', 'devtools-panel'];
+const SHARED = ['protocol', 'overlay'];
+
+class RoomBoundaryPlugin {
+  apply(compiler) {
+    compiler.hooks.normalModuleFactory.tap('RoomBoundary', (nmf) => {
+      nmf.hooks.afterResolve.tap('RoomBoundary', (data) => {
+        const issuer = data.contextInfo.issuer;
+        const target = data.createData.resource;
+        if (!issuer || !target) return;
+        const from = roomOf(issuer);
+        const to = roomOf(target);
+        if (from && to && from !== to && !SHARED.includes(to)) {
+          throw new Error(`room boundary: src/${from} may not import src/${to} (${path.relative(root, target)})`);
+        }
+        if (from && SHARED.includes(from) && to && ROOMS.includes(to)) {
+          throw new Error(`room boundary: shared src/${from} may not import room src/${to}`);
+        }
+        if ((from === 'inject' || to === 'overlay' && from === 'inject') && /webextension-polyfill/.test(target)) {
+          throw new Error('room boundary: the MAIN world never loads webextension-polyfill');
+        }
+      });
+    });
+  }
+}
+function roomOf(file) {
+  const rel = path.relative(path.join(root, 'src'), file);
+  if (rel.startsWith('..')) return null;
+  return rel.split(path.sep)[0];
+}
+
+class ManifestPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('Manifest', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'Manifest', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        const manifest = JSON.parse(fs.readFileSync(path.join(root, 'manifest.json'), 'utf8'));
+        manifest.version = pkg.version;
+        compilation.emitAsset('manifest.json', new webpack.sources.RawSource(JSON.stringify(manifest, null, 2)));
+      });
+      compilation.fileDependencies.add(path.join(root, 'manifest.json'));
+    });
+  }
+}
+
+export default (env, argv) => {
+  const dev = argv.mode === 'development';
+  return {
+    mode: dev ? 'development' : 'production',
+    devtool: dev ? 'inline-source-map' : false,
+    context: root,
+    entry: {
+      inject: './src/inject/index.ts',
+      agent: './src/inject/agent.ts',
+      content: './src/content/index.ts',
+      background: './src/background/index.ts',
+      devtools: './src/devtools-panel/devtools.ts',
+      panel: './src/devtools-panel/index.ts',
+    },
+    output: { path: path.join(root, 'dist'), filename: '[name].js', clean: true },
+    resolve: { extensions: ['.ts', '.js'] },
+    module: {
+      rules: [{ test: /\.ts$/, loader: 'esbuild-loader', options: { target: 'es2022' } }],
+    },
+    optimization: {
+      splitChunks: false,
+      runtimeChunk: false,
+      minimizer: [new EsbuildPlugin({ target: 'es2022', legalComments: 'none' })],
+    },
+    performance: { hints: false },
+    plugins: [
+      new webpack.DefinePlugin({ __DEBUG__: JSON.stringify(dev), __VERSION__: JSON.stringify(pkg.version) }),
+      new RoomBoundaryPlugin(),
+      new ManifestPlugin(),
+      new CopyPlugin({
+        patterns: [
+          { from: 'icons/*.png' },
+          { from: 'src/devtools-panel/*.html', to: '[name][ext]' },
+          { from: 'src/devtools-panel/*.css', to: '[name][ext]' },
+        ],
+      }),
+    ],
+    stats: 'errors-warnings',
+  };
+};

@@ -28,6 +28,7 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
     renderers: new Map(),
     roots: new Map(),
     tap: null,
+    onRenderer: null,
     chained: 0,
     adopt,
   };
@@ -38,6 +39,7 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
     if (!state.roots.has(id)) state.roots.set(id, new Set());
     try {
       state.tap?.renderer(id, renderer);
+      state.onRenderer?.();
     } catch (e) {
       report(e);
     }

@@ -120,8 +120,18 @@ function main(win: Window & typeof globalThis): void {
     if (d && d.source === Source.Content && d.type === HANDSHAKE_TYPE) handshake();
   });
   handshake();
-  // Announce React (or its absence) once the page has had a chance to load it.
+  // Announce React (or its absence) once the page has had a chance to load it,
+  // and again whenever a renderer registers.
   const announce = (): void => internal.post('status', internal.status());
+  let announceQueued = false;
+  internal.hook.onRenderer = () => {
+    if (announceQueued) return;
+    announceQueued = true;
+    setTimeout(() => {
+      announceQueued = false;
+      announce();
+    }, 0);
+  };
   win.addEventListener('DOMContentLoaded', announce, { once: true });
   win.addEventListener('load', announce, { once: true });
 }

@@ -44,6 +44,8 @@ export interface HookState {
   renderers: Map<number, RendererLike>;
   roots: Map<number, Set<FiberRootLike>>;
   tap: CommitTap | null;
+  /** Called after a renderer registers (always, cheap). */
+  onRenderer: (() => void) | null;
   /** Hooks found on window that are not ours and that we chained onto. */
   chained: number;
   /** Re-check window for a hook installed after ours (React DevTools) and chain onto it. */

@@ -113,7 +113,7 @@ export async function openPanel(h: Harness, page: Page): Promise<{ devtools: Pag
   const devtools = await page.openDevTools();
   const panelId = `chrome-extension://${h.extensionId}LayoutCost`;
   const panelUrl = `chrome-extension://${h.extensionId}/panel.html`;
-  const panel = await waitFor(async () => {
+  const panel = await waitFor<Frame | null>(async () => {
     const f = devtools.frames().find((x) => x.url() === panelUrl);
     if (f) return f;
     await devtools.evaluate(async (id) => {
@@ -123,5 +123,5 @@ export async function openPanel(h: Harness, page: Page): Promise<{ devtools: Pag
     }, panelId).catch(() => undefined);
     return null;
   }, { timeout: 20_000, interval: 100, what: 'the Layout Cost panel' });
-  return { devtools, panel };
+  return { devtools, panel: panel as Frame };
 }

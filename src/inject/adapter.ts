@@ -1,0 +1,44 @@
+/**
+ * The seam between a UI framework and the pipeline. The pipeline never
+ * touches a fiber: an adapter turns its framework's commits into calls on a
+ * ComponentSink and answers questions about components through opaque
+ * handles. A second framework is a new folder implementing this.
+ */
+
+/** What an adapter reports to the pipeline. */
+export interface ComponentSink {
+  /** A component instance appeared; returns its id. `handle` is the adapter's own reference. */
+  mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number;
+  /** The instance is gone: the pipeline frees everything it held for it. */
+  unmount(id: number): void;
+  /** The instance rendered in this commit. */
+  rendered(id: number): void;
+  /** Its subtree's host structure may have changed: recount authored and rendered. */
+  structure(id: number): void;
+  /** The framework mutated DOM that this component owns (layout attribution). */
+  dirty(id: number): void;
+  /** The handle for `id` changed (e.g. the framework swapped double-buffered instances). */
+  rehandle(id: number, handle: object): void;
+  /** Called once at the end of every commit. */
+  committed(): void;
+}
+
+export interface FrameworkAdapter {
+  readonly name: string;
+  /** Production builds mangle component names. */
+  readonly minified: boolean;
+  /** Walk what is mounted now (back-fill), then report every commit to the sink. */
+  attach(sink: ComponentSink): void;
+  /** Stop reporting and drop every reference. */
+  detach(): void;
+  /** The topmost host elements of a component's subtree (portals included), appended to `out`. */
+  topHostNodes(handle: object, out: Element[]): void;
+  /**
+   * Host elements the component authored, subtree-inclusive. Child
+   * components' totals come from `childAuthored(childId)` so the walk stops
+   * at them (null: unknown, walk into it).
+   */
+  authored(handle: object, childAuthored: (childId: number) => number | null): number;
+  /** The component that owns a DOM node (nearest framework-created ancestor), or 0. */
+  ownerOf(node: Node): number;
+}

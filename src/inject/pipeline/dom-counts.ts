@@ -1,0 +1,52 @@
+/**
+ * Rendered-element counting: a node counts itself and every descendant
+ * element, recursively through open shadow roots and through closed ones
+ * that the attachShadow wrapper saw. The counting itself is native
+ * (getElementsByTagName('*') is a live collection walk in C++).
+ */
+import type { ShadowState } from '../internal';
+
+export class DomCounter {
+  constructor(private readonly shadow: ShadowState) {}
+
+  /** Known shadow hosts that are still alive (prunes the dead). */
+  private hosts(): Element[] {
+    const refs = this.shadow.hosts;
+    if (refs.length === 0) return [];
+    const out: Element[] = [];
+    let w = 0;
+    for (let i = 0; i < refs.length; i++) {
+      const el = refs[i].deref();
+      if (el) {
+        out.push(el);
+        refs[w++] = refs[i];
+      }
+    }
+    refs.length = w;
+    return out;
+  }
+
+  private rootOf(host: Element): ShadowRoot | null {
+    return this.shadow.rootOf.get(host) ?? host.shadowRoot;
+  }
+
+  /** Elements of `nodes` and everything under them. */
+  count(nodes: readonly Element[]): number {
+    let n = 0;
+    for (const el of nodes) n += 1 + el.getElementsByTagName('*').length;
+    const hosts = this.hosts();
+    if (hosts.length > 0) for (const el of nodes) n += this.inShadows(el, hosts, 0);
+    return n;
+  }
+
+  private inShadows(scope: Element | ShadowRoot, hosts: Element[], depth: number): number {
+    if (depth > 32) return 0;
+    let n = 0;
+    for (const h of hosts) {
+      if (!scope.contains(h)) continue;
+      const root = this.rootOf(h);
+      if (root) n += root.querySelectorAll('*').length + this.inShadows(root, hosts, depth + 1);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The agent's pipeline while the overlay is on: adapter → registry → ring →
+ * (flush, ≤ 30 Hz) → content script. Owns the frame loop, the frame-end
+ * measurement, bounds reading and the MutationObserver for DOM the
+ * framework did not change. Off means off: `stop()` detaches every wrapper,
+ * observer and listener and frees the state.
+ */
+import { RecordKind, type ContentToPage } from '../../protocol';
+import type { FrameworkAdapter } from '../adapter';
+import type { Internal } from '../internal';
+import { RingBuffer } from '../ring-buffer';
+import { attribute } from './attribution';
+import { DomCounter } from './dom-counts';
+import { FrameLoop } from './frame-loop';
+import { Interner } from './interner';
+import { MutationTracker } from './mutations';
+import { Registry } from './registry';
+
+const FLUSH_INTERVAL_MS = 33;
+const RING_CAPACITY = 1 << 16;
+const MAX_WANT_BOUNDS = 1000;
+
+/** Timing of forced reflows between frames (see timing/forced-reflow.ts). */
+export interface ForcedSource {
+  install(): void;
+  uninstall(): void;
+  /** Forced style+layout ms since the last call, per owning component id (0 = <page>), and the total. */
+  take(into: Map<number, number>): number;
+}
+
+export class Pipeline {
+  readonly ring = new RingBuffer(RING_CAPACITY);
+  readonly strings = new Interner();
+  readonly registry: Registry;
+  readonly loop: FrameLoop;
+  private readonly mutations: MutationTracker;
+  private adapter: FrameworkAdapter | null = null;
+  private running = false;
+  private dirty = false;
+  private frameNo = 0;
+  private lastFlush = 0;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private wantBounds: number[] = [];
+  private forcedById = new Map<number, number>();
+  forced: ForcedSource | null = null;
+
+  constructor(private readonly internal: Internal, private readonly win: Window & typeof globalThis,
+    private readonly makeAdapter: () => FrameworkAdapter | null) {
+    this.registry = new Registry(this.ring, this.strings, new DomCounter(internal.shadow), () => this.adapter);
+    this.registry.onChange = this.markDirty;
+    this.loop = new FrameLoop(internal.raf, win, (ts) => this.frame(ts));
+    this.mutations = new MutationTracker(internal.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty);
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  get adapterName(): string | null {
+    return this.adapter?.name ?? null;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.internal.degraded = [];
+    if (this.win.requestAnimationFrame !== this.internal.raf.wrappedRaf) {
+      this.internal.degraded.push('the page replaced requestAnimationFrame: frame timing may miss its callbacks');
+    }
+    this.ring.write(RecordKind.Reset, 0);
+    this.loop.install();
+    this.forced?.install();
+    this.mutations.start();
+    this.win.addEventListener('scroll', this.markDirty, { capture: true, passive: true });
+    this.win.addEventListener('resize', this.markDirty, { passive: true });
+    this.attachAdapter();
+    this.markDirty();
+  }
+
+  /** Attach to the framework once a renderer exists (now, or when one registers later). */
+  attachAdapter(): void {
+    if (!this.running || this.adapter !== null) return;
+    const adapter = this.makeAdapter();
+    if (!adapter) return;
+    this.adapter = adapter;
+    adapter.attach(this.registry);
+  }
+
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.adapter?.detach();
+    this.adapter = null;
+    this.loop.uninstall();
+    this.forced?.uninstall();
+    this.mutations.stop();
+    this.win.removeEventListener('scroll', this.markDirty, { capture: true });
+    this.win.removeEventListener('resize', this.markDirty);
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.registry.clear();
+    this.ring.clear();
+    this.strings.reset();
+    this.wantBounds = [];
+    this.forcedById.clear();
+    this.frameNo = 0;
+  }
+
+  configure(cfg: ContentToPage['config']): void {
+    this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
+    for (const id of this.wantBounds) {
+      const e = this.registry.entries.get(id);
+      if (e) e.bx = NaN;
+    }
+    this.markDirty();
+  }
+
+  readonly markDirty = (): void => {
+    if (!this.running) return;
+    this.dirty = true;
+    this.loop.ensureFrame();
+    // Hidden tabs get no frames: make sure records still reach the content script.
+    this.scheduleFlush(FLUSH_INTERVAL_MS * 3);
+  };
+
+  private frame(_ts: number): void {
+    if (!this.running) return;
+    const ranPage = this.loop.lastCallbacks > 0;
+    if (!this.dirty && !ranPage) return;
+    this.dirty = false;
+    // Frame-end measurement: the page's callbacks have run; flush style, then layout.
+    const doc = this.win.document;
+    const t0 = performance.now();
+    doc.getAnimations();
+    const t1 = performance.now();
+    doc.documentElement.getBoundingClientRect();
+    const t2 = performance.now();
+    this.mutations.drain();
+    const forcedMs = this.forced ? this.forced.take(this.forcedById) : 0;
+    this.frameNo++;
+    attribute(this.ring, this.registry.takeLayoutDirty(), t1 - t0, t2 - t1, this.forcedById);
+    this.forcedById.clear();
+    this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs);
+    this.readBounds();
+    const now = performance.now();
+    if (now - this.lastFlush >= FLUSH_INTERVAL_MS) this.flush();
+    else this.scheduleFlush(FLUSH_INTERVAL_MS - (now - this.lastFlush));
+  }
+
+  /** Bounds of the components the overlay will draw or hit-test; layout is clean right now. */
+  private readBounds(): void {
+    for (const id of this.wantBounds) {
+      const e = this.registry.entries.get(id);
+      if (!e) continue;
+      const hosts = this.registry.hostsOf(e);
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (const el of hosts) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        if (r.left < x0) x0 = r.left;
+        if (r.top < y0) y0 = r.top;
+        if (r.right > x1) x1 = r.right;
+        if (r.bottom > y1) y1 = r.bottom;
+      }
+      const none = x0 === Infinity;
+      const x = none ? 0 : x0, y = none ? 0 : y0, w = none ? -1 : x1 - x0, h = none ? -1 : y1 - y0;
+      if (x === e.bx && y === e.by && w === e.bw && h === e.bh) continue;
+      e.bx = x; e.by = y; e.bw = w; e.bh = h;
+      this.ring.write(RecordKind.Bounds, id, x, y, w, h);
+    }
+  }
+
+  private scheduleFlush(delayMs: number): void {
+    if (this.flushTimer !== null) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flush();
+    }, Math.max(0, delayMs));
+  }
+
+  /** Recounts, then hands the drained ring to the content script (buffer transferred). */
+  flush(): void {
+    if (!this.running) return;
+    this.lastFlush = performance.now();
+    this.registry.flushStats();
+    if (this.registry.pendingRecounts > 0) this.scheduleFlush(FLUSH_INTERVAL_MS);
+    if (this.ring.length === 0) return;
+    const count = this.ring.length;
+    const data = this.ring.drain();
+    const { strings, stringBase } = this.strings.take();
+    this.internal.post('records', { buffer: data.buffer, count, strings, stringBase, dropped: this.ring.dropped }, [data.buffer]);
+  }
+
+  hitTest(x: number, y: number): number | null {
+    if (!this.adapter) return null;
+    const el = this.win.document.elementFromPoint(x, y);
+    if (!el) return null;
+    const id = this.adapter.ownerOf(el);
+    return id > 0 ? id : null;
+  }
+
+  nodeOf(id: number): Node | null {
+    const e = this.registry.entries.get(id);
+    return e ? (this.registry.hostsOf(e)[0] ?? null) : null;
+  }
+}

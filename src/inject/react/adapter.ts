@@ -1,0 +1,242 @@
+/**
+ * The React adapter: turns commits into mounts, renders, unmounts and dirty
+ * marks, descending only where the fibers say something changed (a subtree
+ * whose child pointer is shared with the previous tree bailed out and is
+ * skipped whole). One walk at attach back-fills what is already mounted.
+ */
+import type { ComponentSink, FrameworkAdapter } from '../adapter';
+import type { FiberRootLike, HookState, RendererLike } from '../internal';
+import { componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber, type TagTable } from './fiber';
+
+const MAX_DEPTH = 10_000;
+
+export class ReactAdapter implements FrameworkAdapter {
+  readonly name = 'react';
+  private sink: ComponentSink | null = null;
+  /** A fiber and its alternate share one id. */
+  private ids = new WeakMap<Fiber, number>();
+  private tables = new Map<number, TagTable>();
+  /** Expando keys React copies put on DOM nodes (one per copy: the suffix is random). */
+  private fiberKeys: string[] = [];
+  private prevTap: HookState['tap'] = null;
+
+  constructor(private readonly hook: HookState) {}
+
+  get minified(): boolean {
+    for (const r of this.hook.renderers.values()) if (r.bundleType === 0) return true;
+    return false;
+  }
+
+  attach(sink: ComponentSink): void {
+    this.sink = sink;
+    this.hook.adopt();
+    for (const [id, r] of this.hook.renderers) this.tables.set(id, tagsFor(r.version));
+    this.prevTap = this.hook.tap;
+    this.hook.tap = {
+      renderer: (id: number, r: RendererLike) => this.tables.set(id, tagsFor(r.version)),
+      commit: (id: number, root: FiberRootLike) => this.onCommit(id, root),
+      unmount: () => {
+        // Unmounts are found by diffing children in onCommit (works on every version).
+      },
+    };
+    for (const [rendererId, roots] of this.hook.roots) {
+      const tags = this.tagsOf(rendererId);
+      for (const root of roots) {
+        const current = root.current as Fiber | null;
+        if (current) this.mountChildren(current, 0, -1, tags);
+      }
+    }
+    sink.committed();
+  }
+
+  detach(): void {
+    if (this.hook.tap !== null) this.hook.tap = this.prevTap;
+    this.sink = null;
+    this.ids = new WeakMap();
+  }
+
+  private tagsOf(rendererId: number): TagTable {
+    let t = this.tables.get(rendererId);
+    if (!t) this.tables.set(rendererId, (t = tagsFor(this.hook.renderers.get(rendererId)?.version)));
+    return t;
+  }
+
+  private idOf(f: Fiber): number {
+    return this.ids.get(f) ?? (f.alternate ? this.ids.get(f.alternate) ?? 0 : 0);
+  }
+
+  private onCommit(rendererId: number, root: FiberRootLike): void {
+    const sink = this.sink;
+    if (!sink) return;
+    const tags = this.tagsOf(rendererId);
+    const next = root.current as Fiber | null;
+    if (!next) return;
+    const prev = next.alternate;
+    if (prev === null) this.mountChildren(next, 0, -1, tags);
+    else this.updateChildren(next, prev, 0, -1, tags);
+    sink.committed();
+  }
+
+  /** Registers every component in the subtrees of `parent`'s children. */
+  private mountChildren(parent: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    for (let c = parent.child; c !== null; c = c.sibling) this.mountFiber(c, parentId, parentDepth, tags);
+  }
+
+  private mountFiber(f: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    const sink = this.sink as ComponentSink;
+    let id = parentId;
+    let depth = parentDepth;
+    if (tags.component.has(f.tag)) {
+      depth = parentDepth + 1;
+      if (depth > MAX_DEPTH) return;
+      id = sink.mount(f, parentId, depth, componentName(f), keyOf(f));
+      this.ids.set(f, id);
+      if (f.alternate) this.ids.set(f.alternate, id);
+      sink.rendered(id);
+    }
+    this.mountChildren(f, id, depth, tags);
+  }
+
+  private unmountFiber(f: Fiber, tags: TagTable): void {
+    const sink = this.sink as ComponentSink;
+    // Children first, so that a parent's recount never sees freed children.
+    for (let c = f.child; c !== null; c = c.sibling) this.unmountFiber(c, tags);
+    if (tags.component.has(f.tag)) {
+      const id = this.idOf(f);
+      if (id !== 0) {
+        this.ids.delete(f);
+        if (f.alternate) this.ids.delete(f.alternate);
+        sink.unmount(id);
+      }
+    }
+  }
+
+  /** `next` is the committed fiber, `prev` its alternate (the previous tree). */
+  private updateChildren(next: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    const sink = this.sink as ComponentSink;
+    // Shared child pointer: the subtree bailed out, nothing below changed.
+    if (next.child === prev.child) return;
+    let structural = false;
+    let matched: Set<Fiber> | null = null;
+    for (let c = next.child; c !== null; c = c.sibling) {
+      const alt = c.alternate;
+      if (alt !== null && this.isChildOf(alt, prev)) {
+        (matched ??= new Set()).add(alt);
+        this.updateFiber(c, alt, parentId, parentDepth, tags);
+      } else {
+        structural = true;
+        this.mountFiber(c, parentId, parentDepth, tags);
+      }
+    }
+    for (let c = prev.child; c !== null; c = c.sibling) {
+      if (matched === null || !matched.has(c)) {
+        structural = true;
+        this.unmountFiber(c, tags);
+      }
+    }
+    if (structural && parentId > 0) {
+      sink.structure(parentId);
+      sink.dirty(parentId);
+    }
+  }
+
+  private isChildOf(f: Fiber, parent: Fiber): boolean {
+    return f.return === parent || f.return === parent.alternate;
+  }
+
+  private updateFiber(f: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    const sink = this.sink as ComponentSink;
+    let id = parentId;
+    let depth = parentDepth;
+    const flags = flagsOf(f);
+    if (tags.component.has(f.tag)) {
+      depth = parentDepth + 1;
+      id = this.idOf(f);
+      if (id === 0) {
+        // Not seen before (e.g. mounted while we were detached): treat as a mount.
+        this.mountFiber(f, parentId, parentDepth, tags);
+        return;
+      }
+      this.ids.set(f, id);
+      // Keep the pipeline's handle on the committed fiber of the pair.
+      sink.rehandle(id, f);
+      if ((flags & PERFORMED_WORK) !== 0) sink.rendered(id);
+    } else if (parentId > 0 && (flags & (PLACEMENT | UPDATE)) !== 0 && (tags.host.has(f.tag) || f.tag === tags.hostText)) {
+      sink.dirty(parentId);
+      if ((flags & PLACEMENT) !== 0) sink.structure(parentId);
+    }
+    this.updateChildren(f, prev, id, depth, tags);
+  }
+
+  topHostNodes(handle: object, out: Element[]): void {
+    this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
+  }
+
+  private collectHosts(first: Fiber | null, out: Element[], tags: TagTable, depth: number): void {
+    if (depth > MAX_DEPTH) return;
+    for (let c = first; c !== null; c = c.sibling) {
+      if (tags.host.has(c.tag)) {
+        if (c.stateNode instanceof Element) out.push(c.stateNode);
+      } else if (c.tag !== tags.hostText) {
+        this.collectHosts(c.child, out, tags, depth + 1);
+      }
+    }
+  }
+
+  authored(handle: object, childAuthored: (childId: number) => number | null): number {
+    const tags = this.anyTags();
+    const walk = (first: Fiber | null, depth: number): number => {
+      let n = 0;
+      for (let c = first; c !== null && depth < MAX_DEPTH; c = c.sibling) {
+        if (tags.component.has(c.tag)) {
+          const known = childAuthored(this.idOf(c));
+          if (known !== null) {
+            n += known;
+            continue;
+          }
+        }
+        if (tags.host.has(c.tag)) n++;
+        n += walk(c.child, depth + 1);
+      }
+      return n;
+    };
+    return walk((handle as Fiber).child, 0);
+  }
+
+  private anyTags(): TagTable {
+    return this.tables.values().next().value ?? tagsFor(undefined);
+  }
+
+  ownerOf(node: Node): number {
+    let n: Node | null = node;
+    let guard = 0;
+    while (n !== null && guard++ < 10_000) {
+      const fiber = this.fiberOfNode(n);
+      if (fiber) {
+        for (let f: Fiber | null = fiber.return; f !== null; f = f.return) {
+          const id = this.idOf(f);
+          if (id !== 0) return id;
+        }
+        return 0;
+      }
+      n = n.parentNode ?? ((n as ShadowRoot).host instanceof Element ? (n as ShadowRoot).host : null);
+    }
+    return 0;
+  }
+
+  /** React stores the fiber on each DOM node under `__reactFiber$…` (17+) or `__reactInternalInstance$…` (16). */
+  private fiberOfNode(n: Node): Fiber | null {
+    const rec = n as unknown as Record<string, Fiber | undefined>;
+    for (const k of this.fiberKeys) {
+      const f = rec[k];
+      if (f) return f;
+    }
+    for (const k of Object.keys(n)) {
+      if (k.startsWith('__reactFiber$') || k.startsWith('__reactInternalInstance$')) {
+        this.fiberKeys.push(k);
+        return rec[k] ?? null;
+      }
+    }
+    return null;
+  }
+}

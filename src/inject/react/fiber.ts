@@ -1,0 +1,96 @@
+/**
+ * What the adapter reads of React's fibers, and the tag table per renderer
+ * version. Fiber internals are not a public API: everything here is read
+ * defensively and each version's differences live in `tagsFor`.
+ */
+
+export interface Fiber {
+  tag: number;
+  key: string | null;
+  type: unknown;
+  elementType: unknown;
+  stateNode: unknown;
+  return: Fiber | null;
+  child: Fiber | null;
+  sibling: Fiber | null;
+  alternate: Fiber | null;
+  memoizedProps: unknown;
+  memoizedState: unknown;
+  /** React 17+. */
+  flags?: number;
+  /** React 16. */
+  effectTag?: number;
+}
+
+/** Fiber flags whose values are the same from React 16 to 19. */
+export const PERFORMED_WORK = 1;
+export const PLACEMENT = 2;
+export const UPDATE = 4;
+
+export interface TagTable {
+  /** Function, class, forwardRef and simple-memo components: each is a component instance. */
+  component: Set<number>;
+  /** DOM elements React created. */
+  host: Set<number>;
+  hostText: number;
+  hostPortal: number;
+  hostRoot: number;
+}
+
+// Stable tags: FunctionComponent 0, ClassComponent 1, IndeterminateComponent 2
+// (removed in 19), HostRoot 3, HostPortal 4, HostComponent 5, HostText 6,
+// ForwardRef 11, MemoComponent 14 (transparent: its child is the real
+// component), SimpleMemoComponent 15. React 19 adds HostHoistable 26 and
+// HostSingleton 27 (18.3 has neither); tags ≥ 22 differ between 17 and 18,
+// which only matters for transparent fibers.
+export function tagsFor(version: string | undefined): TagTable {
+  const major = parseInt(version ?? '', 10) || 18;
+  const host = new Set([5]);
+  if (major >= 19) {
+    host.add(26);
+    host.add(27);
+  }
+  const component = new Set([0, 1, 11, 15]);
+  if (major < 19) component.add(2);
+  return { component, host, hostText: 6, hostPortal: 4, hostRoot: 3 };
+}
+
+export function flagsOf(f: Fiber): number {
+  return (f.flags ?? f.effectTag ?? 0) | 0;
+}
+
+const MAX_NAME = 200;
+
+function nameOf(v: unknown): string | null {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return null;
+  try {
+    const o = v as { displayName?: unknown; name?: unknown };
+    if (typeof o.displayName === 'string' && o.displayName) return o.displayName.slice(0, MAX_NAME);
+    if (typeof v === 'function' && typeof o.name === 'string' && o.name) return o.name.slice(0, MAX_NAME);
+  } catch {
+    // A hostile getter on a component type: fall through to the next candidate.
+  }
+  return null;
+}
+
+/**
+ * displayName, else the function or class name, memo and forwardRef
+ * unwrapped, else "Anonymous".
+ */
+export function componentName(f: Fiber): string {
+  // The memo/forwardRef object may carry its own displayName.
+  const outer = nameOf(f.elementType !== f.type ? f.elementType : null);
+  if (outer) return outer;
+  const t = f.type as { render?: unknown; type?: unknown } | null;
+  const direct = nameOf(t);
+  if (direct) return direct;
+  if (t && typeof t === 'object') {
+    const inner = nameOf(t.render) ?? nameOf(t.type);
+    if (inner) return inner;
+  }
+  return 'Anonymous';
+}
+
+export function keyOf(f: Fiber): string | null {
+  return typeof f.key === 'string' ? f.key.slice(0, MAX_NAME) : null;
+}

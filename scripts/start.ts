@@ -1,0 +1,207 @@
+/**
+ * `npm start`: builds the extension and the demo, serves the demo on
+ * 127.0.0.1 and opens Chrome/Chromium with dist/ installed and the overlay on.
+ *
+ *   npm start                 a normal browser window when there is a display;
+ *                             runs until the window is closed
+ *   npm start -- --headless   (also the default without a display) runs a few
+ *                             seconds, writes out/screenshot.png and
+ *                             out/snapshot.json, prints the top components, exits 0
+ *   --skip-build              reuse dist/ and build/demo/ as they are
+ *   --pct=10|20|50|100        the demo's mutation share (default 10)
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { buildAll } from './build-fixtures';
+import { findChrome, LINUX_CI_FLAGS, QUIET_FLAGS, ROOT } from './chrome';
+import { startServer, type StaticServer } from './server';
+
+const PREFERRED_PORT = 5173;
+const DIST = path.join(ROOT, 'dist');
+const OUT = path.join(ROOT, 'out');
+const VIEWPORT = { width: 1280, height: 900 };
+/** Enough frames for the sparklines to show a few buckets of history in the screenshot. */
+const MIN_FRAMES = 45;
+const OVERLAY_TIMEOUT_MS = 12_000;
+const TOP_N = 15;
+const SNAPSHOT_TIMEOUT_MS = 3_000;
+
+interface SnapshotComponent {
+  id: number;
+  name: string;
+  authored: number;
+  rendered: number;
+  styleMs: number;
+  layoutMs: number;
+}
+interface Snapshot {
+  frames: { count: number };
+  components: SnapshotComponent[];
+}
+
+const log = (msg: string): void => console.log(`[layout-cost] ${msg}`);
+
+function argValue(name: string): string | undefined {
+  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return hit?.slice(name.length + 3);
+}
+
+function hasDisplay(): boolean {
+  if (process.platform !== 'linux') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
+function runBuilds(): Promise<void> {
+  log('building the extension (npm run build)…');
+  // npm is npm.cmd on Windows, which Node only runs through a shell.
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status ?? r.signal})`);
+  log('building the demo…');
+  return buildAll('demo');
+}
+
+/** The fixed port keeps the demo URL stable between runs; fall back to any port when it is taken. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function until<T>(fn: () => Promise<T>, timeoutMs: number, intervalMs = 200): Promise<T | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const v = await fn().catch(() => null);
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  return null;
+}
+
+async function openDemo(page: Page, server: StaticServer): Promise<void> {
+  const pct = argValue('pct') ?? '10';
+  const url = `${server.origin}/demo/?pct=${encodeURIComponent(pct)}`;
+  log(`opening ${url}`);
+  await page.goto(url, { waitUntil: 'load' });
+  const hasApi = await until(() => page.evaluate(() => typeof (window as any).__LAYOUT_COST__ === 'object'), 5_000);
+  if (!hasApi) throw new Error('window.__LAYOUT_COST__ never appeared: is dist/ a complete build?');
+  await until(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) > 0), 10_000);
+  // The request travels page → content script; retry until the content script reports the overlay on.
+  const on = await until(async () => {
+    await page.evaluate(() => (window as any).__LAYOUT_COST__.enable('components'));
+    return page.evaluate(() => (window as any).__LAYOUT_COST__.state().enabled === true);
+  }, 5_000, 500);
+  if (!on) log('warning: the overlay did not report itself enabled; continuing anyway');
+}
+
+function topTable(snap: Snapshot | null): void {
+  const list = snap?.components ?? [];
+  if (list.length === 0) {
+    log('no components yet (the overlay reported none)');
+    return;
+  }
+  const rows = [...list].sort((a, b) => b.layoutMs - a.layoutMs).slice(0, TOP_N).map((c) => ({
+    name: c.name,
+    'layout ms': Number(c.layoutMs.toFixed(3)),
+    'style ms': Number(c.styleMs.toFixed(3)),
+    rendered: c.rendered,
+    authored: c.authored,
+    ratio: c.authored > 0 ? Number((c.rendered / c.authored).toFixed(2)) : '–',
+  }));
+  log(`top ${rows.length} of ${list.length} components by layout ms:`);
+  console.table(rows);
+}
+
+async function runHeadless(browser: Browser, server: StaticServer): Promise<void> {
+  const page = (await browser.pages())[0] ?? (await browser.newPage());
+  await page.setViewport(VIEWPORT);
+  await openDemo(page, server);
+  // Bounded per call: the API's own timeout is 10 s, too long to poll with.
+  const snapshot = (): Promise<Snapshot> => page.evaluate((ms) => Promise.race([
+    (window as any).__LAYOUT_COST__.snapshot() as Promise<Snapshot>,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no snapshot within ${ms} ms`)), ms)),
+  ]), SNAPSHOT_TIMEOUT_MS);
+  const ready = await until(async () => {
+    const s = await snapshot();
+    return s.components.length > 0 && s.frames.count >= MIN_FRAMES ? s : null;
+  }, OVERLAY_TIMEOUT_MS, 300);
+  if (!ready) log(`warning: no component data within ${OVERLAY_TIMEOUT_MS / 1000} s; writing what there is`);
+  let snap: Snapshot | null = null;
+  let error: string | null = null;
+  try {
+    snap = await snapshot();
+  } catch (e) {
+    error = (e as Error).message;
+    log(`warning: snapshot() failed: ${error}`);
+  }
+  const demo = await page.evaluate(() => {
+    const d = (window as any).__demo;
+    return d ? { commits: d.commits as number, frames: d.frames as number, pct: d.pct as number } : null;
+  });
+  fs.mkdirSync(OUT, { recursive: true });
+  await page.screenshot({ path: path.join(OUT, 'screenshot.png') as `${string}.png` });
+  fs.writeFileSync(path.join(OUT, 'snapshot.json'), `${JSON.stringify(snap ?? { error }, null, 2)}\n`);
+  log(`wrote ${path.relative(process.cwd(), path.join(OUT, 'screenshot.png'))} and ${path.relative(process.cwd(), path.join(OUT, 'snapshot.json'))}`);
+  if (demo) log(`demo: ${demo.pct} % mutation, ${demo.commits} grid commits, ${demo.frames} frames, overlay frames ${snap?.frames.count ?? 0}`);
+  topTable(snap);
+}
+
+async function runWindow(browser: Browser, server: StaticServer): Promise<void> {
+  const page = (await browser.pages())[0] ?? (await browser.newPage());
+  await openDemo(page, server);
+  log('overlay on. Ctrl+Shift+L (⌘⇧L) cycles Off → Components → Heatmap → Inspect;');
+  log('DevTools → "Layout Cost" panel shows the numbers. Close the browser window (or Ctrl+C) to quit.');
+  await new Promise<void>((resolve) => {
+    if (!browser.connected) resolve();
+    browser.once('disconnected', () => resolve());
+  });
+}
+
+async function main(): Promise<number> {
+  const headless = process.argv.includes('--headless') || !hasDisplay();
+  if (!process.argv.includes('--skip-build')) await runBuilds();
+  if (!fs.existsSync(path.join(DIST, 'manifest.json'))) throw new Error('dist/manifest.json is missing: the build did not produce the extension');
+
+  const executablePath = findChrome();
+  if (!executablePath) {
+    console.error('[layout-cost] No Chrome or Chromium found. Install one, or point CHROME_PATH at its executable,');
+    console.error('[layout-cost] e.g. CHROME_PATH=/usr/bin/chromium npm start');
+    return 1;
+  }
+  const server = await startServer((await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : 0);
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-start-'));
+  // A headful window only needs --no-sandbox when Chromium runs as root; elsewhere it would show a warning bar.
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const args = [...QUIET_FLAGS, ...(headless || isRoot ? LINUX_CI_FLAGS : []), `--window-size=${VIEWPORT.width},${VIEWPORT.height}`];
+  log(`${headless ? 'headless' : 'window'}: ${executablePath}`);
+  const browser = await puppeteer.launch({
+    executablePath, headless, pipe: true, enableExtensions: true, userDataDir, args,
+    defaultViewport: headless ? VIEWPORT : null,
+  });
+  const stop = (): void => void browser.close().catch(() => undefined);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const id = await browser.installExtension(DIST);
+    log(`extension installed (${id})`);
+    await (headless ? runHeadless(browser, server) : runWindow(browser, server));
+  } finally {
+    await browser.close().catch(() => undefined);
+    await server.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`[layout-cost] npm start failed: ${(e as Error).stack ?? String(e)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { RECORD_STRIDE, RecordKind } from '../../src/protocol';
+import { RollupStore } from '../../src/content/store';
+
+function batch(...rows: number[][]): Float64Array {
+  const d = new Float64Array(rows.length * RECORD_STRIDE);
+  rows.forEach((r, i) => d.set(r, i * RECORD_STRIDE));
+  return d;
+}
+
+describe('RollupStore', () => {
+  let now = 0;
+  const make = () => new RollupStore(() => now);
+
+  it('builds components from mount and stats records, and frees them on unmount', () => {
+    const s = make();
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 1, 2], [RecordKind.Stats, 2, 1, 3, 9]),
+      3, ['App', 'Cell', 'k'], 0, 0);
+    const snap = s.snapshot();
+    expect(snap.components.map((c) => [c.id, c.name, c.parentId, c.depth, c.key])).to.deep.equal([
+      [1, 'App', null, 0, null], [2, 'Cell', 1, 1, 'k'],
+    ]);
+    expect(snap.components[1]).to.include({ commits: 1, authored: 3, rendered: 9 });
+    s.apply(batch([RecordKind.Unmount, 2]), 1, [], 3, 0);
+    expect(s.components.size).to.equal(1);
+  });
+
+  it('rolls self cost up to ancestors and applies the EMA (α = 0.2)', () => {
+    const s = make();
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1], [RecordKind.Mount, 3, 1, 1, 0, -1]), 3, ['X'], 0, 0);
+    s.apply(batch([RecordKind.Cost, 2, 1, 10, 0], [RecordKind.Cost, 3, 0, 5, 0], [RecordKind.Frame, 1, 1, 15, 0]), 3, [], 1, 0);
+    const get = (id: number) => s.ema(s.components.get(id)!);
+    expect(get(2).layoutMs).to.be.closeTo(2, 1e-9);
+    expect(get(3).layoutMs).to.be.closeTo(1, 1e-9);
+    expect(get(1).layoutMs).to.be.closeTo(3, 1e-9);
+    expect(get(1).styleMs).to.be.closeTo(0.2, 1e-9);
+    // A frame where only 3 is dirtied: 2 decays, 1 takes 3's cost.
+    s.apply(batch([RecordKind.Cost, 3, 0, 5, 0], [RecordKind.Frame, 2, 0, 5, 0]), 2, [], 1, 0);
+    expect(get(2).layoutMs).to.be.closeTo(1.6, 1e-9);
+    expect(get(3).layoutMs).to.be.closeTo(1 * 0.8 + 1, 1e-9);
+    expect(get(1).layoutMs).to.be.closeTo(3 * 0.8 + 1, 1e-9);
+    expect(s.frames).to.deep.include({ count: 2, layoutMsTotal: 20 });
+  });
+
+  it('keeps a 60-bucket sparkline with the max per 100 ms bucket, decaying when quiet', () => {
+    const s = make();
+    now = 1000;
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Cost, 1, 0, 4, 0], [RecordKind.Frame, 1, 0, 4, 0],
+      [RecordKind.Cost, 1, 0, 7, 0], [RecordKind.Frame, 2, 0, 7, 0]), 5, ['A'], 0, 0);
+    let line = s.sparkline(s.components.get(1)!);
+    expect(line).to.have.length(60);
+    expect(line[59]).to.equal(7);
+    now = 1100;
+    line = s.sparkline(s.components.get(1)!);
+    expect(line[58]).to.equal(7);
+    expect(line[59]).to.equal(0);
+    now = 1000 + 100 * 61;
+    expect(s.sparkline(s.components.get(1)!).every((v) => v === 0)).to.equal(true);
+  });
+
+  it('ignores and counts records for unknown ids and unknown kinds', () => {
+    const s = make();
+    s.apply(batch([RecordKind.Stats, 5, 1, 1, 1], [RecordKind.Bounds, 5, 0, 0, 1, 1], [42, 0, 0, 0, 0, 0], [RecordKind.Mount, -3, -1, 0, 0, -1]), 4, [], 0, 7);
+    expect(s.components.size).to.equal(0);
+    expect(s.ignoredRecords).to.equal(4);
+    expect(s.droppedEvents).to.equal(7);
+  });
+});

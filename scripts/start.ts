@@ -9,6 +9,7 @@
  *                             out/snapshot.json, prints the top components, exits 0
  *   --skip-build              reuse dist/ and build/demo/ as they are
  *   --pct=10|20|50|100        the demo's mutation share (default 10)
+ *   --out=DIR                 where the headless run writes its files (default out/)
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -22,7 +23,6 @@ import { startServer, type StaticServer } from './server';
 
 const PREFERRED_PORT = 5173;
 const DIST = path.join(ROOT, 'dist');
-const OUT = path.join(ROOT, 'out');
 const VIEWPORT = { width: 1280, height: 900 };
 /** Enough frames for the sparklines to show a few buckets of history in the screenshot. */
 const MIN_FRAMES = 45;
@@ -118,6 +118,7 @@ function topTable(snap: Snapshot | null): void {
 }
 
 async function runHeadless(browser: Browser, server: StaticServer): Promise<void> {
+  const outDir = path.resolve(argValue('out') ?? path.join(ROOT, 'out'));
   const page = (await browser.pages())[0] ?? (await browser.newPage());
   await page.setViewport(VIEWPORT);
   await openDemo(page, server);
@@ -143,10 +144,12 @@ async function runHeadless(browser: Browser, server: StaticServer): Promise<void
     const d = (window as any).__demo;
     return d ? { commits: d.commits as number, frames: d.frames as number, pct: d.pct as number } : null;
   });
-  fs.mkdirSync(OUT, { recursive: true });
-  await page.screenshot({ path: path.join(OUT, 'screenshot.png') as `${string}.png` });
-  fs.writeFileSync(path.join(OUT, 'snapshot.json'), `${JSON.stringify(snap ?? { error }, null, 2)}\n`);
-  log(`wrote ${path.relative(process.cwd(), path.join(OUT, 'screenshot.png'))} and ${path.relative(process.cwd(), path.join(OUT, 'snapshot.json'))}`);
+  fs.mkdirSync(outDir, { recursive: true });
+  const shot = path.join(outDir, 'screenshot.png');
+  const json = path.join(outDir, 'snapshot.json');
+  await page.screenshot({ path: shot as `${string}.png` });
+  fs.writeFileSync(json, `${JSON.stringify(snap ?? { error }, null, 2)}\n`);
+  log(`wrote ${path.relative(process.cwd(), shot)} and ${path.relative(process.cwd(), json)}`);
   if (demo) log(`demo: ${demo.pct} % mutation, ${demo.commits} grid commits, ${demo.frames} frames, overlay frames ${snap?.frames.count ?? 0}`);
   topTable(snap);
 }

@@ -24,6 +24,8 @@ export interface DemoApi {
   setPct(n: number): void;
   pause(): void;
   resume(): void;
+  /** Runs one tick now (also while paused); the grid commits it like any other tick. */
+  step(): void;
 }
 
 declare global {
@@ -69,6 +71,11 @@ export function readQuery(search: string): DemoControls & { seed: number } {
   };
 }
 
+/** `step()` before the grid has mounted (or after it unmounted) has nothing to tick. */
+export function stepUnavailable(): never {
+  throw new Error('__demo.step: the grid is not mounted');
+}
+
 export function installDemoApi(store: ControlStore): DemoApi {
   const api: DemoApi = {
     commits: 0,
@@ -86,6 +93,7 @@ export function installDemoApi(store: ControlStore): DemoApi {
     },
     pause: () => store.set({ paused: true }),
     resume: () => store.set({ paused: false }),
+    step: stepUnavailable,
   };
   window.__demo = api;
   return api;

@@ -4,8 +4,8 @@
  * cells it changed; each changed cell swaps its text and its colour class,
  * which dirties both style and layout, the work the overlay is built to show.
  */
-import { memo, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { ControlStore, DemoApi } from './demo-api';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { stepUnavailable, type ControlStore, type DemoApi } from './demo-api';
 import {
   CELL_COUNT, createRandom, DistinctSampler, GRID_COLUMNS, GRID_ROWS, initialCells, mutate,
   TICK_INTERVAL_MS, type CellValue,
@@ -31,7 +31,7 @@ interface StressGridProps {
 }
 
 export function StressGrid({ store, api, seed }: StressGridProps) {
-  const { pct, paused } = useSyncExternalStore(store.subscribe, store.get);
+  const { paused } = useSyncExternalStore(store.subscribe, store.get);
   // The generator and sampler live for the component's lifetime: the tick must not re-seed.
   const engine = useRef<{ random: () => number; sampler: DistinctSampler } | null>(null);
   if (engine.current === null) {
@@ -43,17 +43,29 @@ export function StressGrid({ store, api, seed }: StressGridProps) {
   // and updaters must stay pure (React may call them twice).
   const latest = useRef(cells);
 
+  // Reads the share at tick time, so changing it does not restart the interval's phase.
+  const tick = useCallback(() => {
+    const { random, sampler } = engine.current!;
+    const { pct } = store.get();
+    const next = mutate(latest.current, pct, sampler, random);
+    api.lastMutated = Math.round((CELL_COUNT * pct) / 100);
+    latest.current = next;
+    setCells(next);
+  }, [api, store]);
+
   useEffect(() => {
     if (paused) return undefined;
-    const id = setInterval(() => {
-      const { random, sampler } = engine.current!;
-      const next = mutate(latest.current, pct, sampler, random);
-      api.lastMutated = Math.round((CELL_COUNT * pct) / 100);
-      latest.current = next;
-      setCells(next);
-    }, TICK_INTERVAL_MS);
+    const id = setInterval(tick, TICK_INTERVAL_MS);
     return () => clearInterval(id);
-  }, [pct, paused, api]);
+  }, [paused, tick]);
+
+  // `__demo.step()`: one tick on demand, so tests and benchmarks can drive exact, countable updates.
+  useEffect(() => {
+    api.step = tick;
+    return () => {
+      api.step = stepUnavailable;
+    };
+  }, [api, tick]);
 
   // One layout effect per commit in which the cells changed: the benchmark's "React commits".
   useLayoutEffect(() => {

@@ -25,6 +25,11 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'basic', react: 18 },
   { app: 'basic', react: 19 },
   { app: 'basic', react: 19, dev: true },
+  { app: 'counts', react: 16 },
+  { app: 'counts', react: 17 },
+  { app: 'counts', react: 18 },
+  { app: 'counts', react: 19 },
+  { app: 'counts', react: 19, dev: true },
 ];
 
 function aliases(major: ReactMajor): Record<string, string> {

@@ -26,6 +26,7 @@ function main(internal: Internal): void {
   };
 
   internal.nodeOf = (id) => pipeline.nodeOf(id);
+  internal.agentStats = () => pipeline.stats();
   internal.agent = (type, payload) => {
     try {
       if (type === 'config') apply(payload as ContentToPage['config']);

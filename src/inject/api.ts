@@ -4,7 +4,7 @@
  * private port; `state()` answers synchronously from the last state the
  * content script pushed (plus the hook's own counts).
  */
-import { MODES, type Mode } from '../protocol';
+import { MODES, type Mode, type OutsideMeasurement } from '../protocol';
 import type { Internal } from './internal';
 
 export const API_KEY = '__LAYOUT_COST__';
@@ -19,6 +19,8 @@ export interface LayoutCostState {
   capped: boolean;
   agent: boolean;
   degraded: string[];
+  /** Long Animation Frames cross-check of forced-reflow timing while on (docs/TIMING.md); null when unavailable. */
+  outside: OutsideMeasurement | null;
 }
 
 export interface ApiHandle {
@@ -54,7 +56,7 @@ export function installApi(
       return {
         enabled: mode !== 'off', mode, pinned,
         react: { renderers: s.renderers, roots: s.roots },
-        minified: s.minified, capped, agent: s.agent, degraded: s.degraded,
+        minified: s.minified, capped, agent: s.agent, degraded: s.degraded, outside: s.outside ?? null,
       };
     },
     snapshot(): Promise<unknown> {

@@ -31,6 +31,7 @@ function main(win: Window & typeof globalThis): void {
     raf: installRaf(win),
     shadow: installShadowTap(win, report),
     agent: null,
+    agentStats: null,
     nodeOf: null,
     config: { mode: 'off', wantBounds: [], pinned: null },
     degraded: [],
@@ -48,6 +49,8 @@ function main(win: Window & typeof globalThis): void {
       }
     },
     status(): PageStatus {
+      // A hook installed after ours (React DevTools) gets chained here at the latest.
+      internal.hook.adopt();
       let roots = 0;
       for (const set of internal.hook.roots.values()) roots += set.size;
       let minified = false;
@@ -60,6 +63,7 @@ function main(win: Window & typeof globalThis): void {
         degraded: internal.degraded.slice(0, 16),
         timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
         url: String(win.location.href).slice(0, 2048),
+        outside: internal.outside ? { ...internal.outside } : undefined,
       };
     },
   };

@@ -5,7 +5,7 @@
  * one non-enumerable property on window; page code can see it, and nothing
  * in it is trusted by the content script (it validates every message).
  */
-import type { Mode, PageStatus } from '../protocol';
+import type { Mode, OutsideMeasurement, PageStatus } from '../protocol';
 
 export const INTERNAL_KEY = '__LAYOUT_COST_INTERNAL__';
 
@@ -81,6 +81,8 @@ export interface Internal {
   post(type: string, payload: unknown, transfer?: Transferable[]): void;
   /** The agent's handler, set when the agent loads. */
   agent: AgentHandler | null;
+  /** Sizes of the agent's internal tables, for leak tests. */
+  agentStats: (() => Record<string, number>) | null;
   /** The first host node of a mounted component, set by the agent. */
   nodeOf: ((id: number) => Node | null) | null;
   /** Last config received from the content script, for an agent that loads later. */
@@ -88,6 +90,8 @@ export interface Internal {
   status(): PageStatus;
   /** Reasons measurement is degraded, filled by the agent. */
   degraded: string[];
+  /** Long Animation Frames cross-check, kept current by the agent's timing while on (timing/loaf.ts). */
+  outside?: OutsideMeasurement;
   debug(...args: unknown[]): void;
 }
 

@@ -66,6 +66,8 @@ export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
     },
     async newPage(p) {
       const page = await browser.newPage();
+      // tsx compiles test files with keepNames, so functions passed to page.evaluate call `__name`.
+      await page.evaluateOnNewDocument('globalThis.__name = globalThis.__name || ((f) => f);');
       if (p) await page.goto(`${server.origin}/${p.replace(/^\//, '')}`, { waitUntil: 'load' });
       return page;
     },

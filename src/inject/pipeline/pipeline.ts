@@ -199,6 +199,19 @@ export class Pipeline {
     return id > 0 ? id : null;
   }
 
+  /** Sizes of every table the agent keeps, for leak tests. */
+  stats(): Record<string, number> {
+    return {
+      running: this.running ? 1 : 0,
+      entries: this.registry.entries.size,
+      ring: this.ring.length,
+      dropped: this.ring.dropped,
+      wantBounds: this.wantBounds.length,
+      hostsTracked: this.internal.shadow.hosts.length,
+      pendingRecounts: this.registry.pendingRecounts,
+    };
+  }
+
   nodeOf(id: number): Node | null {
     const e = this.registry.entries.get(id);
     return e ? (this.registry.hostsOf(e)[0] ?? null) : null;

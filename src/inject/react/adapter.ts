@@ -35,9 +35,10 @@ export class ReactAdapter implements FrameworkAdapter {
     this.hook.tap = {
       renderer: (id: number, r: RendererLike) => this.tables.set(id, tagsFor(r.version)),
       commit: (id: number, root: FiberRootLike) => this.onCommit(id, root),
-      unmount: () => {
-        // Unmounts are found by diffing children in onCommit (works on every version).
-      },
+      // React 16/17 detach deleted fibers (children nulled) before onCommitFiberRoot,
+      // so the per-fiber unmount callback is the only complete record there. On 18+
+      // the diff in onCommit finds the same fibers; unmounting twice is a no-op.
+      unmount: (rendererId: number, fiber: unknown) => this.onUnmountFiber(rendererId, fiber as Fiber),
     };
     for (const [rendererId, roots] of this.hook.roots) {
       const tags = this.tagsOf(rendererId);
@@ -75,6 +76,15 @@ export class ReactAdapter implements FrameworkAdapter {
     if (prev === null) this.mountChildren(next, 0, -1, tags);
     else this.updateChildren(next, prev, 0, -1, tags);
     sink.committed();
+  }
+
+  private onUnmountFiber(rendererId: number, f: Fiber): void {
+    if (!this.sink || !this.tagsOf(rendererId).component.has(f.tag)) return;
+    const id = this.idOf(f);
+    if (id === 0) return;
+    this.ids.delete(f);
+    if (f.alternate) this.ids.delete(f.alternate);
+    this.sink.unmount(id);
   }
 
   /** Registers every component in the subtrees of `parent`'s children. */

@@ -1,0 +1,202 @@
+/**
+ * Forced synchronous style/layout, caught where page code causes it. While
+ * the overlay is on, the layout-reading DOM APIs (targets.ts) are wrapped
+ * (wrap.ts) and timed; a call during which the clock moved by more than its
+ * resolution actually flushed style or layout: a forced reflow. Its ms go to
+ * the component owning the node read (or `<page>`), a few get a sampled
+ * stack, and the pipeline collects the per-owner totals at each frame
+ * (`take`). Calls nested inside a timed call (focus handlers) are counted
+ * once, with the outer call; the agent's own reads run between `pause()` and
+ * `resume()` and are not counted. Long Animation Frames cross-check the
+ * total (loaf.ts).
+ *
+ * The threshold: `performance.now()` is coarsened to 100 µs with jitter on
+ * pages that are not cross-origin isolated (5 µs when isolated). A clean
+ * read takes a few µs but, landing on a tick, can read as one tick; two
+ * ticks cannot happen without real work. So a call counts when it measured
+ * more than 1.5 ticks: flushes shorter than about a tick are missed (see
+ * docs/TIMING.md).
+ */
+import type { OutsideMeasurement } from '../../protocol';
+import type { Internal } from '../internal';
+import type { ForcedSource } from '../pipeline/pipeline';
+import { extensionOrigin, LoafObserver, type LoafTotals } from './loaf';
+import { SpanRing } from './span-ring';
+import { StackSampler } from './stacks';
+import { layoutReadTargets, OwnerKind } from './targets';
+import { WrapperSet, type WrapHost } from './wrap';
+
+/** Counted calls must exceed this many timer ticks. */
+export const FLUSH_MIN_TICKS = 1.5;
+const FORCED_SPANS = 256;
+const FRAME_END_SPANS = 64;
+/** The outside figure changes at most this often in the page status. */
+const STATUS_INTERVAL_MS = 1000;
+
+export function timerResolutionMs(crossOriginIsolated: boolean): number {
+  return crossOriginIsolated ? 0.005 : 0.1;
+}
+
+export interface ForcedTimerDeps {
+  win: Window & typeof globalThis;
+  internal: Internal;
+  /** The component owning a node (0 = `<page>`). */
+  ownerOf(node: Node): number;
+  /** A forced reflow was recorded since the last `take`: the pipeline needs a frame to report it. */
+  onForced(): void;
+}
+
+export class ForcedReflowTimer implements ForcedSource, WrapHost {
+  active = false;
+  depth = 0;
+  readonly now: () => number;
+  /** Forced reflows counted since enable. */
+  count = 0;
+  private threshold = 0.15;
+  private readonly wrappers = new WrapperSet();
+  private readonly byOwner = new Map<number, number>();
+  private total = 0;
+  private notified = false;
+  private decls: WeakMap<object, Node> | null = null;
+  private readonly spans = new SpanRing(FORCED_SPANS);
+  private readonly frameEnds = new SpanRing(FRAME_END_SPANS);
+  private readonly stacks = new StackSampler();
+  private readonly loaf: LoafObserver;
+  private statusTimer: ReturnType<typeof setTimeout> | null = null;
+  private foreignRafReported = false;
+
+  constructor(private readonly deps: ForcedTimerDeps) {
+    const perf = deps.win.performance;
+    this.now = perf.now.bind(perf);
+    this.loaf = new LoafObserver(this.spans, this.frameEnds, extensionOrigin(this.stacks.ourUrl),
+      (t) => this.onLoaf(t), (e) => deps.internal.debug('loaf', e));
+  }
+
+  install(): void {
+    if (this.active) return;
+    const { win, internal } = this.deps;
+    this.threshold = timerResolutionMs(win.crossOriginIsolated === true) * FLUSH_MIN_TICKS;
+    this.decls = new WeakMap();
+    this.count = 0;
+    this.foreignRafReported = false;
+    if (!/\[native code\]/.test(Function.prototype.toString.call(win.performance.now))) {
+      internal.degraded.push('the page replaced performance.now: forced-reflow timing may be wrong');
+    }
+    const skipped = this.wrappers.install(layoutReadTargets(win), this);
+    if (skipped.length > 0) internal.degraded.push(`not timed (not configurable): ${skipped.join(', ')}`.slice(0, 200));
+    this.active = true;
+    let loaf = false;
+    try {
+      loaf = this.loaf.start(win);
+    } catch (e) {
+      internal.debug('loaf start', e);
+    }
+    internal.outside = loaf ? { longFrames: 0, forcedMs: 0, measuredMs: 0 } : undefined;
+    if (!loaf) internal.degraded.push('no Long Animation Frames in this browser: no outside measurement');
+  }
+
+  uninstall(): void {
+    const { internal } = this.deps;
+    this.active = false;
+    this.depth = 0;
+    const kept = this.wrappers.uninstall();
+    if (kept.length > 0) internal.debug('left in place (the page redefined them after us):', kept);
+    this.loaf.stop();
+    if (this.statusTimer !== null) clearTimeout(this.statusTimer);
+    this.statusTimer = null;
+    this.byOwner.clear();
+    this.total = 0;
+    this.notified = false;
+    this.decls = null;
+    this.spans.clear();
+    this.frameEnds.clear();
+    this.stacks.reset();
+    internal.outside = undefined;
+  }
+
+  take(into: Map<number, number>): number {
+    for (const [id, ms] of this.byOwner) into.set(id, (into.get(id) ?? 0) + ms);
+    this.byOwner.clear();
+    const total = this.total;
+    this.total = 0;
+    this.notified = false;
+    return total;
+  }
+
+  pause(): void {
+    this.depth++;
+  }
+
+  resume(): void {
+    if (this.depth > 0) this.depth--;
+  }
+
+  frameEnd(startMs: number, ms: number): void {
+    this.frameEnds.push(startMs, ms);
+  }
+
+  done(self: unknown, t0: number, owner: OwnerKind): void {
+    const ms = this.now() - t0;
+    if (ms < this.threshold) return;
+    try {
+      const node = this.nodeFor(self, owner);
+      const id = node === null ? 0 : this.deps.ownerOf(node);
+      this.byOwner.set(id, (this.byOwner.get(id) ?? 0) + ms);
+      this.total += ms;
+      this.count++;
+      this.spans.push(t0, ms);
+      if (this.stacks.want(t0)) this.deps.internal.post('stack', { id, ms, stack: this.stacks.capture() });
+      if (!this.notified) {
+        this.notified = true;
+        this.deps.onForced();
+      }
+    } catch (e) {
+      this.deps.internal.debug('forced reflow', e);
+    }
+  }
+
+  remember(decl: unknown, element: unknown): void {
+    try {
+      if (this.decls !== null && typeof decl === 'object' && decl !== null && element instanceof this.deps.win.Node) {
+        this.decls.set(decl, element);
+      }
+    } catch (e) {
+      this.deps.internal.debug('remember', e);
+    }
+  }
+
+  private nodeFor(self: unknown, owner: OwnerKind): Node | null {
+    const N = this.deps.win.Node;
+    let n: unknown = null;
+    switch (owner) {
+      case OwnerKind.Self: n = self; break;
+      case OwnerKind.RangeStart: n = (self as Range).startContainer; break;
+      case OwnerKind.ShadowHost: n = (self as ShadowRoot).host; break;
+      case OwnerKind.Declaration: n = typeof self === 'object' && self !== null ? this.decls?.get(self) : null; break;
+      case OwnerKind.EventTarget: n = (self as Event).target; break;
+      default: n = null;
+    }
+    return n instanceof N ? n : null;
+  }
+
+  private onLoaf(t: LoafTotals): void {
+    const { internal } = this.deps;
+    if (!this.active) return;
+    const o: OutsideMeasurement | undefined = internal.outside;
+    if (o) {
+      o.longFrames = t.longFrames;
+      o.forcedMs = t.forcedMs;
+      o.measuredMs = t.measuredMs;
+    }
+    if (t.foreignRafCallbacks > 0 && !this.foreignRafReported) {
+      this.foreignRafReported = true;
+      internal.degraded.push('a requestAnimationFrame callback ran outside the frame loop (the page holds a native one): its layout is not measured');
+    }
+    if (this.statusTimer === null) {
+      this.statusTimer = setTimeout(() => {
+        this.statusTimer = null;
+        if (this.active) internal.post('status', internal.status());
+      }, STATUS_INTERVAL_MS);
+    }
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The React adapter against ground truth it does not share: for every React
+ * version, the snapshot's components (order, depth, key, authored,
+ * rendered) must equal what this test computes itself by walking React's
+ * own fiber tree and the DOM (element.children recursion, open shadow roots
+ * and the closed roots the fixture recorded).
+ */
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { launch, lc, waitFor, type Harness } from './harness';
+
+interface Truth {
+  depth: number;
+  key: string | null;
+  authored: number;
+  rendered: number;
+  name: string | null;
+}
+
+/** Runs in the page: an independent walk of React's fibers from the container. */
+function groundTruth(rootIds: string[]): Truth[] {
+  const out: Truth[] = [];
+  for (const rootId of rootIds) {
+  const container = document.getElementById(rootId) as HTMLElement & Record<string, any>;
+  const legacy = container._reactRootContainer;
+  const key = Object.keys(container).find((k) => k.startsWith('__reactContainer$'));
+  const fiberRoot = legacy ? (legacy._internalRoot ?? legacy) : (container as any)[key as string].stateNode;
+  const COMPONENT = new Set([0, 1, 2, 11, 15]);
+  const HOST = new Set([5, 26, 27]);
+  const closed = (window as any).__closedRoots as Map<Element, ShadowRoot>;
+  const countEl = (el: Element): number => {
+    let n = 1;
+    const sr = el.shadowRoot ?? closed?.get(el);
+    if (sr) for (const c of Array.from(sr.children)) n += countEl(c);
+    for (const c of Array.from(el.children)) n += countEl(c);
+    return n;
+  };
+  const tops = (f: any, out: Element[]): Element[] => {
+    for (let c = f.child; c; c = c.sibling) {
+      if (HOST.has(c.tag)) out.push(c.stateNode);
+      else if (c.tag !== 6) tops(c, out);
+    }
+    return out;
+  };
+  const authored = (f: any): number => {
+    let n = 0;
+    for (let c = f.child; c; c = c.sibling) n += (HOST.has(c.tag) ? 1 : 0) + authored(c);
+    return n;
+  };
+  const displayName = (f: any): string | null => f.elementType?.displayName ?? f.type?.displayName ?? null;
+  const walk = (f: any, depth: number): void => {
+    for (let c = f.child; c; c = c.sibling) {
+      if (COMPONENT.has(c.tag)) {
+        out.push({
+          depth, key: c.key, authored: authored(c), name: displayName(c),
+          rendered: tops(c, []).reduce((s, e) => s + countEl(e), 0),
+        });
+        walk(c, depth + 1);
+      } else walk(c, depth);
+    }
+  };
+  walk(fiberRoot.current, 0);
+  }
+  return out;
+}
+
+async function ours(page: Page): Promise<Truth[]> {
+  const snap = (await lc.snapshot(page)) as { components: any[] };
+  return snap.components
+    .sort((a, b) => a.id - b.id)
+    .map((c) => ({ depth: c.depth, key: c.key, authored: c.authored, rendered: c.rendered, name: c.name }));
+}
+
+/** Waits until the snapshot equals the independent walk; fails with both on timeout. */
+async function expectMatches(page: Page, rootIds = ['root']): Promise<Truth[]> {
+  let last: [Truth[], Truth[]] = [[], []];
+  const line = (t: Truth) => `${'  '.repeat(t.depth)}${t.key ?? ''} authored=${t.authored} rendered=${t.rendered}`;
+  try {
+    await waitFor(async () => {
+      const truth = await page.evaluate(groundTruth, rootIds);
+      const got = await ours(page);
+      last = [got, truth];
+      return truth.length > 0 && got.map(line).join('\n') === truth.map(line).join('\n');
+    }, { timeout: 8000, what: 'snapshot to match the fiber walk' });
+  } catch (e) {
+    expect(last[0].map(line).join('\n')).to.equal(last[1].map(line).join('\n'));
+    throw e;
+  }
+  // Wherever the fixture set a displayName, ours must be exactly it.
+  for (let i = 0; i < last[1].length; i++) if (last[1][i].name) expect(last[0][i].name).to.equal(last[1][i].name);
+  return last[1];
+}
+
+describe('React adapter (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  before(async () => {
+    h = await launch();
+  });
+  after(async () => h?.close());
+
+  for (const v of ['16', '17', '18', '19', '19-dev']) {
+    it(`React ${v}: counts equal an independent walk, through updates and unmount`, async () => {
+      const page = await h.newPage(`counts-r${v}.html`);
+      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true && !!(window as any).__addImperative));
+      const st = await lc.state(page);
+      expect(st.react).to.deep.equal({ renderers: 1, roots: 1 });
+      expect(st.minified).to.equal(!v.endsWith('dev'));
+      await lc.enable(page);
+      const truth = await expectMatches(page);
+      // Sanity: the fixture exercises what it claims (inflation from shadow DOM, widgets, innerHTML).
+      const wc = truth.find((t) => t.name === 'WebComponents') as Truth;
+      expect(wc.rendered).to.be.greaterThan(wc.authored + 8);
+      expect((truth.find((t) => t.name === 'Imperative') as Truth).rendered).to.equal(21);
+      expect((truth.find((t) => t.name === 'Inner') as Truth).rendered).to.equal(6);
+
+      // Commits that add and remove components, and DOM that React did not make.
+      await page.evaluate(() => (window as any).__setItems(['a', 'c', 'd', 'e']));
+      await page.evaluate(() => (window as any).__addImperative(5));
+      const after = await expectMatches(page);
+      expect(after.filter((t) => t.name === 'Item').map((t) => t.key)).to.deep.equal(['a', 'c', 'd', 'e']);
+      expect((after.find((t) => t.name === 'Imperative') as Truth).rendered).to.equal(31);
+
+      // Unmount frees every instance and every table entry.
+      await page.evaluate(() => (window as any).__unmount());
+      await waitFor(async () => ((await lc.snapshot(page)) as any).components.length === 0, { what: 'empty snapshot' });
+      const stats = await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.agentStats());
+      expect(stats.entries).to.equal(0);
+      expect(stats.pendingRecounts).to.equal(0);
+      await page.close();
+    });
+  }
+
+  it('infers names: displayName, function and class names, memo and forwardRef unwrapped', async () => {
+    const page = await h.newPage('counts-r19-dev.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true));
+    await lc.enable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.length >= 12);
+    const names = (await ours(page)).map((c) => c.name);
+    expect(names).to.include.members(['App', 'Header', 'ClassBox', 'InferredBadge', 'InferredFancy', 'WebComponents', 'List', 'Item']);
+    expect(names).to.not.include('Anonymous');
+    await page.close();
+  });
+
+  it('back-fills a tree mounted before enable and keeps ids stable across re-renders', async () => {
+    const page = await h.newPage('counts-r18.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true));
+    await lc.enable(page);
+    await expectMatches(page);
+    const before = ((await lc.snapshot(page)) as any).components.map((c: any) => c.id).sort();
+    await page.evaluate(() => (window as any).__setItems(['a', 'b', 'c']));
+    await expectMatches(page);
+    const afterIds = ((await lc.snapshot(page)) as any).components.map((c: any) => c.id).sort();
+    expect(afterIds).to.deep.equal(before);
+    // List rendered at mount and once more; its parents did not render again.
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.find((c: any) => c.name === 'List').commits === 2,
+      { what: 'List commits = 2' });
+    const app = ((await lc.snapshot(page)) as any).components.find((c: any) => c.name === 'App');
+    expect(app.commits).to.equal(1);
+    await page.close();
+  });
+
+  it('handles two copies of React on one page', async () => {
+    const page = await h.newPage('two-copies.html');
+    await waitFor(() => page.evaluate(() => !!document.querySelector('#root2 #app-root')));
+    const st = await lc.state(page);
+    expect(st.react).to.deep.equal({ renderers: 2, roots: 2 });
+    await lc.enable(page);
+    await expectMatches(page, ['root', 'root2']);
+    const names = (await ours(page)).map((c) => c.name);
+    expect(names).to.include('App');
+    expect(names.filter((n) => n === 'Anonymous' || (n ?? '').length <= 3).length).to.be.greaterThan(3);
+    await page.close();
+  });
+
+  it('does nothing on a page without React', async () => {
+    const page = await h.newPage('plain.html');
+    const st = await lc.state(page);
+    expect(st.react).to.deep.equal({ renderers: 0, roots: 0 });
+    expect(st.agent).to.equal(false);
+    // Off: the only trace of us is the hook, the API and the pass-through wrappers.
+    const own = await page.evaluate(() => Object.getOwnPropertyNames(window).filter((k) => /LAYOUT_COST|REACT_DEVTOOLS/.test(k)));
+    expect(own.sort()).to.deep.equal(['__LAYOUT_COST_INTERNAL__', '__LAYOUT_COST__']);
+    await page.close();
+  });
+});

@@ -57,8 +57,20 @@ function options(entry: string, outfile: string, major: ReactMajor, dev: boolean
   };
 }
 
+/** Plain scripts (no React aliasing): tests/fixtures/src/<name>.ts → build/fixtures/<name>.js. */
+export const SCRIPTS = ['rdt'];
+
 export async function buildAll(filter?: string): Promise<void> {
   const jobs: Promise<unknown>[] = [];
+  for (const name of SCRIPTS) {
+    if (filter && !name.includes(filter)) continue;
+    jobs.push(build({
+      entryPoints: [path.join(ROOT, 'tests', 'fixtures', 'src', `${name}.ts`)],
+      outfile: path.join(ROOT, 'build', 'fixtures', `${name}.js`),
+      bundle: true, format: 'iife', target: 'es2020', minify: true, logLevel: 'warning', absWorkingDir: ROOT,
+      define: { 'process.env.NODE_ENV': '"production"' },
+    }));
+  }
   for (const f of FIXTURES) {
     if (filter && !f.app.includes(filter)) continue;
     const entry = path.join(ROOT, 'tests', 'fixtures', 'src', `${f.app}.tsx`);

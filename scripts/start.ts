@@ -163,6 +163,32 @@ async function runWindow(browser: Browser, server: StaticServer): Promise<void> 
     if (!browser.connected) resolve();
     browser.once('disconnected', () => resolve());
   });
+  log('browser closed; bye.');
+}
+
+const EXIT_WAIT_MS = 5_000;
+
+/** Closes the browser and waits for its process to exit, so the profile is no longer being written. */
+async function closeBrowser(browser: Browser): Promise<void> {
+  const proc = browser.process();
+  await browser.close().catch(() => undefined);
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, EXIT_WAIT_MS);
+    proc.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Chromium's helpers can still be writing the profile for a moment after close(): retry, never fail the run. */
+function removeProfile(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (e) {
+    log(`warning: could not remove the temporary profile ${dir}: ${(e as Error).message}`);
+  }
 }
 
 async function main(): Promise<number> {
@@ -185,8 +211,14 @@ async function main(): Promise<number> {
   const browser = await puppeteer.launch({
     executablePath, headless, pipe: true, enableExtensions: true, userDataDir, args,
     defaultViewport: headless ? VIEWPORT : null,
+    // Puppeteer's own SIGINT handler kills Chromium and exits 130 before the temp profile is
+    // removed; ours closes the browser and lets the cleanup below run.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    // A window for a person, not a test: no "controlled by automated test software" bar.
+    ignoreDefaultArgs: headless ? [] : ['--enable-automation'],
   });
-  const stop = (): void => void browser.close().catch(() => undefined);
+  const stop = (): void => void closeBrowser(browser);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
@@ -194,9 +226,9 @@ async function main(): Promise<number> {
     log(`extension installed (${id})`);
     await (headless ? runHeadless(browser, server) : runWindow(browser, server));
   } finally {
-    await browser.close().catch(() => undefined);
+    await closeBrowser(browser);
     await server.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    removeProfile(userDataDir);
   }
   return 0;
 }

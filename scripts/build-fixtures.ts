@@ -30,6 +30,7 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'counts', react: 18 },
   { app: 'counts', react: 19 },
   { app: 'counts', react: 19, dev: true },
+  { app: 'library', react: 19 },
 ];
 
 function aliases(major: ReactMajor): Record<string, string> {

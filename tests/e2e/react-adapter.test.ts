@@ -8,61 +8,7 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { launch, lc, waitFor, type Harness } from './harness';
-
-interface Truth {
-  depth: number;
-  key: string | null;
-  authored: number;
-  rendered: number;
-  name: string | null;
-}
-
-/** Runs in the page: an independent walk of React's fibers from the container. */
-function groundTruth(rootIds: string[]): Truth[] {
-  const out: Truth[] = [];
-  for (const rootId of rootIds) {
-  const container = document.getElementById(rootId) as HTMLElement & Record<string, any>;
-  const legacy = container._reactRootContainer;
-  const key = Object.keys(container).find((k) => k.startsWith('__reactContainer$'));
-  const fiberRoot = legacy ? (legacy._internalRoot ?? legacy) : (container as any)[key as string].stateNode;
-  const COMPONENT = new Set([0, 1, 2, 11, 15]);
-  const HOST = new Set([5, 26, 27]);
-  const closed = (window as any).__closedRoots as Map<Element, ShadowRoot>;
-  const countEl = (el: Element): number => {
-    let n = 1;
-    const sr = el.shadowRoot ?? closed?.get(el);
-    if (sr) for (const c of Array.from(sr.children)) n += countEl(c);
-    for (const c of Array.from(el.children)) n += countEl(c);
-    return n;
-  };
-  const tops = (f: any, out: Element[]): Element[] => {
-    for (let c = f.child; c; c = c.sibling) {
-      if (HOST.has(c.tag)) out.push(c.stateNode);
-      else if (c.tag !== 6) tops(c, out);
-    }
-    return out;
-  };
-  const authored = (f: any): number => {
-    let n = 0;
-    for (let c = f.child; c; c = c.sibling) n += (HOST.has(c.tag) ? 1 : 0) + authored(c);
-    return n;
-  };
-  const displayName = (f: any): string | null => f.elementType?.displayName ?? f.type?.displayName ?? null;
-  const walk = (f: any, depth: number): void => {
-    for (let c = f.child; c; c = c.sibling) {
-      if (COMPONENT.has(c.tag)) {
-        out.push({
-          depth, key: c.key, authored: authored(c), name: displayName(c),
-          rendered: tops(c, []).reduce((s, e) => s + countEl(e), 0),
-        });
-        walk(c, depth + 1);
-      } else walk(c, depth);
-    }
-  };
-  walk(fiberRoot.current, 0);
-  }
-  return out;
-}
+import { groundTruth, type Truth } from './fiber-truth';
 
 async function ours(page: Page): Promise<Truth[]> {
   const snap = (await lc.snapshot(page)) as { components: any[] };
@@ -170,6 +116,22 @@ describe('React adapter (e2e)', function () {
     const names = (await ours(page)).map((c) => c.name);
     expect(names).to.include('App');
     expect(names.filter((n) => n === 'Anonymous' || (n ?? '').length <= 3).length).to.be.greaterThan(3);
+    await page.close();
+  });
+
+  it('counts a real web-component library (Shoelace): shadow DOM rendered after the commit', async () => {
+    const page = await h.newPage('library.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true));
+    await lc.enable(page);
+    // Lit renders each shadow root asynchronously: wait until the card's shadow DOM exists.
+    await waitFor(() => page.evaluate(() => !!document.querySelector('sl-card')?.shadowRoot?.children.length));
+    const truth = await expectMatches(page);
+    const panel = truth.find((t) => t.name === 'Panel') as Truth;
+    expect(panel.rendered / panel.authored).to.be.greaterThan(3);
+    // A commit that adds a web component: its shadow tree appears later and is counted.
+    await page.evaluate(() => (window as any).__addSpinner());
+    const after = await expectMatches(page);
+    expect((after.find((t) => t.name === 'Status') as Truth).authored).to.equal(5);
     await page.close();
   });
 

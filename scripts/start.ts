@@ -198,6 +198,8 @@ async function main(): Promise<number> {
 
   const executablePath = findChrome();
   if (!executablePath) {
+    const env = process.env.CHROME_PATH;
+    if (env) console.error(`[layout-cost] CHROME_PATH is set to ${env}, but there is no file there.`);
     console.error('[layout-cost] No Chrome or Chromium found. Install one, or point CHROME_PATH at its executable,');
     console.error('[layout-cost] e.g. CHROME_PATH=/usr/bin/chromium npm start');
     return 1;

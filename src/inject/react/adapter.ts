@@ -79,12 +79,25 @@ export class ReactAdapter implements FrameworkAdapter {
   }
 
   private onUnmountFiber(rendererId: number, f: Fiber): void {
-    if (!this.sink || !this.tagsOf(rendererId).component.has(f.tag)) return;
+    const sink = this.sink;
+    if (!sink) return;
+    const tags = this.tagsOf(rendererId);
+    // The nearest live component above a deleted fiber lost DOM: recount it.
+    for (let p = f.return; p !== null; p = p.return) {
+      if (!tags.component.has(p.tag)) continue;
+      const owner = this.idOf(p);
+      if (owner !== 0) {
+        sink.structure(owner);
+        sink.dirty(owner);
+      }
+      break;
+    }
+    if (!tags.component.has(f.tag)) return;
     const id = this.idOf(f);
     if (id === 0) return;
     this.ids.delete(f);
     if (f.alternate) this.ids.delete(f.alternate);
-    this.sink.unmount(id);
+    sink.unmount(id);
   }
 
   /** Registers every component in the subtrees of `parent`'s children. */
@@ -121,57 +134,62 @@ export class ReactAdapter implements FrameworkAdapter {
     }
   }
 
-  /** `next` is the committed fiber, `prev` its alternate (the previous tree). */
+  /**
+   * `next` is the committed fiber, `prev` its alternate (the previous tree).
+   * Children with an alternate were updated in place; children without one
+   * are new. Deleted children are listed on the parent (`deletions`, React
+   * 18+) or reported one by one through onCommitFiberUnmount (16/17, which
+   * detach deleted fibers before the commit callback).
+   */
   private updateChildren(next: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
-    const sink = this.sink as ComponentSink;
     // Shared child pointer: the subtree bailed out, nothing below changed.
     if (next.child === prev.child) return;
     let structural = false;
-    let matched: Set<Fiber> | null = null;
     for (let c = next.child; c !== null; c = c.sibling) {
       const alt = c.alternate;
-      if (alt !== null && this.isChildOf(alt, prev)) {
-        (matched ??= new Set()).add(alt);
-        this.updateFiber(c, alt, parentId, parentDepth, tags);
-      } else {
+      if (alt !== null) this.updateFiber(c, alt, parentId, parentDepth, tags);
+      else {
         structural = true;
         this.mountFiber(c, parentId, parentDepth, tags);
       }
     }
-    for (let c = prev.child; c !== null; c = c.sibling) {
-      if (matched === null || !matched.has(c)) {
-        structural = true;
-        this.unmountFiber(c, tags);
-      }
+    const deletions = next.deletions;
+    if (deletions) {
+      for (const d of deletions) this.unmountFiber(d, tags);
+      if (deletions.length > 0) structural = true;
     }
     if (structural && parentId > 0) {
+      const sink = this.sink as ComponentSink;
       sink.structure(parentId);
       sink.dirty(parentId);
     }
   }
 
-  private isChildOf(f: Fiber, parent: Fiber): boolean {
-    return f.return === parent || f.return === parent.alternate;
-  }
-
   private updateFiber(f: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
-    const sink = this.sink as ComponentSink;
     let id = parentId;
     let depth = parentDepth;
     const flags = flagsOf(f);
     if (tags.component.has(f.tag)) {
       depth = parentDepth + 1;
-      id = this.idOf(f);
+      id = this.ids.get(f) ?? 0;
       if (id === 0) {
-        // Not seen before (e.g. mounted while we were detached): treat as a mount.
-        this.mountFiber(f, parentId, parentDepth, tags);
-        return;
+        id = this.ids.get(prev) ?? 0;
+        if (id === 0) {
+          // Not seen before (e.g. mounted while we were detached): treat as a mount.
+          this.mountFiber(f, parentId, parentDepth, tags);
+          return;
+        }
+        this.ids.set(f, id);
       }
-      this.ids.set(f, id);
-      // Keep the pipeline's handle on the committed fiber of the pair.
+      if (f.child === prev.child && (flags & PERFORMED_WORK) === 0) return;
+      const sink = this.sink as ComponentSink;
+      // The pipeline's handle must reach the current children; a bailed-out
+      // fiber shares its children with the alternate, so only a fiber that
+      // rendered or got new children needs the update.
       sink.rehandle(id, f);
       if ((flags & PERFORMED_WORK) !== 0) sink.rendered(id);
     } else if (parentId > 0 && (flags & (PLACEMENT | UPDATE)) !== 0 && (tags.host.has(f.tag) || f.tag === tags.hostText)) {
+      const sink = this.sink as ComponentSink;
       sink.dirty(parentId);
       if ((flags & PLACEMENT) !== 0) sink.structure(parentId);
     }

@@ -16,6 +16,8 @@ export interface Fiber {
   alternate: Fiber | null;
   memoizedProps: unknown;
   memoizedState: unknown;
+  /** Children deleted in this commit (React 18+; cleared when the fiber is next cloned). */
+  deletions?: Fiber[] | null;
   /** React 17+. */
   flags?: number;
   /** React 16. */

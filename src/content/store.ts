@@ -43,6 +43,11 @@ export interface StoredComponent {
   lastFrame: number;
   spark: Float32Array | null;
   sparkBucket: number;
+  /** This frame's inclusive cost while records are applied (valid when accFrame === store.frameNo + 1). */
+  accFrame: number;
+  accStyle: number;
+  accLayout: number;
+  accForced: number;
   bounds: Bounds | null;
   drawn: boolean;
 }
@@ -70,7 +75,7 @@ function newComponent(id: number): StoredComponent {
   return {
     id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, commits: 0,
     style: 0, layout: 0, forced: 0, emaFrame: 0, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
-    spark: null, sparkBucket: 0, bounds: null, drawn: false,
+    spark: null, sparkBucket: 0, accFrame: -1, accStyle: 0, accLayout: 0, accForced: 0, bounds: null, drawn: false,
   };
 }
 
@@ -86,8 +91,8 @@ export class RollupStore {
   /** Bumped whenever anything changed; the overlay and panel redraw on change. */
   version = 0;
   private strings: string[] = [];
-  /** Self cost of the frame being applied, keyed by id, for the inclusive roll-up. */
-  private frameSelf = new Map<number, [number, number, number]>();
+  /** Components (and the page) holding inclusive cost for the frame being applied. */
+  private touched: StoredComponent[] = [];
 
   constructor(private readonly now: () => number = () => performance.now()) {
     this.page.name = '<page>';
@@ -143,10 +148,19 @@ export class RollupStore {
           break;
         }
         case RecordKind.Cost: {
-          if (a !== 0 && !this.components.has(a)) { this.ignoredRecords++; break; }
-          const self = this.frameSelf.get(a);
-          if (self) { self[0] += nonNeg(b); self[1] += nonNeg(c); self[2] += nonNeg(d); }
-          else this.frameSelf.set(a, [nonNeg(b), nonNeg(c), nonNeg(d)]);
+          if (a === 0) {
+            this.accumulate(this.page, nonNeg(b), nonNeg(c), nonNeg(d));
+            break;
+          }
+          const comp = this.components.get(a);
+          if (!comp) { this.ignoredRecords++; break; }
+          // Roll self cost up to every ancestor: inclusive = self + descendants.
+          const sb = nonNeg(b), sc = nonNeg(c), sd = nonNeg(d);
+          let cur: StoredComponent | undefined = comp;
+          for (let guard = 0; cur && guard < 10_000; guard++) {
+            this.accumulate(cur, sb, sc, sd);
+            cur = cur.parentId === null ? undefined : this.components.get(cur.parentId);
+          }
           break;
         }
         case RecordKind.Frame:
@@ -167,34 +181,31 @@ export class RollupStore {
     return i >= 0 && i < this.strings.length && this.strings[i] !== undefined ? this.strings[i] : null;
   }
 
+  private accumulate(c: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number): void {
+    const token = this.frameNo + 1;
+    if (c.accFrame !== token) {
+      c.accFrame = token;
+      c.accStyle = c.accLayout = c.accForced = 0;
+      this.touched.push(c);
+    }
+    c.accStyle += styleMs;
+    c.accLayout += layoutMs;
+    c.accForced += forcedMs;
+  }
+
   private endFrame(frameNo: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    const token = this.frameNo + 1;
     this.frameNo = Math.max(this.frameNo + 1, frameNo);
     const f = this.frames;
     f.count++;
     f.styleMsTotal += styleMs;
     f.layoutMsTotal += layoutMs;
     f.forcedMsTotal += forcedMs;
-    // Roll self cost up to every ancestor: inclusive = self + descendants.
-    const inclusive = new Map<number, [number, number, number]>();
-    for (const [id, self] of this.frameSelf) {
-      if (id === 0) {
-        this.touch(this.page, self[0], self[1], self[2]);
-        continue;
-      }
-      let cur: StoredComponent | undefined = this.components.get(id);
-      let guard = 0;
-      while (cur && guard++ < 10_000) {
-        const acc = inclusive.get(cur.id);
-        if (acc) { acc[0] += self[0]; acc[1] += self[1]; acc[2] += self[2]; }
-        else inclusive.set(cur.id, [self[0], self[1], self[2]]);
-        cur = cur.parentId === null ? undefined : this.components.get(cur.parentId);
-      }
+    for (const c of this.touched) {
+      if (c.accFrame === token) this.touch(c, c.accStyle, c.accLayout, c.accForced);
+      c.accFrame = -1;
     }
-    this.frameSelf.clear();
-    for (const [id, v] of inclusive) {
-      const comp = this.components.get(id);
-      if (comp) this.touch(comp, v[0], v[1], v[2]);
-    }
+    this.touched.length = 0;
   }
 
   /** Folds this frame's values into a component's EMAs, last-frame values and sparkline. */

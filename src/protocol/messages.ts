@@ -45,6 +45,22 @@ const optId = nullable(id);
 const ms = num(0, 1e7);
 const name = str(MAX_STRING_LENGTH);
 
+/**
+ * The outside measurement (docs/TIMING.md): Chrome's Long Animation Frames
+ * (frames over 50 ms) cross-check the forced-reflow timing. Cumulative since
+ * enable; absent while off or where the browser has no such entries.
+ */
+export interface OutsideMeasurement {
+  /** Long animation frames seen. */
+  longFrames: number;
+  /** Chrome's `forcedStyleAndLayoutDuration` in those frames, less the overlay's own frame-end flush. */
+  forcedMs: number;
+  /** What the overlay timed as forced reflows within the same frames. */
+  measuredMs: number;
+}
+const outsideMeasurement: Validator<OutsideMeasurement | undefined> = (v) =>
+  v === undefined ? undefined : isRecord({ longFrames: num(0, 2 ** 53), forcedMs: num(0, 1e12), measuredMs: num(0, 1e12) })(v);
+
 export interface PageStatus {
   renderers: number;
   roots: number;
@@ -54,10 +70,12 @@ export interface PageStatus {
   degraded: string[];
   timerResolutionMs: number;
   url: string;
+  /** Added in the layout-timing issue (additive: absent means unknown). */
+  outside?: OutsideMeasurement;
 }
 const pageStatus: Validator<PageStatus> = isRecord({
   renderers: num(0, 1e4), roots: num(0, 1e6), agent: bool, minified: bool,
-  degraded: arrayOf(str(200), 16), timerResolutionMs: num(0, 1000), url: str(2048),
+  degraded: arrayOf(str(200), 16), timerResolutionMs: num(0, 1000), url: str(2048), outside: outsideMeasurement,
 });
 
 export interface Settings {

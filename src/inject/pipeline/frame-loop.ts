@@ -5,29 +5,54 @@
  * and reads bounds while layout is clean. Frames are requested only while
  * something is dirty or the page asked for one: an idle page stays idle.
  *
- * Semantics kept: callbacks run in request order with the frame's
- * timestamp; a callback registered during a frame runs in the next one;
- * cancel works until the callback runs; one throwing callback is reported
- * (like an uncaught error) and does not stop the others.
+ * Semantics kept (HTML "run the animation frame callbacks"): callbacks run
+ * in request order with the frame's timestamp and `this` undefined; a
+ * callback registered during a frame runs in the next one; cancel works
+ * until the callback runs, including for a callback later in the frame being
+ * run; one throwing callback is reported (like an uncaught error) and does
+ * not stop the others; a non-function is rejected by the native, with its
+ * own TypeError.
+ *
+ * Handover: callbacks requested while off went to the native and run there
+ * (cancel passes their handles through). On uninstall the queued callbacks
+ * still run, once, in the next frame, then the tap goes away ("draining");
+ * callbacks requested meanwhile go to the native. So a callback never runs
+ * twice or not at all because of us.
  */
 import type { FrameTap, RafState } from '../internal';
 
 /** Our handles start high so they never collide with native ones (small integers). */
 const HANDLE_BASE = 0x40000000;
+// `invoke(f, self, x)` is `f.call(self, x)` without trusting the page's (or the callback's own) `.call`.
+const invoke = Function.prototype.call.bind(Function.prototype.call) as (f: unknown, self: unknown, ...args: unknown[]) => unknown;
 
 export class FrameLoop implements FrameTap {
+  /** Callbacks for the next frame; swapped with `running` at each frame (no allocation per frame). */
   private queue = new Map<number, FrameRequestCallback>();
+  /** Callbacks of the frame being run, removed as they run (so cancel can still reach the rest). */
+  private running = new Map<number, FrameRequestCallback>();
   private nextHandle = HANDLE_BASE;
   private native = 0;
   private draining = false;
   /** Callbacks run in the last frame (0 = the frame was ours alone). */
   lastCallbacks = 0;
+  private readonly report: (e: unknown) => void;
 
   constructor(
     private readonly raf: RafState,
     private readonly win: Window & typeof globalThis,
     private readonly onFrame: (ts: number) => void,
-  ) {}
+  ) {
+    // Captured now: a page that later replaces reportError does not change how its own errors surface.
+    const reportError = win.reportError;
+    this.report = typeof reportError === 'function'
+      ? (e) => invoke(reportError, win, e)
+      : (e) => win.setTimeout(() => { throw e; }, 0);
+  }
+
+  get pending(): number {
+    return this.queue.size + this.running.size;
+  }
 
   install(): void {
     this.draining = false;
@@ -36,17 +61,19 @@ export class FrameLoop implements FrameTap {
 
   /** Stops taking new callbacks; the queued ones still run in the next frame, then the tap goes away. */
   uninstall(): void {
-    if (this.queue.size === 0) {
+    if (this.queue.size === 0 && this.running.size === 0) {
       if (this.raf.tap === this) this.raf.tap = null;
-      if (this.native !== 0) this.raf.nativeCaf.call(this.win, this.native);
+      if (this.native !== 0) invoke(this.raf.nativeCaf, this.win, this.native);
       this.native = 0;
+      this.draining = false;
     } else {
       this.draining = true;
     }
   }
 
   request(cb: FrameRequestCallback): number {
-    if (this.draining) return this.raf.nativeRaf.call(this.win, cb);
+    // The native validates (and throws its own TypeError for a non-function); so do we, by asking it.
+    if (this.draining || typeof cb !== 'function') return invoke(this.raf.nativeRaf, this.win, cb) as number;
     const handle = this.nextHandle++;
     this.queue.set(handle, cb);
     this.ensureFrame();
@@ -54,32 +81,39 @@ export class FrameLoop implements FrameTap {
   }
 
   cancel(handle: number): void {
-    if (!this.queue.delete(handle)) this.raf.nativeCaf.call(this.win, handle);
+    if (!this.queue.delete(handle) && !this.running.delete(handle)) invoke(this.raf.nativeCaf, this.win, handle);
   }
 
   /** Asks for a native frame if none is pending. */
   ensureFrame(): void {
-    if (this.native === 0) this.native = this.raf.nativeRaf.call(this.win, this.tick);
+    if (this.native === 0) this.native = invoke(this.raf.nativeRaf, this.win, this.tick) as number;
   }
 
   private readonly tick = (ts: number): void => {
     this.native = 0;
     const run = this.queue;
-    this.queue = new Map();
+    this.queue = this.running;
+    this.running = run;
     this.lastCallbacks = run.size;
-    for (const cb of run.values()) {
+    for (const handle of run.keys()) {
+      const cb = run.get(handle)!;
+      run.delete(handle);
       try {
-        cb.call(this.win, ts);
+        invoke(cb, undefined, ts);
       } catch (e) {
         // Report like an uncaught exception in a native rAF callback, and go on.
-        this.win.reportError(e);
+        try {
+          this.report(e);
+        } catch {
+          // reportError itself failed (it should not): the page's error already surfaced as far as it can.
+        }
       }
     }
     if (this.draining) {
       this.draining = false;
       if (this.raf.tap === this) this.raf.tap = null;
-      // Callbacks queued during the drain frame still belong to us: hand them to the native loop.
-      for (const cb of this.queue.values()) this.raf.nativeRaf.call(this.win, cb);
+      // Callbacks queued during the drain frame (before draining began) still belong to us: hand them to the native loop.
+      for (const cb of this.queue.values()) invoke(this.raf.nativeRaf, this.win, cb) as number;
       this.queue.clear();
       return;
     }

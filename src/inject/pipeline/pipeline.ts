@@ -15,6 +15,7 @@ import { FrameLoop } from './frame-loop';
 import { Interner } from './interner';
 import { MutationTracker } from './mutations';
 import { Registry } from './registry';
+import { ForcedReflowTimer } from '../timing/forced-reflow';
 
 const FLUSH_INTERVAL_MS = 33;
 const RING_CAPACITY = 1 << 16;
@@ -26,6 +27,11 @@ export interface ForcedSource {
   uninstall(): void;
   /** Forced style+layout ms since the last call, per owning component id (0 = <page>), and the total. */
   take(into: Map<number, number>): number;
+  /** The agent's own layout reads (frame-end measure, bounds, hit-testing) run between these: not page forced reflows. */
+  pause(): void;
+  resume(): void;
+  /** The frame-end flush took `ms` from `startMs` (the Long Animation Frames cross-check subtracts it). */
+  frameEnd(startMs: number, ms: number): void;
 }
 
 export class Pipeline {
@@ -43,6 +49,9 @@ export class Pipeline {
   private wantBounds: number[] = [];
   private forcedById = new Map<number, number>();
   forced: ForcedSource | null = null;
+  private rafReplacedReported = false;
+  private readonly now: () => number;
+  private readonly isLive = (id: number): boolean => this.registry.entries.has(id);
 
   constructor(private readonly internal: Internal, private readonly win: Window & typeof globalThis,
     private readonly makeAdapter: () => FrameworkAdapter | null) {
@@ -50,6 +59,11 @@ export class Pipeline {
     this.registry.onChange = this.markDirty;
     this.loop = new FrameLoop(internal.raf, win, (ts) => this.frame(ts));
     this.mutations = new MutationTracker(internal.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty);
+    const perf = win.performance;
+    this.now = perf.now.bind(perf);
+    this.forced = new ForcedReflowTimer({
+      win, internal, ownerOf: (node) => this.adapter?.ownerOf(node) ?? 0, onForced: this.markDirty,
+    });
   }
 
   get isRunning(): boolean {
@@ -64,9 +78,8 @@ export class Pipeline {
     if (this.running) return;
     this.running = true;
     this.internal.degraded = [];
-    if (this.win.requestAnimationFrame !== this.internal.raf.wrappedRaf) {
-      this.internal.degraded.push('the page replaced requestAnimationFrame: frame timing may miss its callbacks');
-    }
+    this.rafReplacedReported = false;
+    this.checkRaf();
     this.ring.write(RecordKind.Reset, 0);
     this.loop.install();
     this.forced?.install();
@@ -128,23 +141,48 @@ export class Pipeline {
     const ranPage = this.loop.lastCallbacks > 0;
     if (!this.dirty && !ranPage) return;
     this.dirty = false;
-    // Frame-end measurement: the page's callbacks have run; flush style, then layout.
-    const doc = this.win.document;
-    const t0 = performance.now();
-    doc.getAnimations();
-    const t1 = performance.now();
-    doc.documentElement.getBoundingClientRect();
-    const t2 = performance.now();
-    this.mutations.drain();
-    const forcedMs = this.forced ? this.forced.take(this.forcedById) : 0;
-    this.frameNo++;
-    attribute(this.ring, this.registry.takeLayoutDirty(), t1 - t0, t2 - t1, this.forcedById);
-    this.forcedById.clear();
-    this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs);
-    this.readBounds();
-    const now = performance.now();
+    const forced = this.forced;
+    // Everything below is the agent's own reading: not a page forced reflow.
+    forced?.pause();
+    try {
+      this.checkRaf();
+      // Frame-end measurement: the page's callbacks have run; flush style, then layout. A read of the
+      // root's computed style would force nothing when the root is clean; getAnimations() flushes the
+      // document's style. Both only move this frame's own work earlier (SPEC §5.2).
+      const doc = this.win.document;
+      const t0 = this.now();
+      doc.getAnimations();
+      const t1 = this.now();
+      doc.documentElement.getBoundingClientRect();
+      const t2 = this.now();
+      forced?.frameEnd(t0, t2 - t0);
+      this.mutations.drain();
+      // Counts current before they weigh the split (a subtree mounted this frame has none yet).
+      this.registry.flushStats();
+      const forcedMs = forced ? forced.take(this.forcedById) : 0;
+      this.frameNo++;
+      attribute(this.ring, this.registry.takeLayoutDirty(), t1 - t0, t2 - t1, this.forcedById, this.isLive);
+      this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs);
+      this.readBounds();
+    } catch (e) {
+      this.internal.debug('frame', e);
+    } finally {
+      forced?.resume();
+    }
+    const now = this.now();
     if (now - this.lastFlush >= FLUSH_INTERVAL_MS) this.flush();
     else this.scheduleFlush(FLUSH_INTERVAL_MS - (now - this.lastFlush));
+  }
+
+  /** A page that swaps requestAnimationFrame (at enable or later) bypasses the frame loop: say so once. */
+  private checkRaf(): void {
+    if (this.rafReplacedReported) return;
+    const { raf } = this.internal;
+    if (this.win.requestAnimationFrame === raf.wrappedRaf && this.win.cancelAnimationFrame === raf.wrappedCaf) return;
+    this.rafReplacedReported = true;
+    this.internal.degraded.push('the page replaced requestAnimationFrame: frame timing may miss its callbacks');
+    // Outside start() nobody else posts status: tell the content script now.
+    if (this.frameNo > 0) this.internal.post('status', this.internal.status());
   }
 
   /** Bounds of the components the overlay will draw or hit-test; layout is clean right now. */
@@ -193,7 +231,14 @@ export class Pipeline {
 
   hitTest(x: number, y: number): number | null {
     if (!this.adapter) return null;
-    const el = this.win.document.elementFromPoint(x, y);
+    // Our own read: not a page forced reflow.
+    this.forced?.pause();
+    let el: Element | null;
+    try {
+      el = this.win.document.elementFromPoint(x, y);
+    } finally {
+      this.forced?.resume();
+    }
     if (!el) return null;
     const id = this.adapter.ownerOf(el);
     return id > 0 ? id : null;

@@ -166,9 +166,12 @@ export class ReactAdapter implements FrameworkAdapter {
   }
 
   private updateFiber(f: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    const flags = flagsOf(f);
+    // The common case on a big list: a memoised child that bailed out. Nothing
+    // rendered, nothing moved, children shared: one comparison and out.
+    if (f.child === prev.child && (flags & (PERFORMED_WORK | PLACEMENT | UPDATE)) === 0) return;
     let id = parentId;
     let depth = parentDepth;
-    const flags = flagsOf(f);
     if (tags.component.has(f.tag)) {
       depth = parentDepth + 1;
       id = this.ids.get(f) ?? 0;
@@ -181,7 +184,6 @@ export class ReactAdapter implements FrameworkAdapter {
         }
         this.ids.set(f, id);
       }
-      if (f.child === prev.child && (flags & PERFORMED_WORK) === 0) return;
       const sink = this.sink as ComponentSink;
       // The pipeline's handle must reach the current children; a bailed-out
       // fiber shares its children with the alternate, so only a fiber that

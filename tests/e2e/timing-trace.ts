@@ -1,0 +1,83 @@
+/**
+ * Chrome's trace as ground truth for the timing e2e (TESTING.md): record a
+ * window between two `performance.mark`s, then sum the renderer main
+ * thread's UpdateLayoutTree (style) and Layout events inside it.
+ */
+import type { Page } from 'puppeteer-core';
+
+export interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { startTime?: number } } & Record<string, unknown>;
+}
+
+export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'];
+
+/** Runs `body` under page.tracing and returns the events. */
+export async function traced(page: Page, body: () => Promise<void>): Promise<TraceEvent[]> {
+  await page.tracing.start({ categories: TRACE_CATEGORIES });
+  try {
+    await body();
+  } finally {
+    const raw = await page.tracing.stop();
+    if (raw) {
+      const parsed = JSON.parse(new TextDecoder().decode(raw)) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+      return Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+    }
+  }
+  return [];
+}
+
+export interface TraceWindow {
+  pid: number;
+  tid: number;
+  /** Trace µs. */
+  from: number;
+  to: number;
+}
+
+/** The window between two marks, on the thread that made them (the page's renderer main thread). */
+export function markWindow(events: readonly TraceEvent[], startMark: string, endMark: string): TraceWindow {
+  const start = events.find((e) => e.name === startMark && e.cat.includes('user_timing'));
+  const end = events.find((e) => e.name === endMark && e.cat.includes('user_timing'));
+  if (!start || !end) throw new Error(`marks ${startMark}/${endMark} not in the trace`);
+  return { pid: start.pid, tid: start.tid, from: start.ts, to: end.ts };
+}
+
+export interface StyleLayout {
+  styleMs: number;
+  layoutMs: number;
+  styleEvents: number;
+  layoutEvents: number;
+}
+
+/**
+ * UpdateLayoutTree + Layout complete events inside the window on its thread,
+ * outermost only (an event nested in another counted one is already in it).
+ */
+export function styleLayoutWithin(events: readonly TraceEvent[], w: TraceWindow): StyleLayout {
+  const picked = events
+    .filter((e) => e.ph === 'X' && (e.name === 'UpdateLayoutTree' || e.name === 'Layout') && e.pid === w.pid && e.tid === w.tid
+      && e.ts >= w.from && e.ts <= w.to)
+    .sort((a, b) => a.ts - b.ts);
+  const out: StyleLayout = { styleMs: 0, layoutMs: 0, styleEvents: 0, layoutEvents: 0 };
+  let coverEnd = -Infinity;
+  for (const e of picked) {
+    const dur = e.dur ?? 0;
+    if (e.ts + dur <= coverEnd) continue;
+    coverEnd = Math.max(coverEnd, e.ts + dur);
+    if (e.name === 'Layout') {
+      out.layoutMs += dur / 1000;
+      out.layoutEvents++;
+    } else {
+      out.styleMs += dur / 1000;
+      out.styleEvents++;
+    }
+  }
+  return out;
+}

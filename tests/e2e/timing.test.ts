@@ -23,23 +23,18 @@ interface Snap {
 }
 
 const snap = async (page: Page): Promise<Snap> => (await lc.snapshot(page)) as Snap;
-const byName = (s: Snap, name: string): Comp[] => s.components.filter((c) => c.name === name);
-const one = (s: Snap, name: string): Comp => {
-  const found = byName(s, name);
-  if (found.length !== 1) throw new Error(`expected one ${name}, found ${found.length}`);
-  return found[0];
-};
 const log = (...args: unknown[]): void => console.log('    [timing]', ...args);
 
 /** The snapshot once no frame has been measured for a while: the page is quiet. */
 async function settled(page: Page): Promise<Snap> {
   let last = -1;
-  return waitFor(async () => {
+  const s = await waitFor(async () => {
     const s = await snap(page);
     const quiet = s.frames.count === last;
     last = s.frames.count;
     return quiet ? s : null;
   }, { interval: 300, timeout: 15_000, what: 'a quiet page' });
+  return s as Snap;
 }
 
 async function openFixture(h: Harness, file: string): Promise<Page> {

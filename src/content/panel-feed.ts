@@ -25,6 +25,7 @@ export class PanelFeed {
   private connected = false;
   private lastTable = 0;
   private statusKey = '';
+  private lastPinned: number | null = null;
   private stacks = new Map<number, { ms: number; stack: string }[]>();
 
   constructor(private readonly src: FeedSource) {}
@@ -54,7 +55,7 @@ export class PanelFeed {
     return {
       ...page, frameId: 0, mode: s.mode, pinned: s.overlay.pinned, components: s.store.components.size,
       droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: s.overlay.drawnCount,
-      capped: s.overlay.capped,
+      capped: s.overlay.capped, hovered: s.overlay.hovered,
     };
   }
 
@@ -65,6 +66,11 @@ export class PanelFeed {
     if (key === this.statusKey) return;
     this.statusKey = key;
     this.src.bg.send('status', st);
+    // A new pin should show its details now, not at the next 500 ms table tick.
+    if (st.pinned !== this.lastPinned) {
+      this.lastPinned = st.pinned;
+      this.sendTable();
+    }
   }
 
   tick(): void {

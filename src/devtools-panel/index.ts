@@ -1,55 +1,227 @@
 /**
- * The "Layout Cost" panel. FOUNDATION VERSION: connects to the worker for the
- * inspected tab and shows the status and the mode; the full UI arrives with
- * the panel issue.
+ * The "Layout Cost" DevTools panel: wires the port to the worker, the model
+ * and the views. Layout: toolbar, honest-states strip, then the component
+ * table beside a tabbed side pane (Pinned / Settings / Legend).
+ *
+ * No UI library (docs/PANEL.md): the panel is a handful of views updated
+ * in place, and `dom.ts` is the only way strings reach the DOM.
  */
 import browser from 'webextension-polyfill';
-import { envelope, parseMessage, PORT_NAME_PANEL, Source, MODES, type Mode, type Status, type TableUpdate } from '../protocol';
+import type { Mode, Settings } from '../protocol';
+import { SETTINGS_STORAGE_KEY } from '../overlay/settings';
+import { PanelConnection, type BackgroundMessage } from './connection';
+import { el } from './dom';
+import { isFilterShortcut, isToggleShortcut } from './keys';
+import { DEFAULT_SHORTCUT, LegendView } from './legend-view';
+import { PanelModel } from './model';
+import { PinnedView } from './pinned-view';
+import { cloneDefaults, readSettings } from './settings-model';
+import { SettingsView } from './settings-view';
+import { SnapshotExporter } from './snapshot-export';
+import { notices, type Notice } from './status-model';
+import { StatusView } from './status-view';
+import { TableView } from './table-view';
+import { Tabs } from './tabs';
+import { followTheme } from './theme';
+import { ToolbarView } from './toolbar-view';
+
+/** The table is rebuilt at most this often, however fast updates arrive. */
+const TABLE_MIN_INTERVAL_MS = 250;
+const FLASH_MS = 5000;
+const MAC = /Mac/.test(navigator.platform);
 
 const tabId = browser.devtools.inspectedWindow.tabId;
-const app = document.getElementById('app') as HTMLElement;
-const statusEl = document.createElement('div');
-statusEl.id = 'status';
-const modeEl = document.createElement('select');
-modeEl.id = 'mode';
-for (const m of MODES) modeEl.append(new Option(m, m));
-const rowsEl = document.createElement('div');
-rowsEl.id = 'rows';
-app.append(modeEl, statusEl, rowsEl);
+const model = new PanelModel();
+let settings: Settings = cloneDefaults();
+let shortcut = DEFAULT_SHORTCUT;
+let flash: Notice | null = null;
+let flashTimer: ReturnType<typeof setTimeout> | null = null;
 
-let port: browser.Runtime.Port | null = null;
-const state: { mode: Mode; status: Status | null; table: TableUpdate | null } = { mode: 'off', status: null, table: null };
+followTheme();
 
-function connect(): void {
-  port = browser.runtime.connect({ name: PORT_NAME_PANEL });
-  port.onMessage.addListener((raw: unknown) => {
-    const msg = parseMessage(raw, Source.Background);
-    if (!msg) return;
-    if (msg.type === 'mode') state.mode = msg.payload.mode;
-    else if (msg.type === 'status') state.status = msg.payload;
-    else if (msg.type === 'table') state.table = msg.payload;
-    render();
-  });
-  port.onDisconnect.addListener(() => {
-    port = null;
-    setTimeout(connect, 250);
-  });
-  port.postMessage(envelope(Source.Panel, 'hello', { tabId }));
-}
-
-modeEl.addEventListener('change', () => {
-  port?.postMessage(envelope(Source.Panel, 'setMode', { mode: modeEl.value as Mode }));
+const conn = new PanelConnection(tabId, onMessage, (c) => {
+  model.setConnected(c);
+  schedule();
 });
 
-function render(): void {
-  modeEl.value = state.mode;
-  const s = state.status;
-  statusEl.textContent = s
-    ? `${s.renderers} renderer(s), ${s.roots} root(s), ${s.components} components, mode ${s.mode}`
-    : 'waiting for the page…';
-  rowsEl.textContent = state.table ? `${state.table.rows.length} rows` : '';
+const send = {
+  hover: (id: number | null) => model.frameId !== null && conn.send('hover', { id, frameId: model.frameId }),
+  pin: (id: number | null) => model.frameId !== null && conn.send('pin', { id, frameId: model.frameId }),
+  mode: (mode: Mode) => conn.send('setMode', { mode }),
+};
+
+const table = new TableView({ hover: send.hover, pin: send.pin }, settings);
+const pinned = new PinnedView({ pin: send.pin, reveal }, settings);
+const settingsView = new SettingsView({ write: writeSettings });
+const legend = new LegendView(() => {
+  browser.tabs.create({ url: 'chrome://extensions/shortcuts' }).catch((e: unknown) => showFlash('warn', `Open chrome://extensions/shortcuts yourself (${String(e)})`));
+});
+const tabs = new Tabs([
+  { id: 'pinned', label: 'Pinned', panel: pinned.root },
+  { id: 'settings', label: 'Settings', panel: settingsView.root },
+  { id: 'legend', label: 'Legend & shortcut', panel: legend.root },
+], (id) => id === 'pinned' && requestAnimationFrame(() => pinned.redrawSparkline()));
+const exporter = new SnapshotExporter(
+  (reqId) => {
+    if (model.frameId === null || !conn.connected) return false;
+    conn.send('snapshotRequest', { reqId, frameId: model.frameId });
+    return true;
+  },
+  (ok, snapshot, message) => {
+    if (ok) model.lastExport = snapshot;
+    showFlash(ok ? 'info' : 'warn', message);
+  },
+);
+const toolbar = new ToolbarView({
+  setMode: send.mode,
+  selectFrame: (id) => {
+    model.selectFrame(id);
+    schedule();
+  },
+  filter: (text) => table.setFilter(text),
+  exportSnapshot: () => exporter.start(model.status?.url ?? ''),
+});
+const statusView = new StatusView();
+
+const app = document.getElementById('app') as HTMLElement;
+app.append(toolbar.root, statusView.root, el('main', { class: 'layout' }, table.root, tabs.root));
+
+function onMessage(msg: BackgroundMessage): void {
+  switch (msg.type) {
+    case 'mode':
+      model.setMode(msg.payload.mode);
+      break;
+    case 'status': {
+      const before = model.pinnedId;
+      model.onStatus(msg.payload);
+      // Show what was just pinned (from the table, the chain or the page's Inspect mode).
+      if (model.pinnedId !== null && model.pinnedId !== before) tabs.selectId('pinned');
+      break;
+    }
+    case 'table':
+      model.onTable(msg.payload);
+      break;
+    case 'snapshot':
+      exporter.onSnapshot(msg.payload.reqId, msg.payload.snapshot);
+      break;
+    case 'contentGone':
+      model.onContentGone(msg.payload.frameId);
+      break;
+    default:
+      break;
+  }
+  schedule();
 }
 
-connect();
+let renderTimer: ReturnType<typeof setTimeout> | null = null;
+let lastTableRender = 0;
+let renderedTable = -1;
+
+function schedule(delay = 0): void {
+  if (renderTimer !== null) return;
+  renderTimer = setTimeout(() => {
+    renderTimer = null;
+    render();
+  }, delay);
+}
+
+function render(): void {
+  toolbar.update(model);
+  const list = notices(model.status, { connected: model.connected, otherReactFrames: model.otherReactFrames(), shortcut });
+  statusView.update(flash ? [...list, flash] : list);
+  if (model.tableVersion !== renderedTable) {
+    const wait = lastTableRender + TABLE_MIN_INTERVAL_MS - performance.now();
+    if (wait > 0) return schedule(wait);
+    renderedTable = model.tableVersion;
+    lastTableRender = performance.now();
+    table.setData(model.table, model.pinnedId);
+  }
+  table.setPinned(model.pinnedId);
+  const detail = model.table?.pinned ?? null;
+  pinned.update(detail !== null && detail.id === model.pinnedId ? detail : null);
+}
+
+function showFlash(level: Notice['level'], text: string): void {
+  flash = { id: 'flash', level, text };
+  if (flashTimer !== null) clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => {
+    flash = null;
+    schedule();
+  }, FLASH_MS);
+  schedule();
+}
+
+/** Selects the component's first host node in the Elements panel. */
+function reveal(id: number): void {
+  if (!Number.isInteger(id) || id <= 0) return;
+  const s = model.status;
+  const expr = `((n) => (n ? (inspect(n), true) : false))(window.__LAYOUT_COST__ && window.__LAYOUT_COST__.node(${id}))`;
+  // Subframes: evaluate in the frame that owns the component.
+  const opts = s && s.frameId !== 0 ? { frameURL: s.url } : {};
+  chrome.devtools.inspectedWindow.eval(expr, opts, (found: unknown, exc?: chrome.devtools.inspectedWindow.EvaluationExceptionInfo) => {
+    if (exc?.isException || exc?.isError) showFlash('warn', 'Could not reveal: the page did not answer');
+    else if (found !== true) showFlash('info', 'This component has no DOM node to reveal');
+  });
+}
+
+function writeSettings(s: Settings): void {
+  settings = s;
+  applySettings();
+  browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: s }).catch((e: unknown) => showFlash('warn', `Settings not saved: ${String(e)}`));
+}
+
+function applySettings(): void {
+  settingsView.update(settings);
+  table.setSettings(settings);
+  pinned.setSettings(settings);
+  legend.setSettings(settings);
+  document.documentElement.classList.toggle('color-blind', settings.colorBlind);
+}
+
+async function loadSettings(): Promise<void> {
+  try {
+    const got = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
+    settings = readSettings(got[SETTINGS_STORAGE_KEY]);
+    applySettings();
+    browser.storage.onChanged.addListener((changes, area) => {
+      if (area !== 'local' || !changes[SETTINGS_STORAGE_KEY]) return;
+      settings = readSettings(changes[SETTINGS_STORAGE_KEY].newValue);
+      applySettings();
+    });
+  } catch (e) {
+    showFlash('warn', `Settings unavailable: ${String(e)}`);
+  }
+}
+
+async function loadShortcut(): Promise<void> {
+  try {
+    const cmds = await browser.commands.getAll();
+    const s = cmds.find((c) => c.name === 'cycle-mode')?.shortcut ?? '';
+    legend.setBinding(s);
+    if (s) shortcut = s;
+  } catch {
+    // chrome.commands missing in this context: show the default binding and say so.
+    legend.setBinding(null);
+  }
+  schedule();
+}
+
+window.addEventListener('keydown', (e) => {
+  if (isToggleShortcut(e, MAC)) {
+    e.preventDefault();
+    e.stopPropagation();
+    conn.send('toggle', { via: 'panel' });
+  } else if (isFilterShortcut(e, e.target)) {
+    e.preventDefault();
+    toolbar.focusFilter();
+  }
+}, true);
+// The outline a hovered row drew on the page must not outlive the panel.
+window.addEventListener('pagehide', () => send.hover(null));
+
+conn.connect();
+applySettings();
+void loadSettings();
+void loadShortcut();
 render();
-(globalThis as Record<string, unknown>).__panelState = state;
+(globalThis as Record<string, unknown>).__panelState = model;

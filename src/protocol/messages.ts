@@ -152,12 +152,14 @@ export interface Status extends PageStatus {
   droppedMessages: number;
   drawn: number;
   capped: boolean;
+  /** The component the panel's hovered table row outlines on the page, if any. */
+  hovered: number | null;
 }
 const status: Validator<Status> = (v) => {
   const base = pageStatus(v);
   const rest = isRecord({
     frameId: num(0, 2 ** 53), mode, pinned: optId, components: num(0, 1e8), droppedEvents: num(0, 2 ** 53),
-    droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), capped: bool,
+    droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), capped: bool, hovered: optId,
   })(v);
   return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
 };

@@ -1,0 +1,90 @@
+/**
+ * What the panel knows, independent of the DOM: the tab's mode, each
+ * frame's latest status and table (the router fills in frameId), which
+ * frame is shown, and the worker connection. Views read it; `index.ts`
+ * feeds it from the port. Exposed as `globalThis.__panelState` for tests.
+ */
+import type { Mode, Status, TableUpdate } from '../protocol';
+import { chooseFrame } from './frames';
+
+export class PanelModel {
+  mode: Mode = 'off';
+  connected = false;
+  readonly frames = new Map<number, Status>();
+  readonly tables = new Map<number, TableUpdate>();
+  frameId: number | null = null;
+  userChoseFrame = false;
+  /** Bumped on every change of status or frames; the table has its own `tableVersion`. */
+  version = 0;
+  tableVersion = 0;
+  /** Last exported snapshot (for tests: the download itself leaves no trace in the page). */
+  lastExport: unknown = null;
+
+  /** The selected frame's status (foundation e2e reads `.status`). */
+  get status(): Status | null {
+    return this.frameId === null ? null : this.frames.get(this.frameId) ?? null;
+  }
+
+  get table(): TableUpdate | null {
+    return this.frameId === null ? null : this.tables.get(this.frameId) ?? null;
+  }
+
+  /** The pinned component of the shown frame, as the last table update described it. */
+  get pinnedId(): number | null {
+    return this.status?.pinned ?? null;
+  }
+
+  setMode(mode: Mode): void {
+    this.mode = mode;
+    this.version++;
+  }
+
+  setConnected(c: boolean): void {
+    this.connected = c;
+    this.version++;
+  }
+
+  onStatus(s: Status): void {
+    this.frames.set(s.frameId, s);
+    this.reselect();
+    this.version++;
+  }
+
+  onTable(t: TableUpdate): void {
+    this.tables.set(t.frameId, t);
+    if (t.frameId === this.frameId) this.tableVersion++;
+  }
+
+  /** A frame's content script went away (navigation, reload, frame removed). */
+  onContentGone(frameId: number): void {
+    this.frames.delete(frameId);
+    this.tables.delete(frameId);
+    this.reselect();
+    this.version++;
+    this.tableVersion++;
+  }
+
+  selectFrame(id: number): void {
+    if (!this.frames.has(id)) return;
+    this.frameId = id;
+    this.userChoseFrame = true;
+    this.version++;
+    this.tableVersion++;
+  }
+
+  private reselect(): void {
+    const next = chooseFrame(this.frames, this.frameId, this.userChoseFrame);
+    if (next !== this.frameId) {
+      this.frameId = next;
+      if (next === null || !this.frames.has(next)) this.userChoseFrame = false;
+      this.tableVersion++;
+    }
+  }
+
+  /** Frames other than the shown one that run React. */
+  otherReactFrames(): number {
+    let n = 0;
+    for (const [id, s] of this.frames) if (id !== this.frameId && s.renderers > 0) n++;
+    return n;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The pinned component in full: name, key, style / layout / forced-reflow
+ * ms (EMA and last frame), authored, rendered, ratio, commits, frame
+ * number, a large sparkline, the owner chain (click an ancestor to pin it),
+ * sampled forced-reflow stacks, and "Reveal in Elements". Updated in place
+ * twice a second, so focus and open <details> survive refreshes.
+ */
+import type { PinnedDetail, Settings } from '../protocol';
+import { clear, el, setText } from './dom';
+import { drawSparkline, sparkColorsFrom } from './sparkline-canvas';
+import { rampLevel } from './table-model';
+import { capStack, capText, formatCount, formatMs, formatRatio, inflationRatio } from './text';
+
+export interface PinnedCallbacks {
+  pin(id: number | null): void;
+  reveal(id: number): void;
+}
+
+type MetricKey = 'style' | 'layout' | 'forced' | 'authored' | 'rendered' | 'ratio' | 'commits' | 'frame';
+
+export class PinnedView {
+  readonly root: HTMLElement;
+  private readonly emptyEl: HTMLElement;
+  private readonly detailEl: HTMLElement;
+  private readonly nameEl = el('bdi', { class: 'name', id: 'pinned-name' });
+  private readonly keyEl = el('span', { class: 'pinned-key' });
+  private readonly idEl = el('span', { class: 'pinned-id' });
+  private readonly metrics = new Map<MetricKey, [HTMLElement, HTMLElement | null]>();
+  private readonly canvas = el('canvas', { class: 'spark-large', attrs: { role: 'img', 'aria-label': 'Layout ms over the last 6 seconds' } });
+  private readonly chainEl = el('ol', { class: 'chain' });
+  private readonly stacksEl = el('div', { class: 'stacks' });
+  private chainKey = '';
+  private stacksKey = '';
+  private detail: PinnedDetail | null = null;
+
+  constructor(private readonly cb: PinnedCallbacks, private settings: Settings) {
+    const grid = el('div', { class: 'metrics', attrs: { role: 'table', 'aria-label': 'Pinned component metrics' } },
+      el('div', { class: 'mrow mhead', attrs: { role: 'row' } },
+        el('span', { attrs: { role: 'columnheader' } }, ''),
+        el('span', { attrs: { role: 'columnheader' } }, 'EMA'),
+        el('span', { attrs: { role: 'columnheader' } }, 'last frame')),
+      this.metricRow('style', 'Style ms', true),
+      this.metricRow('layout', 'Layout ms', true),
+      this.metricRow('forced', 'Forced reflow ms', true),
+    );
+    const counts = el('div', { class: 'counts', attrs: { role: 'table', 'aria-label': 'Pinned component counts' } },
+      this.metricRow('authored', 'Authored', false),
+      this.metricRow('rendered', 'Rendered', false),
+      this.metricRow('ratio', 'Ratio', false),
+      this.metricRow('commits', 'Commits', false),
+      this.metricRow('frame', 'Frame', false),
+    );
+    this.emptyEl = el('p', { class: 'pinned-empty' },
+      'Nothing pinned. Click a row in the table, or use Inspect mode and click a component on the page.');
+    this.detailEl = el('div', { class: 'pinned-detail' },
+      el('div', { class: 'pinned-head' },
+        el('h2', { class: 'pinned-title' }, this.nameEl), this.keyEl, this.idEl),
+      el('div', { class: 'pinned-actions' },
+        el('button', { id: 'reveal', on: { click: () => this.detail && this.cb.reveal(this.detail.id) } }, 'Reveal in Elements'),
+        el('button', { id: 'unpin', on: { click: () => this.cb.pin(null) } }, 'Unpin')),
+      el('div', { class: 'pinned-numbers' }, grid, counts),
+      this.canvas,
+      el('h3', {}, 'Owner chain'),
+      el('nav', { attrs: { 'aria-label': 'Owner chain' } }, this.chainEl),
+      el('h3', {}, 'Forced reflow stacks (sampled)'),
+      this.stacksEl,
+    );
+    this.root = el('section', { id: 'pinned', class: 'pinned', attrs: { 'aria-label': 'Pinned component' } }, this.emptyEl, this.detailEl);
+    this.update(null);
+  }
+
+  private metricRow(key: MetricKey, label: string, twoValues: boolean): HTMLElement {
+    const a = el('span', { class: 'mv', attrs: { role: 'cell' } });
+    const b = twoValues ? el('span', { class: 'mv', attrs: { role: 'cell' } }) : null;
+    this.metrics.set(key, [a, b]);
+    return el('div', { class: `mrow m-${key}`, attrs: { role: 'row' } }, el('span', { class: 'ml', attrs: { role: 'rowheader' } }, label), a, b);
+  }
+
+  setSettings(s: Settings): void {
+    this.settings = s;
+    this.redrawSparkline();
+  }
+
+  update(d: PinnedDetail | null): void {
+    this.detail = d;
+    this.emptyEl.hidden = d !== null;
+    this.detailEl.hidden = d === null;
+    if (d === null) return;
+    setText(this.nameEl, capText(d.name) || 'Anonymous');
+    setText(this.keyEl, d.key === null ? '' : `key ${capText(d.key, 60)}`);
+    setText(this.idEl, `#${d.id}`);
+    const ratio = inflationRatio(d.rendered, d.authored);
+    this.set('style', formatMs(d.styleMs), formatMs(d.lastStyleMs));
+    this.set('layout', formatMs(d.layoutMs), formatMs(d.lastLayoutMs), rampLevel(d.layoutMs, this.settings.msRamp));
+    this.set('forced', formatMs(d.forcedMs), formatMs(d.lastForcedMs));
+    this.set('authored', formatCount(d.authored));
+    this.set('rendered', formatCount(d.rendered));
+    this.set('ratio', formatRatio(ratio), null, ratio === null ? null : rampLevel(ratio, this.settings.inflationRamp));
+    this.set('commits', formatCount(d.commits));
+    this.set('frame', formatCount(d.frame));
+    this.updateChain(d);
+    this.updateStacks(d);
+    this.redrawSparkline();
+  }
+
+  private set(key: MetricKey, a: string, b: string | null = null, level: number | null = null): void {
+    const [ea, eb] = this.metrics.get(key) as [HTMLElement, HTMLElement | null];
+    setText(ea, a);
+    if (eb && b !== null) setText(eb, b);
+    ea.dataset.level = level === null ? '' : String(level);
+  }
+
+  private updateChain(d: PinnedDetail): void {
+    const key = `${d.id}|${d.name}|${d.chain.map((c) => `${c.id}:${c.name}`).join(',')}`;
+    if (key === this.chainKey) return;
+    this.chainKey = key;
+    clear(this.chainEl);
+    // The chain arrives parent-first; show it root-first, ending at the pinned component.
+    for (const a of [...d.chain].reverse()) {
+      const label = capText(a.name, 60) || 'Anonymous';
+      this.chainEl.append(el('li', {}, el('button', {
+        class: 'chain-link', attrs: { 'data-id': String(a.id), title: `Pin ${label} (#${a.id})` },
+        on: { click: () => this.cb.pin(a.id) },
+      }, el('bdi', {}, label))));
+    }
+    this.chainEl.append(el('li', { class: 'chain-self', attrs: { 'aria-current': 'true' } }, el('bdi', {}, capText(d.name, 60) || 'Anonymous')));
+  }
+
+  private updateStacks(d: PinnedDetail): void {
+    const key = `${d.id}|${d.stacks.map((s) => `${s.ms}:${s.stack.length}`).join(',')}`;
+    if (key === this.stacksKey) return;
+    this.stacksKey = key;
+    const open = new Set([...this.stacksEl.querySelectorAll('details')].map((x, i) => (x.open ? i : -1)));
+    clear(this.stacksEl);
+    if (d.stacks.length === 0) {
+      this.stacksEl.append(el('p', { class: 'dim' }, 'No forced reflow caught for this component.'));
+      return;
+    }
+    d.stacks.forEach((s, i) => {
+      const first = capText(s.stack.split('\n').find((l) => /\S/.test(l) && !/^Error/.test(l)) ?? '', 80);
+      const det = el('details', {},
+        el('summary', {}, `${formatMs(s.ms)} ms `, el('span', { class: 'dim' }, first)),
+        el('pre', { class: 'stack' }, capStack(s.stack)));
+      det.open = open.has(i);
+      this.stacksEl.append(det);
+    });
+  }
+
+  redrawSparkline(): void {
+    if (!this.detail || this.detailEl.hidden) return;
+    drawSparkline(this.canvas, this.detail.sparkline, this.settings.msRamp, sparkColorsFrom(this.root, this.settings.colorBlind));
+  }
+}

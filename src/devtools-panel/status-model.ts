@@ -1,0 +1,64 @@
+/**
+ * Honest states (SPEC §3, issue 5): what the panel says about the page, in
+ * plain words, derived from the selected frame's Status. Pure, so every
+ * state is unit-tested; `status-view.ts` only renders the list.
+ */
+import type { Status } from '../protocol';
+import { capText, formatCount } from './text';
+
+export type NoticeLevel = 'info' | 'warn' | 'error';
+
+export interface Notice {
+  /** Stable id: the view reuses the element, tests find it by `data-notice`. */
+  id: string;
+  level: NoticeLevel;
+  text: string;
+}
+
+export interface StatusContext {
+  /** The port to the service worker is up. */
+  connected: boolean;
+  /** Frames other than the selected one that run React. */
+  otherReactFrames: number;
+  /** The bound shortcut's text, e.g. "Ctrl+Shift+L". */
+  shortcut: string;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+export function notices(s: Status | null, ctx: StatusContext): Notice[] {
+  const out: Notice[] = [];
+  if (!ctx.connected) out.push({ id: 'reconnecting', level: 'warn', text: 'Reconnecting to the extension…' });
+  if (s === null) {
+    out.push({ id: 'waiting', level: 'info', text: 'Waiting for the page… (reload it if the extension was just installed)' });
+    return out;
+  }
+  if (s.renderers === 0) {
+    const elsewhere = ctx.otherReactFrames > 0 ? ` — React runs in ${plural(ctx.otherReactFrames, 'other frame')}: pick one above` : '';
+    out.push({ id: 'no-react', level: 'info', text: `No React on this page${elsewhere}` });
+  } else if (s.mode === 'off') {
+    out.push({
+      id: 'react-off', level: 'info',
+      text: `React found (${plural(s.roots, 'root')}), overlay off — press ${ctx.shortcut} or Enable`,
+    });
+  } else if (!s.agent) {
+    out.push({ id: 'agent-loading', level: 'info', text: 'Starting measurement…' });
+  }
+  if (s.droppedEvents > 0) out.push({ id: 'dropped', level: 'warn', text: `${plural(s.droppedEvents, 'event')} dropped (the page outran the buffer)` });
+  if (s.droppedMessages > 0) out.push({ id: 'dropped-messages', level: 'warn', text: `${plural(s.droppedMessages, 'malformed message')} dropped` });
+  if (s.degraded.length > 0) {
+    const why = s.degraded.slice(0, 4).map((r) => capText(r, 120)).join('; ');
+    out.push({ id: 'degraded', level: 'warn', text: `Measurement degraded: ${why}` });
+  }
+  if (s.minified) out.push({ id: 'minified', level: 'info', text: 'Names are minified (production build)' });
+  if (s.capped) out.push({ id: 'capped', level: 'info', text: `Drawing capped at ${plural(s.drawn, 'meter')} (large tree)` });
+  if (s.renderers > 0) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
+  return out;
+}
+
+export function formatResolution(ms: number): string {
+  if (!(ms > 0)) return 'unknown';
+  return ms < 0.1 ? `${Math.round(ms * 1000)} µs` : `${+ms.toFixed(3)} ms`;
+}

@@ -1,0 +1,76 @@
+/**
+ * The top bar: enable toggle, mode switch (`<select id="mode">`, which the
+ * foundation e2e drives), frame picker (only when React runs in more than
+ * one frame), the name filter and the JSON export.
+ */
+import { MODES, type Mode, type OnMode } from '../protocol';
+import { clear, el, setText } from './dom';
+import { frameLabel, pickerFrames } from './frames';
+import type { PanelModel } from './model';
+
+export interface ToolbarCallbacks {
+  setMode(mode: Mode): void;
+  selectFrame(id: number): void;
+  filter(text: string): void;
+  exportSnapshot(): void;
+}
+
+const MODE_LABELS: Record<Mode, string> = { off: 'Off', components: 'Components', heatmap: 'Heatmap', inspect: 'Inspect' };
+
+export class ToolbarView {
+  readonly root: HTMLElement;
+  private readonly toggle: HTMLButtonElement;
+  private readonly mode: HTMLSelectElement;
+  private readonly frame: HTMLSelectElement;
+  private readonly frameWrap: HTMLElement;
+  private readonly filterInput: HTMLInputElement;
+  private readonly exportBtn: HTMLButtonElement;
+  private frameKey = '';
+  /** The mode the enable toggle turns back on. */
+  private lastOn: OnMode = 'components';
+
+  constructor(private readonly cb: ToolbarCallbacks) {
+    this.toggle = el('button', {
+      id: 'enable', class: 'toggle', attrs: { 'aria-pressed': 'false', title: 'Turn the overlay on or off' },
+      on: { click: () => this.cb.setMode(this.toggle.getAttribute('aria-pressed') === 'true' ? 'off' : this.lastOn) },
+    }, el('span', { class: 'knob', attrs: { 'aria-hidden': 'true' } }), el('span', { class: 'toggle-label' }, 'Overlay off'));
+    this.mode = el('select', { id: 'mode', attrs: { 'aria-label': 'Overlay mode' }, on: { change: () => this.cb.setMode(this.mode.value as Mode) } });
+    for (const m of MODES) this.mode.append(new Option(MODE_LABELS[m], m));
+    this.frame = el('select', { id: 'frame', attrs: { 'aria-label': 'Frame' }, on: { change: () => this.cb.selectFrame(Number(this.frame.value)) } });
+    this.frameWrap = el('label', { class: 'frame-picker' }, 'Frame ', this.frame);
+    this.filterInput = el('input', {
+      id: 'filter', attrs: { type: 'search', placeholder: 'Filter by name', 'aria-label': 'Filter components by name', spellcheck: 'false' },
+      on: { input: () => this.cb.filter(this.filterInput.value) },
+    });
+    this.exportBtn = el('button', {
+      id: 'export', attrs: { title: 'Download the current snapshot as JSON (same schema as __LAYOUT_COST__.snapshot())' },
+      on: { click: () => this.cb.exportSnapshot() },
+    }, 'Export JSON');
+    this.root = el('header', { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Layout Cost controls' } },
+      this.toggle, el('label', { class: 'mode-picker' }, 'Mode ', this.mode), this.frameWrap, this.filterInput, this.exportBtn);
+  }
+
+  focusFilter(): void {
+    this.filterInput.focus();
+    this.filterInput.select();
+  }
+
+  update(model: PanelModel): void {
+    const on = model.mode !== 'off';
+    if (on) this.lastOn = model.mode as OnMode;
+    this.toggle.setAttribute('aria-pressed', String(on));
+    setText(this.toggle.lastChild as Node, on ? 'Overlay on' : 'Overlay off');
+    if (this.mode.value !== model.mode && document.activeElement !== this.mode) this.mode.value = model.mode;
+    this.exportBtn.disabled = model.status === null;
+    const ids = pickerFrames(model.frames);
+    // One entry (the top frame, with or without React) needs no picker.
+    this.frameWrap.hidden = ids.length < 2;
+    const key = ids.map((id) => `${id}:${frameLabel(id, model.frames.get(id)!)}`).join('|');
+    if (key !== this.frameKey) {
+      this.frameKey = key;
+      clear(this.frame);
+      for (const id of ids) this.frame.append(new Option(frameLabel(id, model.frames.get(id)!), String(id)));
+    }
+    if (model.frameId !== null && this.frame.value !== String(model.frameId)) this.frame.value = String(model.frameId);
+  }
+}

@@ -36,6 +36,13 @@ class Controller {
       store: this.store,
       hitTest: (x, y) => this.hitTest(x, y),
       onPin: (id) => this.pin(id),
+      requestRender: () => this.scheduleRender(),
+      // Scroll, resize or a new Inspect hover: the agent re-reads bounds for wantBounds().
+      requestBounds: () => this.pushConfig(true),
+      legendStorage: {
+        get: async (key) => (await browser.storage.local.get(key))[key],
+        set: (key, value) => browser.storage.local.set({ [key]: value }),
+      },
     }, this.settings);
     this.page = new PageChannel((m) => this.onPage(m), () => this.pushState());
     this.bg = new BackgroundPort((m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode }));

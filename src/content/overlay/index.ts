@@ -1,13 +1,31 @@
 /**
- * The overlay: one host element with a closed shadow root holding one
- * canvas, fixed over the viewport, `pointer-events: none`, `contain: strict`.
- * Created on first enable, removed on disable.
+ * The overlay: decides what to draw (src/overlay/plan.ts), draws it on the
+ * one canvas (src/overlay/paint-*.ts), and owns the interaction state —
+ * mode, Inspect hover, the pin, the legend and the mode caption.
  *
- * FOUNDATION VERSION: draws outlines of components with bounds; the meters,
- * modes and interaction arrive with the overlay issue.
+ * Cadence: the controller flushes at most every 33 ms while the store
+ * changed; while the overlay is on an idle ticker asks for a flush every
+ * 200 ms so sparklines keep moving (and decay) on a quiet page and captions
+ * expire. Bounds come from the agent after its frames; the overlay asks for
+ * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
  */
 import type { Mode, Settings } from '../../protocol';
-import type { RollupStore } from '../store';
+import { paintMeters, paintOutlines, paintStripeTile, PIN_COLOR, stripeTileSize, type MeterDraw } from '../../overlay/paint-meters';
+import { measureLines, paintLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
+import { legendLines, modeCaption } from '../../overlay/legend';
+import { planFrame, type PlannedMeter } from '../../overlay/plan';
+import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
+import type { Viewport } from '../../overlay/types';
+import type { RollupStore, StoredComponent } from '../store';
+import { CanvasHost } from './host';
+import { Interaction } from './interaction';
+import { LegendState, type LegendStorage } from './legend-state';
+
+export const IDLE_TICK_MS = 200;
+export const MODE_CAPTION_MS = 1500;
+/** Scroll events come every frame while scrolling: ask the agent for bounds at most this often (trailing). */
+export const BOUNDS_REQUEST_MS = 30;
+const ACCENT_COLOR = 'rgba(250,250,250,0.95)';
 
 export interface OverlayDeps {
   store: RollupStore;
@@ -15,102 +33,249 @@ export interface OverlayDeps {
   hitTest(x: number, y: number): Promise<number | null>;
   /** The user pinned or unpinned a component on the canvas. */
   onPin(id: number | null): void;
+  /** Ask for a flush (the controller throttles it to 33 ms); without it the overlay draws at once. */
+  requestRender?(): void;
+  /** Ask the agent to read bounds again: the page scrolled or the viewport changed. */
+  requestBounds?(): void;
+  /** Where the legend's dismissal is remembered (chrome.storage.local); null keeps it in memory. */
+  legendStorage?: LegendStorage | null;
 }
 
 export class Overlay {
   mode: Mode = 'off';
   pinned: number | null = null;
+  /** Highlight from the panel's table row hover. */
   hovered: number | null = null;
+  /** The component under the pointer in Inspect mode. */
+  inspectHover: number | null = null;
   capped = false;
   drawnCount = 0;
-  private host: HTMLElement | null = null;
-  private canvas: HTMLCanvasElement | null = null;
+  private canvasHost: CanvasHost | null = null;
+  private readonly interaction: Interaction;
+  private readonly legend: LegendState;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+  private modeCaptionUntil = 0;
+  private want: number[] = [];
+  private drawnIds = new Set<number>();
+  private chains = new Map<number, number[]>();
+  private stripe: { dpr: number; fill: unknown } | null = null;
+  private boundsTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly deps: OverlayDeps, protected settings: Settings) {}
+  constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
+    this.legend = new LegendState(deps.legendStorage ?? null);
+    this.interaction = new Interaction({
+      inspecting: () => this.mode === 'inspect',
+      hovered: () => this.inspectHover,
+      pinned: () => this.pinned,
+      hitTest: (x, y) => this.deps.hitTest(x, y),
+      setHovered: (id) => {
+        if (id === this.inspectHover) return;
+        this.inspectHover = id;
+        this.requestBounds();
+        this.requestRender();
+      },
+      pin: (id) => this.deps.onPin(id),
+      escape: () => this.escape(),
+      viewportChanged: () => {
+        this.requestBounds();
+        this.requestRender();
+      },
+    });
+  }
 
   setSettings(s: Settings): void {
     this.settings = s;
+    this.requestRender();
   }
 
   setMode(mode: Mode): void {
+    const prev = this.mode;
     this.mode = mode;
-    if (mode === 'off') this.removeHost();
-    else this.ensureHost();
+    if (mode === 'off') {
+      this.removeHost();
+      this.legend.disabled();
+      return;
+    }
+    if (mode !== 'inspect') this.inspectHover = null;
+    this.ensureHost();
+    if (prev === 'off') this.legend.enabled();
+    if (prev !== mode) this.modeCaptionUntil = performance.now() + MODE_CAPTION_MS;
+    this.render();
   }
 
   setPin(id: number | null): void {
     this.pinned = id;
   }
 
-  /** Highlight from the panel's table row hover. */
   setHover(id: number | null): void {
     this.hovered = id;
   }
 
-  /** Ids whose bounds the agent should read after the next frame. */
+  /** Ids whose bounds the agent should read after its next frame: pinned and hovered first, then the plan's (capped). */
   wantBounds(): number[] {
     if (this.mode === 'off') return [];
-    const out: number[] = [];
-    for (const c of this.deps.store.components.values()) {
-      out.push(c.id);
-      if (out.length >= 300) break;
-    }
-    return out;
+    const ids = [this.pinned, this.inspectHover, this.hovered].filter((id): id is number => id !== null && id !== 0);
+    return [...new Set([...ids, ...this.want])];
   }
 
-  render(): void {
-    const canvas = this.canvas;
-    if (!canvas) return;
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.round(window.innerWidth * dpr), h = Math.round(window.innerHeight * dpr);
-    if (canvas.width !== w || canvas.height !== h) {
-      canvas.width = w;
-      canvas.height = h;
-    }
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    ctx.strokeStyle = 'rgba(80,200,120,0.9)';
-    ctx.lineWidth = 1;
-    let drawn = 0;
-    for (const c of this.deps.store.components.values()) {
-      c.drawn = false;
-      const b = c.bounds;
-      if (!b || b.width < 40 || b.height < 40) continue;
-      ctx.strokeRect(Math.round(b.x * dpr) + 0.5, Math.round(b.y * dpr) + 0.5, Math.round(b.width * dpr) - 1, Math.round(b.height * dpr) - 1);
-      c.drawn = true;
-      drawn++;
-    }
-    this.drawnCount = drawn;
-  }
-
-  private ensureHost(): void {
-    if (this.host) return;
-    const host = document.createElement('layout-cost-overlay');
-    host.setAttribute('aria-hidden', 'true');
-    host.style.cssText =
-      'position:fixed!important;inset:0!important;width:100vw!important;height:100vh!important;' +
-      'pointer-events:none!important;contain:strict!important;z-index:2147483647!important;' +
-      'margin:0!important;padding:0!important;border:0!important;display:block!important;background:none!important';
-    const shadow = host.attachShadow({ mode: 'closed' });
-    const canvas = document.createElement('canvas');
-    canvas.style.cssText = 'position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none';
-    shadow.appendChild(canvas);
-    (document.documentElement || document).appendChild(host);
-    this.host = host;
-    this.canvas = canvas;
-  }
-
-  private removeHost(): void {
-    this.host?.remove();
-    this.host = null;
-    this.canvas = null;
-    for (const c of this.deps.store.components.values()) c.drawn = false;
-    this.drawnCount = 0;
+  /** The components folded into the meter that shows `id` (shallowest first), for the panel. */
+  chainOf(id: number): number[] {
+    return this.chains.get(id) ?? [id];
   }
 
   get hostElement(): HTMLElement | null {
-    return this.host;
+    return this.canvasHost?.host ?? null;
+  }
+
+  render(): void {
+    const host = this.canvasHost;
+    if (!host || this.mode === 'off') return;
+    const vp = host.sync();
+    const ctx = host.ctx;
+    const { store } = this.deps;
+    for (const id of this.drawnIds) {
+      const c = id === 0 ? store.page : store.components.get(id);
+      if (c) c.drawn = false;
+    }
+    this.drawnIds.clear();
+    // Decay EMAs to now: the plan compares `layout` across components.
+    if (this.mode !== 'inspect') for (const c of store.components.values()) store.ema(c);
+    else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
+    store.ema(store.page);
+    const s = this.settings;
+    const plan = planFrame<StoredComponent>({
+      mode: this.mode, nodes: store.components.values(), get: (id) => store.components.get(id), page: store.page,
+      viewport: vp, rtl: document.dir === 'rtl',
+      rules: {
+        layoutFraction: s.surfaceLayoutFraction, renderedFraction: s.surfaceRenderedFraction,
+        inflationFactor: s.surfaceInflationFactor, msRamp: s.msRamp, inflationRamp: s.inflationRamp,
+      },
+      pinned: this.pinned, hovered: this.mode === 'inspect' ? this.inspectHover : null, highlighted: this.hovered,
+    });
+    this.want = plan.wantBounds;
+    this.capped = plan.capped;
+    this.chains.clear();
+    for (const m of plan.meters) {
+      m.node.drawn = true;
+      this.drawnIds.add(m.node.id);
+      if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
+    }
+    this.drawnCount = plan.meters.length;
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, host.canvas.width, host.canvas.height);
+    paintOutlines(ctx, plan.outlines, vp.dpr);
+    paintOutlines(ctx, plan.accentOutlines, vp.dpr, ACCENT_COLOR);
+    if (plan.pinOutline) paintOutlines(ctx, [plan.pinOutline], vp.dpr, PIN_COLOR);
+    paintMeters(ctx, plan.meters.map((m) => this.meterDraw(m)), vp.dpr, {
+      meterStyle: s.meterStyle, msRamp: s.msRamp, inflationRamp: s.inflationRamp, colorBlind: s.colorBlind,
+      stripeFill: s.colorBlind ? this.stripeFill(ctx, vp.dpr) : null,
+    });
+    this.paintText(ctx, plan.meters, plan.caption, vp);
+  }
+
+  private decay(id: number): void {
+    const c = this.deps.store.components.get(id);
+    if (c) this.deps.store.ema(c);
+  }
+
+  private meterDraw(m: PlannedMeter<StoredComponent>): MeterDraw {
+    const c = m.node;
+    let oldest = 0;
+    if (c.spark) {
+      const bucket = Math.floor(performance.now() / SPARKLINE_BUCKET_MS);
+      c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
+      oldest = (bucket + 1) % SPARKLINE_BUCKETS;
+    }
+    return { x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: c.rendered, spark: c.spark, sparkOldest: oldest };
+  }
+
+  private paintText(
+    ctx: CanvasRenderingContext2D, meters: PlannedMeter<StoredComponent>[],
+    caption: { node: StoredComponent; at: { x: number; y: number } } | null, vp: Viewport,
+  ): void {
+    for (const m of meters) {
+      if (m.label === null) continue;
+      const size = measureLines(ctx, [m.label], vp.dpr);
+      paintLines(ctx, [m.label], Math.max(0, m.at.x - size.width - 2), m.at.y, vp.dpr);
+    }
+    if (caption) {
+      const n = caption.node;
+      const lines = [pinCaption(n.name, n.layout, n.authored, n.rendered)];
+      const at = placeCaption(caption.at, measureLines(ctx, lines, vp.dpr), vp);
+      paintLines(ctx, lines, at.x, at.y, vp.dpr, { border: PIN_COLOR });
+    }
+    if (performance.now() < this.modeCaptionUntil) {
+      const lines = [modeCaption(this.mode)];
+      const at = placeModeCaption(measureLines(ctx, lines, vp.dpr), vp);
+      paintLines(ctx, lines, at.x, at.y, vp.dpr, { title: true });
+    }
+    if (this.legend.visible()) {
+      const lines = legendLines(this.settings);
+      const at = placeLegend(measureLines(ctx, lines, vp.dpr), vp);
+      paintLines(ctx, lines, at.x, at.y, vp.dpr, { title: true });
+    }
+  }
+
+  /** The color-blind hatch as a repeating pattern, rebuilt when the device-pixel ratio changes. */
+  private stripeFill(ctx: CanvasRenderingContext2D, dpr: number): unknown {
+    if (this.stripe?.dpr === dpr) return this.stripe.fill;
+    const size = stripeTileSize(dpr);
+    const tile = new OffscreenCanvas(size, size);
+    const tctx = tile.getContext('2d');
+    if (!tctx) return null;
+    paintStripeTile(tctx, dpr);
+    this.stripe = { dpr, fill: ctx.createPattern(tile, 'repeat') };
+    return this.stripe.fill;
+  }
+
+  private escape(): boolean {
+    if (this.mode === 'off') return false;
+    if (this.pinned !== null) {
+      this.deps.onPin(null);
+      return true;
+    }
+    if (this.legend.dismiss()) {
+      this.requestRender();
+      return true;
+    }
+    return false;
+  }
+
+  private requestBounds(): void {
+    if (this.boundsTimer !== null || !this.deps.requestBounds) return;
+    this.boundsTimer = setTimeout(() => {
+      this.boundsTimer = null;
+      if (this.mode !== 'off') this.deps.requestBounds?.();
+    }, BOUNDS_REQUEST_MS);
+  }
+
+  private requestRender(): void {
+    if (this.deps.requestRender) this.deps.requestRender();
+    else this.render();
+  }
+
+  private ensureHost(): void {
+    if (this.canvasHost) return;
+    this.canvasHost = new CanvasHost(() => this.requestRender());
+    this.interaction.attach();
+    this.ticker = setInterval(() => this.requestRender(), IDLE_TICK_MS);
+  }
+
+  private removeHost(): void {
+    this.canvasHost?.remove();
+    this.canvasHost = null;
+    this.interaction.detach();
+    if (this.ticker !== null) clearInterval(this.ticker);
+    this.ticker = null;
+    this.inspectHover = null;
+    const { store } = this.deps;
+    for (const c of store.components.values()) c.drawn = false;
+    store.page.drawn = false;
+    this.drawnIds.clear();
+    this.chains.clear();
+    this.want = [];
+    this.drawnCount = 0;
+    this.capped = false;
   }
 }

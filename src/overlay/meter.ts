@@ -1,0 +1,112 @@
+/**
+ * The meter's geometry (SPEC §3 and seed 000), all in whole device pixels.
+ *
+ * Box: 32 × 14 CSS px, the 1 px border inside it. Body: 28 × 10 CSS px at
+ * (2, 2) — border, 1 px padding, body, 1 px padding, border.
+ *
+ * Sparkline body (default): 60 buckets of 100 ms, one column per device
+ * pixel of body width, each column the max of the buckets it covers, its
+ * height on a log scale 0 → 33 ms (a 1 ms blip stays visible next to a 30 ms
+ * spike) and its color from the ms ramp of that value.
+ *
+ * Bars body (setting): the seed's two bars, 4 px each with a 2 px gutter
+ * (the seed's 5 px bars assume the border outside the box; here the 1 px
+ * border is part of the 32 × 14): top = layout ms, linear 0 → 33 ms,
+ * clamped; bottom = element count on log10 from 1 to 10 000, grey up to the
+ * authored count and an inflation-colored tail from authored to rendered.
+ */
+import { inflationRatio, Level, rampLevel, type Ramp } from './ramps';
+import { snap } from './snap';
+
+export const BODY_X_PX = 2;
+export const BODY_Y_PX = 2;
+export const BODY_WIDTH_PX = 28;
+export const BODY_HEIGHT_PX = 10;
+export const BAR_HEIGHT_PX = 4;
+export const BAR_GUTTER_PX = 2;
+export const MS_CEILING = 33;
+export const COUNT_CEILING = 10_000;
+/** Sparkline values below this draw nothing (timer noise); at or above it, at least one device pixel. */
+export const SPARK_FLOOR_MS = 0.05;
+
+const LOG_MS_CEILING = Math.log1p(MS_CEILING);
+const LOG_COUNT_CEILING = Math.log10(COUNT_CEILING + 1);
+
+/** Top bar: layout ms linear 0 → 33 ms, clamped. */
+export function msFraction(ms: number): number {
+  return ms > 0 ? Math.min(ms / MS_CEILING, 1) : 0;
+}
+
+/** Bottom bar: log10(n + 1) / log10(10 001), clamped. */
+export function countFraction(n: number): number {
+  return n > 0 ? Math.min(Math.log10(n + 1) / LOG_COUNT_CEILING, 1) : 0;
+}
+
+/** Sparkline column height fraction: log scale 0 → 33 ms, clamped. */
+export function sparkFraction(ms: number): number {
+  return ms > 0 ? Math.min(Math.log1p(ms) / LOG_MS_CEILING, 1) : 0;
+}
+
+/** The body rect of a meter whose top-left is (x, y) CSS px, in device px. */
+export function bodyRect(x: number, y: number, dpr: number): { x: number; y: number; width: number; height: number } {
+  const x0 = snap(x + BODY_X_PX, dpr), y0 = snap(y + BODY_Y_PX, dpr);
+  return { x: x0, y: y0, width: snap(x + BODY_X_PX + BODY_WIDTH_PX, dpr) - x0, height: snap(y + BODY_Y_PX + BODY_HEIGHT_PX, dpr) - y0 };
+}
+
+/** Receives one filled rect (device px) and its color: a ramp Level, or -1 for the authored grey. */
+export type RectSink = (x: number, y: number, w: number, h: number, color: number) => void;
+export const GREY = -1;
+
+/** The two bars for one meter, emitted as rects into `sink`. */
+export function emitBars(
+  x: number, y: number, dpr: number, layoutMs: number, authored: number, rendered: number,
+  msRamp: Ramp, inflationRamp: Ramp, sink: RectSink,
+): void {
+  const body = bodyRect(x, y, dpr);
+  const w = body.width;
+  const topH = snap(y + BODY_Y_PX + BAR_HEIGHT_PX, dpr) - body.y;
+  const botY = snap(y + BODY_Y_PX + BAR_HEIGHT_PX + BAR_GUTTER_PX, dpr);
+  const botH = body.y + body.height - botY;
+  const msW = Math.round(w * msFraction(layoutMs));
+  if (msW > 0) sink(body.x, body.y, msW, topH, rampLevel(layoutMs, msRamp));
+  const aW = Math.round(w * countFraction(authored));
+  const rW = Math.round(w * countFraction(rendered));
+  if (aW > 0) sink(body.x, botY, aW, botH, GREY);
+  if (rW > aW) sink(body.x + aW, botY, rW - aW, botH, rampLevel(inflationRatio(authored, rendered), inflationRamp));
+}
+
+/**
+ * The sparkline for one meter, emitted as rects into `sink`. `ring` holds
+ * the buckets as a ring whose oldest bucket is at index `oldest`; adjacent
+ * columns of equal height and color merge into one rect.
+ */
+export function emitSparkline(
+  x: number, y: number, dpr: number, ring: ArrayLike<number>, oldest: number, msRamp: Ramp, sink: RectSink,
+): void {
+  const n = ring.length;
+  if (n === 0) return;
+  const body = bodyRect(x, y, dpr);
+  const cols = body.width;
+  let runX = 0, runW = 0, runH = 0, runC = 0;
+  for (let j = 0; j < cols; j++) {
+    const b0 = Math.floor((j * n) / cols);
+    const b1 = Math.max(b0 + 1, Math.floor(((j + 1) * n) / cols));
+    let v = 0;
+    for (let b = b0; b < b1; b++) {
+      const val = ring[(oldest + b) % n];
+      if (val > v) v = val;
+    }
+    const h = v >= SPARK_FLOOR_MS ? Math.max(1, Math.round(body.height * sparkFraction(v))) : 0;
+    const c = h > 0 ? rampLevel(v, msRamp) : Level.Green;
+    if (runW > 0 && h === runH && c === runC) {
+      runW++;
+      continue;
+    }
+    if (runW > 0 && runH > 0) sink(body.x + runX, body.y + body.height - runH, runW, runH, runC);
+    runX = j;
+    runW = 1;
+    runH = h;
+    runC = c;
+  }
+  if (runW > 0 && runH > 0) sink(body.x + runX, body.y + body.height - runH, runW, runH, runC);
+}

@@ -1,0 +1,120 @@
+/**
+ * Text on the canvas: the pinned component's caption, the mode caption, the
+ * `<page>` label and the legend. Page-supplied names only ever reach
+ * `fillText` (never markup), are stripped of control characters and cut to
+ * a readable length.
+ */
+import { clampToViewport, METER_HEIGHT_PX, METER_WIDTH_PX, type Point } from './anchor';
+import { inflationRatio } from './ramps';
+import { snap } from './snap';
+import type { DrawContext, Rect, Viewport } from './types';
+
+export const FONT_PX = 11;
+export const LINE_HEIGHT_PX = 15;
+export const TEXT_PAD_PX = 5;
+export const MAX_NAME_CHARS = 40;
+export const TEXT_BG = 'rgba(20,20,20,0.88)';
+export const TEXT_FG = 'rgb(235,235,235)';
+const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+
+/** A run of text with an optional color (a swatch when `swatch` is set). */
+export interface Segment {
+  text: string;
+  color?: string;
+  swatch?: boolean;
+}
+export type Line = string | Segment[];
+
+export function cleanName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const s = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim() || 'Anonymous';
+  return s.length > MAX_NAME_CHARS ? `${s.slice(0, MAX_NAME_CHARS - 1)}…` : s;
+}
+
+export function formatMs(ms: number): string {
+  if (!(ms > 0)) return '0 ms';
+  if (ms < 0.1) return '<0.1 ms';
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+/** "Grid · 4.2 ms · 847/50 el (16.9×)": name, layout ms, rendered/authored. */
+export function pinCaption(name: string, layoutMs: number, authored: number, rendered: number): string {
+  const ratio = inflationRatio(authored, rendered);
+  return `${cleanName(name)} · ${formatMs(layoutMs)} · ${rendered}/${authored} el (${ratio.toFixed(1)}×)`;
+}
+
+function setFont(ctx: DrawContext, dpr: number, bold = false): void {
+  ctx.font = `${bold ? '600 ' : ''}${Math.round(FONT_PX * dpr)}px ${FONT_FAMILY}`;
+  ctx.textBaseline = 'middle';
+}
+
+const SWATCH_PX = 8;
+
+function segments(line: Line): Segment[] {
+  return typeof line === 'string' ? [{ text: line }] : line;
+}
+
+/** Size of a text box in CSS px. */
+export function measureLines(ctx: DrawContext, lines: readonly Line[], dpr: number): { width: number; height: number } {
+  setFont(ctx, dpr);
+  let w = 0;
+  for (const line of lines) {
+    let lw = 0;
+    for (const seg of segments(line)) lw += seg.swatch ? SWATCH_PX + 3 : ctx.measureText(seg.text).width / dpr;
+    w = Math.max(w, lw);
+  }
+  return { width: Math.ceil(w) + 2 * TEXT_PAD_PX, height: lines.length * LINE_HEIGHT_PX + 2 * TEXT_PAD_PX - 2 };
+}
+
+/** Draws a dark box with `lines` at (x, y) CSS px; the first line bold when `title`. */
+export function paintLines(
+  ctx: DrawContext, lines: readonly Line[], x: number, y: number, dpr: number, opts: { title?: boolean; border?: string } = {},
+): Rect {
+  const size = measureLines(ctx, lines, dpr);
+  const bx = snap(x, dpr), by = snap(y, dpr);
+  const bw = snap(x + size.width, dpr) - bx, bh = snap(y + size.height, dpr) - by;
+  ctx.fillStyle = TEXT_BG;
+  ctx.fillRect(bx, by, bw, bh);
+  if (opts.border) {
+    ctx.fillStyle = opts.border;
+    ctx.fillRect(bx, by, Math.max(1, Math.round(2 * dpr)), bh);
+  }
+  lines.forEach((line, i) => {
+    setFont(ctx, dpr, opts.title === true && i === 0);
+    let cx = x + TEXT_PAD_PX;
+    const cy = y + TEXT_PAD_PX + i * LINE_HEIGHT_PX + LINE_HEIGHT_PX / 2 - 1;
+    for (const seg of segments(line)) {
+      if (seg.swatch) {
+        ctx.fillStyle = seg.color ?? TEXT_FG;
+        ctx.fillRect(snap(cx, dpr), snap(cy - SWATCH_PX / 2, dpr), snap(cx + SWATCH_PX, dpr) - snap(cx, dpr), snap(cy + SWATCH_PX / 2, dpr) - snap(cy - SWATCH_PX / 2, dpr));
+        cx += SWATCH_PX + 3;
+        continue;
+      }
+      ctx.fillStyle = seg.color ?? TEXT_FG;
+      ctx.fillText(seg.text, snap(cx, dpr), Math.round(cy * dpr));
+      cx += ctx.measureText(seg.text).width / dpr;
+    }
+  });
+  return { x, y, width: size.width, height: size.height };
+}
+
+/**
+ * Where the pinned caption goes: just below the meter, right-aligned with
+ * it; above it when there is no room below; always inside the viewport.
+ */
+export function placeCaption(meter: Point, size: { width: number; height: number }, vp: Viewport): Point {
+  const x = meter.x + METER_WIDTH_PX - size.width;
+  let y = meter.y + METER_HEIGHT_PX + 2;
+  if (y + size.height > vp.height) y = meter.y - 2 - size.height;
+  return clampToViewport({ x, y }, vp, size.width, size.height);
+}
+
+/** The mode caption: centred near the top of the viewport. */
+export function placeModeCaption(size: { width: number; height: number }, vp: Viewport): Point {
+  return clampToViewport({ x: Math.round((vp.width - size.width) / 2), y: 12 }, vp, size.width, size.height);
+}
+
+/** The legend: bottom-left, 12 px in. */
+export function placeLegend(size: { width: number; height: number }, vp: Viewport): Point {
+  return clampToViewport({ x: 12, y: vp.height - size.height - 12 }, vp, size.width, size.height);
+}

@@ -1,0 +1,142 @@
+/**
+ * One frame's drawing decisions, as data: which meters go where, which
+ * outlines, where the pinned caption hangs, which bounds to ask the agent
+ * for next, and whether the cap cut anything. Pure, so the renderer's every
+ * choice is unit-testable against plain objects.
+ */
+import { meterAnchor, pageAnchor, clampToViewport, METER_INSET_PX, METER_WIDTH_PX, type Point } from './anchor';
+import { capLargestFirst, MAX_METERS } from './cap';
+import { collapseCoinciding, type Placed } from './collapse';
+import { HEATMAP_TOP_N, rankHeatmap, type HeatRamps } from './heatmap';
+import { chooseComponents, type SurfaceRules } from './surface';
+import type { CostNode, Rect, Viewport } from './types';
+
+export type DrawMode = 'components' | 'heatmap' | 'inspect';
+
+export interface PlanInput<N extends CostNode> {
+  mode: DrawMode;
+  nodes: Iterable<N>;
+  get(id: number): N | undefined;
+  /** The `<page>` bucket (id 0): drawn only in Heatmap, at the viewport's corner. */
+  page: N;
+  viewport: Viewport;
+  rtl: boolean;
+  rules: SurfaceRules & HeatRamps;
+  pinned: number | null;
+  /** Inspect mode: the component under the pointer. */
+  hovered: number | null;
+  /** The panel's hovered table row. */
+  highlighted: number | null;
+  maxMeters?: number;
+  topN?: number;
+}
+
+export interface PlannedMeter<N extends CostNode> {
+  node: N;
+  at: Point;
+  /** Components folded into this meter, shallowest first (length 1 when nothing collapsed). */
+  chain: N[];
+  /** Text drawn beside the meter (the `<page>` bucket is labelled). */
+  label: string | null;
+}
+
+export interface Plan<N extends CostNode> {
+  meters: PlannedMeter<N>[];
+  outlines: Rect[];
+  /** The pinned component's outline (drawn in the pin color). */
+  pinOutline: Rect | null;
+  /** Outlines for the Inspect hover and the panel's hovered row (drawn in the accent color). */
+  accentOutlines: Rect[];
+  /** Where the pinned caption hangs: the pinned meter's top-left, or where it would be. */
+  caption: { node: N; at: Point } | null;
+  wantBounds: number[];
+  capped: boolean;
+}
+
+function place<N extends CostNode>(n: N, vp: Viewport, rtl: boolean): Placed<N> | null {
+  if (!n.bounds) return null;
+  const at = meterAnchor(n.bounds, vp, rtl);
+  return at ? { node: n, at } : null;
+}
+
+export function planFrame<N extends CostNode>(input: PlanInput<N>): Plan<N> {
+  const { mode, viewport: vp, rtl } = input;
+  const max = input.maxMeters ?? MAX_METERS;
+  const extras = [input.pinned, input.hovered, input.highlighted].filter((id): id is number => id !== null && id !== 0);
+  let meters: PlannedMeter<N>[] = [];
+  let want: number[] = [];
+  let capped = false;
+
+  if (mode === 'components') {
+    const cap = capLargestFirst(chooseComponents(input.nodes, input.rules), max);
+    capped = cap.capped;
+    want = cap.kept.map((n) => n.id);
+    const placed: Placed<N>[] = [];
+    for (const n of cap.kept) {
+      const p = place(n, vp, rtl);
+      if (p) placed.push(p);
+    }
+    meters = collapseCoinciding(placed, input.get).map((c) => ({ ...c, label: null }));
+  } else if (mode === 'heatmap') {
+    const topN = input.topN ?? HEATMAP_TOP_N;
+    // Rank a few spares: some will be off screen, too small or folded into a chain.
+    const ranked = rankHeatmap(iterateWithPage(input.nodes, input.page), input.rules, topN * 3);
+    want = ranked.filter((n) => n.id !== 0).map((n) => n.id);
+    const rank = new Map<N, number>(ranked.map((n, i) => [n, i]));
+    const placed: Placed<N>[] = [];
+    let pageMeter: PlannedMeter<N> | null = null;
+    for (const n of ranked) {
+      if (n.id === 0) {
+        pageMeter = { node: n, at: pageAnchor(vp, rtl), chain: [n], label: '<page>' };
+        continue;
+      }
+      const p = place(n, vp, rtl);
+      if (p) placed.push(p);
+    }
+    const all = collapseCoinciding(placed, input.get).map((c): PlannedMeter<N> => ({ ...c, label: null }));
+    if (pageMeter) all.push(pageMeter);
+    all.sort((a, b) => (rank.get(a.node) ?? 0) - (rank.get(b.node) ?? 0));
+    meters = all.slice(0, topN);
+    // Paint shallow first so a deeper meter is never hidden under its ancestor's.
+    meters.sort((a, b) => a.node.depth - b.node.depth);
+  } else {
+    for (const id of [input.hovered, input.pinned]) {
+      const n = id === null ? undefined : input.get(id);
+      if (!n || meters.some((m) => m.node === n)) continue;
+      const p = place(n, vp, rtl);
+      if (p) meters.push({ node: p.node, at: p.at, chain: [n], label: null });
+    }
+  }
+
+  const outlines: Rect[] = [];
+  for (const m of meters) if (m.node.bounds) outlines.push(m.node.bounds);
+  const accentOutlines: Rect[] = [];
+  for (const id of [input.hovered, input.highlighted]) {
+    const b = id === null || id === input.pinned ? null : input.get(id)?.bounds;
+    if (b) accentOutlines.push(b);
+  }
+
+  let caption: Plan<N>['caption'] = null;
+  let pinOutline: Rect | null = null;
+  const pinned = input.pinned === null ? undefined : input.get(input.pinned);
+  if (pinned) {
+    pinOutline = pinned.bounds;
+    const own = meters.find((m) => m.chain.includes(pinned));
+    if (own) {
+      caption = { node: pinned, at: own.at };
+    } else if (pinned.bounds) {
+      const b = pinned.bounds;
+      const x = rtl ? b.x + METER_INSET_PX : b.x + b.width - METER_INSET_PX - METER_WIDTH_PX;
+      caption = { node: pinned, at: clampToViewport({ x, y: b.y + METER_INSET_PX }, vp) };
+    }
+  }
+
+  // Pinned, hovered and highlighted components always get their bounds read, cap or not.
+  const wantBounds = [...new Set([...extras, ...want])].slice(0, max + extras.length);
+  return { meters, outlines, pinOutline, accentOutlines, caption, wantBounds, capped };
+}
+
+function* iterateWithPage<N>(nodes: Iterable<N>, page: N): Iterable<N> {
+  yield page;
+  yield* nodes;
+}

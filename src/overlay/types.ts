@@ -1,0 +1,62 @@
+/**
+ * Shapes shared by the pure overlay math. Nothing here touches a DOM global:
+ * the drawing functions take a `DrawContext` (the subset of
+ * CanvasRenderingContext2D they use), so they run on the main thread, in an
+ * OffscreenCanvas, or against a recording fake in unit tests.
+ */
+
+/** A rectangle in viewport CSS px (or device px where a name says so). */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The canvas' view of the window: CSS px size and device pixels per CSS px (zoom included). */
+export interface Viewport {
+  width: number;
+  height: number;
+  dpr: number;
+}
+
+/**
+ * One component as the overlay math sees it. The content script's
+ * StoredComponent satisfies this structurally, so choosing meters for
+ * thousands of components allocates nothing per component.
+ * `layout` is the EMA of subtree-inclusive layout ms, already decayed to now.
+ */
+export interface CostNode {
+  readonly id: number;
+  readonly parentId: number | null;
+  readonly depth: number;
+  readonly layout: number;
+  readonly authored: number;
+  readonly rendered: number;
+  readonly bounds: Rect | null;
+}
+
+/** The part of CanvasRenderingContext2D the painters use. */
+export interface DrawContext {
+  fillStyle: unknown;
+  strokeStyle: unknown;
+  lineWidth: number;
+  font: string;
+  textBaseline: string;
+  globalAlpha: number;
+  setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void;
+  clearRect(x: number, y: number, w: number, h: number): void;
+  fillRect(x: number, y: number, w: number, h: number): void;
+  beginPath(): void;
+  closePath(): void;
+  rect(x: number, y: number, w: number, h: number): void;
+  moveTo(x: number, y: number): void;
+  lineTo(x: number, y: number): void;
+  arcTo(x1: number, y1: number, x2: number, y2: number, r: number): void;
+  fill(): void;
+  stroke(): void;
+  save(): void;
+  restore(): void;
+  fillText(text: string, x: number, y: number): void;
+  measureText(text: string): { width: number };
+}

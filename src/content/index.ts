@@ -44,7 +44,12 @@ class Controller {
         set: (key, value) => browser.storage.local.set({ [key]: value }),
       },
     }, this.settings);
-    this.page = new PageChannel((m) => this.onPage(m), () => this.pushState());
+    this.page = new PageChannel((m) => this.onPage(m), () => {
+      this.pushState();
+      // A mode that arrived from the worker before the page's port did.
+      if (this.mode !== 'off') this.pushConfig(true);
+    });
+    this.page.onDrop = () => this.pushState();
     this.bg = new BackgroundPort((m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode }));
     this.feed = new PanelFeed(this);
     window.addEventListener('keydown', (e) => {
@@ -102,7 +107,9 @@ class Controller {
   }
 
   private pushState(): void {
-    this.page.send('state', { mode: this.mode, pinned: this.overlay.pinned, capped: this.overlay.capped });
+    this.page.send('state', {
+      mode: this.mode, pinned: this.overlay.pinned, capped: this.overlay.capped, dropped: this.droppedMessages(),
+    });
   }
 
   /** Tells the agent the mode and which bounds to read; only when it changed (or forced). */

@@ -14,6 +14,10 @@ export class PageChannel {
   readonly drops = new DropCounter();
   private port: MessagePort | null = null;
 
+  /** Called (at most once per task) after messages were dropped, so the page can be told. */
+  onDrop: () => void = () => {};
+  private dropQueued = false;
+
   constructor(private readonly onMessage: (msg: PageMessage) => void, private readonly onConnect: () => void) {
     const onWindowMessage = (e: MessageEvent): void => {
       if (e.source !== window || this.port !== null) return;
@@ -27,7 +31,7 @@ export class PageChannel {
       this.port = e.ports[0];
       this.port.onmessage = (ev) => {
         const msg = parseMessage(ev.data, Source.Page);
-        if (msg === null) this.drops.drop();
+        if (msg === null) this.dropped();
         else this.onMessage(msg);
       };
       this.onConnect();
@@ -35,6 +39,16 @@ export class PageChannel {
     window.addEventListener('message', onWindowMessage);
     // In case the MAIN-world script posted its handshake before we listened.
     window.postMessage({ source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*');
+  }
+
+  private dropped(): void {
+    this.drops.drop();
+    if (this.dropQueued) return;
+    this.dropQueued = true;
+    setTimeout(() => {
+      this.dropQueued = false;
+      this.onDrop();
+    }, 0);
   }
 
   get connected(): boolean {

@@ -21,10 +21,12 @@ export interface LayoutCostState {
   degraded: string[];
   /** Long Animation Frames cross-check of forced-reflow timing while on (docs/TIMING.md); null when unavailable. */
   outside: OutsideMeasurement | null;
+  /** Messages from this page that the extension rejected as malformed (cumulative). */
+  droppedMessages: number;
 }
 
 export interface ApiHandle {
-  setState(mode: Mode, pinned: number | null, capped: boolean): void;
+  setState(mode: Mode, pinned: number | null, capped: boolean, dropped: number): void;
 }
 
 export function installApi(
@@ -35,6 +37,7 @@ export function installApi(
   let mode: Mode = 'off';
   let pinned: number | null = null;
   let capped = false;
+  let dropped = 0;
   let nextReq = 1;
 
   const request = (call: 'enable' | 'disable' | 'pin', m: Mode | null, id: number | null): void => {
@@ -56,7 +59,7 @@ export function installApi(
       return {
         enabled: mode !== 'off', mode, pinned,
         react: { renderers: s.renderers, roots: s.roots },
-        minified: s.minified, capped, agent: s.agent, degraded: s.degraded, outside: s.outside ?? null,
+        minified: s.minified, capped, agent: s.agent, degraded: s.degraded, droppedMessages: dropped, outside: s.outside ?? null,
       };
     },
     snapshot(): Promise<unknown> {
@@ -85,10 +88,11 @@ export function installApi(
   Object.defineProperty(win, API_KEY, { value: api, enumerable: false, configurable: false, writable: false });
 
   return {
-    setState(m, p, c) {
+    setState(m, p, c, d) {
       mode = m;
       pinned = p;
       capped = c;
+      dropped = d;
     },
   };
 }

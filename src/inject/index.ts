@@ -85,7 +85,7 @@ function main(win: Window & typeof globalThis): void {
           candidates.length = 0;
           for (const p of pending.splice(0)) internal.post(p.type, p.payload, p.transfer);
         }
-        api.setState(msg.payload.mode as Mode, msg.payload.pinned, msg.payload.capped);
+        api.setState(msg.payload.mode as Mode, msg.payload.pinned, msg.payload.capped, msg.payload.dropped);
         break;
       case 'apiResult': {
         const w = apiWaiters.get(msg.payload.reqId);

@@ -180,7 +180,8 @@ export interface ContentToPage {
   config: { mode: Mode; wantBounds: number[]; pinned: number | null };
   apiResult: { reqId: number; result: unknown };
   hitTest: { seq: number; x: number; y: number };
-  state: { mode: Mode; pinned: number | null; capped: boolean };
+  /** Also the handshake's acknowledgement. `dropped`: messages the content script rejected. */
+  state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number };
 }
 export interface ContentToBackground {
   hello: { top: boolean; mode: Mode };
@@ -252,7 +253,7 @@ export const validators = {
     config: isRecord({ mode, wantBounds: numArray(100_000, 0, 2 ** 31), pinned: optId }),
     apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyJson }),
     hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
-    state: isRecord({ mode, pinned: optId, capped: bool }),
+    state: isRecord({ mode, pinned: optId, capped: bool, dropped: num(0, 2 ** 53) }),
     // content → background
     hello: isRecord({ top: bool, mode }),
     toggle: isRecord({ via }),

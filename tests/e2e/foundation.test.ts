@@ -75,4 +75,58 @@ describe('foundation (e2e)', function () {
     await lc.disable(page);
     await waitFor(() => page.evaluate(() => document.querySelector('layout-cost-overlay') === null), { what: 'host removed' });
   });
+
+  it('drops and counts malformed and wrong-version messages, and keeps working', async () => {
+    const p = await h.browser.newPage();
+    // Runs before our MAIN-world script (as no page script can): captures the
+    // page-side end of the private channel, to speak to the content script as a
+    // hostile MAIN world would.
+    await p.evaluateOnNewDocument(() => {
+      const MC = window.MessageChannel;
+      (window as any).MessageChannel = function () {
+        const c = new MC();
+        (window as any).__stolen ??= c.port1;
+        return c;
+      };
+    });
+    await p.goto(h.url('basic-r19.html'));
+    await waitFor(() => p.evaluate(() => !!(window as any).__stolen && (window as any).__fixtureReady));
+    const sent = await p.evaluate(() => {
+      const port = (window as any).__stolen as MessagePort;
+      const junk: unknown[] = [
+        { junk: 1 }, 'string', null, 42,
+        { source: 'layout-cost:page', v: 2, type: 'status', payload: {} },
+        { source: 'layout-cost:page', v: 1, type: 'nope', payload: {} },
+        { source: 'layout-cost:page', v: 1, type: 'records', payload: { buffer: 'x', count: 1, strings: [], stringBase: 0, dropped: 0 } },
+        { source: 'layout-cost:page', v: 1, type: 'records', payload: { buffer: new ArrayBuffer(8), count: 9, strings: [], stringBase: 0, dropped: 0 } },
+        { source: 'layout-cost:page', v: 1, type: 'api', payload: { reqId: 1, call: 'eval', mode: null, id: null } },
+        { source: 'layout-cost:page', v: 1, type: 'status', payload: { renderers: 1, roots: 1, agent: 'yes' } },
+      ];
+      for (const j of junk) port.postMessage(j);
+      return junk.length;
+    });
+    await waitFor(async () => (await lc.state(p)).droppedMessages >= sent, { what: 'drops counted' });
+    // Still alive: enabling works and the components arrive.
+    await lc.enable(p);
+    await waitFor(async () => ((await lc.snapshot(p)) as any).components.length > 3, { what: 'components after junk' });
+    await lc.disable(p);
+    await p.close();
+  });
+
+  it('the service worker drops and counts malformed messages from a port', async () => {
+    const worker = await h.worker();
+    const before = await worker.evaluate(() => (globalThis as any).__layoutCostBackground.drops.count as number);
+    const p = await h.browser.newPage();
+    await p.goto(`chrome-extension://${h.extensionId}/devtools.html`);
+    await p.evaluate(() => {
+      const port = chrome.runtime.connect({ name: 'layout-cost-panel' });
+      port.postMessage({ junk: true });
+      port.postMessage({ source: 'layout-cost:panel', v: 99, type: 'hello', payload: { tabId: 1 } });
+      port.postMessage({ source: 'layout-cost:panel', v: 1, type: 'setMode', payload: { mode: 'turbo' } });
+    });
+    await waitFor(async () => (await worker.evaluate(() => (globalThis as any).__layoutCostBackground.drops.count as number)) >= before + 3,
+      { what: 'worker drops' });
+    await p.close();
+  });
 });
+

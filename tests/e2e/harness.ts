@@ -80,13 +80,15 @@ export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
 }
 
 /** Polls `fn` until it returns a truthy value; never a fixed sleep. */
-export async function waitFor<T>(fn: () => Promise<T> | T, opts: { timeout?: number; interval?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T> | T, opts: { timeout?: number; interval?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (opts.timeout ?? 10_000);
   let last: unknown;
   for (;;) {
     try {
       const v = await fn();
-      if (v) return v;
+      if (v) return v as NonNullable<T>;
       last = v;
     } catch (e) {
       last = e;

@@ -33,6 +33,9 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'library', react: 19 },
   { app: 'timing-load', react: 19 },
   { app: 'timing-forced', react: 19 },
+  { app: 'hostile', react: 19, dev: true },
+  { app: 'panel-grid', react: 19, dev: true },
+  { app: 'overlay', react: 19, dev: true },
 ];
 
 function aliases(major: ReactMajor): Record<string, string> {

@@ -134,6 +134,7 @@ function render(): void {
     if (wait > 0) return schedule(wait);
     renderedTable = model.tableVersion;
     lastTableRender = performance.now();
+    model.tableRenders++;
     table.setData(model.table, model.pinnedId);
   }
   table.setPinned(model.pinnedId);

@@ -79,8 +79,15 @@ export class TableView {
         keydown: (e) => this.onKey(e),
         mouseover: (e) => this.setHover(this.rowAt(e.target)),
         mouseleave: () => this.setHover(null),
+        // Leaving the panel's frame altogether may bring only a mouseout with no related target.
+        mouseout: (e) => {
+          const to = e.relatedTarget;
+          if (!(to instanceof Node) || !this.scroller.contains(to)) this.setHover(null);
+        },
         click: (e) => this.onClick(e),
         focus: () => this.schedule(),
+        // The keyboard cursor's outline on the page should not outlive the table's focus.
+        blur: () => this.setHover(null),
       },
     }, head, this.body, this.empty);
     this.root = el('section', { class: 'table-pane' }, this.scroller);

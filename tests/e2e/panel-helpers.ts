@@ -1,0 +1,92 @@
+/**
+ * Helpers for the DevTools panel e2e tests: read the virtualized table as
+ * the user sees it (the DOM, not the panel's model), wait for rows, and
+ * stop the extension's service worker through CDP.
+ */
+import type { Browser, Frame, Page } from 'puppeteer-core';
+import { lc, waitFor, type Harness } from './harness';
+
+/** Column order of the panel's table (src/devtools-panel/table-view.ts). */
+export const COLS = ['name', 'layoutMs', 'styleMs', 'forcedMs', 'lastFrameMs', 'rendered', 'authored', 'ratio', 'commits', 'depth'] as const;
+
+export interface DomRow {
+  id: number;
+  index: number;
+  cells: Record<(typeof COLS)[number], string>;
+}
+
+export interface SnapComponent {
+  id: number; name: string; parentId: number | null; depth: number; key: string | null;
+  authored: number; rendered: number; commits: number; styleMs: number; layoutMs: number; forcedMs: number; lastFrameMs: number;
+  bounds: { x: number; y: number; width: number; height: number } | null;
+}
+export interface Snap {
+  components: SnapComponent[];
+  page: { styleMs: number; layoutMs: number; forcedMs: number };
+  frames: unknown;
+  droppedEvents: number;
+  time: number;
+}
+
+/** The rows currently in the panel's DOM, top to bottom. */
+export async function domRows(panel: Frame): Promise<DomRow[]> {
+  const raw = await panel.$$eval('.tr:not([hidden])', (rows) => rows.map((r) => ({
+    id: Number((r as HTMLElement).dataset.id),
+    index: Number((r as HTMLElement).dataset.index),
+    texts: [...r.children].map((c) => c.textContent ?? ''),
+  })));
+  return raw.sort((a, b) => a.index - b.index).map((r) => ({
+    id: r.id, index: r.index,
+    cells: Object.fromEntries(COLS.map((c, i) => [c, r.texts[i]])) as DomRow['cells'],
+  }));
+}
+
+/** "12 345" (thin-space grouped) or "7.5×" → number; "–" → NaN. */
+export function num(text: string): number {
+  const t = text.replace(/[\u2009\s×]/g, '');
+  return t === '–' ? NaN : t === '<0.01' ? 0 : Number(t);
+}
+
+export async function waitForRows(panel: Frame, pred: (rows: DomRow[]) => boolean, what: string, timeout = 10_000): Promise<DomRow[]> {
+  return waitFor(async () => {
+    const rows = await domRows(panel);
+    return pred(rows) ? rows : null;
+  }, { what, timeout, interval: 50 });
+}
+
+export async function snapshot(page: Page | Frame): Promise<Snap> {
+  return (await lc.snapshot(page)) as Snap;
+}
+
+export async function panelState<T>(panel: Frame, fn: string): Promise<T> {
+  return panel.evaluate(`(() => { const s = globalThis.__panelState; return ${fn}; })()`) as Promise<T>;
+}
+
+/** Stops the extension's service worker (MV3 does this itself when idle). */
+export async function stopWorker(h: Harness): Promise<void> {
+  const session = await (h.browser as Browser).target().createCDPSession();
+  try {
+    const { targetInfos } = await session.send('Target.getTargets');
+    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${h.extensionId}/`));
+    if (!sw) throw new Error('no service worker target');
+    await session.send('Target.closeTarget', { targetId: sw.targetId });
+    await waitFor(async () => {
+      const { targetInfos: now } = await session.send('Target.getTargets');
+      return !now.some((t) => t.targetId === sw.targetId);
+    }, { what: 'the worker target to go away' });
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/** The visible table row of component `id` (hidden pool rows keep stale ids). */
+export const rowSel = (id: number): string => `.tr[data-id="${id}"]:not([hidden])`;
+
+/** Hovers the panel row of component `id` with the real mouse of the DevTools window. */
+export async function hoverRow(devtools: Page, panel: Frame, id: number): Promise<void> {
+  const row = await panel.$(rowSel(id));
+  if (!row) throw new Error(`no row for ${id}`);
+  const box = await row.boundingBox();
+  if (!box) throw new Error('row has no box');
+  await devtools.mouse.move(box.x + 30, box.y + box.height / 2);
+}

@@ -1,0 +1,206 @@
+/**
+ * The real "Layout Cost" DevTools panel (issue 5): rows match the snapshot,
+ * sort and filter, pin by click and keyboard, hover outlines on the page,
+ * controls reach the page, hostile names stay inert text, export.
+ */
+import { expect } from 'chai';
+import type { Frame, Page } from 'puppeteer-core';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { domRows, hoverRow, num, panelState, rowSel, snapshot, waitForRows, type Snap } from './panel-helpers';
+
+describe('DevTools panel (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let page: Page;
+  let devtools: Page;
+  let panel: Frame;
+  let snap: Snap;
+  const byName = (name: string) => {
+    const c = snap.components.find((x) => x.name === name);
+    if (!c) throw new Error(`no ${name} in snapshot`);
+    return c;
+  };
+
+  before(async () => {
+    h = await launch();
+    page = await h.newPage('basic-r19-dev.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    ({ devtools, panel } = await openPanel(h, page));
+  });
+  after(async () => h?.close());
+
+  it('says React was found and the overlay is off, then follows the enable toggle', async () => {
+    await waitFor(() => panel.$('[data-notice="react-off"]'), { what: 'react-off notice' });
+    const text = await panel.$eval('[data-notice="react-off"]', (n) => n.textContent);
+    expect(text).to.match(/React found \(1 root\), overlay off/);
+    expect(await panel.$eval('[data-notice="timer"]', (n) => n.textContent)).to.match(/Timer resolution \d/);
+    await panel.click('#enable');
+    await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'page on via the toggle' });
+    await waitFor(() => panel.$eval('#enable', (b) => b.getAttribute('aria-pressed') === 'true'), { what: 'toggle pressed' });
+    expect(await panel.$('[data-notice="react-off"]')).to.equal(null);
+  });
+
+  it('shows a row per live component, plus <page>, with the snapshot’s numbers', async () => {
+    snap = await snapshot(page);
+    expect(snap.components.length).to.be.greaterThan(5);
+    const rows = await waitForRows(panel, (r) => r.length === snap.components.length + 1, 'one row per component');
+    const page0 = rows.find((r) => r.cells.name === '<page>');
+    expect(page0, '<page> row').to.not.equal(undefined);
+    for (const c of snap.components) {
+      const r = rows.find((x) => x.id === c.id);
+      expect(r, `row for ${c.name}`).to.not.equal(undefined);
+      expect(r!.cells.name).to.equal(c.name);
+      expect(num(r!.cells.rendered), `${c.name} rendered`).to.equal(c.rendered);
+      expect(num(r!.cells.authored), `${c.name} authored`).to.equal(c.authored);
+      expect(num(r!.cells.commits), `${c.name} commits`).to.equal(c.commits);
+      expect(num(r!.cells.depth), `${c.name} depth`).to.equal(c.depth);
+      expect(num(r!.cells.layoutMs)).to.be.closeTo(c.layoutMs, 0.02 + c.layoutMs * 0.2);
+    }
+    // Names the fixture spells out: memo/forwardRef unwrapped, displayName honoured.
+    for (const n of ['App', 'List', 'Item', 'ClassBox', 'CustomDisplayName']) expect(rows.some((r) => r.cells.name === n), n).to.equal(true);
+  });
+
+  it('sorts by every numeric column both ways, and by name', async () => {
+    const cols = ['layoutMs', 'styleMs', 'forcedMs', 'lastFrameMs', 'rendered', 'authored', 'ratio', 'commits', 'depth'] as const;
+    for (const col of [...cols, 'name' as const]) {
+      for (let click = 0; click < 2; click++) {
+        await panel.click(`.th[data-sort="${col}"]`);
+        const dir = await panel.$eval(`.th[data-sort="${col}"]`, (b) => b.getAttribute('aria-sort'));
+        expect(dir).to.be.oneOf(['ascending', 'descending']);
+        const rows = await waitForRows(panel, (r) => r.length > 5, 'rows');
+        const vals = rows.filter((r) => r.cells.name !== '<page>').map((r) => (col === 'name' ? r.cells.name.toLowerCase() : num(r.cells[col])));
+        for (let i = 1; i < vals.length; i++) {
+          const [a, b] = [vals[i - 1], vals[i]];
+          if (typeof a === 'number' && (Number.isNaN(a) || Number.isNaN(b as number))) continue;
+          if (dir === 'ascending') expect(a <= b, `${col} asc at ${i}: ${a} > ${b}`).to.equal(true);
+          else expect(a >= b, `${col} desc at ${i}: ${a} < ${b}`).to.equal(true);
+        }
+      }
+    }
+  });
+
+  it('filters by name, case-insensitively', async () => {
+    await panel.type('#filter', 'iTeM');
+    const rows = await waitForRows(panel, (r) => r.length === 3, 'three Item rows');
+    expect(rows.every((r) => r.cells.name === 'Item')).to.equal(true);
+    await panel.$eval('#filter', (i) => {
+      (i as HTMLInputElement).value = 'no such component';
+      i.dispatchEvent(new Event('input'));
+    });
+    await waitForRows(panel, (r) => r.length === 0, 'no rows');
+    expect(await panel.$eval('.table-empty', (n) => n.textContent)).to.match(/No component matches/);
+    await panel.$eval('#filter', (i) => {
+      (i as HTMLInputElement).value = '';
+      i.dispatchEvent(new Event('input'));
+    });
+    await waitForRows(panel, (r) => r.length === snap.components.length + 1, 'all rows back');
+  });
+
+  it('clicking a row pins the component on the page and shows its details', async () => {
+    const list = byName('List');
+    await waitFor(() => panel.$(rowSel(list.id)), { what: 'List row' });
+    await panel.click(rowSel(list.id));
+    await waitFor(async () => (await lc.state(page)).pinned === list.id, { what: 'page pinned List' });
+    await waitFor(() => panel.$eval('#pinned-name', (n) => n.textContent === 'List'), { what: 'pinned name' });
+    const counts = await panel.$$eval('.counts .mrow', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    const get = (label: string) => num(counts.find((r) => r[0] === label)![1]!);
+    expect(get('Authored')).to.equal(list.authored);
+    expect(get('Rendered')).to.equal(list.rendered);
+    expect(get('Commits')).to.equal(list.commits);
+    expect(await panel.$eval(rowSel(list.id), (r) => r.classList.contains('pinned'))).to.equal(true);
+    // The owner chain ends at App; clicking it pins App.
+    const app = byName('App');
+    await waitFor(() => panel.$(`.chain-link[data-id="${app.id}"]`), { what: 'App in the chain' });
+    await panel.click(`.chain-link[data-id="${app.id}"]`);
+    await waitFor(async () => (await lc.state(page)).pinned === app.id, { what: 'page pinned App from the chain' });
+    await panel.click('#unpin');
+    await waitFor(async () => (await lc.state(page)).pinned === null, { what: 'unpinned' });
+  });
+
+  it('is keyboard navigable: arrows move a cursor, Enter pins, Escape unpins', async () => {
+    await panel.click('.th[data-sort="name"]');
+    if (await panel.$eval('.th[data-sort="name"]', (b) => b.getAttribute('aria-sort')) !== 'ascending') await panel.click('.th[data-sort="name"]');
+    await panel.focus('#table');
+    await devtools.keyboard.press('Home');
+    await devtools.keyboard.press('ArrowDown');
+    const rows = await domRows(panel);
+    const second = rows[1];
+    await devtools.keyboard.press('Enter');
+    await waitFor(async () => (await lc.state(page)).pinned === second.id, { what: `keyboard pinned ${second.cells.name}` });
+    await devtools.keyboard.press('Escape');
+    await waitFor(async () => (await lc.state(page)).pinned === null, { what: 'Escape unpinned' });
+  });
+
+  it('hovering a row outlines that component on the page', async () => {
+    await lc.enable(page, 'inspect');
+    await waitFor(async () => (await lc.state(page)).mode === 'inspect', { what: 'inspect' });
+    await page.mouse.move(1270, 890);
+    await panel.focus('#filter');
+    await waitFor(() => panelState<boolean>(panel, 's.status && s.status.hovered === null'), { what: 'no hover yet' });
+    // The List component's <ul>, measured by the page itself; the clip takes its edges with a margin.
+    const r = await page.$eval('#list', (n) => n.getBoundingClientRect().toJSON());
+    const clip = { x: Math.max(0, r.x - 4), y: Math.max(0, r.y - 4), width: r.width + 8, height: r.height + 8 };
+    const shot = async () => page.screenshot({ encoding: 'base64', clip });
+    const before = await shot();
+    const list = byName('List');
+    await hoverRow(devtools, panel, list.id);
+    await waitFor(() => panelState<boolean>(panel, `s.status && s.status.hovered === ${list.id}`), { what: 'content saw the hover' });
+    await waitFor(async () => (await shot()) !== before, { what: 'outline drawn around List' });
+    // Off the table onto the panel's toolbar (headless Chromium sends no leave events when the mouse exits the panel's frame).
+    const bar = (await (await panel.$('.toolbar'))!.boundingBox())!;
+    await devtools.mouse.move(bar.x + bar.width - 5, bar.y + 3);
+    await waitFor(() => panelState<boolean>(panel, 's.status && s.status.hovered === null'), { what: 'hover cleared' });
+    await waitFor(async () => (await shot()) === before, { what: 'outline gone' });
+  });
+
+  it('Ctrl+Shift+L cycles the mode while the panel has focus', async () => {
+    const from = (await lc.state(page)).mode;
+    await panel.focus('#table');
+    await devtools.keyboard.down('Control');
+    await devtools.keyboard.down('Shift');
+    await devtools.keyboard.press('KeyL');
+    await devtools.keyboard.up('Shift');
+    await devtools.keyboard.up('Control');
+    const order = ['off', 'components', 'heatmap', 'inspect'];
+    const want = order[(order.indexOf(from) + 1) % 4];
+    await waitFor(async () => (await lc.state(page)).mode === want, { what: `mode ${want}` });
+    await panel.select('#mode', 'components');
+    await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'components' });
+  });
+
+  it('exports the snapshot with the same schema as __LAYOUT_COST__.snapshot()', async () => {
+    await panel.click('#export');
+    const exported = await waitFor(() => panelState<Snap | null>(panel, 's.lastExport'), { what: 'export' });
+    const direct = await snapshot(page);
+    expect(Object.keys(exported).sort()).to.deep.equal(Object.keys(direct).sort());
+    expect(Object.keys(exported.components[0]).sort()).to.deep.equal(Object.keys(direct.components[0]).sort());
+    expect(exported.components.map((c) => c.id).sort()).to.deep.equal(direct.components.map((c) => c.id).sort());
+    await waitFor(() => panel.$eval('[data-notice="flash"]', (n) => /Saved layout-cost-127\.0\.0\.1_\d+-\d{8}-\d{6}\.json/.test(n.textContent ?? '')), { what: 'saved notice' });
+  });
+
+  it('writes validated settings to storage and resets them', async () => {
+    await panel.click('#tab-settings');
+    const stored = async () => (await h.worker()).evaluate(async () => (await chrome.storage.local.get('settings')).settings as any);
+    await panel.$eval('#set-msRamp-1', (i) => { (i as HTMLInputElement).value = '9'; i.dispatchEvent(new Event('change')); });
+    await waitFor(async () => (await stored())?.msRamp?.[1] === 9, { what: 'msRamp written' });
+    // Yellow below green is refused and explained, and nothing is written.
+    await panel.$eval('#set-msRamp-1', (i) => { (i as HTMLInputElement).value = '1'; i.dispatchEvent(new Event('change')); });
+    await waitFor(() => panel.$eval('#settings-error', (n) => /must not decrease/.test(n.textContent ?? '')), { what: 'error shown' });
+    expect((await stored()).msRamp[1]).to.equal(9);
+    await panel.click('#color-blind');
+    await waitFor(async () => (await stored())?.colorBlind === true, { what: 'colorBlind written' });
+    await panel.click('#reset-settings');
+    await waitFor(async () => {
+      const s = await stored();
+      return s && s.msRamp.join() === '2,8,16' && s.colorBlind === false && s.meterStyle === 'sparkline';
+    }, { what: 'defaults' });
+    await panel.click('#tab-pinned');
+  });
+
+  it('shows the shortcut binding and where to change it', async () => {
+    const binding = await panel.$eval('#shortcut-binding', (n) => n.textContent);
+    const cmds = await (await h.worker()).evaluate(async () => (await chrome.commands.getAll()).find((c) => c.name === 'cycle-mode')?.shortcut ?? '');
+    expect(binding).to.equal(cmds === '' ? 'not bound' : cmds);
+    expect(await panel.$eval('#open-shortcuts', (n) => n.textContent)).to.equal('chrome://extensions/shortcuts');
+  });
+});

@@ -135,6 +135,21 @@ describe('React adapter (e2e)', function () {
     await page.close();
   });
 
+  it('works on a page with a strict CSP (the agent is injected by the extension, not by a page script)', async () => {
+    const page = await h.newPage('counts-r19.html?csp=strict');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true));
+    const inlineRan = await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true';
+      document.body.append(s);
+      return (window as any).__inlineRan === true;
+    });
+    expect(inlineRan, 'the CSP blocks inline script').to.equal(false);
+    await lc.enable(page);
+    await expectMatches(page);
+    await page.close();
+  });
+
   it('does nothing on a page without React', async () => {
     const page = await h.newPage('plain.html');
     const st = await lc.state(page);

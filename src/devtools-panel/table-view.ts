@@ -9,7 +9,7 @@
 import type { Settings, TableUpdate } from '../protocol';
 import { el, setText } from './dom';
 import { buildRows, DEFAULT_SORT, nextSort, rampLevel, viewRows, type SortKey, type SortSpec, type TableRow } from './table-model';
-import { formatCount, formatMs, formatRatio } from './text';
+import { capText, formatCount, formatMs, formatRatio } from './text';
 import { moveCursor, pageSize, scrollToReveal, visibleRange } from './virtual-window';
 
 export const ROW_HEIGHT_PX = 22;
@@ -213,7 +213,7 @@ export class TableView {
       const col = COLUMNS[c];
       const cell = node.children[c] as HTMLElement;
       setText(cell.firstChild as Node, col.cell(r));
-      if (col.key === 'name') cell.title = r.key === null ? r.label : `${r.label} — key ${r.key}`;
+      if (col.key === 'name') cell.title = r.key === null ? r.label : `${r.label} — key ${capText(r.key, 60)}`;
       if (col.level) {
         const lvl = col.level(r, this.settings);
         cell.dataset.level = lvl === null ? '' : String(lvl);

@@ -57,6 +57,7 @@ export class Pipeline {
     private readonly makeAdapter: () => FrameworkAdapter | null) {
     this.registry = new Registry(this.ring, this.strings, new DomCounter(internal.shadow), () => this.adapter);
     this.registry.onChange = this.markDirty;
+    this.registry.onRingHigh = () => this.postRecords();
     this.loop = new FrameLoop(internal.raf, win, (ts) => this.frame(ts));
     this.mutations = new MutationTracker(internal.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty);
     const perf = win.performance;
@@ -216,12 +217,17 @@ export class Pipeline {
     }, Math.max(0, delayMs));
   }
 
-  /** Recounts, then hands the drained ring to the content script (buffer transferred). */
+  /** Recounts what changed, then hands the records over. */
   flush(): void {
     if (!this.running) return;
     this.lastFlush = performance.now();
     this.registry.flushStats();
     if (this.registry.pendingRecounts > 0) this.scheduleFlush(FLUSH_INTERVAL_MS);
+    this.postRecords();
+  }
+
+  /** Hands the drained ring to the content script (buffer transferred). Never recounts. */
+  private postRecords(): void {
     if (this.ring.length === 0) return;
     const count = this.ring.length;
     const data = this.ring.drain();

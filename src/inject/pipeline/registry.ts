@@ -42,6 +42,9 @@ export class Registry implements ComponentSink {
   layoutDirty: Entry[] = [];
   /** Set by the pipeline: something happened that needs a frame. */
   onChange: () => void = () => {};
+  /** Set by the pipeline: the ring is nearly full (a big back-fill or commit); hand records over now. */
+  onRingHigh: () => void = () => {};
+  private readonly ringHigh: number;
   private readonly hostScratch: Element[] = [];
 
   constructor(
@@ -49,7 +52,9 @@ export class Registry implements ComponentSink {
     private readonly strings: Interner,
     private readonly counter: DomCounter,
     private readonly adapter: () => FrameworkAdapter | null,
-  ) {}
+  ) {
+    this.ringHigh = ring.capacity - 1024;
+  }
 
   mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number {
     const id = this.nextId++;
@@ -60,6 +65,7 @@ export class Registry implements ComponentSink {
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, this.strings.intern(name), this.strings.intern(key));
     this.mark(e, RECOUNT);
+    if (this.ring.length >= this.ringHigh) this.onRingHigh();
     return id;
   }
 
@@ -69,6 +75,7 @@ export class Registry implements ComponentSink {
     this.entries.delete(id);
     e.marks = 0;
     this.ring.write(RecordKind.Unmount, id);
+    if (this.ring.length >= this.ringHigh) this.onRingHigh();
   }
 
   rendered(id: number): void {
@@ -156,7 +163,9 @@ export class Registry implements ComponentSink {
     }
     for (const e of this.stats) {
       e.marks &= ~STATS;
-      if (this.entries.get(e.id) === e) this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered);
+      if (this.entries.get(e.id) !== e) continue;
+      this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered);
+      if (this.ring.length >= this.ringHigh) this.onRingHigh();
     }
     this.stats = [];
   }

@@ -22,6 +22,7 @@ function main(win: Window & typeof globalThis): void {
 
   let port: MessagePort | null = null;
   let acked = false;
+  let stopListening = (): void => {};
   const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
   const apiWaiters = new Map<number, (result: unknown) => void>();
 
@@ -80,6 +81,7 @@ function main(win: Window & typeof globalThis): void {
         if (!acked) {
           // The first port the content script answers on wins; the others close.
           acked = true;
+          stopListening();
           port = from;
           for (const c of candidates) if (c !== from) c.close();
           candidates.length = 0;
@@ -118,11 +120,14 @@ function main(win: Window & typeof globalThis): void {
     win.postMessage({ source: Source.Page, v: 1, type: HANDSHAKE_TYPE }, '*', [channel.port2]);
   }
   // The content script asks again if it missed the first handshake.
-  win.addEventListener('message', (e) => {
-    if (e.source !== win || acked) return;
+  // Removed once acknowledged, so the page's own postMessage traffic never reaches us.
+  const onRequest = (e: MessageEvent): void => {
+    if (e.source !== win) return;
     const d = e.data as { source?: unknown; type?: unknown } | null;
     if (d && d.source === Source.Content && d.type === HANDSHAKE_TYPE) handshake();
-  });
+  };
+  win.addEventListener('message', onRequest);
+  stopListening = () => win.removeEventListener('message', onRequest);
   handshake();
   // Announce React (or its absence) once the page has had a chance to load it,
   // and again whenever a renderer registers.

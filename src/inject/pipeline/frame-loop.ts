@@ -14,10 +14,16 @@
  * own TypeError.
  *
  * Handover: callbacks requested while off went to the native and run there
- * (cancel passes their handles through). On uninstall the queued callbacks
- * still run, once, in the next frame, then the tap goes away ("draining");
- * callbacks requested meanwhile go to the native. So a callback never runs
- * twice or not at all because of us.
+ * (cancel passes their handles through). Such a callback may run in the
+ * first frame after install before our native callback does, and request its
+ * successor through us; were our callback already due in that frame, the
+ * successor would run in the same frame as its parent — twice in one frame.
+ * So install first "arms": a native callback registered at install runs in
+ * the next frame after every natively queued one, and only then may our
+ * first tick be requested (for the frame after). On uninstall the queued callbacks still run, once,
+ * in the next frame, then the tap goes away ("draining"); callbacks requested
+ * meanwhile go to the native. A callback never runs twice or not at all
+ * because of us; across a switch it may run one frame late.
  */
 import type { FrameTap, RafState } from '../internal';
 
@@ -34,15 +40,24 @@ export class FrameLoop implements FrameTap {
   private nextHandle = HANDLE_BASE;
   private native = 0;
   private draining = false;
+  /** Installed, the arming callback not yet run (see Handover above). */
+  private arming = false;
+  /** A frame was asked for while arming. */
+  private wanted = false;
   /** Callbacks run in the last frame (0 = the frame was ours alone). */
   lastCallbacks = 0;
+  /** When the last native callback began (performance.now() ms). */
+  tickStartMs = 0;
   private readonly report: (e: unknown) => void;
+  private readonly now: () => number;
 
   constructor(
     private readonly raf: RafState,
     private readonly win: Window & typeof globalThis,
     private readonly onFrame: (ts: number) => void,
   ) {
+    const perf = win.performance;
+    this.now = perf.now.bind(perf);
     // Captured now: a page that later replaces reportError does not change how its own errors surface.
     const reportError = win.reportError;
     this.report = typeof reportError === 'function'
@@ -57,6 +72,11 @@ export class FrameLoop implements FrameTap {
   install(): void {
     this.draining = false;
     this.raf.tap = this;
+    // A tick already pending (re-enabled while draining) was registered before any native page callback: keep it.
+    if (this.native !== 0) return;
+    this.arming = true;
+    this.wanted = false;
+    this.native = invoke(this.raf.nativeRaf, this.win, this.arm) as number;
   }
 
   /** Stops taking new callbacks; the queued ones still run in the next frame, then the tap goes away. */
@@ -66,6 +86,8 @@ export class FrameLoop implements FrameTap {
       if (this.native !== 0) invoke(this.raf.nativeCaf, this.win, this.native);
       this.native = 0;
       this.draining = false;
+      this.arming = false;
+      this.wanted = false;
     } else {
       this.draining = true;
     }
@@ -87,9 +109,19 @@ export class FrameLoop implements FrameTap {
   /** Asks for a native frame if none is pending. */
   ensureFrame(): void {
     if (this.native === 0) this.native = invoke(this.raf.nativeRaf, this.win, this.tick) as number;
+    else if (this.arming) this.wanted = true;
   }
 
+  private readonly arm = (): void => {
+    this.native = 0;
+    this.arming = false;
+    if (this.draining) this.finishDrain();
+    else if (this.wanted || this.queue.size > 0) this.ensureFrame();
+    this.wanted = false;
+  };
+
   private readonly tick = (ts: number): void => {
+    this.tickStartMs = this.now();
     this.native = 0;
     const run = this.queue;
     this.queue = this.running;
@@ -109,14 +141,15 @@ export class FrameLoop implements FrameTap {
         }
       }
     }
-    if (this.draining) {
-      this.draining = false;
-      if (this.raf.tap === this) this.raf.tap = null;
-      // Callbacks queued during the drain frame (before draining began) still belong to us: hand them to the native loop.
-      for (const cb of this.queue.values()) invoke(this.raf.nativeRaf, this.win, cb) as number;
-      this.queue.clear();
-      return;
-    }
-    this.onFrame(ts);
+    if (this.draining) this.finishDrain();
+    else this.onFrame(ts);
   };
+
+  /** The tap goes away; anything still queued (only possible mid-handover) goes to the native loop, once. */
+  private finishDrain(): void {
+    this.draining = false;
+    if (this.raf.tap === this) this.raf.tap = null;
+    for (const cb of this.queue.values()) invoke(this.raf.nativeRaf, this.win, cb);
+    this.queue.clear();
+  }
 }

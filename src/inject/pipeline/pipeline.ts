@@ -30,8 +30,8 @@ export interface ForcedSource {
   /** The agent's own layout reads (frame-end measure, bounds, hit-testing) run between these: not page forced reflows. */
   pause(): void;
   resume(): void;
-  /** The frame-end flush took `ms` from `startMs` (the Long Animation Frames cross-check subtracts it). */
-  frameEnd(startMs: number, ms: number): void;
+  /** Our frame loop's native callback ran from `startMs` for `ms` (the Long Animation Frames cross-check). */
+  loopRan(startMs: number, ms: number): void;
 }
 
 export class Pipeline {
@@ -156,7 +156,6 @@ export class Pipeline {
       const t1 = this.now();
       doc.documentElement.getBoundingClientRect();
       const t2 = this.now();
-      forced?.frameEnd(t0, t2 - t0);
       this.mutations.drain();
       // Counts current before they weigh the split (a subtree mounted this frame has none yet).
       this.registry.flushStats();
@@ -171,6 +170,7 @@ export class Pipeline {
       forced?.resume();
     }
     const now = this.now();
+    forced?.loopRan(this.loop.tickStartMs, now - this.loop.tickStartMs);
     if (now - this.lastFlush >= FLUSH_INTERVAL_MS) this.flush();
     else this.scheduleFlush(FLUSH_INTERVAL_MS - (now - this.lastFlush));
   }

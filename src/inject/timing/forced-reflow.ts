@@ -9,33 +9,22 @@
  * once, with the outer call; the agent's own reads run between `pause()` and
  * `resume()` and are not counted. Long Animation Frames cross-check the
  * total (loaf.ts).
- *
- * The threshold: `performance.now()` is coarsened to 100 µs with jitter on
- * pages that are not cross-origin isolated (5 µs when isolated). A clean
- * read takes a few µs but, landing on a tick, can read as one tick; two
- * ticks cannot happen without real work. So a call counts when it measured
- * more than 1.5 ticks: flushes shorter than about a tick are missed (see
- * docs/TIMING.md).
+ * What "actually flushed" means against a coarse clock: threshold.ts.
  */
 import type { OutsideMeasurement } from '../../protocol';
 import type { Internal } from '../internal';
 import type { ForcedSource } from '../pipeline/pipeline';
-import { extensionOrigin, LoafObserver, type LoafTotals } from './loaf';
+import { LoafObserver, type LoafTotals } from './loaf';
 import { SpanRing } from './span-ring';
 import { StackSampler } from './stacks';
 import { layoutReadTargets, OwnerKind } from './targets';
+import { BurstCounter, flushThresholdMs, timerResolutionMs } from './threshold';
 import { WrapperSet, type WrapHost } from './wrap';
 
-/** Counted calls must exceed this many timer ticks. */
-export const FLUSH_MIN_TICKS = 1.5;
 const FORCED_SPANS = 256;
-const FRAME_END_SPANS = 64;
+const TICK_SPANS = 64;
 /** The outside figure changes at most this often in the page status. */
 const STATUS_INTERVAL_MS = 1000;
-
-export function timerResolutionMs(crossOriginIsolated: boolean): number {
-  return crossOriginIsolated ? 0.005 : 0.1;
-}
 
 export interface ForcedTimerDeps {
   win: Window & typeof globalThis;
@@ -53,13 +42,15 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
   /** Forced reflows counted since enable. */
   count = 0;
   private threshold = 0.15;
+  private burstThreshold = 0.25;
+  private readonly burst = new BurstCounter();
   private readonly wrappers = new WrapperSet();
   private readonly byOwner = new Map<number, number>();
   private total = 0;
   private notified = false;
   private decls: WeakMap<object, Node> | null = null;
   private readonly spans = new SpanRing(FORCED_SPANS);
-  private readonly frameEnds = new SpanRing(FRAME_END_SPANS);
+  private readonly ticks = new SpanRing(TICK_SPANS);
   private readonly stacks = new StackSampler();
   private readonly loaf: LoafObserver;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
@@ -68,14 +59,16 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
   constructor(private readonly deps: ForcedTimerDeps) {
     const perf = deps.win.performance;
     this.now = perf.now.bind(perf);
-    this.loaf = new LoafObserver(this.spans, this.frameEnds, extensionOrigin(this.stacks.ourUrl),
-      (t) => this.onLoaf(t), (e) => deps.internal.debug('loaf', e));
+    this.loaf = new LoafObserver(this.spans, this.ticks, (t) => this.onLoaf(t), (e) => deps.internal.debug('loaf', e));
   }
 
   install(): void {
     if (this.active) return;
     const { win, internal } = this.deps;
-    this.threshold = timerResolutionMs(win.crossOriginIsolated === true) * FLUSH_MIN_TICKS;
+    const resolution = timerResolutionMs(win.crossOriginIsolated === true);
+    this.threshold = flushThresholdMs(resolution, false);
+    this.burstThreshold = flushThresholdMs(resolution, true);
+    this.burst.reset();
     this.decls = new WeakMap();
     this.count = 0;
     this.foreignRafReported = false;
@@ -109,7 +102,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     this.notified = false;
     this.decls = null;
     this.spans.clear();
-    this.frameEnds.clear();
+    this.ticks.clear();
     this.stacks.reset();
     internal.outside = undefined;
   }
@@ -131,13 +124,14 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     if (this.depth > 0) this.depth--;
   }
 
-  frameEnd(startMs: number, ms: number): void {
-    this.frameEnds.push(startMs, ms);
+  loopRan(startMs: number, ms: number): void {
+    this.ticks.push(startMs, ms);
+    if (this.loaf.foreignSince === Infinity) this.loaf.foreignSince = startMs;
   }
 
   done(self: unknown, t0: number, owner: OwnerKind): void {
     const ms = this.now() - t0;
-    if (ms < this.threshold) return;
+    if (ms < (this.burst.note(t0) ? this.burstThreshold : this.threshold)) return;
     try {
       const node = this.nodeFor(self, owner);
       const id = node === null ? 0 : this.deps.ownerOf(node);
@@ -188,9 +182,9 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
       o.forcedMs = t.forcedMs;
       o.measuredMs = t.measuredMs;
     }
-    if (t.foreignRafCallbacks > 0 && !this.foreignRafReported) {
+    if (t.foreignRafFrames > 0 && !this.foreignRafReported) {
       this.foreignRafReported = true;
-      internal.degraded.push('a requestAnimationFrame callback ran outside the frame loop (the page holds a native one): its layout is not measured');
+      internal.degraded.push('rAF-phase work ran outside the frame loop in a long frame (a native requestAnimationFrame kept by the page?): its layout is not measured');
     }
     if (this.statusTimer === null) {
       this.statusTimer = setTimeout(() => {

@@ -2,22 +2,28 @@
  * The outside measurement: Chrome's own Long Animation Frames (frames over
  * 50 ms) report, per script that ran over 5 ms, how long it spent in forced
  * style and layout (`forcedStyleAndLayoutDuration`). While the overlay is on
- * we sum that and, for the same frames, what the wrappers timed, so the two
- * can be compared (status `outside`). Two corrections keep the comparison
- * honest:
- * - our frame loop's own native callback shows up as a script whose forced
- *   style/layout includes the frame-end flush we do on purpose; the frame-end
- *   spans we recorded inside it are subtracted;
- * - a requestAnimationFrame callback from page code that is not our frame
- *   loop means the page holds a native requestAnimationFrame (captured from
- *   another realm): its work escapes the frame-end measurement, and that is
- *   reported as degraded.
+ * we sum that and, within the same scripts' time spans, what the wrappers
+ * timed, so the two can be compared like for like (status `outside`).
+ *
+ * What Chrome leaves out (measured on Chromium 156, docs/TIMING.md): scripts
+ * from extensions are never listed, and while our frame loop runs, neither
+ * are the page's rAF callbacks (they run inside our native callback). So
+ * the comparison covers the page's timers, event handlers and scripts, and
+ * extension-origin entries are skipped.
+ *
+ * The same entries catch a page that keeps a native requestAnimationFrame
+ * (captured from another realm): the rendering steps from `renderStart` to
+ * `styleAndLayoutStart` are where rAF callbacks run; time there that is
+ * neither our frame loop's callback nor a listed script is someone else's
+ * rAF work, whose layout escapes the frame-end measurement.
  */
 import type { SpanRing } from './span-ring';
 
+/** Unexplained time in the rAF phase of a long frame above this is reported. */
+export const FOREIGN_RAF_MIN_MS = 10;
+
 /** The parts of PerformanceScriptTiming we read (all optional: the API is young). */
 export interface LoafScript {
-  invoker?: string;
   invokerType?: string;
   sourceURL?: string;
   startTime?: number;
@@ -27,66 +33,67 @@ export interface LoafScript {
 export interface LoafEntry {
   startTime: number;
   duration: number;
+  renderStart?: number;
+  styleAndLayoutStart?: number;
   scripts?: readonly LoafScript[];
 }
 
 export interface LoafTotals {
   longFrames: number;
-  /** Chrome's forced style+layout in those frames, less our own frame-end flush. */
+  /** Chrome's forced style+layout in the page scripts it listed. */
   forcedMs: number;
-  /** What the wrappers timed as forced reflows within the same frames. */
+  /** What the wrappers timed as forced reflows within those scripts' spans. */
   measuredMs: number;
-  /** rAF callbacks the browser ran that did not come through our frame loop. */
-  foreignRafCallbacks: number;
+  /** Long frames with rAF-phase work that was neither our frame loop nor a listed script. */
+  foreignRafFrames: number;
 }
 
 export function emptyTotals(): LoafTotals {
-  return { longFrames: 0, forcedMs: 0, measuredMs: 0, foreignRafCallbacks: 0 };
+  return { longFrames: 0, forcedMs: 0, measuredMs: 0, foreignRafFrames: 0 };
 }
 
-/** The extension origin ("chrome-extension://id/") of a script URL, or null. */
-export function extensionOrigin(url: string | null): string | null {
-  const m = url ? /^[a-z-]+-extension:\/\/[^/]+\//.exec(url) : null;
-  return m ? m[0] : null;
-}
+const EXTENSION_URL = /^[a-z-]+-extension:\/\//;
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
 }
 
-/** Folds one long-animation-frame entry into `t`. Pure apart from reading the rings. */
-export function foldEntry(t: LoafTotals, e: LoafEntry, forced: SpanRing, frameEnds: SpanRing, ourOrigin: string | null): void {
+/**
+ * Folds one long-animation-frame entry into `t`. `forced` holds the forced
+ * reflows we timed, `ticks` the spans of our frame loop's native callback.
+ */
+export function foldEntry(t: LoafTotals, e: LoafEntry, forced: SpanRing, ticks: SpanRing, foreignSince = 0): void {
   t.longFrames++;
-  let chrome = 0;
+  const renderStart = num(e.renderStart);
+  const layoutStart = num(e.styleAndLayoutStart);
+  let listedInRafPhase = 0;
   for (const s of e.scripts ?? []) {
-    const f = num(s.forcedStyleAndLayoutDuration);
-    const url = typeof s.sourceURL === 'string' ? s.sourceURL : '';
-    const ours = ourOrigin !== null && url.startsWith(ourOrigin);
-    if (ours) {
-      const from = num(s.startTime);
-      chrome += Math.max(0, f - frameEnds.sumWithin(from, from + num(s.duration)));
-    } else {
-      chrome += f;
-      if (s.invokerType === 'user-callback' && typeof s.invoker === 'string' && s.invoker.includes('FrameRequestCallback')) {
-        t.foreignRafCallbacks++;
-      }
-    }
+    if (typeof s.sourceURL === 'string' && EXTENSION_URL.test(s.sourceURL)) continue;
+    const from = num(s.startTime);
+    const dur = num(s.duration);
+    t.forcedMs += num(s.forcedStyleAndLayoutDuration);
+    t.measuredMs += forced.sumWithin(from, from + dur);
+    if (renderStart > 0 && from >= renderStart && from <= layoutStart) listedInRafPhase += dur;
   }
-  t.forcedMs += chrome;
-  t.measuredMs += forced.sumWithin(e.startTime, e.startTime + e.duration);
+  if (renderStart > 0 && renderStart >= foreignSince && layoutStart > renderStart) {
+    const unexplained = layoutStart - renderStart - ticks.sumWithin(renderStart, layoutStart) - listedInRafPhase;
+    if (unexplained > FOREIGN_RAF_MIN_MS) t.foreignRafFrames++;
+  }
 }
 
 /** Observes long animation frames while the overlay is on. */
 export class LoafObserver {
   private observer: PerformanceObserver | null = null;
   totals: LoafTotals = emptyTotals();
-  /** Entries from frames that began before this are ignored (callbacks queued natively before enable). */
-  private since = 0;
+  /**
+   * The foreign-rAF check starts with our first tick: until then the page's
+   * callbacks queued natively while off legitimately run outside the loop.
+   */
+  foreignSince = Infinity;
 
   constructor(
     private readonly forced: SpanRing,
-    private readonly frameEnds: SpanRing,
-    private readonly ourOrigin: string | null,
+    private readonly ticks: SpanRing,
     private readonly onUpdate: (totals: LoafTotals) => void,
     private readonly report: (e: unknown) => void,
   ) {}
@@ -97,7 +104,7 @@ export class LoafObserver {
     const PO = win.PerformanceObserver;
     if (typeof PO !== 'function' || !(PO.supportedEntryTypes ?? []).includes('long-animation-frame')) return false;
     this.totals = emptyTotals();
-    this.since = win.performance.now() + 100;
+    this.foreignSince = Infinity;
     this.observer = new PO((list) => this.handle(list.getEntries() as unknown as LoafEntry[]));
     this.observer.observe({ type: 'long-animation-frame', buffered: false });
     return true;
@@ -112,8 +119,7 @@ export class LoafObserver {
     try {
       let any = false;
       for (const e of entries) {
-        if (e.startTime < this.since) continue;
-        foldEntry(this.totals, e, this.forced, this.frameEnds, this.ourOrigin);
+        foldEntry(this.totals, e, this.forced, this.ticks, this.foreignSince);
         any = true;
       }
       if (any) this.onUpdate(this.totals);

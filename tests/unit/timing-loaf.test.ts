@@ -1,0 +1,76 @@
+/**
+ * The Long Animation Frames cross-check (src/inject/timing/loaf.ts) and the
+ * span ring it reads, on entries shaped like Chromium 156's.
+ */
+import { expect } from 'chai';
+import { emptyTotals, foldEntry, FOREIGN_RAF_MIN_MS, type LoafEntry } from '../../src/inject/timing/loaf';
+import { SpanRing } from '../../src/inject/timing/span-ring';
+
+describe('timing: span ring', () => {
+  it('sums the spans that start within a window and forgets the oldest past capacity', () => {
+    const r = new SpanRing(4);
+    expect(r.oldestStart).to.equal(Infinity);
+    for (let i = 0; i < 6; i++) r.push(i * 10, 1 + i);
+    expect(r.oldestStart).to.equal(20);
+    expect(r.sumWithin(0, 100)).to.equal(3 + 4 + 5 + 6);
+    expect(r.sumWithin(25, 40)).to.equal(4 + 5);
+    r.clear();
+    expect(r.sumWithin(0, 100)).to.equal(0);
+    expect(() => new SpanRing(3)).to.throw(RangeError);
+  });
+});
+
+describe('timing: Long Animation Frames cross-check', () => {
+  const timer = (start: number, forced: number, url = 'http://127.0.0.1/app.js') => ({
+    invokerType: 'user-callback', sourceURL: url, startTime: start, duration: 70, forcedStyleAndLayoutDuration: forced,
+  });
+
+  it('compares Chrome\'s forced style/layout with ours inside the same scripts', () => {
+    const forced = new SpanRing(16);
+    const ticks = new SpanRing(16);
+    forced.push(105, 30); // inside the timer script
+    forced.push(140, 10); // inside too
+    forced.push(300, 50); // another frame
+    const t = emptyTotals();
+    foldEntry(t, { startTime: 100, duration: 80, scripts: [timer(102, 38)] }, forced, ticks);
+    expect(t).to.deep.equal({ longFrames: 1, forcedMs: 38, measuredMs: 40, foreignRafFrames: 0 });
+  });
+
+  it('skips extension scripts (Chrome never lists ours; another extension\'s are not the page\'s)', () => {
+    const t = emptyTotals();
+    foldEntry(t, { startTime: 0, duration: 60, scripts: [timer(1, 20, 'chrome-extension://abc/agent.js')] },
+      new SpanRing(4), new SpanRing(4));
+    expect(t.forcedMs).to.equal(0);
+    expect(t.longFrames).to.equal(1);
+  });
+
+  it('flags rAF-phase time that is neither our frame loop nor a listed script', () => {
+    const ticks = new SpanRing(4);
+    const entry = (scripts: LoafEntry['scripts'] = []): LoafEntry => ({ startTime: 0, duration: 80, renderStart: 2, styleAndLayoutStart: 75, scripts });
+    // Our tick covers the rAF phase: nothing foreign.
+    ticks.push(3, 71);
+    let t = emptyTotals();
+    foldEntry(t, entry(), new SpanRing(4), ticks, 0);
+    expect(t.foreignRafFrames).to.equal(0);
+    // A listed page script explains it too (a scroll handler in the rendering steps).
+    t = emptyTotals();
+    foldEntry(t, entry([{ ...timer(3, 0), duration: 71 }]), new SpanRing(4), new SpanRing(4), 0);
+    expect(t.foreignRafFrames).to.equal(0);
+    // Unexplained rAF-phase time: a native requestAnimationFrame kept by the page.
+    t = emptyTotals();
+    foldEntry(t, entry(), new SpanRing(4), new SpanRing(4), 0);
+    expect(t.foreignRafFrames).to.equal(1);
+    // Short unexplained time is noise, and nothing is judged before our first tick.
+    t = emptyTotals();
+    foldEntry(t, { startTime: 0, duration: 60, renderStart: 2, styleAndLayoutStart: 2 + FOREIGN_RAF_MIN_MS - 1 }, new SpanRing(4), new SpanRing(4), 0);
+    foldEntry(t, entry(), new SpanRing(4), new SpanRing(4), 5);
+    expect(t.foreignRafFrames).to.equal(0);
+  });
+
+  it('survives entries with missing or hostile fields', () => {
+    const t = emptyTotals();
+    foldEntry(t, { startTime: 0, duration: 60, scripts: [{}, { forcedStyleAndLayoutDuration: NaN }, { forcedStyleAndLayoutDuration: -5 }] },
+      new SpanRing(4), new SpanRing(4));
+    expect(t).to.deep.equal({ longFrames: 1, forcedMs: 0, measuredMs: 0, foreignRafFrames: 0 });
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * The always-on part: size of the MAIN-world scripts and the document_start
+ * cost of inject.js on a page without React (SPEC §6: ≤ 10 KB minified +
+ * gzipped, ≤ 0.3 ms).
+ *
+ *   npx tsx bench/inject-size.ts [--loads 20] [--doc] [--no-build]
+ *
+ * Size: the production build's files, gzip level 9 (and brotli for
+ * reference).
+ *
+ * Cost: Chrome's own trace of the page load (`devtools.timeline`). Chrome
+ * records each content script's evaluation as an `EvaluateScript` event with
+ * the script's URL, covering compile and top-level run; its thread time
+ * (`tdur`) is the main thread's CPU time for it, which a descheduled thread
+ * on a loaded machine does not inflate (wall time `dur` is shown beside it).
+ * Callbacks the script runs later during the load (the handshake's port
+ * messages, the DOMContentLoaded/load announcements) are `FunctionCall`
+ * events with its URL, reported separately. Each load is a fresh tab on
+ * tests/fixtures/plain.html (no React), the first load of the browser
+ * (nothing cached) apart from the rest. For scale, the same trace's
+ * `EvaluateScript` of the page's own one-line inline script is the floor of
+ * what any script evaluation costs here. A second set of loads traced with
+ * the `blink` and `v8` categories too breaks the evaluation down (compile,
+ * run, the handshake's window.postMessage and the V8 source-position
+ * collection Blink triggers in it), and a CPU profile over a third set (50 µs
+ * sampling, inflated by the profiler itself: use it for ranking, not for
+ * totals) names where inject.js spends its time.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer } from './lib/env';
+import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
+import { SourceMap } from './lib/sourcemap';
+import { mdTable, median, quantile, table } from './lib/stats';
+import { passFail, today, writeSection } from './lib/doc';
+
+const SIZE_BUDGET_BYTES = 10 * 1024;
+const COST_BUDGET_MS = 0.3;
+const FILES = ['inject.js', 'agent.js', 'content.js'];
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { data?: { url?: string } };
+}
+
+/** What happens inside inject.js's EvaluateScript (a second pass with the 'blink' and 'v8' trace categories). */
+interface Breakdown {
+  evaluate: number;
+  compile: number;
+  run: number;
+  postMessage: number;
+  /** V8.CollectSourcePositions nested in DoPostMessage: re-parsing our functions to capture the caller's location. */
+  sourcePositions: number;
+}
+
+interface LoadCost {
+  /** EvaluateScript wall / thread ms per script file (and 'page' for the fixture's inline script). */
+  evalWall: Map<string, number>;
+  evalThread: Map<string, number>;
+  compile: Map<string, number>;
+  /** Later FunctionCall events, summed. */
+  callsWall: Map<string, number>;
+  callsThread: Map<string, number>;
+}
+
+const args = parseArgs();
+const LOADS = numArg(args, 'loads', 20);
+const BREAKDOWN_LOADS = Math.max(3, Math.round(LOADS / 2));
+
+function add(m: Map<string, number>, k: string, v: number): void {
+  m.set(k, (m.get(k) ?? 0) + v);
+}
+
+function costOf(events: TraceEvent[], extPrefix: string, pageUrl: string): LoadCost {
+  const c: LoadCost = { evalWall: new Map(), evalThread: new Map(), compile: new Map(), callsWall: new Map(), callsThread: new Map() };
+  for (const e of events) {
+    if (e.ph !== 'X') continue;
+    const url = e.args?.data?.url ?? '';
+    const file = url.startsWith(extPrefix) ? url.slice(extPrefix.length) : url === pageUrl ? 'page' : null;
+    if (file === null) continue;
+    const wall = (e.dur ?? 0) / 1000;
+    const thread = (e.tdur ?? e.dur ?? 0) / 1000;
+    if (e.name === 'EvaluateScript') {
+      add(c.evalWall, file, wall);
+      add(c.evalThread, file, thread);
+    } else if (e.name === 'v8.compile') add(c.compile, file, wall);
+    else if (e.name === 'FunctionCall') {
+      add(c.callsWall, file, wall);
+      add(c.callsThread, file, thread);
+    }
+  }
+  return c;
+}
+
+function breakdownOf(events: TraceEvent[], injectUrl: string): Breakdown | null {
+  const ev = events.find((e) => e.ph === 'X' && e.name === 'EvaluateScript' && e.args?.data?.url === injectUrl);
+  if (!ev || ev.dur === undefined) return null;
+  const end = ev.ts + ev.dur;
+  const inside = events.filter((e) => e.ph === 'X' && e.tid === ev.tid && e !== ev && e.ts >= ev.ts && e.ts + (e.dur ?? 0) <= end);
+  const t = (e: TraceEvent): number => (e.tdur ?? e.dur ?? 0) / 1000;
+  const sum = (name: string, within?: TraceEvent): number => inside
+    .filter((e) => e.name === name && (!within || (e.ts >= within.ts && e.ts + (e.dur ?? 0) <= within.ts + (within.dur ?? 0))))
+    .reduce((s, e) => s + t(e), 0);
+  const pm = inside.filter((e) => e.name === 'DOMWindow::DoPostMessage');
+  return {
+    evaluate: t(ev), compile: sum('v8.compile'), run: sum('v8.run'),
+    postMessage: pm.reduce((s, e) => s + t(e), 0),
+    // Nested CollectSourcePositions events are not double counted: only the outermost per DoPostMessage.
+    sourcePositions: pm.reduce((s, p) => s + inside.filter((e) => e.name === 'V8.CollectSourcePositions' && e.ts >= p.ts
+      && e.ts + (e.dur ?? 0) <= p.ts + (p.dur ?? 0)).reduce((x, e) => x + t(e), 0), 0),
+  };
+}
+
+const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+
+async function main(): Promise<void> {
+  const dist = prepareBuild(args);
+
+  const sizeRows: string[][] = [];
+  let injectGz = NaN;
+  for (const file of FILES) {
+    const buf = fs.readFileSync(path.join(dist, file));
+    // The build appends a sourceMappingURL comment for the benchmarks' source maps; the shipped file has none.
+    const body = Buffer.from(buf.toString('utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    const gz = zlib.gzipSync(body, { level: 9 }).length;
+    const br = zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    if (file === 'inject.js') injectGz = gz;
+    sizeRows.push([file, `${body.length}`, `${gz}`, `${(gz / 1024).toFixed(2)} KB`, `${br}`,
+      file === 'inject.js' ? `≤ 10 KB: ${gz <= SIZE_BUDGET_BYTES ? 'pass' : 'FAIL'}` : file === 'agent.js' ? 'loaded on enable only' : 'isolated world, every page']);
+  }
+  const sizeHeader = ['file', 'minified bytes', 'gzip -9 bytes', 'gzip', 'brotli bytes', 'note'];
+  console.log(table(sizeHeader, sizeRows));
+
+  const server = await startServer();
+  const b = await launchBrowser({ dist });
+  const version = await b.browser.version();
+  const extPrefix = `chrome-extension://${b.extensionId}/`;
+  const pageUrl = `${server.origin}/plain.html`;
+  const loads: LoadCost[] = [];
+  const profiles: Attribution[] = [];
+  const breakdowns: Breakdown[] = [];
+  try {
+    for (let i = 0; i < LOADS + 1; i++) {
+      const page = await b.newPage();
+      await page.tracing.start({ categories: ['devtools.timeline'] });
+      await page.goto(pageUrl, { waitUntil: 'load' });
+      await sleep(200);
+      const raw = await page.tracing.stop();
+      const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
+      loads.push(costOf(trace.traceEvents, extPrefix, pageUrl));
+      await page.close();
+    }
+    for (let i = 0; i < BREAKDOWN_LOADS; i++) {
+      const page = await b.newPage();
+      await page.tracing.start({ categories: ['devtools.timeline', 'blink', 'v8', 'disabled-by-default-v8.compile'] });
+      await page.goto(pageUrl, { waitUntil: 'load' });
+      await sleep(200);
+      const raw = await page.tracing.stop();
+      const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
+      const bd = breakdownOf(trace.traceEvents, `${extPrefix}inject.js`);
+      if (bd) breakdowns.push(bd);
+      await page.close();
+    }
+    for (let i = 0; i < BREAKDOWN_LOADS; i++) {
+      const page = await b.newPage();
+      const cdp = await page.createCDPSession();
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+      await cdp.send('Profiler.start');
+      await page.goto(pageUrl, { waitUntil: 'load' });
+      await sleep(200);
+      const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+      profiles.push(attribute(profile));
+      await page.close();
+    }
+  } finally {
+    await b.close();
+    await server.close();
+  }
+
+  const first = loads[0];
+  const rest = loads.slice(1);
+  const col = (pick: (c: LoadCost) => number): string => `${f3(median(rest.map(pick)))} / ${f3(quantile(rest.map(pick), 0.9))}`;
+  const costHeader = ['script', 'evaluate thread ms (median / p90)', 'evaluate wall ms', 'of which compile', 'later callbacks thread ms', 'first load: evaluate thread / wall'];
+  const costRows = ['inject.js', 'content.js', 'page'].map((file) => [
+    file === 'page' ? 'plain.html inline <script> (floor)' : file,
+    col((c) => c.evalThread.get(file) ?? 0),
+    col((c) => c.evalWall.get(file) ?? 0),
+    col((c) => c.compile.get(file) ?? 0),
+    file === 'page' ? '—' : col((c) => c.callsThread.get(file) ?? 0),
+    `${f2(first.evalThread.get(file) ?? NaN)} / ${f2(first.evalWall.get(file) ?? NaN)}`,
+  ]);
+  console.log(`\ndocument_start cost on tests/fixtures/plain.html (no React), ${rest.length} warm loads (+ the first load apart)`);
+  console.log(table(costHeader, costRows));
+  const injectMs = median(rest.map((c) => c.evalThread.get('inject.js') ?? 0));
+  const injectTotal = median(rest.map((c) => (c.evalThread.get('inject.js') ?? 0) + (c.callsThread.get('inject.js') ?? 0)));
+  console.log(`inject.js evaluation ${f3(injectMs)} ms (budget ≤ ${COST_BUDGET_MS} ms: ${injectMs <= COST_BUDGET_MS ? 'pass' : 'FAIL'}); with its later callbacks ${f3(injectTotal)} ms`);
+
+  const bdHeader = ['inside inject.js EvaluateScript (thread ms, median)', 'value'];
+  const bdRows = [
+    ['evaluate (total)', f3(median(breakdowns.map((x) => x.evaluate)))],
+    ['compile (v8.compile)', f3(median(breakdowns.map((x) => x.compile)))],
+    ['run (v8.run)', f3(median(breakdowns.map((x) => x.run)))],
+    ['…of which window.postMessage (DOMWindow::DoPostMessage)', f3(median(breakdowns.map((x) => x.postMessage)))],
+    ['……of which V8.CollectSourcePositions', f3(median(breakdowns.map((x) => x.sourcePositions)))],
+  ];
+  console.log(`\nBreakdown (${breakdowns.length} loads traced with the blink, v8 and v8.compile categories too, which add some overhead)`);
+  console.log(table(bdHeader, bdRows));
+
+  // Ranking of inject.js's functions over the profiled loads.
+  const merged = mergeFunctions(profiles);
+  const sm = SourceMap.load(path.join(dist, 'inject.js.map'));
+  const injectFns = [...merged.values()].filter((fn) => fn.url === `${extPrefix}inject.js`);
+  const injectTotalMs = injectFns.reduce((s, fn) => s + fn.ms, 0);
+  const hotRows = injectFns.sort((x, y) => y.ms - x.ms).slice(0, 10).map((fn) => {
+    const pos = sm?.lookup(fn.lineNumber, fn.columnNumber) ?? null;
+    const natives = [...fn.natives].sort((x, y) => y[1] - x[1]).slice(0, 2).map(([k]) => k).join(', ');
+    return [`${((100 * fn.ms) / injectTotalMs).toFixed(1)} %`, fn.functionName || '(top level)', pos ? `${pos.source}:${pos.line}` : '?',
+      natives, (pos?.text ?? '').slice(0, 60)];
+  });
+  const hotHeader = ['share of inject.js samples', 'function', 'source', 'native calls', 'source line'];
+  console.log('\nWhere inject.js spends it (CPU profile, 50 µs sampling, all loads)');
+  console.log(table(hotHeader, hotRows));
+
+  if (args.get('doc') === 'true') {
+    writeSection('inject-size', `## Injected script: size and document_start cost
+
+Command: \`${commandLine('bench/inject-size.ts')}\` — run ${today()}, ${version}, ${machineNote()}.
+
+Size of the production build (minified by esbuild; gzip level 9). Budget: inject.js ≤ 10 KB gzipped —
+${passFail(injectGz <= SIZE_BUDGET_BYTES)} (${injectGz} bytes).
+
+${mdTable(sizeHeader, sizeRows)}
+
+document_start cost on a page without React (\`tests/fixtures/plain.html\`), from Chrome's own trace
+(\`devtools.timeline\`): the \`EvaluateScript\` event Chrome records for each content script covers its compilation and
+top-level run; its thread time is the main thread's CPU time (not inflated when a loaded machine deschedules the
+thread; wall time beside it). Callbacks the script runs later in the load (handshake port messages, the
+DOMContentLoaded/load announcements) are its \`FunctionCall\` events. ${rest.length} loads in fresh tabs after a first, cold
+one. The page's own one-line inline script is the floor of any script evaluation on this machine. Budget: inject.js
+≤ ${COST_BUDGET_MS} ms — ${passFail(injectMs <= COST_BUDGET_MS)} (median ${f3(injectMs)} ms thread time; ${f3(injectTotal)} ms with its
+later callbacks). content.js (isolated world, every page too) is shown for scale; it has no budget of its own.
+
+${mdTable(costHeader, costRows)}
+
+Inside inject.js's \`EvaluateScript\` (${breakdowns.length} more loads traced with the \`blink\`, \`v8\` and \`disabled-by-default-v8.compile\` categories as well, for
+the nested events; those categories add some overhead of their own):
+
+${mdTable(bdHeader, bdRows)}
+
+Where inject.js spends it (CPU profile over ${BREAKDOWN_LOADS} loads at 50 µs sampling — the profiler inflates short functions, so
+this ranks, it does not total):
+
+${mdTable(hotHeader, hotRows.map((r) => r.map((c, i) => (i >= 1 && c ? `\`${c}\`` : c))))}
+`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

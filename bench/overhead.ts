@@ -1,0 +1,387 @@
+/**
+ * Overhead on StressGrid (SPEC §6, issue 6): the extension's own main-thread
+ * time as a fraction of the page's busy time, from CPU profiles, with the
+ * overlay on (Components mode) and installed-but-off, against react-scan
+ * measured the same way; effective refresh beside it.
+ *
+ *   npx tsx bench/overhead.ts [--rounds 3] [--window 5] [--refresh 4] [--pct 10,100]
+ *                             [--interval 100] [--settle 2] [--doc] [--no-build]
+ *
+ * Per round and per mutation share, the four configurations run one after
+ * the other in a rotating order, all in this one process:
+ *   none        a browser without the extension (dist/ not installed at all)
+ *   off         a browser with it installed, overlay never enabled
+ *   on          the same browser, overlay on in Components mode
+ *   react-scan  the browser without the extension, react-scan's auto build
+ *               injected before any page script (as its <script> tag would)
+ * Each gets a fresh tab on /demo/?pct=P&seed=1, a settle period, then a CPU
+ * profile over a fixed window (CDP Profiler, `--interval` µs sampling), then
+ * an unprofiled window for effective refresh (min of React commits/s and
+ * animation frames/s, from window.__demo).
+ *
+ * Attribution (lib/profile.ts): every sample goes to the nearest frame with a
+ * script URL, so native calls are charged to the script that made them.
+ * Extension = chrome-extension://<id>/… (inject.js, agent.js, content.js).
+ * From the extension's charge we subtract what it only moves or times on the
+ * page's behalf: the frame-end style + layout it forces (work the rendering
+ * step would otherwise do) and the forced reflows its wrappers timed (work
+ * the page's own reads caused) — `snapshot().frames` deltas over the window.
+ * The fraction's denominator is the page's main-thread busy time (all
+ * non-idle samples, the extension's included).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CDPSession, Page } from 'puppeteer-core';
+import { commandLine, enableOverlay, ensureOutDir, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, ROOT,
+  sleep, startServer, waitFor, type BenchBrowser, type FrameTotals } from './lib/env';
+import { attribute, mergeFunctions, msWhere, parseFrameKey, type Attribution, type CpuProfile } from './lib/profile';
+import { SourceMap } from './lib/sourcemap';
+import { max, mdTable, median, spread, table } from './lib/stats';
+import { passFail, today, writeSection } from './lib/doc';
+
+const CONFIGS = ['none', 'off', 'on', 'react-scan'] as const;
+type Config = (typeof CONFIGS)[number];
+const GRID_CELLS = 4900;
+const REACT_SCAN_URL = 'react-scan/auto.global.js';
+const BUDGET_ON: Record<number, number> = { 10: 3, 20: 5, 50: 5, 100: 5 };
+const BUDGET_OFF_PCT = 0.2;
+const TOP_N = 15;
+
+interface Counters {
+  commits: number;
+  frames: number;
+  t: number;
+}
+
+interface Run {
+  cfg: Config;
+  pct: number;
+  round: number;
+  a: Attribution;
+  /** Extension ms per file (inject.js, agent.js, content.js, …). */
+  extByFile: Map<string, number>;
+  extGrossMs: number;
+  movedMs: number;
+  extNetMs: number;
+  scanMs: number;
+  pageJsMs: number;
+  /** In the profiled window. */
+  commitsPs: number;
+  framesPs: number;
+  /** In the unprofiled window. */
+  refreshCommitsPs: number;
+  refreshFramesPs: number;
+  frameCount: number;
+}
+
+const args = parseArgs();
+const ROUNDS = numArg(args, 'rounds', 3);
+const WINDOW_MS = numArg(args, 'window', 5) * 1000;
+const REFRESH_MS = numArg(args, 'refresh', 4) * 1000;
+const SETTLE_MS = numArg(args, 'settle', 2) * 1000;
+const INTERVAL_US = numArg(args, 'interval', 100);
+const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
+const ONLY = args.get('configs')?.split(',') as Config[] | undefined;
+const configs = ONLY ?? [...CONFIGS];
+
+const counters = (page: Page): Promise<Counters> =>
+  page.evaluate(() => {
+    const d = (window as any).__demo;
+    return { commits: d.commits as number, frames: d.frames as number, t: performance.now() };
+  });
+
+function rate(a: Counters, b: Counters, key: 'commits' | 'frames'): number {
+  return ((b[key] - a[key]) * 1000) / Math.max(1, b.t - a.t);
+}
+
+function movedMs(s0: { time: number; frames: FrameTotals }, s1: { time: number; frames: FrameTotals }, windowMs: number): number {
+  const d = (s1.frames.styleMsTotal - s0.frames.styleMsTotal) + (s1.frames.layoutMsTotal - s0.frames.layoutMsTotal)
+    + (s1.frames.forcedMsTotal - s0.frames.forcedMsTotal);
+  const span = s1.time - s0.time;
+  // The snapshots bracket the profile a little wider than its window: scale to the window.
+  return span > 0 ? (d * Math.min(1, windowMs / span)) : d;
+}
+
+async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number, round: number, scanSrc: string): Promise<Run> {
+  const page = await b.newPage();
+  let cdp: CDPSession | null = null;
+  try {
+    if (cfg === 'react-scan') await page.evaluateOnNewDocument(scanSrc);
+    await page.goto(`${origin}/demo/?pct=${pct}&seed=1`, { waitUntil: 'load' });
+    await waitFor(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) > 3), 'the grid ticking');
+    if (cfg === 'on') await enableOverlay(page, GRID_CELLS);
+    await sleep(SETTLE_MS);
+    const s0 = cfg === 'on' ? await lc.frames(page) : null;
+    cdp = await page.createCDPSession();
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: INTERVAL_US });
+    await sleep(200);
+    const c0 = await counters(page);
+    await cdp.send('Profiler.start');
+    await sleep(WINDOW_MS);
+    const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+    const c1 = await counters(page);
+    const s1 = cfg === 'on' ? await lc.frames(page) : null;
+    await cdp.send('Profiler.disable');
+    let r0 = c1, r1 = c1;
+    if (REFRESH_MS > 0) {
+      await sleep(300);
+      r0 = await counters(page);
+      await sleep(REFRESH_MS);
+      r1 = await counters(page);
+    }
+    const file = path.join(ensureOutDir(), `overhead-${cfg}-p${pct}-r${round}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+
+    const extPrefix = b.extensionId ? `chrome-extension://${b.extensionId}/` : null;
+    // The rAF / attachShadow pass-throughs are named like the natives they forward to: when the page calls one,
+    // the native work is the page's own call (it costs the same without us). The wrapper's own JS stays ours.
+    const a = attribute(profile, {
+      passThrough: (owner, api, caller) => extPrefix !== null && owner.url.startsWith(extPrefix)
+        && owner.functionName === api && !caller.url.startsWith(extPrefix),
+    });
+    const extByFile = new Map<string, number>();
+    for (const [u, ms] of a.byUrl) {
+      if (extPrefix && u.startsWith(extPrefix)) {
+        const f = u.slice(extPrefix.length);
+        extByFile.set(f, (extByFile.get(f) ?? 0) + ms);
+      }
+    }
+    const extGrossMs = [...extByFile.values()].reduce((x, y) => x + y, 0);
+    const moved = s0 && s1 ? movedMs(s0, s1, a.windowMs) : 0;
+    return {
+      cfg, pct, round, a, extByFile, extGrossMs, movedMs: moved, extNetMs: Math.max(0, extGrossMs - moved),
+      scanMs: msWhere(a, (u) => u.endsWith(REACT_SCAN_URL)),
+      pageJsMs: msWhere(a, (u) => u.startsWith(origin)),
+      commitsPs: rate(c0, c1, 'commits'), framesPs: rate(c0, c1, 'frames'),
+      refreshCommitsPs: rate(r0, r1, 'commits'), refreshFramesPs: rate(r0, r1, 'frames'),
+      frameCount: s0 && s1 ? s1.frames.count - s0.frames.count : 0,
+    };
+  } finally {
+    await cdp?.detach().catch(() => undefined);
+    await page.close().catch(() => undefined);
+  }
+}
+
+const pctOf = (ms: number, busy: number): number => (busy > 0 ? (100 * ms) / busy : NaN);
+const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+
+/** Names an extension frame through the build's source maps: `name (src/…:line)`. */
+class Namer {
+  private readonly maps = new Map<string, SourceMap | null>();
+  constructor(private readonly prefix: string, private readonly dist: string) {}
+
+  isExt(url: string): boolean {
+    return url.startsWith(this.prefix);
+  }
+
+  describe(url: string, line: number, col: number, fn: string): { label: string; source: string; text: string } {
+    if (!this.isExt(url)) {
+      const short = url.replace(/^https?:\/\/[^/]+/, '') || '(native)';
+      return { label: `${fn || '(anonymous)'} ${short}:${line + 1}`, source: short, text: '' };
+    }
+    const file = url.slice(this.prefix.length);
+    if (!this.maps.has(file)) this.maps.set(file, SourceMap.load(path.join(this.dist, `${file}.map`)));
+    const pos = this.maps.get(file)?.lookup(line, col) ?? null;
+    const name = pos?.name ?? (fn || '(anonymous)');
+    return {
+      label: `${name} ${file}:${line + 1}:${col + 1}`,
+      source: pos ? `${pos.source}:${pos.line}` : '?',
+      text: pos?.text ?? '',
+    };
+  }
+
+  describeKey(key: string): string {
+    const cf = parseFrameKey(key);
+    if (!cf) return key;
+    const d = this.describe(cf.url, cf.lineNumber, cf.columnNumber, cf.functionName);
+    return this.isExt(cf.url) ? `${d.label.split(' ')[0]} (${d.source})` : d.label;
+  }
+}
+
+function hotSpotLines(runs: Run[], namer: Namer, n: number): { text: string; md: string } {
+  const merged = mergeFunctions(runs.map((r) => r.a));
+  const busy = runs.reduce((s, r) => s + r.a.busyMs, 0);
+  const top = [...merged.values()].filter((f) => namer.isExt(f.url)).sort((x, y) => y.ms - x.ms).slice(0, n);
+  const rows: string[][] = [];
+  for (const f of top) {
+    const d = namer.describe(f.url, f.lineNumber, f.columnNumber, f.functionName);
+    const natives = [...f.natives].sort((x, y) => y[1] - x[1]).slice(0, 2)
+      .map(([api, ms]) => `${api} ${pctOf(ms, busy).toFixed(2)}`).join(', ');
+    const callers = [...f.callers].sort((x, y) => y[1] - x[1]).slice(0, 2)
+      .map(([k, ms]) => `${namer.describeKey(k)} ${Math.round((100 * ms) / f.ms)}%`).join(', ');
+    rows.push([pctOf(f.ms, busy).toFixed(2), pctOf(f.nativeMs, busy).toFixed(2), d.label, d.source, natives, callers,
+      d.text.slice(0, 60)]);
+  }
+  const header = ['% busy', 'native', 'function @ bundle', 'source', 'native calls (% busy)', 'called from (share)', 'source line'];
+  return { text: table(header, rows), md: mdTable(header, rows.map((r) => r.map((c, i) => (i >= 2 && c ? `\`${c}\`` : c)))) };
+}
+
+/** Extension time split into its own JS per file and native calls per API, % of busy (all runs merged). */
+function breakdown(runs: Run[], namer: Namer): string {
+  const busy = runs.reduce((s, r) => s + r.a.busyMs, 0);
+  const js = new Map<string, number>();
+  const native = new Map<string, number>();
+  for (const r of runs) {
+    for (const f of r.a.functions.values()) {
+      if (!namer.isExt(f.url)) continue;
+      const file = f.url.slice(f.url.lastIndexOf('/') + 1);
+      js.set(file, (js.get(file) ?? 0) + f.ms - f.nativeMs);
+      for (const [api, ms] of f.natives) native.set(api, (native.get(api) ?? 0) + ms);
+    }
+  }
+  const moved = runs.reduce((s, r) => s + r.movedMs, 0);
+  const fmt = (m: Map<string, number>): string => [...m].sort((x, y) => y[1] - x[1]).filter(([, ms]) => pctOf(ms, busy) >= 0.01)
+    .map(([k, ms]) => `${k} ${pctOf(ms, busy).toFixed(2)}`).join(', ');
+  return `own JS: ${fmt(js)}; native calls: ${fmt(native)}; moved (timed by the extension): ${pctOf(moved, busy).toFixed(2)} — all % of busy`;
+}
+
+function summarise(runs: Run[], pct: number): { rows: string[][]; verdict: Record<string, boolean | null>; figures: Record<string, number> } {
+  const of = (cfg: Config) => runs.filter((r) => r.cfg === cfg && r.pct === pct);
+  const rows: string[][] = [];
+  const figures: Record<string, number> = {};
+  for (const cfg of configs) {
+    const rs = of(cfg);
+    if (rs.length === 0) continue;
+    const extFrac = rs.map((r) => pctOf(r.extNetMs, r.a.busyMs));
+    const grossFrac = rs.map((r) => pctOf(r.extGrossMs, r.a.busyMs));
+    const scanFrac = rs.map((r) => pctOf(r.scanMs, r.a.busyMs));
+    const busyFrac = rs.map((r) => (100 * r.a.busyMs) / r.a.windowMs);
+    const eff = rs.map((r) => Math.min(r.refreshCommitsPs, r.refreshFramesPs));
+    const effProfiled = rs.map((r) => Math.min(r.commitsPs, r.framesPs));
+    const isExt = cfg === 'on' || cfg === 'off';
+    rows.push([
+      cfg,
+      isExt ? spread(extFrac, 2, ' %') : cfg === 'react-scan' ? spread(scanFrac, 1, ' %') : '—',
+      isExt ? spread(grossFrac, 2, ' %') : '—',
+      cfg === 'on' ? spread(rs.map((r) => (r.movedMs * 1000) / r.a.windowMs), 0) : '—',
+      spread(busyFrac, 0, ' %'),
+      spread(rs.map((r) => r.refreshCommitsPs), 1),
+      spread(rs.map((r) => r.refreshFramesPs), 1),
+      spread(eff, 1),
+      spread(effProfiled, 1),
+    ]);
+    figures[`${cfg}.frac`] = isExt ? median(extFrac) : cfg === 'react-scan' ? median(scanFrac) : NaN;
+    figures[`${cfg}.fracMax`] = isExt ? max(extFrac) : cfg === 'react-scan' ? max(scanFrac) : NaN;
+    figures[`${cfg}.eff`] = median(eff);
+  }
+  const verdict: Record<string, boolean | null> = {
+    on: Number.isFinite(figures['on.frac']) ? figures['on.frac'] <= (BUDGET_ON[pct] ?? 5) : null,
+    off: Number.isFinite(figures['off.frac']) ? figures['off.frac'] <= BUDGET_OFF_PCT : null,
+    belowScan: Number.isFinite(figures['on.frac']) && Number.isFinite(figures['react-scan.frac'])
+      ? figures['on.frac'] < figures['react-scan.frac'] : null,
+  };
+  return { rows, verdict, figures };
+}
+
+async function main(): Promise<void> {
+  const dist = prepareBuild(args);
+  const scanPath = path.join(ROOT, 'node_modules', 'react-scan', 'dist', 'auto.global.js');
+  // sourceURL names the evaluated script in the profile (an evaluateOnNewDocument script has no URL otherwise).
+  const scanSrc = `${fs.readFileSync(scanPath, 'utf8')}\n//# sourceURL=${REACT_SCAN_URL}\n`;
+  const server = await startServer();
+  const withExt = await launchBrowser({ dist });
+  const without = await launchBrowser();
+  const version = await withExt.browser.version();
+  const runs: Run[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const pct of PCTS) {
+        // Rotate the order each round so no configuration always runs first (or right after a heavy one).
+        const order = configs.map((_, i) => configs[(i + round) % configs.length]);
+        for (const cfg of order) {
+          const b = cfg === 'on' || cfg === 'off' ? withExt : without;
+          const r = await measure(b, server.origin, cfg, pct, round, scanSrc);
+          runs.push(r);
+          const ext = [...r.extByFile].map(([f, ms]) => `${f} ${f2(pctOf(ms, r.a.busyMs))}%`).join(' ');
+          console.log(`round ${round + 1}/${ROUNDS} ${String(pct).padStart(3)} % ${cfg.padEnd(10)} busy ${f1((100 * r.a.busyMs) / r.a.windowMs)}%`
+            + `  ext net ${f2(pctOf(r.extNetMs, r.a.busyMs))}% (gross ${f2(pctOf(r.extGrossMs, r.a.busyMs))}%, moved ${f1(r.movedMs)} ms)`
+            + `  scan ${f1(pctOf(r.scanMs, r.a.busyMs))}%  commits/s ${f1(r.refreshCommitsPs)} frames/s ${f1(r.refreshFramesPs)}`
+            + (ext ? `  [${ext}]` : ''));
+        }
+      }
+    }
+  } finally {
+    await withExt.close();
+    await without.close();
+    await server.close();
+  }
+
+  const header = ['config', 'ext or react-scan self % of busy', 'ext gross %', 'moved ms/s', 'main thread busy',
+    'commits/s', 'frames/s', 'effective refresh', 'eff. (profiled)'];
+  const md: string[] = [];
+  const verdicts: string[] = [];
+  let allPass = true;
+  for (const pct of PCTS) {
+    const { rows, verdict, figures } = summarise(runs, pct);
+    console.log(`\nStressGrid ${pct} % mutation — median [min–max] over ${ROUNDS} interleaved rounds, ${WINDOW_MS / 1000} s windows`);
+    console.log(table(header, rows));
+    const budget = BUDGET_ON[pct] ?? 5;
+    const lines = [
+      `on ≤ ${budget} %: ${f2(figures['on.frac'])} % → ${verdict.on === null ? 'n/a' : verdict.on ? 'pass' : 'FAIL'}`,
+      `off ≤ ${BUDGET_OFF_PCT} %: ${f2(figures['off.frac'])} % → ${verdict.off === null ? 'n/a' : verdict.off ? 'pass' : 'FAIL'}`,
+      `on < react-scan (${f1(figures['react-scan.frac'])} %): ${verdict.belowScan === null ? 'n/a' : verdict.belowScan ? 'pass' : 'FAIL'}`,
+    ];
+    for (const l of lines) console.log(l);
+    for (const v of Object.values(verdict)) if (v === false) allPass = false;
+    md.push(`#### ${pct} % mutation\n\n${mdTable(header, rows)}\n`);
+    verdicts.push(`| ${pct} % | on ≤ ${budget} % | ${f2(figures['on.frac'])} % (worst round ${f2(figures['on.fracMax'])} %) | ${verdict.on === null ? 'n/a' : passFail(verdict.on)} |`,
+      `| ${pct} % | off ≤ ${BUDGET_OFF_PCT} % | ${f2(figures['off.frac'])} % (worst round ${f2(figures['off.fracMax'])} %) | ${verdict.off === null ? 'n/a' : passFail(verdict.off)} |`,
+      `| ${pct} % | on < react-scan | ${f2(figures['on.frac'])} % vs ${f1(figures['react-scan.frac'])} % | ${verdict.belowScan === null ? 'n/a' : passFail(verdict.belowScan)} |`);
+  }
+
+  const hot: string[] = [];
+  if (withExt.extensionId) {
+    const namer = new Namer(`chrome-extension://${withExt.extensionId}/`, dist);
+    for (const cfg of ['on', 'off'] as const) {
+      for (const pct of PCTS) {
+        const rs = runs.filter((r) => r.cfg === cfg && r.pct === pct);
+        if (rs.length === 0) continue;
+        const n = cfg === 'on' ? TOP_N : 5;
+        const h = hotSpotLines(rs, namer, n);
+        const b = breakdown(rs, namer);
+        console.log(`\nTop ${n} extension functions by charged self time, overlay ${cfg}, ${pct} % (% of busy, all rounds)`);
+        console.log(h.text);
+        console.log(b);
+        hot.push(`#### Overlay ${cfg}, ${pct} % mutation\n\n${b}.\n\n${h.md}\n`);
+      }
+    }
+  }
+  console.log(`\nprofiles: out/bench/overhead-*.cpuprofile   ${allPass ? 'all budgets pass' : 'SOME BUDGETS FAIL'}`);
+
+  if (args.get('doc') === 'true') {
+    writeSection('overhead', `## Overhead on StressGrid (CPU profile attribution)
+
+Command: \`${commandLine('bench/overhead.ts')}\` — run ${today()}, ${version}, ${machineNote()}.
+
+Method: ${ROUNDS} interleaved rounds × {no extension, installed-but-off, overlay on (Components), react-scan} per mutation
+share, rotating the order each round, one process. Each run: a fresh tab on \`/demo/?pct=P&seed=1\`, ${SETTLE_MS / 1000} s settle,
+a ${WINDOW_MS / 1000} s CPU profile (CDP \`Profiler\`, ${INTERVAL_US} µs sampling), then a ${REFRESH_MS / 1000} s unprofiled window for
+effective refresh. Samples are charged to the nearest frame with a script URL (native calls such as
+\`getBoundingClientRect\`, \`getAnimations\` and canvas drawing go to the script that made them); \`(program)\` and
+\`(garbage collector)\` stay unattributed. The extension's share is its charged time less the style and layout it only moves
+or times for the page (the frame-end flush, and the forced reflows its wrappers timed: \`snapshot().frames\` deltas over
+the window, "moved"), divided by all non-idle samples. "No extension" is a second browser where \`dist/\` is not
+installed; react-scan (\`node_modules/react-scan/dist/auto.global.js\`) is injected into that browser before any page
+script with \`evaluateOnNewDocument\`, as its script tag would load it. Effective refresh = min(React commits/s,
+animation frames/s) from \`window.__demo\`, unprofiled; "eff. (profiled)" is the same during the profile. Cells:
+median [min–max] over the rounds.
+
+| share | budget | measured (median) | result |
+|---|---|---:|---|
+${verdicts.join('\n')}
+
+${md.join('\n')}
+Extension hot spots (self time plus the native calls each function makes, % of the page's busy main-thread time, all
+rounds merged; names and lines through the build's source maps; "called from" is the nearest calling script frame). Full profiles:
+\`out/bench/overhead-<config>-p<share>-r<round>.cpuprofile\` (open in DevTools → Performance).
+
+${hot.join('\n')}`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

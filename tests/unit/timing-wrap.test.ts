@@ -14,6 +14,7 @@ class FakeHost implements WrapHost {
   clock = 0;
   done_: { self: unknown; ms: number; owner: OwnerKind }[] = [];
   remembered: [unknown, unknown][] = [];
+  preflushed: unknown[] = [];
   now(): number {
     return this.clock;
   }
@@ -22,6 +23,9 @@ class FakeHost implements WrapHost {
   }
   remember(decl: unknown, element: unknown): void {
     this.remembered.push([decl, element]);
+  }
+  preflush(self: unknown): void {
+    this.preflushed.push(self);
   }
 }
 
@@ -131,6 +135,25 @@ describe('timing: wrappers', () => {
     const decl = (proto as { compute: (e: unknown) => unknown }).compute(el);
     expect(host.remembered).to.deep.equal([[decl, el]]);
     expect(host.done_).to.have.length(0);
+  });
+
+  it('time a focus-like call\'s flush before it, and the reads its handlers make inside it, separately', () => {
+    const { proto } = makeProto();
+    const host = new FakeHost();
+    let handlerSawHeight = 0;
+    Object.defineProperty(proto, 'focus', {
+      value: function focus(this: { height: number }, opts?: unknown) {
+        handlerSawHeight = this.height; // a focus handler reading layout, synchronously inside focus()
+        return opts;
+      },
+      writable: true, enumerable: true, configurable: true,
+    });
+    new WrapperSet().install([spec(proto, 'height', 'get'), spec(proto, 'focus', 'preflush')], host);
+    const obj = Object.create(proto) as { focus: (o?: unknown) => unknown };
+    expect(obj.focus('x')).to.equal('x');
+    expect(handlerSawHeight).to.equal(42);
+    expect(host.preflushed).to.deep.equal([obj]);
+    expect(host.done_.map((d) => d.self)).to.deep.equal([obj]); // the handler's read, timed on its own
   });
 
   it('restore every descriptor on uninstall: function identity is back', () => {

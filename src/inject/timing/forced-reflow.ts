@@ -55,6 +55,8 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
   private readonly loaf: LoafObserver;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
   private foreignRafReported = false;
+  /** The native Element.prototype.getBoundingClientRect, for `preflush` (captured at install, before wrapping). */
+  private nativeRect: ((self: unknown) => unknown) | null = null;
 
   constructor(private readonly deps: ForcedTimerDeps) {
     const perf = deps.win.performance;
@@ -75,6 +77,8 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     if (!/\[native code\]/.test(Function.prototype.toString.call(win.performance.now))) {
       internal.degraded.push('the page replaced performance.now: forced-reflow timing may be wrong');
     }
+    const rect = win.Element.prototype.getBoundingClientRect;
+    this.nativeRect = Function.prototype.call.bind(rect) as (self: unknown) => unknown;
     const skipped = this.wrappers.install(layoutReadTargets(win), this);
     if (skipped.length > 0) internal.degraded.push(`not timed (not configurable): ${skipped.join(', ')}`.slice(0, 200));
     this.active = true;
@@ -101,6 +105,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     this.total = 0;
     this.notified = false;
     this.decls = null;
+    this.nativeRect = null;
     this.spans.clear();
     this.ticks.clear();
     this.stacks.reset();
@@ -147,6 +152,21 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     } catch (e) {
       this.deps.internal.debug('forced reflow', e);
     }
+  }
+
+  preflush(self: unknown, owner: OwnerKind): void {
+    const rect = this.nativeRect;
+    if (rect === null || !(self instanceof this.deps.win.Element)) return;
+    this.depth++;
+    const t0 = this.now();
+    try {
+      rect(self);
+    } catch (e) {
+      this.deps.internal.debug('preflush', e);
+    } finally {
+      this.depth--;
+    }
+    this.done(self, t0, owner);
   }
 
   remember(decl: unknown, element: unknown): void {

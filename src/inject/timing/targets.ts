@@ -43,8 +43,9 @@ export function layoutReadTargets(win: Window & typeof globalThis): WrapSpec[] {
       'scrollIntoViewIfNeeded', 'scrollTo', 'scrollBy', 'scroll', 'computedStyleMap', 'checkVisibility']],
     [p(win.HTMLElement), 'get', OwnerKind.Self, ['offsetTop', 'offsetLeft', 'offsetWidth', 'offsetHeight', 'offsetParent',
       'innerText', 'outerText']],
-    [p(win.HTMLElement), 'method', OwnerKind.Self, ['focus']],
-    [p(w.SVGElement), 'method', OwnerKind.Self, ['focus']],
+    // focus() runs focus/blur handlers inside itself: its flush is timed just before it (wrap.ts 'preflush').
+    [p(win.HTMLElement), 'preflush', OwnerKind.Self, ['focus']],
+    [p(w.SVGElement), 'preflush', OwnerKind.Self, ['focus']],
     [p(w.SVGGraphicsElement), 'method', OwnerKind.Self, ['getBBox', 'getScreenCTM']],
     [p(win.Range), 'method', OwnerKind.RangeStart, ['getBoundingClientRect', 'getClientRects']],
     [p(win.Document), 'method', OwnerKind.Page, ['elementFromPoint', 'elementsFromPoint', 'caretPositionFromPoint',

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { launch, lc, waitFor, type Harness } from './harness';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { markWindow, styleLayoutWithin, traced } from './timing-trace';
 
 interface Comp {
@@ -177,6 +177,28 @@ describe('layout timing (e2e)', function () {
       expect(q.forcedMs).to.be.below(0.05 * m.forcedMs);
       expect(row.forcedMs).to.be.at.least(m.forcedMs);
       expect(s.frames.forcedMsTotal).to.be.greaterThan(0);
+    });
+
+    it('sampled stacks of its forced reflows reach the panel, with the page\'s frames and none of ours', async () => {
+      const s = await snap(page);
+      const m = one(s, 'Measurer');
+      const { panel, devtools } = await openPanel(h, page);
+      try {
+        await lc.pin(page, m.id);
+        await page.evaluate(() => (window as any).__work.start());
+        const stacks = await waitFor(() => panel.evaluate(() => {
+          const t = (globalThis as any).__panelState?.table;
+          return t?.pinned?.stacks?.length ? (t.pinned.stacks as { ms: number; stack: string }[]) : null;
+        }), { timeout: 20_000, what: 'a stack in the pinned detail' });
+        log(`stack (${stacks![0].ms.toFixed(2)} ms): ${stacks![0].stack.split('\n').slice(0, 2).join(' | ')}`);
+        expect(stacks![0].ms).to.be.greaterThan(0.1);
+        expect(stacks![0].stack).to.include('timing-forced-r19.js');
+        expect(stacks![0].stack).to.not.include('chrome-extension://');
+      } finally {
+        await page.evaluate(() => (window as any).__work.stop());
+        await lc.pin(page, null);
+        await devtools.close();
+      }
     });
 
     it('a forced reflow on DOM no component owns goes to <page>', async () => {

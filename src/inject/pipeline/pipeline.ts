@@ -157,8 +157,9 @@ export class Pipeline {
       doc.documentElement.getBoundingClientRect();
       const t2 = this.now();
       this.mutations.drain();
-      // Counts current before they weigh the split (a subtree mounted this frame has none yet).
-      this.registry.flushStats();
+      // Counts current before they weigh the split (a subtree mounted this frame has none yet); only when
+      // structure changed, so that Stats records still go out at the flush rate on ordinary frames.
+      if (this.registry.pendingRecounts > 0) this.registry.flushStats();
       const forcedMs = forced ? forced.take(this.forcedById) : 0;
       this.frameNo++;
       attribute(this.ring, this.registry.takeLayoutDirty(), t1 - t0, t2 - t1, this.forcedById, this.isLive);

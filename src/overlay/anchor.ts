@@ -43,8 +43,12 @@ export function meterAnchor(b: Rect, vp: Viewport, rtl = false): Point | null {
   return clampToViewport({ x, y: b.y + METER_INSET_PX }, vp);
 }
 
-/** The `<page>` bucket has no box of its own: its meter sits at the viewport's corner. */
+/**
+ * The `<page>` bucket has no box of its own: its meter sits at the viewport's
+ * bottom-right corner (bottom-left on RTL pages), 4 px in — not the top
+ * corner, where the root component's meter already sits.
+ */
 export function pageAnchor(vp: Viewport, rtl = false): Point {
-  return meterAnchor({ x: 0, y: 0, width: Math.max(vp.width, MIN_SUBTREE_PX), height: Math.max(vp.height, MIN_SUBTREE_PX) }, vp, rtl)
-    ?? { x: 0, y: 0 };
+  const x = rtl ? METER_INSET_PX : vp.width - METER_INSET_PX - METER_WIDTH_PX;
+  return clampToViewport({ x, y: vp.height - METER_INSET_PX - METER_HEIGHT_PX }, vp);
 }

@@ -37,7 +37,11 @@ export function legendLines(s: Pick<Settings, 'meterStyle' | 'msRamp' | 'inflati
       [{ text: 'Bottom bar: elements, log 1 → 10 000: ' }, { text: '', swatch: true, color: AUTHORED_COLOR },
         { text: ' authored, then colored = rendered beyond authored' }],
     ]
-    : ['Meter: the subtree’s layout ms over the last 6 s (max per 100 ms, log scale 0 → 33 ms)'];
+    : [
+      'Meter: the subtree’s layout ms over the last 6 s (max per 100 ms, log scale 0 → 33 ms)',
+      [{ text: 'Strip under it: elements, log 1 → 10 000: ' }, { text: '', swatch: true, color: AUTHORED_COLOR },
+        { text: ' authored, then colored = rendered beyond authored' }],
+    ];
   return [
     'Layout Cost — legend',
     ...body,

@@ -7,7 +7,10 @@
  * Sparkline body (default): 60 buckets of 100 ms, one column per device
  * pixel of body width, each column the max of the buckets it covers, its
  * height on a log scale 0 → 33 ms (a 1 ms blip stays visible next to a 30 ms
- * spike) and its color from the ms ramp of that value.
+ * spike) and its color from the ms ramp of that value. Under it, a 2 px
+ * element strip — the seed's count bar in miniature (grey authored, colored
+ * inflation tail) — because a meter that Heatmap chose for its inflation
+ * would otherwise show an empty box in the default form.
  *
  * Bars body (setting): the seed's two bars, 4 px each with a 2 px gutter
  * (the seed's 5 px bars assume the border outside the box; here the 1 px
@@ -26,6 +29,8 @@ export const BAR_HEIGHT_PX = 4;
 export const BAR_GUTTER_PX = 2;
 export const MS_CEILING = 33;
 export const COUNT_CEILING = 10_000;
+/** The element strip under the sparkline. */
+export const STRIP_HEIGHT_PX = 2;
 /** Sparkline values below this draw nothing (timer noise); at or above it, at least one device pixel. */
 export const SPARK_FLOOR_MS = 0.05;
 
@@ -75,6 +80,19 @@ export function emitBars(
   if (rW > aW) sink(body.x + aW, botY, rW - aW, botH, rampLevel(inflationRatio(authored, rendered), inflationRamp));
 }
 
+/** The element strip under a sparkline: grey up to authored, the inflation-colored tail up to rendered. */
+export function emitStrip(
+  x: number, y: number, dpr: number, authored: number, rendered: number, inflationRamp: Ramp, sink: RectSink,
+): void {
+  const body = bodyRect(x, y, dpr);
+  const top = snap(y + BODY_Y_PX + BODY_HEIGHT_PX - STRIP_HEIGHT_PX, dpr);
+  const h = body.y + body.height - top;
+  const aW = Math.round(body.width * countFraction(authored));
+  const rW = Math.round(body.width * countFraction(rendered));
+  if (aW > 0) sink(body.x, top, aW, h, GREY);
+  if (rW > aW) sink(body.x + aW, top, rW - aW, h, rampLevel(inflationRatio(authored, rendered), inflationRamp));
+}
+
 /**
  * The sparkline for one meter, emitted as rects into `sink`. `ring` holds
  * the buckets as a ring whose oldest bucket is at index `oldest`; adjacent
@@ -85,7 +103,8 @@ export function emitSparkline(
 ): void {
   const n = ring.length;
   if (n === 0) return;
-  const body = bodyRect(x, y, dpr);
+  const full = bodyRect(x, y, dpr);
+  const body = { x: full.x, y: full.y, width: full.width, height: snap(y + BODY_Y_PX + BODY_HEIGHT_PX - STRIP_HEIGHT_PX, dpr) - full.y };
   const cols = body.width;
   let runX = 0, runW = 0, runH = 0, runC = 0;
   for (let j = 0; j < cols; j++) {

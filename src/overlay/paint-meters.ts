@@ -5,7 +5,7 @@
  * is what the 1 ms flush budget for 200 meters is spent on.
  */
 import { METER_HEIGHT_PX, METER_WIDTH_PX } from './anchor';
-import { emitBars, emitSparkline, GREY } from './meter';
+import { emitBars, emitSparkline, emitStrip, GREY } from './meter';
 import { AUTHORED_COLOR, LEVEL_COLORS, Level, type Ramp } from './ramps';
 import { hairline, snapRect } from './snap';
 import type { DrawContext, Rect } from './types';
@@ -15,6 +15,9 @@ export const BOX_BORDER = 'rgb(80,80,80)';
 export const BOX_RADIUS_PX = 2;
 export const OUTLINE_COLOR = 'rgba(96,165,250,0.9)';
 export const PIN_COLOR = 'rgb(236,72,153)';
+/** Inspect hover and the panel's hovered row: a solid blue line over a light blue wash, visible on light and dark pages. */
+export const HOVER_COLOR = 'rgb(37,99,235)';
+export const HOVER_FILL = 'rgba(59,130,246,0.16)';
 
 export interface MeterDraw {
   /** Top-left in viewport CSS px (already anchored and clamped). */
@@ -90,8 +93,9 @@ export function paintMeters(ctx: DrawContext, meters: readonly MeterDraw[], dpr:
   for (const m of meters) {
     if (style.meterStyle === 'bars') {
       emitBars(m.x, m.y, dpr, m.layoutMs, m.authored, m.rendered, style.msRamp, style.inflationRamp, collect);
-    } else if (m.spark) {
-      emitSparkline(m.x, m.y, dpr, m.spark, m.sparkOldest, style.msRamp, collect);
+    } else {
+      if (m.spark) emitSparkline(m.x, m.y, dpr, m.spark, m.sparkOldest, style.msRamp, collect);
+      emitStrip(m.x, m.y, dpr, m.authored, m.rendered, style.inflationRamp, collect);
     }
   }
   fillBucket(ctx, buckets[GREY_BUCKET], AUTHORED_COLOR);
@@ -120,6 +124,18 @@ export function paintOutlines(ctx: DrawContext, rects: readonly Rect[], dpr: num
     ctx.rect(d.x + d.width - t, d.y + t, t, d.height - 2 * t);
   }
   ctx.fillStyle = color;
+  ctx.fill();
+}
+
+/** Fills whole rects (snapped), one fill for all: the wash under a hovered component. */
+export function paintFills(ctx: DrawContext, rects: readonly Rect[], dpr: number, fill: unknown): void {
+  if (rects.length === 0) return;
+  ctx.beginPath();
+  for (const r of rects) {
+    const d = snapRect(r, dpr);
+    if (d.width > 0 && d.height > 0) ctx.rect(d.x, d.y, d.width, d.height);
+  }
+  ctx.fillStyle = fill;
   ctx.fill();
 }
 

@@ -99,10 +99,19 @@ export function paintLines(
 }
 
 /**
- * Where the pinned caption goes: just below the meter, right-aligned with
- * it; above it when there is no room below; always inside the viewport.
+ * Where a caption goes: outside the component's box when there is room —
+ * just above it, right-aligned with it, else just below it — so it does not
+ * cover what the user is looking at; otherwise under the meter (above it at
+ * the bottom edge). Always inside the viewport.
  */
-export function placeCaption(meter: Point, size: { width: number; height: number }, vp: Viewport): Point {
+export function placeCaption(meter: Point, size: { width: number; height: number }, vp: Viewport, box: Rect | null = null): Point {
+  if (box) {
+    const x = Math.min(box.x + box.width, vp.width) - size.width;
+    const above = Math.min(box.y, vp.height) - 2 - size.height;
+    if (above >= 0 && box.y <= vp.height) return clampToViewport({ x, y: above }, vp, size.width, size.height);
+    const below = Math.max(box.y + box.height, 0) + 2;
+    if (below + size.height <= vp.height && box.y + box.height >= 0) return clampToViewport({ x, y: below }, vp, size.width, size.height);
+  }
   const x = meter.x + METER_WIDTH_PX - size.width;
   let y = meter.y + METER_HEIGHT_PX + 2;
   if (y + size.height > vp.height) y = meter.y - 2 - size.height;

@@ -40,6 +40,13 @@ export interface PlannedMeter<N extends CostNode> {
   label: string | null;
 }
 
+export interface Caption<N extends CostNode> {
+  node: N;
+  /** The meter's top-left it hangs from (or where the meter would be when there is no room for one). */
+  at: Point;
+  pinned: boolean;
+}
+
 export interface Plan<N extends CostNode> {
   meters: PlannedMeter<N>[];
   outlines: Rect[];
@@ -47,8 +54,8 @@ export interface Plan<N extends CostNode> {
   pinOutline: Rect | null;
   /** Outlines for the Inspect hover and the panel's hovered row (drawn in the accent color). */
   accentOutlines: Rect[];
-  /** Where the pinned caption hangs: the pinned meter's top-left, or where it would be. */
-  caption: { node: N; at: Point } | null;
+  /** Text captions: the pinned component's, and in Inspect the hovered one's. */
+  captions: Caption<N>[];
   wantBounds: number[];
   capped: boolean;
 }
@@ -116,24 +123,32 @@ export function planFrame<N extends CostNode>(input: PlanInput<N>): Plan<N> {
     if (b) accentOutlines.push(b);
   }
 
-  let caption: Plan<N>['caption'] = null;
-  let pinOutline: Rect | null = null;
+  const captions: Caption<N>[] = [];
   const pinned = input.pinned === null ? undefined : input.get(input.pinned);
+  const pinOutline = pinned?.bounds ?? null;
   if (pinned) {
-    pinOutline = pinned.bounds;
-    const own = meters.find((m) => m.chain.includes(pinned));
-    if (own) {
-      caption = { node: pinned, at: own.at };
-    } else if (pinned.bounds) {
-      const b = pinned.bounds;
-      const x = rtl ? b.x + METER_INSET_PX : b.x + b.width - METER_INSET_PX - METER_WIDTH_PX;
-      caption = { node: pinned, at: clampToViewport({ x, y: b.y + METER_INSET_PX }, vp) };
-    }
+    const at = captionAt(pinned, meters, vp, rtl);
+    if (at) captions.push({ node: pinned, at, pinned: true });
+  }
+  // Inspect: the hovered component is named too — it is often a cell too small for a meter.
+  const hovered = input.hovered === null || input.hovered === input.pinned ? undefined : input.get(input.hovered);
+  if (hovered) {
+    const at = captionAt(hovered, meters, vp, rtl);
+    if (at) captions.push({ node: hovered, at, pinned: false });
   }
 
   // Pinned, hovered and highlighted components always get their bounds read, cap or not.
   const wantBounds = [...new Set([...extras, ...want])].slice(0, max + extras.length);
-  return { meters, outlines, pinOutline, accentOutlines, caption, wantBounds, capped };
+  return { meters, outlines, pinOutline, accentOutlines, captions, wantBounds, capped };
+}
+
+function captionAt<N extends CostNode>(n: N, meters: PlannedMeter<N>[], vp: Viewport, rtl: boolean): Point | null {
+  const own = meters.find((m) => m.chain.includes(n));
+  if (own) return own.at;
+  const b = n.bounds;
+  if (!b) return null;
+  const x = rtl ? b.x + METER_INSET_PX : b.x + b.width - METER_INSET_PX - METER_WIDTH_PX;
+  return clampToViewport({ x, y: b.y + METER_INSET_PX }, vp);
 }
 
 function* iterateWithPage<N>(nodes: Iterable<N>, page: N): Iterable<N> {

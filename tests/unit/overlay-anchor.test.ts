@@ -37,8 +37,8 @@ describe('overlay meter anchor', () => {
     expect(clampToViewport({ x: 5, y: 5 }, { width: 20, height: 10, dpr: 1 })).to.deep.equal({ x: 0, y: 0 });
   });
 
-  it('anchors the <page> bucket at the viewport corner', () => {
-    expect(pageAnchor(vp)).to.deep.equal({ x: 1280 - 4 - 32, y: 4 });
-    expect(pageAnchor(vp, true)).to.deep.equal({ x: 4, y: 4 });
+  it('anchors the <page> bucket at the viewport’s bottom corner, clear of the root component’s meter', () => {
+    expect(pageAnchor(vp)).to.deep.equal({ x: 1280 - 4 - 32, y: 900 - 4 - 14 });
+    expect(pageAnchor(vp, true)).to.deep.equal({ x: 4, y: 900 - 4 - 14 });
   });
 });

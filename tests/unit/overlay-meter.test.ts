@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  bodyRect, countFraction, emitBars, emitSparkline, GREY, msFraction, sparkFraction, SPARK_FLOOR_MS,
+  bodyRect, countFraction, emitBars, emitSparkline, emitStrip, GREY, msFraction, sparkFraction, SPARK_FLOOR_MS,
 } from '../../src/overlay/meter';
 import { Level } from '../../src/overlay/ramps';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
@@ -91,8 +91,8 @@ describe('overlay meter: the sparkline', () => {
     expect(rects).to.have.length(1);
     const [x, y, w, h, c] = rects[0];
     expect(x + w).to.equal(30);
-    expect(y + h).to.equal(12);
-    expect(h).to.equal(Math.round(10 * sparkFraction(20)));
+    expect(y + h).to.equal(10); // the 2 px element strip sits under it
+    expect(h).to.equal(Math.round(8 * sparkFraction(20)));
     expect(c).to.equal(Level.Red);
   });
 
@@ -107,7 +107,7 @@ describe('overlay meter: the sparkline', () => {
     const { rects, sink } = collect();
     // 60 buckets into 28 columns: buckets 0 and 1 share column 0.
     emitSparkline(0, 0, 1, ring([[0, 1], [1, 30]]), 0, MS, sink);
-    expect(rects[0][3]).to.equal(Math.round(10 * sparkFraction(30)));
+    expect(rects[0][3]).to.equal(Math.round(8 * sparkFraction(30)));
   });
 
   it('shows anything at or above the floor as at least one device pixel, and drops noise below it', () => {
@@ -117,6 +117,16 @@ describe('overlay meter: the sparkline', () => {
     const b = collect();
     emitSparkline(0, 0, 1, ring([[59, SPARK_FLOOR_MS / 2]]), 0, MS, b.sink);
     expect(b.rects).to.deep.equal([]);
+  });
+
+  it('draws the element strip under it: grey to authored, inflation tail to rendered', () => {
+    const { rects, sink } = collect();
+    emitStrip(0, 0, 1, 9, 99, INF, sink);
+    const w1 = Math.round(28 * countFraction(9)), w2 = Math.round(28 * countFraction(99));
+    expect(rects).to.deep.equal([[2, 10, w1, 2, GREY], [2 + w1, 10, w2 - w1, 2, Level.Orange]]);
+    const hi = collect();
+    emitStrip(0, 0, 2, 9, 9, INF, hi.sink);
+    expect(hi.rects).to.deep.equal([[4, 20, Math.round(56 * countFraction(9)), 4, GREY]]);
   });
 
   it('merges equal adjacent columns into one rect', () => {

@@ -50,9 +50,10 @@ describe('overlay painters', () => {
     const ring = new Float32Array(60);
     ring[59] = 10;
     const ctx = new FakeContext();
-    paintMeters(ctx, [meter({ spark: ring }), meter({ x: 300 })], 1, { ...STYLE, meterStyle: 'sparkline' });
-    expect(ctx.fillAt(129, 61)).to.equal(LEVEL_COLORS[2]);
-    expect(ctx.fills.filter((f) => f.fill !== BOX_FILL)).to.have.length(1);
+    paintMeters(ctx, [meter({ spark: ring }), meter({ x: 300, authored: 0, rendered: 0 })], 1, { ...STYLE, meterStyle: 'sparkline' });
+    expect(ctx.fillAt(129, 59)).to.equal(LEVEL_COLORS[2]);
+    expect(ctx.fillAt(102, 61)).to.equal(AUTHORED_COLOR); // the element strip
+    expect(ctx.fills.filter((f) => f.fill !== BOX_FILL && f.rect.x >= 300)).to.have.length(0);
   });
 
   it('paints nothing at all for no meters', () => {
@@ -101,6 +102,15 @@ describe('overlay text', () => {
     paintLines(ctx, ['<b>hi</b>'], 10, 10, 2);
     expect(ctx.texts.map((t) => t.text)).to.deep.equal(['<b>hi</b>']);
     expect(ctx.font).to.match(/^22px /);
+  });
+
+  it('hangs the caption outside the component: above it, else below it', () => {
+    const vp = { width: 800, height: 600, dpr: 1 };
+    const size = { width: 100, height: 20 };
+    expect(placeCaption({ x: 464, y: 104 }, size, vp, { x: 300, y: 100, width: 200, height: 60 })).to.deep.equal({ x: 400, y: 78 });
+    expect(placeCaption({ x: 464, y: 14 }, size, vp, { x: 300, y: 10, width: 200, height: 60 })).to.deep.equal({ x: 400, y: 72 });
+    // Filling the viewport: no room outside, so under the meter.
+    expect(placeCaption({ x: 764, y: 4 }, size, vp, { x: 0, y: 0, width: 800, height: 600 })).to.deep.equal({ x: 696, y: 20 });
   });
 
   it('hangs the caption under the meter, above it at the bottom edge, inside the viewport', () => {

@@ -82,16 +82,18 @@ describe('overlay frame plan', () => {
     expect(p.meters.map((m) => m.node.id)).to.deep.equal([4]);
     expect(p.accentOutlines).to.deep.equal([{ x: 300, y: 100, width: 200, height: 100 }]);
     expect(p.wantBounds).to.deep.equal([4]);
+    expect(p.captions.map((c) => [c.node.id, c.pinned])).to.deep.equal([[4, false]]);
   });
 
   it('Pinned: outline in the pin color and a caption at its meter, in any mode', () => {
     const p = planFrame(input(app(), { mode: 'inspect', pinned: 2, hovered: 2 }));
     expect(p.pinOutline).to.deep.equal({ x: 100, y: 100, width: 600, height: 400 });
     expect(p.accentOutlines).to.deep.equal([]);
-    expect(p.caption?.node.id).to.equal(2);
-    expect(p.caption?.at).to.deep.equal({ x: 664, y: 104 });
+    expect(p.captions.map((c) => [c.node.id, c.pinned])).to.deep.equal([[2, true]]);
+    expect(p.captions[0].at).to.deep.equal({ x: 664, y: 104 });
     const q = planFrame(input(app(), { pinned: 6 }));
-    expect(q.caption?.node.id).to.equal(6); // too small for a meter, still captioned at its corner
+    expect(q.captions.map((c) => c.node.id)).to.deep.equal([6]); // too small for a meter, still captioned at its corner
+    expect(q.captions[0].at).to.deep.equal({ x: 800 + 30 - 4 - 32, y: 104 });
     expect(q.wantBounds[0]).to.equal(6);
   });
 

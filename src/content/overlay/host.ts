@@ -26,6 +26,7 @@ export class CanvasHost {
   /** CSS px size and device px size of the canvas as last observed; null until the first observation. */
   private css: { width: number; height: number } | null = null;
   private device: { width: number; height: number } | null = null;
+  private ratio: { dpr: number; mql: MediaQueryList } | null = null;
 
   constructor(private readonly onResize: () => void) {
     const host = document.createElement(HOST_TAG);
@@ -65,8 +66,12 @@ export class CanvasHost {
     const dpr = window.devicePixelRatio || 1;
     // Before the first observation, window's size (no layout needed for a fixed, inset:0 host).
     const css = this.css ?? { width: window.innerWidth, height: window.innerHeight };
-    const w = this.device?.width ?? Math.round(css.width * dpr);
-    const h = this.device?.height ?? Math.round(css.height * dpr);
+    // The observed device size is exact, but only while it belongs to the current ratio: a zoom or
+    // an emulated ratio change can reach us before the observer reports again.
+    const fresh = this.device !== null && Math.abs(this.device.width - css.width * dpr) < 2 && Math.abs(this.device.height - css.height * dpr) < 2;
+    const w = fresh ? this.device!.width : Math.round(css.width * dpr);
+    const h = fresh ? this.device!.height : Math.round(css.height * dpr);
+    this.watchRatio(dpr);
     if (this.canvas.width !== w || this.canvas.height !== h) {
       this.canvas.width = w;
       this.canvas.height = h;
@@ -74,7 +79,20 @@ export class CanvasHost {
     return { width: css.width, height: css.height, dpr };
   }
 
+  /** A device-pixel-ratio change (zoom, another monitor) does not always resize the canvas: redraw on it too. */
+  private watchRatio(dpr: number): void {
+    if (this.ratio?.dpr === dpr || typeof matchMedia !== 'function') return;
+    this.ratio?.mql.removeEventListener('change', this.onRatio);
+    const mql = matchMedia(`(resolution: ${dpr}dppx)`);
+    mql.addEventListener('change', this.onRatio);
+    this.ratio = { dpr, mql };
+  }
+
+  private readonly onRatio = (): void => this.onResize();
+
   remove(): void {
+    this.ratio?.mql.removeEventListener('change', this.onRatio);
+    this.ratio = null;
     this.observer?.disconnect();
     this.observer = null;
     this.host.remove();

@@ -10,10 +10,13 @@
  * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
  */
 import type { Mode, Settings } from '../../protocol';
-import { paintMeters, paintOutlines, paintStripeTile, PIN_COLOR, stripeTileSize, type MeterDraw } from '../../overlay/paint-meters';
+import {
+  HOVER_COLOR, HOVER_FILL, paintFills, paintMeters, paintOutlines, paintStripeTile, PIN_COLOR, stripeTileSize, type MeterDraw,
+} from '../../overlay/paint-meters';
 import { measureLines, paintLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../overlay/legend';
-import { planFrame, type PlannedMeter } from '../../overlay/plan';
+import { METER_HEIGHT_PX } from '../../overlay/anchor';
+import { planFrame, type Caption, type PlannedMeter } from '../../overlay/plan';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
 import type { Viewport } from '../../overlay/types';
 import type { RollupStore, StoredComponent } from '../store';
@@ -25,7 +28,6 @@ export const IDLE_TICK_MS = 200;
 export const MODE_CAPTION_MS = 1500;
 /** Scroll events come every frame while scrolling: ask the agent for bounds at most this often (trailing). */
 export const BOUNDS_REQUEST_MS = 30;
-const ACCENT_COLOR = 'rgba(250,250,250,0.95)';
 
 export interface OverlayDeps {
   store: RollupStore;
@@ -76,10 +78,8 @@ export class Overlay {
       },
       pin: (id) => this.deps.onPin(id),
       escape: () => this.escape(),
-      viewportChanged: () => {
-        this.requestBounds();
-        this.requestRender();
-      },
+      // The agent re-reads bounds on scroll and resize by itself (it listens too); the canvas only redraws.
+      viewportChanged: () => this.requestRender(),
     });
   }
 
@@ -165,13 +165,14 @@ export class Overlay {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, host.canvas.width, host.canvas.height);
     paintOutlines(ctx, plan.outlines, vp.dpr);
-    paintOutlines(ctx, plan.accentOutlines, vp.dpr, ACCENT_COLOR);
+    paintFills(ctx, plan.accentOutlines, vp.dpr, HOVER_FILL);
+    paintOutlines(ctx, plan.accentOutlines, vp.dpr, HOVER_COLOR);
     if (plan.pinOutline) paintOutlines(ctx, [plan.pinOutline], vp.dpr, PIN_COLOR);
     paintMeters(ctx, plan.meters.map((m) => this.meterDraw(m)), vp.dpr, {
       meterStyle: s.meterStyle, msRamp: s.msRamp, inflationRamp: s.inflationRamp, colorBlind: s.colorBlind,
       stripeFill: s.colorBlind ? this.stripeFill(ctx, vp.dpr) : null,
     });
-    this.paintText(ctx, plan.meters, plan.caption, vp);
+    this.paintText(ctx, plan.meters, plan.captions, vp);
   }
 
   private decay(id: number): void {
@@ -192,18 +193,20 @@ export class Overlay {
 
   private paintText(
     ctx: CanvasRenderingContext2D, meters: PlannedMeter<StoredComponent>[],
-    caption: { node: StoredComponent; at: { x: number; y: number } } | null, vp: Viewport,
+    captions: Caption<StoredComponent>[], vp: Viewport,
   ): void {
     for (const m of meters) {
       if (m.label === null) continue;
+      // Beside the meter, vertically centred on it, inside the viewport.
       const size = measureLines(ctx, [m.label], vp.dpr);
-      paintLines(ctx, [m.label], Math.max(0, m.at.x - size.width - 2), m.at.y, vp.dpr);
+      const y = Math.max(0, Math.min(vp.height - size.height, m.at.y + METER_HEIGHT_PX / 2 - size.height / 2));
+      paintLines(ctx, [m.label], Math.max(0, m.at.x - size.width - 2), y, vp.dpr);
     }
-    if (caption) {
-      const n = caption.node;
+    for (const c of captions) {
+      const n = c.node;
       const lines = [pinCaption(n.name, n.layout, n.authored, n.rendered)];
-      const at = placeCaption(caption.at, measureLines(ctx, lines, vp.dpr), vp);
-      paintLines(ctx, lines, at.x, at.y, vp.dpr, { border: PIN_COLOR });
+      const at = placeCaption(c.at, measureLines(ctx, lines, vp.dpr), vp, n.bounds);
+      paintLines(ctx, lines, at.x, at.y, vp.dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
     }
     if (performance.now() < this.modeCaptionUntil) {
       const lines = [modeCaption(this.mode)];

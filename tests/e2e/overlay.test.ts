@@ -1,0 +1,301 @@
+/**
+ * The overlay in real headless Chromium, read back from screenshot pixels:
+ * meters at the corners the agent's bounds predict, colors following the
+ * ramps, suppression under 40 px, the collapsed wrapper chain, the three
+ * modes, pinning, Esc, Ctrl+Shift+L, clicks reaching the page, no Layout
+ * events of its own, a nested scroller and 200 %. Fixture: overlay.html.
+ */
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
+import { pageAnchor } from '../../src/overlay/anchor';
+import { rampLevel } from '../../src/overlay/ramps';
+import { launch, lc, waitFor, type Harness } from './harness';
+import {
+  anchorFor, at, blankAt, diffCount, frames, isAuthoredGrey, levelOf, meterAt, near, OUTLINE_ON_WHITE, PIN_RGB, shot,
+  tailSample, TEXT_BG_ON_WHITE, WHITE,
+} from './overlay-pixels';
+import type { Image } from './png';
+
+interface Comp {
+  id: number; name: string; parentId: number | null; authored: number; rendered: number; layoutMs: number;
+  bounds: { x: number; y: number; width: number; height: number } | null; drawn: boolean; sparkline: number[];
+}
+
+async function comps(page: Page): Promise<Comp[]> {
+  return ((await lc.snapshot(page)) as { components: Comp[] }).components;
+}
+async function byName(page: Page, name: string): Promise<Comp> {
+  const c = (await comps(page)).find((x) => x.name === name);
+  if (!c) throw new Error(`no component ${name}`);
+  return c;
+}
+async function setMode(page: Page, mode: string): Promise<void> {
+  if (mode === 'off') await lc.disable(page);
+  else await lc.enable(page, mode);
+  await waitFor(async () => (await lc.state(page)).mode === mode, { what: `mode ${mode}` });
+}
+/** Polls screenshots until `ok` holds for one; returns it. */
+async function until(page: Page, ok: (img: Image) => boolean | Promise<boolean>, what: string, timeout = 10_000): Promise<Image> {
+  let last: Image | null = null;
+  return waitFor(async () => {
+    last = await shot(page);
+    return (await ok(last)) ? last : null;
+  }, { what, timeout, interval: 100 });
+}
+
+describe('overlay (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let page: Page;
+  let baseline: Image;
+
+  before(async () => {
+    h = await launch();
+    page = await h.newPage('overlay.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await frames(page, 3);
+    baseline = await shot(page, 'overlay-off.png');
+  });
+  after(async () => h?.close());
+
+  it('adds exactly one light-DOM element and moves nothing on the page', async () => {
+    const before = await page.evaluate(() => ({
+      count: document.querySelectorAll('*').length,
+      big: JSON.stringify(document.getElementById('big')!.getBoundingClientRect()),
+    }));
+    await setMode(page, 'components');
+    await waitFor(() => page.evaluate(() => document.querySelector('layout-cost-overlay') !== null), { what: 'host' });
+    const after = await page.evaluate(() => ({
+      count: document.querySelectorAll('*').length,
+      big: JSON.stringify(document.getElementById('big')!.getBoundingClientRect()),
+      last: document.documentElement.lastElementChild?.tagName,
+    }));
+    expect(after.count).to.equal(before.count + 1);
+    expect(after.big).to.equal(before.big);
+    expect(after.last).to.equal('LAYOUT-COST-OVERLAY');
+  });
+
+  it('draws the legend on first enable; Esc hides it and is remembered', async () => {
+    const legendAt = (img: Image): boolean => near(at(img, 14, 885), TEXT_BG_ON_WHITE, 10);
+    await until(page, legendAt, 'legend', 5_000);
+    await page.keyboard.press('Escape');
+    await until(page, (img) => !legendAt(img), 'legend gone');
+    const w = await h.worker();
+    expect(await w.evaluate(async () => (await chrome.storage.local.get('legendDismissed')).legendDismissed)).to.equal(true);
+  });
+
+  it('Components: a meter at the top-right of each shown subtree, outlined; none under 40 px', async () => {
+    await waitFor(async () => (await byName(page, 'Edge40')).drawn, { what: 'meters drawn' });
+    const all = await comps(page);
+    const get = (n: string): Comp => all.find((c) => c.name === n)!;
+    const drawn = all.filter((c) => c.drawn).map((c) => c.name).sort();
+    expect(drawn).to.include.members(['App', 'Big', 'Yellow', 'Edge40', 'PanelC', 'Hot', 'Row']);
+    expect(drawn).to.not.include('Tiny');
+    expect(get('Tiny').bounds).to.deep.include({ width: 30, height: 30 }); // a candidate (bounds read), yet no meter
+    const img = await until(page, (i) => all.filter((c) => c.drawn).every((c) => {
+      const a = anchorFor(c.bounds!);
+      return a !== null && meterAt(i, a.x, a.y);
+    }), 'every drawn meter on screen');
+    await shot(page, 'overlay-components-100.png');
+    expect(blankAt(img, 720 + 30 - 36, 44)).to.equal(true); // Tiny's corner
+    expect(meterAt(img, 780 + 40 - 36, 44)).to.equal(true); // Edge40: exactly 40 px is enough
+    // A crisp 1 px outline on Big's left edge: one device pixel of outline, white on both sides.
+    expect(near(at(img, 40, 200), OUTLINE_ON_WHITE)).to.equal(true);
+    expect(near(at(img, 39, 200), WHITE, 2) && near(at(img, 41, 200), WHITE, 2)).to.equal(true);
+  });
+
+  it('Components: the wrapper chain ProviderA → ShellB → PanelC shares one box and draws one meter', async () => {
+    const all = await comps(page);
+    const [a, b, c] = ['ProviderA', 'ShellB', 'PanelC'].map((n) => all.find((x) => x.name === n)!);
+    expect([a.drawn, b.drawn, c.drawn]).to.deep.equal([false, false, true]);
+    expect(a.bounds).to.deep.equal(c.bounds);
+    const img = await shot(page);
+    expect(meterAt(img, 440 - 36, 404)).to.equal(true);
+  });
+
+  it('bars: the element bar is grey up to authored and colored by the inflation ramp', async () => {
+    const w = await h.worker();
+    await w.evaluate((s) => chrome.storage.local.set({ settings: s }), { ...DEFAULT_SETTINGS, meterStyle: 'bars' });
+    const all = await comps(page);
+    const cases = ['Big', 'Yellow', 'Row', 'Hot'].map((n) => all.find((c) => c.name === n && c.drawn)!);
+    const img = await until(page, (i) => {
+      const big = cases[0], s = tailSample(anchorFor(big.bounds!)!.x, anchorFor(big.bounds!)!.y, big.authored, big.rendered);
+      return levelOf(at(i, s.tail[0], s.tail[1])) >= 0;
+    }, 'bars drawn');
+    await shot(page, 'overlay-components-bars-100.png');
+    for (const c of cases) {
+      const a = anchorFor(c.bounds!)!;
+      const ratio = c.rendered / Math.max(c.authored, 1);
+      const s = tailSample(a.x, a.y, c.authored, c.rendered);
+      if (s.grey) expect(isAuthoredGrey(at(img, s.grey[0], s.grey[1])), `${c.name} grey`).to.equal(true);
+      if (ratio > 1.05) expect(levelOf(at(img, s.tail[0], s.tail[1])), `${c.name} ${ratio}×`).to.equal(rampLevel(ratio, DEFAULT_SETTINGS.inflationRamp));
+    }
+    // Big 60× red, Yellow 5.5× yellow, Row 19× orange: the fixture spans the ramp.
+    expect(cases.slice(0, 3).map((c) => rampLevel(c.rendered / c.authored, DEFAULT_SETTINGS.inflationRamp))).to.deep.equal([3, 1, 2]);
+  });
+
+  it('bars: the top bar follows the layout-ms ramp of a component doing real layout work', async () => {
+    await page.evaluate(() => (window as any).__hot(true));
+    await waitFor(async () => (await byName(page, 'Hot')).layoutMs > 1, { what: 'Hot measured', timeout: 20_000 });
+    const a = anchorFor((await byName(page, 'Hot')).bounds!)!;
+    // The first pixel of the top bar, between two readings of the EMA.
+    const ms0 = (await byName(page, 'Hot')).layoutMs;
+    const img = await shot(page);
+    const ms1 = (await byName(page, 'Hot')).layoutMs;
+    const level = levelOf(at(img, a.x + 2, a.y + 3));
+    const ramp = DEFAULT_SETTINGS.msRamp;
+    expect([rampLevel(ms0, ramp), rampLevel(ms1, ramp)], `${ms0.toFixed(1)}–${ms1.toFixed(1)} ms`).to.include(level);
+    await shot(page, 'overlay-components-bars-hot-100.png');
+  });
+
+  it('sparkline (default): the hot component’s history is drawn in ramp colors', async () => {
+    const w = await h.worker();
+    await w.evaluate((s) => chrome.storage.local.set({ settings: s }), { ...DEFAULT_SETTINGS });
+    const a = anchorFor((await byName(page, 'Hot')).bounds!)!;
+    const img = await until(page, (i) => {
+      for (let x = a.x + 2; x < a.x + 30; x++) if (levelOf(at(i, x, a.y + 9)) >= 0) return true; // the sparkline's bottom row
+      return false;
+    }, 'sparkline columns');
+    await shot(page, 'overlay-components-hot-100.png');
+    const spark = (await byName(page, 'Hot')).sparkline;
+    expect(Math.max(...spark)).to.be.greaterThan(0);
+    expect(meterAt(img, a.x, a.y)).to.equal(true);
+  });
+
+  it('Components and Heatmap: every click reaches the page', async () => {
+    await page.evaluate(() => (window as any).__hot(false));
+    const clicks = (): Promise<number> => page.evaluate(() => (window as any).__clicks ?? 0);
+    const n0 = await clicks();
+    await page.click('#clicker');
+    await setMode(page, 'heatmap');
+    await page.click('#clicker');
+    expect(await clicks()).to.equal(n0 + 2);
+  });
+
+  it('Heatmap: at most 10 meters, the hot subtree among them, at any depth', async () => {
+    await page.evaluate(() => (window as any).__hot(true));
+    try {
+      await waitFor(async () => (await byName(page, 'Hot')).drawn, { what: 'Hot in the heatmap', timeout: 20_000 });
+      const all = await comps(page);
+      const drawn = all.filter((c) => c.drawn).map((c) => c.name);
+      expect(drawn.length).to.be.at.most(10);
+      expect(drawn).to.include.members(['Hot', 'Big', 'PanelC']); // red layout ms; red inflation at depth 1 and 3
+      expect(drawn).to.not.include('Yellow'); // 5.5× is the coolest thing on the page: 11th
+      const hot = anchorFor(all.find((c) => c.name === 'Hot')!.bounds!)!;
+      await until(page, (i) => meterAt(i, hot.x, hot.y), 'Hot meter');
+      await shot(page, 'overlay-heatmap-100.png');
+    } finally {
+      await page.evaluate(() => (window as any).__hot(false));
+    }
+  });
+
+  it('Heatmap: the <page> bucket gets a labelled meter when layout no component owns is hot', async () => {
+    await page.evaluate(() => (window as any).__pageHot(true));
+    try {
+      const p = pageAnchor({ width: 1280, height: 900, dpr: 1 });
+      await until(page, (i) => meterAt(i, p.x, p.y) && near(at(i, p.x - 4, p.y + 7), TEXT_BG_ON_WHITE, 12), '<page> meter and label', 20_000);
+      await shot(page, 'overlay-heatmap-page-100.png');
+      expect((await comps(page)).filter((c) => c.drawn).length).to.be.at.most(9); // + <page> = 10
+    } finally {
+      await page.evaluate(() => (window as any).__pageHot(false));
+    }
+  });
+
+  it('Inspect: draws nothing until hover, then only that component', async () => {
+    await page.mouse.move(700, 320); // over nothing but App, before Inspect starts listening
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await setMode(page, 'inspect');
+    const img = await until(page, (i) => diffCount(i, baseline) === 0, 'canvas identical to overlay off');
+    expect(diffCount(img, baseline)).to.equal(0);
+    await page.mouse.move(240, 190);
+    const big = anchorFor((await byName(page, 'Big')).bounds!)!;
+    const hovered = await until(page, (i) => meterAt(i, big.x, big.y), 'Big on hover');
+    await shot(page, 'overlay-inspect-100.png');
+    expect(blankAt(hovered, 680 - 36, 44)).to.equal(true); // Yellow: not hovered, not drawn
+    expect((await comps(page)).filter((c) => c.drawn).map((c) => c.name)).to.deep.equal(['Big']);
+  });
+
+  it('Inspect: click pins without reaching the page, click again unpins, Esc unpins; other clicks pass', async () => {
+    const clicks = (): Promise<number> => page.evaluate(() => (window as any).__clicks ?? 0);
+    const n0 = await clicks();
+    const clicker = await byName(page, 'Clicker');
+    await page.mouse.move(580, 230);
+    await waitFor(async () => (await byName(page, 'Clicker')).drawn, { what: 'Clicker hovered' });
+    await page.mouse.click(580, 230);
+    await waitFor(async () => (await lc.state(page)).pinned === clicker.id, { what: 'pinned' });
+    const pinned = await until(page, (i) => near(at(i, 480, 230), PIN_RGB, 10), 'pin outline');
+    await shot(page, 'overlay-inspect-pinned-100.png');
+    expect(meterAt(pinned, 680 - 36, 204)).to.equal(true);
+    await page.mouse.click(580, 230);
+    await waitFor(async () => (await lc.state(page)).pinned === null, { what: 'unpinned by click' });
+    await page.mouse.click(580, 230);
+    await waitFor(async () => (await lc.state(page)).pinned === clicker.id, { what: 'pinned again' });
+    await page.keyboard.press('Escape');
+    await waitFor(async () => (await lc.state(page)).pinned === null, { what: 'unpinned by Esc' });
+    expect(await clicks()).to.equal(n0);
+    await page.mouse.move(950, 420);
+    await page.mouse.click(950, 420); // #plain is not React's: nothing to pin, the page gets it
+    expect(await page.evaluate(() => (window as any).__plainClicks)).to.equal(1);
+    expect((await lc.state(page)).pinned).to.equal(null);
+  });
+
+  it('Ctrl+Shift+L by real key presses cycles Off → Components → Heatmap → Inspect → Off, naming each mode', async () => {
+    await setMode(page, 'off');
+    const captionAt = (img: Image): boolean => near(at(img, 640, 14), TEXT_BG_ON_WHITE, 12);
+    for (const mode of ['components', 'heatmap', 'inspect', 'off']) {
+      await page.keyboard.down('Control');
+      await page.keyboard.down('Shift');
+      await page.keyboard.press('KeyL');
+      await page.keyboard.up('Shift');
+      await page.keyboard.up('Control');
+      await waitFor(async () => (await lc.state(page)).mode === mode, { what: `mode ${mode} by key` });
+      if (mode !== 'off') await until(page, captionAt, `caption for ${mode}`, 3_000);
+    }
+    expect(await page.evaluate(() => document.querySelector('layout-cost-overlay'))).to.equal(null);
+  });
+
+  it('adds no Layout events of its own while it draws (trace)', async () => {
+    const layouts = async (): Promise<number> => {
+      await page.tracing.start({ categories: ['devtools.timeline'] });
+      await frames(page, 60); // ≥ 1 s at 60 Hz: five idle-ticker flushes or more
+      const raw = await page.tracing.stop();
+      const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: { name: string }[] };
+      return trace.traceEvents.filter((e) => e.name === 'Layout').length;
+    };
+    const off = await layouts();
+    await setMode(page, 'components');
+    await until(page, (i) => meterAt(i, 440 - 36, 44), 'meters back');
+    const on = await layouts();
+    expect(on, `Layout events: ${off} off, ${on} on`).to.be.at.most(off);
+  });
+
+  it('follows a nested scroller', async () => {
+    const row = (await comps(page)).filter((c) => c.name === 'Row').sort((a, b) => a.bounds!.y - b.bounds!.y)[1];
+    const y0 = row.bounds!.y;
+    await page.evaluate(() => {
+      document.getElementById('scroller')!.scrollTop = 100;
+    });
+    await waitFor(async () => (await comps(page)).find((c) => c.id === row.id)!.bounds!.y === y0 - 100, { what: 'bounds after scroll' });
+    const a = anchorFor({ ...row.bounds!, y: y0 - 100 })!;
+    const img = await until(page, (i) => meterAt(i, a.x, a.y), 'meter moved with the row');
+    expect(blankAt(img, a.x, a.y + 100)).to.equal(true);
+  });
+
+  it('at 200 %: the backing store doubles, meters stay at their corners, lines stay crisp', async () => {
+    await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 2 });
+    const big = anchorFor((await byName(page, 'Big')).bounds!)!;
+    const img = await until(page, (i) => i.width === 2560 && meterAt(i, big.x, big.y, 2), 'meters at 2x');
+    await shot(page, 'overlay-components-200.png');
+    // Big's outline: exactly two device pixels wide, white on both sides.
+    expect(near(at(img, 40, 200, 2), OUTLINE_ON_WHITE) && near(at(img, 40.5, 200, 2), OUTLINE_ON_WHITE)).to.equal(true);
+    expect(near(at(img, 39.5, 200, 2), WHITE, 2) && near(at(img, 41, 200, 2), WHITE, 2)).to.equal(true);
+    for (const mode of ['heatmap', 'inspect']) {
+      await setMode(page, mode);
+      if (mode === 'inspect') await page.mouse.move(240, 190);
+      await frames(page, 10);
+      await shot(page, `overlay-${mode}-200.png`);
+    }
+    await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
+  });
+});

@@ -1,69 +1,15 @@
 /**
  * Layout timing end to end: frame totals against Chrome's own trace,
- * attribution of frame and forced cost, rAF semantics, hostile pages, and
+ * attribution of frame and forced cost, the outside measurement, stacks, and
  * off means off. Figures are printed (`[timing]` lines) for docs/TIMING.md.
+ * rAF semantics and hostile pages: timing-raf.test.ts.
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
-import { markWindow, styleLayoutWithin, traced } from './timing-trace';
-
-interface Comp {
-  id: number;
-  name: string;
-  parentId: number | null;
-  styleMs: number;
-  layoutMs: number;
-  forcedMs: number;
-}
-interface Snap {
-  frames: { count: number; styleMsTotal: number; layoutMsTotal: number; forcedMsTotal: number };
-  page: { styleMs: number; layoutMs: number; forcedMs: number };
-  components: Comp[];
-}
-
-const snap = async (page: Page): Promise<Snap> => (await lc.snapshot(page)) as Snap;
-const byName = (s: Snap, name: string): Comp[] => s.components.filter((c) => c.name === name);
-const one = (s: Snap, name: string): Comp => {
-  const found = byName(s, name);
-  if (found.length !== 1) throw new Error(`expected one ${name}, found ${found.length}`);
-  return found[0];
-};
-const log = (...args: unknown[]): void => console.log('    [timing]', ...args);
-
-/** The snapshot once no frame has been measured for a while: the page is quiet. */
-async function settled(page: Page): Promise<Snap> {
-  let last = -1;
-  const s = await waitFor(async () => {
-    const s = await snap(page);
-    const quiet = s.frames.count === last;
-    last = s.frames.count;
-    return quiet ? s : null;
-  }, { interval: 300, timeout: 15_000, what: 'a quiet page' });
-  return s as Snap;
-}
-
-async function openFixture(h: Harness, file: string): Promise<Page> {
-  const page = await h.newPage(file);
-  await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
-  return page;
-}
-
-async function enableAndFind(page: Page, name: string): Promise<void> {
-  await lc.enable(page);
-  await waitFor(async () => (await snap(page)).components.some((c) => c.name === name), { what: `component ${name}` });
-}
-
-/** Runs the fixture's `__work` until `frames` more frames were measured, then stops it. */
-async function runWork(page: Page, frames: number): Promise<void> {
-  const start = (await snap(page)).frames.count;
-  await page.evaluate(() => (window as any).__work.start());
-  try {
-    await waitFor(async () => (await snap(page)).frames.count >= start + frames, { timeout: 60_000, what: `${frames} frames` });
-  } finally {
-    await page.evaluate(() => (window as any).__work.stop());
-  }
-}
+import {
+  byName, enableAndFind, log, markWindow, one, openFixture, runWork, settled, snap, styleLayoutWithin, traced, type Comp, type Snap,
+} from './timing-helpers';
 
 describe('layout timing (e2e)', function () {
   this.timeout(180_000);
@@ -292,94 +238,4 @@ describe('layout timing (e2e)', function () {
     });
   });
 
-  describe('requestAnimationFrame semantics (timing-raf)', () => {
-    let page: Page;
-    before(async () => {
-      page = await h.newPage('timing-raf.html');
-    });
-    after(async () => page?.close());
-
-    it('keeps order, cancel, next-frame registration and error isolation exactly as the native does', async () => {
-      const native = await page.evaluate(() => (window as any).__rafScenario());
-      await lc.enable(page);
-      await waitFor(async () => (await lc.state(page)).agent && (await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.raf.tap !== null)),
-        { what: 'the frame loop' });
-      const ours = await page.evaluate(() => (window as any).__rafScenario());
-      log(`rAF scenario, native: ${JSON.stringify(native)}; ours: ${JSON.stringify(ours.stamps)}`);
-      delete native.stamps;
-      delete ours.stamps;
-      expect(native).to.deep.include({ log: ['A this=undefined', 'B', 'E', 'D'], sameFrame: true, nextFrame: true, errors: ['boom-B'] });
-      expect(ours).to.deep.equal(native);
-      await lc.disable(page);
-      await waitFor(async () => (await lc.state(page)).mode === 'off');
-    });
-
-    it('enabling and disabling while callbacks are queued never runs one twice or loses one', async () => {
-      await page.evaluate(() => (window as any).__startLoop());
-      for (let i = 0; i < 6; i++) {
-        const calls = await page.evaluate(() => (window as any).__loop.calls as number);
-        if (i % 2 === 0) await lc.enable(page);
-        else await lc.disable(page);
-        const want = i % 2 === 0 ? 'components' : 'off';
-        await waitFor(async () => (await lc.state(page)).mode === want);
-        // The loop is alive: it keeps advancing across the switch.
-        await waitFor(() => page.evaluate((c) => (window as any).__loop.calls > c + 3, calls), { what: 'the loop to go on' });
-      }
-      const loop = await page.evaluate(() => {
-        const L = (window as any).__loop;
-        L.running = false;
-        return { calls: L.calls as number, stamps: L.stamps as number[] };
-      });
-      // One call per frame: a doubled callback would fork the loop (two calls with one timestamp).
-      const dupes = loop.stamps.filter((t, i) => i > 0 && t === loop.stamps[i - 1]).length;
-      log(`loop: ${loop.calls} calls across 6 switches, ${dupes} repeated timestamps`);
-      expect(dupes).to.equal(0);
-      expect(loop.stamps.every((t, i) => i === 0 || t > loop.stamps[i - 1])).to.equal(true);
-    });
-  });
-
-  describe('hostile pages (timing-hostile)', () => {
-    it('a page that replaced requestAnimationFrame is reported in state().degraded, and its callbacks still run', async () => {
-      const page = await h.newPage('timing-hostile.html?replace=1');
-      await lc.enable(page);
-      const st = await waitFor(async () => {
-        const s = await lc.state(page);
-        return s.agent && s.degraded.length > 0 ? s : null;
-      }, { what: 'degraded state' });
-      log(`degraded: ${JSON.stringify(st!.degraded)}`);
-      expect(st!.degraded.join(' ')).to.match(/replaced requestAnimationFrame/);
-      const ran = await page.evaluate(() => new Promise<number>((resolve) => {
-        let n = 0;
-        requestAnimationFrame(() => n++);
-        setTimeout(() => resolve(n), 200);
-      }));
-      expect(ran).to.equal(1);
-      await page.close();
-    });
-
-    it('a native requestAnimationFrame kept from another realm is caught by the Long Animation Frames cross-check', async () => {
-      const page = await h.newPage('timing-hostile.html');
-      await lc.enable(page);
-      await waitFor(async () => (await lc.state(page)).outside !== null, { what: 'outside measurement' });
-      // Long frames that are ours or the page's ordinary work are not mistaken for foreign rAF work.
-      await page.evaluate(() => {
-        const busy = (): void => {
-          const end = performance.now() + 70;
-          while (performance.now() < end) document.getElementById('p')!.style.width = `${100 + Math.random() * 100}px`;
-        };
-        requestAnimationFrame(busy);
-        setTimeout(busy, 200);
-      });
-      await waitFor(async () => ((await lc.state(page)).outside?.longFrames ?? 0) >= 2, { what: 'two long frames' });
-      expect((await lc.state(page)).degraded.join(' ')).to.not.match(/outside the frame loop/);
-      await page.evaluate(() => (window as any).__foreignLongFrame());
-      const st = await waitFor(async () => {
-        const s = await lc.state(page);
-        return /outside the frame loop/.test(s.degraded.join(' ')) ? s : null;
-      }, { what: 'the foreign callback to be reported' });
-      log(`degraded: ${JSON.stringify(st!.degraded)}; outside ${JSON.stringify(st!.outside)}`);
-      expect(await page.evaluate(() => (window as any).__foreignRafRuns)).to.equal(1);
-      await page.close();
-    });
-  });
 });

@@ -79,8 +79,15 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     }
     const rect = win.Element.prototype.getBoundingClientRect;
     this.nativeRect = Function.prototype.call.bind(rect) as (self: unknown) => unknown;
-    const skipped = this.wrappers.install(layoutReadTargets(win), this);
-    if (skipped.length > 0) internal.degraded.push(`not timed (not configurable): ${skipped.join(', ')}`.slice(0, 200));
+    try {
+      const skipped = this.wrappers.install(layoutReadTargets(win), this);
+      if (skipped.length > 0) internal.degraded.push(`not timed (not configurable): ${skipped.join(', ')}`.slice(0, 200));
+    } catch (e) {
+      // A page that made a prototype exotic: time nothing rather than half of it.
+      internal.debug('wrap', e);
+      this.wrappers.uninstall();
+      internal.degraded.push('forced reflows are not timed on this page (the layout APIs could not be wrapped)');
+    }
     this.active = true;
     let loaf = false;
     try {

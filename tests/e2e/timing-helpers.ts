@@ -1,9 +1,69 @@
 /**
- * Chrome's trace as ground truth for the timing e2e (TESTING.md): record a
- * window between two `performance.mark`s, then sum the renderer main
- * thread's UpdateLayoutTree (style) and Layout events inside it.
+ * Helpers for the timing e2e tests: the snapshot's shape as these tests read
+ * it, waiting for a quiet page, driving the fixtures' `__work`, and Chrome's
+ * trace as ground truth (TESTING.md): record a window between two
+ * `performance.mark`s, then sum the renderer main thread's UpdateLayoutTree
+ * (style) and Layout events inside it.
  */
 import type { Page } from 'puppeteer-core';
+import { lc, waitFor, type Harness } from './harness';
+
+export interface Comp {
+  id: number;
+  name: string;
+  parentId: number | null;
+  styleMs: number;
+  layoutMs: number;
+  forcedMs: number;
+}
+export interface Snap {
+  frames: { count: number; styleMsTotal: number; layoutMsTotal: number; forcedMsTotal: number };
+  page: { styleMs: number; layoutMs: number; forcedMs: number };
+  components: Comp[];
+}
+
+export const snap = async (page: Page): Promise<Snap> => (await lc.snapshot(page)) as Snap;
+export const byName = (s: Snap, name: string): Comp[] => s.components.filter((c) => c.name === name);
+export const one = (s: Snap, name: string): Comp => {
+  const found = byName(s, name);
+  if (found.length !== 1) throw new Error(`expected one ${name}, found ${found.length}`);
+  return found[0];
+};
+export const log = (...args: unknown[]): void => console.log('    [timing]', ...args);
+
+/** The snapshot once no frame has been measured for a while: the page is quiet. */
+export async function settled(page: Page): Promise<Snap> {
+  let last = -1;
+  const s = await waitFor(async () => {
+    const s = await snap(page);
+    const quiet = s.frames.count === last;
+    last = s.frames.count;
+    return quiet ? s : null;
+  }, { interval: 300, timeout: 15_000, what: 'a quiet page' });
+  return s as Snap;
+}
+
+export async function openFixture(h: Harness, file: string): Promise<Page> {
+  const page = await h.newPage(file);
+  await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+  return page;
+}
+
+export async function enableAndFind(page: Page, name: string): Promise<void> {
+  await lc.enable(page);
+  await waitFor(async () => (await snap(page)).components.some((c) => c.name === name), { what: `component ${name}` });
+}
+
+/** Runs the fixture's `__work` until `frames` more frames were measured, then stops it. */
+export async function runWork(page: Page, frames: number): Promise<void> {
+  const start = (await snap(page)).frames.count;
+  await page.evaluate(() => (window as any).__work.start());
+  try {
+    await waitFor(async () => (await snap(page)).frames.count >= start + frames, { timeout: 60_000, what: `${frames} frames` });
+  } finally {
+    await page.evaluate(() => (window as any).__work.stop());
+  }
+}
 
 export interface TraceEvent {
   name: string;

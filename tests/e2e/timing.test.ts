@@ -103,6 +103,22 @@ describe('layout timing (e2e)', function () {
     });
   });
 
+  it('React 17 (updates flagged only where props changed): the expensive component still carries its parent', async () => {
+    const page = await openFixture(h, 'timing-load-r17.html');
+    try {
+      await enableAndFind(page, 'Heavy');
+      await runWork(page, 60);
+      const s = await snap(page);
+      const heavy = one(s, 'Heavy');
+      const panel = one(s, 'Panel');
+      log(`React 17 attribution: Panel ${panel.layoutMs.toFixed(2)}, Heavy ${heavy.layoutMs.toFixed(2)} layout ms (EMA)`);
+      expect(heavy.layoutMs).to.be.greaterThan(0.5 * panel.layoutMs);
+      for (const l of byName(s, 'Light')) expect(heavy.layoutMs).to.be.greaterThan(5 * l.layoutMs);
+    } finally {
+      await page.close();
+    }
+  });
+
   describe('forced reflows (timing-forced)', () => {
     let page: Page;
     before(async () => {

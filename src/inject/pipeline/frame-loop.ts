@@ -65,10 +65,6 @@ export class FrameLoop implements FrameTap {
       : (e) => win.setTimeout(() => { throw e; }, 0);
   }
 
-  get pending(): number {
-    return this.queue.size + this.running.size;
-  }
-
   install(): void {
     this.draining = false;
     this.raf.tap = this;

@@ -39,8 +39,6 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
   active = false;
   depth = 0;
   readonly now: () => number;
-  /** Forced reflows counted since enable. */
-  count = 0;
   private threshold = 0.15;
   private burstThreshold = 0.25;
   private readonly burst = new BurstCounter();
@@ -72,7 +70,6 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     this.burstThreshold = flushThresholdMs(resolution, true);
     this.burst.reset();
     this.decls = new WeakMap();
-    this.count = 0;
     this.foreignRafReported = false;
     if (!/\[native code\]/.test(Function.prototype.toString.call(win.performance.now))) {
       internal.degraded.push('the page replaced performance.now: forced-reflow timing may be wrong');
@@ -149,7 +146,6 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
       const id = node === null ? 0 : this.deps.ownerOf(node);
       this.byOwner.set(id, (this.byOwner.get(id) ?? 0) + ms);
       this.total += ms;
-      this.count++;
       this.spans.push(t0, ms);
       if (this.stacks.want(t0)) this.deps.internal.post('stack', { id, ms, stack: this.stacks.capture() });
       if (!this.notified) {

@@ -32,13 +32,6 @@ export class SpanRing {
     this.written++;
   }
 
-  /** Start of the oldest span still held (Infinity when empty): earlier spans are forgotten. */
-  get oldestStart(): number {
-    if (this.written === 0) return Infinity;
-    const first = this.written > this.capacity ? this.written - this.capacity : 0;
-    return this.data[(first & this.mask) * SPAN_STRIDE];
-  }
-
   /** Total duration of the spans that start within [from, to]. */
   sumWithin(from: number, to: number): number {
     const n = Math.min(this.written, this.capacity);

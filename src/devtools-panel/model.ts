@@ -17,6 +17,8 @@ export class PanelModel {
   /** Bumped on every change of status or frames; the table has its own `tableVersion`. */
   version = 0;
   tableVersion = 0;
+  /** Connections to the worker so far: more than one means the port was lost and re-established. */
+  connections = 0;
   /** Table rebuilds so far (tests check the refresh rate stays at a few per second). */
   tableRenders = 0;
   /** Last exported snapshot (for tests: the download itself leaves no trace in the page). */
@@ -42,6 +44,7 @@ export class PanelModel {
   }
 
   setConnected(c: boolean): void {
+    if (c && !this.connected) this.connections++;
     this.connected = c;
     this.version++;
   }

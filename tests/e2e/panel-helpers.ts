@@ -3,7 +3,7 @@
  * the user sees it (the DOM, not the panel's model), wait for rows, and
  * stop the extension's service worker through CDP.
  */
-import type { Browser, Frame, Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 import { lc, waitFor, type Harness } from './harness';
 
 /** Column order of the panel's table (src/devtools-panel/table-view.ts). */
@@ -62,18 +62,31 @@ export async function panelState<T>(panel: Frame, fn: string): Promise<T> {
   return panel.evaluate(`(() => { const s = globalThis.__panelState; return ${fn}; })()`) as Promise<T>;
 }
 
-/** Stops the extension's service worker (MV3 does this itself when idle). */
+/**
+ * Stops the extension's service worker (as MV3 does when it is idle) by
+ * closing its target, then lets the restarted worker run. HACK: puppeteer
+ * auto-attaches to the new worker target, which then waits for a debugger
+ * before running its script; a real browser has no such pause, so resume
+ * it (`Runtime.runIfWaitingForDebugger`) as soon as it appears. The panel's
+ * and content script's reconnects are what start it again.
+ */
 export async function stopWorker(h: Harness): Promise<void> {
-  const session = await (h.browser as Browser).target().createCDPSession();
+  const session = await h.browser.target().createCDPSession();
   try {
+    const isOurs = (t: { type: string; url: string }) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${h.extensionId}/`);
     const { targetInfos } = await session.send('Target.getTargets');
-    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${h.extensionId}/`));
-    if (!sw) throw new Error('no service worker target');
-    await session.send('Target.closeTarget', { targetId: sw.targetId });
-    await waitFor(async () => {
-      const { targetInfos: now } = await session.send('Target.getTargets');
-      return !now.some((t) => t.targetId === sw.targetId);
-    }, { what: 'the worker target to go away' });
+    const old = targetInfos.find(isOurs);
+    if (!old) throw new Error('no service worker target');
+    await session.send('Target.closeTarget', { targetId: old.targetId });
+    const list = async () => (await session.send('Target.getTargets')).targetInfos.filter(isOurs);
+    await waitFor(async () => (await list()).length === 0, { what: 'the worker to stop', interval: 20 });
+    // The panel's and the content script's reconnects start it again (possibly under the same target id).
+    const info = await waitFor(async () => (await list())[0], { what: 'the restarted worker', interval: 20 });
+    const fresh = await waitFor(() => h.browser.targets().find((t) => (t as unknown as { _targetId: string })._targetId === info.targetId),
+      { what: 'puppeteer to see the restarted worker', interval: 20 });
+    const cdp = await fresh.createCDPSession();
+    await cdp.send('Runtime.runIfWaitingForDebugger');
+    await cdp.detach().catch(() => undefined);
   } finally {
     await session.detach().catch(() => undefined);
   }

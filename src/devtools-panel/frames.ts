@@ -35,7 +35,7 @@ export function frameLabel(id: number, s: Status): string {
   let where = s.url;
   try {
     const u = new URL(s.url);
-    where = u.host + u.pathname;
+    if (u.host) where = u.host + u.pathname;
   } catch {
     // about:blank, srcdoc and the like: show the raw (capped) string.
   }

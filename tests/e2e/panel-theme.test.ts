@@ -1,0 +1,81 @@
+/**
+ * The panel follows the DevTools theme (chrome.devtools.panels.themeName),
+ * light and dark, on the StressGrid demo; writes out/panel-light.png and
+ * out/panel-dark.png (looked at by a person; the README shows one).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Frame, Page } from 'puppeteer-core';
+import { ROOT } from '../../scripts/chrome';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { domRows, panelState, waitForRows } from './panel-helpers';
+
+const OUT = path.join(ROOT, 'out');
+
+async function setDevToolsTheme(devtools: Page, theme: 'dark' | 'default'): Promise<void> {
+  await devtools.evaluate(async (t) => {
+    // @ts-expect-error DevTools-internal module path, resolved inside the DevTools frontend
+    const Common = await import('./core/common/common.js');
+    Common.Settings.Settings.instance().moduleSetting('ui-theme').set(t);
+  }, theme);
+}
+
+async function shoot(panel: Frame, file: string): Promise<void> {
+  const frameEl = await panel.frameElement();
+  if (!frameEl) throw new Error('no panel frame element');
+  fs.mkdirSync(OUT, { recursive: true });
+  await frameEl.screenshot({ path: path.join(OUT, file) as `${string}.png` });
+}
+
+describe('DevTools panel theme (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let page: Page;
+  let devtools: Page;
+  let panel: Frame;
+
+  before(async () => {
+    h = await launch({ args: ['--window-size=1500,1000'] });
+    page = await h.newPage('demo/index.html?pct=10&seed=7');
+    await waitFor(() => page.evaluate(() => (window as any).__demo?.commits > 0), { what: 'demo running' });
+    ({ devtools, panel } = await openPanel(h, page));
+    await devtools.setViewport({ width: 1400, height: 760 });
+    await lc.enable(page);
+    await waitFor(() => panelState<boolean>(panel, 's.table && s.table.rows.length > 1000'), { what: 'demo rows', timeout: 20_000 });
+  });
+  after(async () => {
+    await page?.evaluate(() => (window as any).__demo?.pause()).catch(() => undefined);
+    await h?.close();
+  });
+
+  it('is light under the default DevTools theme', async () => {
+    expect(await panel.evaluate(() => chrome.devtools.panels.themeName)).to.not.equal('dark');
+    expect(await panel.evaluate(() => document.documentElement.dataset.theme)).to.equal('light');
+    expect(await panel.evaluate(() => getComputedStyle(document.body).backgroundColor)).to.equal('rgb(255, 255, 255)');
+    // Pin the costliest component with a real parent chain, so the screenshot shows the detail view.
+    const rows = await waitForRows(panel, (r) => r.length > 10, 'rows');
+    const pick = rows.find((r) => r.cells.name !== '<page>' && Number(r.cells.depth) >= 2) ?? rows[1];
+    await panel.click(`.tr[data-id="${pick.id}"]:not([hidden])`);
+    await waitFor(async () => (await lc.state(page)).pinned === pick.id, { what: 'pinned' });
+    await waitFor(() => panel.$eval('.pinned-detail', (n) => !(n as HTMLElement).hidden), { what: 'detail shown' });
+    await waitFor(async () => (await domRows(panel)).length > 10 && Date.now() > 0, { what: 'settled' });
+    await new Promise((r) => setTimeout(r, 2500)); // let the 6 s sparkline fill a little for the picture
+    await shoot(panel, 'panel-light.png');
+  });
+
+  it('is dark under the dark DevTools theme, after DevTools reopens', async () => {
+    await setDevToolsTheme(devtools, 'dark');
+    await devtools.close();
+    ({ devtools, panel } = await openPanel(h, page));
+    await devtools.setViewport({ width: 1400, height: 760 });
+    expect(await panel.evaluate(() => chrome.devtools.panels.themeName)).to.equal('dark');
+    await waitFor(() => panel.evaluate(() => document.documentElement.dataset.theme === 'dark'), { what: 'dark theme' });
+    expect(await panel.evaluate(() => getComputedStyle(document.body).backgroundColor)).to.equal('rgb(32, 33, 36)');
+    await waitFor(() => panel.$eval('.pinned-detail', (n) => !(n as HTMLElement).hidden), { what: 'pinned detail again' });
+    await waitForRows(panel, (r) => r.length > 10, 'rows');
+    await new Promise((r) => setTimeout(r, 1500));
+    await shoot(panel, 'panel-dark.png');
+    await setDevToolsTheme(devtools, 'default');
+  });
+});

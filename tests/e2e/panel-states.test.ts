@@ -1,0 +1,80 @@
+/**
+ * Honest states and the pinned view's deeper parts on real pages: no React,
+ * minified names, sampled forced-reflow stacks, and "Reveal in Elements"
+ * selecting the component's first host node in the real Elements panel.
+ */
+import { expect } from 'chai';
+import type { Frame, Page } from 'puppeteer-core';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { panelState, rowSel, snapshot, waitForRows } from './panel-helpers';
+
+describe('DevTools panel states (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let page: Page;
+  let devtools: Page;
+  let panel: Frame;
+
+  before(async () => {
+    h = await launch();
+    page = await h.newPage('plain.html');
+    ({ devtools, panel } = await openPanel(h, page));
+  });
+  after(async () => h?.close());
+
+  const notice = (id: string) => panel.$eval(`[data-notice="${id}"]`, (n) => n.textContent).catch(() => null);
+
+  it('says "No React on this page" on a page without React', async () => {
+    await waitFor(async () => (await notice('no-react')) !== null, { what: 'no-react notice' });
+    expect(await notice('no-react')).to.equal('No React on this page');
+    expect(await notice('react-off')).to.equal(null);
+  });
+
+  it('says names are minified on a production build', async () => {
+    await page.goto(h.url('basic-r19.html'), { waitUntil: 'load' });
+    await waitFor(async () => (await notice('react-off')) !== null, { what: 'react-off' });
+    await lc.enable(page);
+    await waitFor(async () => (await notice('minified')) === 'Names are minified (production build)', { what: 'minified notice' });
+    expect(await notice('no-react')).to.equal(null);
+    await lc.disable(page);
+  });
+
+  it('shows sampled forced-reflow stacks and forced ms for the pinned component', async () => {
+    await page.goto(h.url('timing-forced-r19.html'), { waitUntil: 'load' });
+    await lc.enable(page);
+    await page.evaluate(() => (window as any).__work.start());
+    const measurer = await waitFor(async () => (await snapshot(page)).components.find((c) => c.name === 'Measurer'), { what: 'Measurer' });
+    await panel.$eval('#filter', (i) => { (i as HTMLInputElement).value = 'Measurer'; i.dispatchEvent(new Event('input')); });
+    await waitForRows(panel, (r) => r.some((x) => x.id === measurer.id), 'Measurer row');
+    await panel.click(rowSel(measurer.id));
+    await waitFor(async () => (await lc.state(page)).pinned === measurer.id, { what: 'pinned Measurer' });
+    await waitFor(() => panel.$$eval('.stacks details', (d) => d.length > 0), { what: 'a sampled stack', timeout: 15_000 });
+    const first = await panel.$eval('.stacks details pre', (p) => p.textContent ?? '');
+    expect(first.split('\n').every((l) => l.length <= 200)).to.equal(true);
+    expect(first).to.match(/timing-forced-r19\.js|at /);
+    const forced = await panel.$eval('.m-forced .mv', (n) => Number(n.textContent));
+    expect(forced).to.be.greaterThan(0);
+    await page.evaluate(() => (window as any).__work.stop());
+    await panel.$eval('#filter', (i) => { (i as HTMLInputElement).value = ''; i.dispatchEvent(new Event('input')); });
+  });
+
+  it('"Reveal in Elements" selects the component’s first host node', async () => {
+    await page.goto(h.url('basic-r19-dev.html'), { waitUntil: 'load' });
+    await lc.enable(page);
+    const list = await waitFor(async () => (await snapshot(page)).components.find((c) => c.name === 'List'), { what: 'List' });
+    await waitFor(() => panel.$(rowSel(list.id)), { what: 'List row' });
+    await panel.click(rowSel(list.id));
+    await waitFor(() => panel.$eval('#pinned-name', (n) => n.textContent === 'List'), { what: 'List pinned' });
+    await panel.click('#reveal');
+    const selected = await waitFor(() => devtools.evaluate(async () => {
+      // @ts-expect-error DevTools-internal module paths, resolved inside the DevTools frontend
+      const UI = await import('./ui/legacy/legacy.js');
+      // @ts-expect-error as above
+      const SDK = await import('./core/sdk/sdk.js');
+      const node = UI.Context.Context.instance().flavor(SDK.DOMModel.DOMNode);
+      return node ? `${node.nodeName()}#${node.getAttribute('id') ?? ''}` : null;
+    }), { what: 'a node selected in Elements' });
+    expect(selected).to.equal('UL#list');
+    expect(await panelState<number | null>(panel, 's.pinnedId')).to.equal(list.id);
+  });
+});

@@ -4,7 +4,7 @@
  * overlay on (Components mode) and installed-but-off, against react-scan
  * measured the same way; effective refresh beside it.
  *
- *   npx tsx bench/overhead.ts [--rounds 3] [--window 5] [--refresh 4] [--pct 10,100]
+ *   npx tsx bench/overhead.ts [--rounds 4] [--window 5] [--refresh 4] [--pct 10,100]
  *                             [--interval 100] [--settle 2] [--doc] [--no-build]
  *
  * Per round and per mutation share, the four configurations run one after
@@ -20,7 +20,10 @@
  * animation frames/s, from window.__demo).
  *
  * Attribution (lib/profile.ts): every sample goes to the nearest frame with a
- * script URL, so native calls are charged to the script that made them.
+ * script URL, so native calls are charged to the script that made them —
+ * except the native call a pass-through wrapper of ours makes for the page
+ * (a wrapper named like the native, called from page code: the page's rAF),
+ * which stays the page's.
  * Extension = chrome-extension://<id>/… (inject.js, agent.js, content.js).
  * From the extension's charge we subtract what it only moves or times on the
  * page's behalf: the frame-end style + layout it forces (work the rendering
@@ -75,7 +78,7 @@ interface Run {
 }
 
 const args = parseArgs();
-const ROUNDS = numArg(args, 'rounds', 3);
+const ROUNDS = numArg(args, 'rounds', 4);
 const WINDOW_MS = numArg(args, 'window', 5) * 1000;
 const REFRESH_MS = numArg(args, 'refresh', 4) * 1000;
 const SETTLE_MS = numArg(args, 'settle', 2) * 1000;
@@ -360,7 +363,9 @@ share, rotating the order each round, one process. Each run: a fresh tab on \`/d
 a ${WINDOW_MS / 1000} s CPU profile (CDP \`Profiler\`, ${INTERVAL_US} µs sampling), then a ${REFRESH_MS / 1000} s unprofiled window for
 effective refresh. Samples are charged to the nearest frame with a script URL (native calls such as
 \`getBoundingClientRect\`, \`getAnimations\` and canvas drawing go to the script that made them); \`(program)\` and
-\`(garbage collector)\` stay unattributed. The extension's share is its charged time less the style and layout it only moves
+\`(garbage collector)\` stay unattributed. Exception: a native call made by one of the extension's pass-through wrappers
+that is named like the native it forwards (\`requestAnimationFrame\`, \`attachShadow\`) when page code called it is the
+page's own call and stays the page's (the wrapper's own JS is still the extension's). The extension's share is its charged time less the style and layout it only moves
 or times for the page (the frame-end flush, and the forced reflows its wrappers timed: \`snapshot().frames\` deltas over
 the window, "moved"), divided by all non-idle samples. "No extension" is a second browser where \`dist/\` is not
 installed; react-scan (\`node_modules/react-scan/dist/auto.global.js\`) is injected into that browser before any page

@@ -7,19 +7,18 @@
  * in place, and `dom.ts` is the only way strings reach the DOM.
  */
 import browser from 'webextension-polyfill';
-import type { Mode, Settings } from '../protocol';
+import type { Mode, PinnedDetail, Settings } from '../protocol';
 import { SETTINGS_STORAGE_KEY } from '../overlay/settings';
 import { PanelConnection, type BackgroundMessage } from './connection';
 import { el } from './dom';
-import { isFilterShortcut, isToggleShortcut } from './keys';
-import { DEFAULT_SHORTCUT, LegendView } from './legend-view';
+import { LegendView } from './legend-view';
 import { PanelModel } from './model';
 import { PinnedView } from './pinned-view';
 import { cloneDefaults, readSettings } from './settings-model';
 import { SettingsView } from './settings-view';
+import { commandBinding, DEFAULT_SHORTCUT, IS_MAC, isFilterShortcut, isToggleShortcut } from './shortcuts';
 import { SnapshotExporter } from './snapshot-export';
-import { notices, type Notice } from './status-model';
-import { StatusView } from './status-view';
+import { notices, StatusView, type Notice } from './status';
 import { TableView } from './table-view';
 import { Tabs } from './tabs';
 import { followTheme } from './theme';
@@ -28,9 +27,13 @@ import { ToolbarView } from './toolbar-view';
 /** The table is rebuilt at most this often, however fast updates arrive. */
 const TABLE_MIN_INTERVAL_MS = 250;
 const FLASH_MS = 5000;
-const MAC = /Mac/.test(navigator.platform);
 
-const tabId = browser.devtools.inspectedWindow.tabId;
+/**
+ * The inspected tab. Outside DevTools (panel.html?tabId=N opened as a tab, for
+ * debugging the UI at any size) there is no inspectedWindow: take it from the URL.
+ */
+const inspected = (globalThis as { chrome?: { devtools?: typeof chrome.devtools } }).chrome?.devtools?.inspectedWindow;
+const tabId = inspected?.tabId ?? Number(new URLSearchParams(location.search).get('tabId') ?? -1);
 const model = new PanelModel();
 let settings: Settings = cloneDefaults();
 let shortcut = DEFAULT_SHORTCUT;
@@ -116,6 +119,7 @@ function onMessage(msg: BackgroundMessage): void {
 let renderTimer: ReturnType<typeof setTimeout> | null = null;
 let lastTableRender = 0;
 let renderedTable = -1;
+let lastDetail: PinnedDetail | null = null;
 
 function schedule(delay = 0): void {
   if (renderTimer !== null) return;
@@ -138,8 +142,12 @@ function render(): void {
     table.setData(model.table, model.pinnedId);
   }
   table.setPinned(model.pinnedId);
+  // Status (the pin) and table (its details) arrive separately: keep showing the
+  // last details of the same component rather than blinking empty in between.
   const detail = model.table?.pinned ?? null;
-  pinned.update(detail !== null && detail.id === model.pinnedId ? detail : null);
+  if (detail !== null && detail.id === model.pinnedId) lastDetail = detail;
+  else if (lastDetail?.id !== model.pinnedId) lastDetail = null;
+  pinned.update(lastDetail);
 }
 
 function showFlash(level: Notice['level'], text: string): void {
@@ -159,7 +167,8 @@ function reveal(id: number): void {
   const expr = `((n) => (n ? (inspect(n), true) : false))(window.__LAYOUT_COST__ && window.__LAYOUT_COST__.node(${id}))`;
   // Subframes: evaluate in the frame that owns the component.
   const opts = s && s.frameId !== 0 ? { frameURL: s.url } : {};
-  chrome.devtools.inspectedWindow.eval(expr, opts, (found: unknown, exc?: chrome.devtools.inspectedWindow.EvaluationExceptionInfo) => {
+  if (!inspected) return showFlash('info', 'Reveal in Elements works in DevTools only');
+  inspected.eval(expr, opts, (found: unknown, exc?: chrome.devtools.inspectedWindow.EvaluationExceptionInfo) => {
     if (exc?.isException || exc?.isError) showFlash('warn', 'Could not reveal: the page did not answer');
     else if (found !== true) showFlash('info', 'This component has no DOM node to reveal');
   });
@@ -195,20 +204,14 @@ async function loadSettings(): Promise<void> {
 }
 
 async function loadShortcut(): Promise<void> {
-  try {
-    const cmds = await browser.commands.getAll();
-    const s = cmds.find((c) => c.name === 'cycle-mode')?.shortcut ?? '';
-    legend.setBinding(s);
-    if (s) shortcut = s;
-  } catch {
-    // chrome.commands missing in this context: show the default binding and say so.
-    legend.setBinding(null);
-  }
+  const s = await commandBinding();
+  legend.setBinding(s);
+  if (s) shortcut = s;
   schedule();
 }
 
 window.addEventListener('keydown', (e) => {
-  if (isToggleShortcut(e, MAC)) {
+  if (isToggleShortcut(e, IS_MAC)) {
     e.preventDefault();
     e.stopPropagation();
     conn.send('toggle', { via: 'panel' });

@@ -6,8 +6,8 @@
  */
 import type { Settings } from '../protocol';
 import { el, setText } from './dom';
+import { DEFAULT_SHORTCUT } from './shortcuts';
 
-export const DEFAULT_SHORTCUT = /Mac/.test(navigator.platform) ? '⌘⇧L' : 'Ctrl+Shift+L';
 const SHORTCUTS_URL = 'chrome://extensions/shortcuts';
 const LEVEL_NAMES = ['green', 'yellow', 'orange', 'red'];
 

@@ -5,8 +5,7 @@
  */
 import { MODES, type Mode, type OnMode } from '../protocol';
 import { clear, el, setText } from './dom';
-import { frameLabel, pickerFrames } from './frames';
-import type { PanelModel } from './model';
+import { frameLabel, pickerFrames, type PanelModel } from './model';
 
 export interface ToolbarCallbacks {
   setMode(mode: Mode): void;

@@ -110,7 +110,7 @@ describe('DevTools panel (e2e)', function () {
     expect(await panel.$eval(rowSel(list.id), (r) => r.classList.contains('pinned'))).to.equal(true);
     // The owner chain ends at App; clicking it pins App.
     const app = byName('App');
-    await waitFor(() => panel.$(`.chain-link[data-id="${app.id}"]`), { what: 'App in the chain' });
+    await waitFor(() => panel.$eval(`.chain-link[data-id="${app.id}"]`, (b) => (b as HTMLElement).offsetParent !== null), { what: 'App in the chain' });
     await panel.click(`.chain-link[data-id="${app.id}"]`);
     await waitFor(async () => (await lc.state(page)).pinned === app.id, { what: 'page pinned App from the chain' });
     await panel.click('#unpin');

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Status } from '../../src/protocol';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
-import { chooseFrame, frameLabel, pickerFrames } from '../../src/devtools-panel/frames';
-import { isFilterShortcut, isToggleShortcut } from '../../src/devtools-panel/keys';
+import { chooseFrame, frameLabel, pickerFrames } from '../../src/devtools-panel/model';
+import { isFilterShortcut, isToggleShortcut } from '../../src/devtools-panel/shortcuts';
 import { cloneDefaults, editNumber, MS_RAMP_FIELDS, readSettings, SURFACE_FIELDS } from '../../src/devtools-panel/settings-model';
 import { fileName } from '../../src/devtools-panel/snapshot-export';
-import { formatResolution, notices } from '../../src/devtools-panel/status-model';
+import { formatResolution, notices } from '../../src/devtools-panel/status';
 import { overrideTheme, themeFromName } from '../../src/devtools-panel/theme';
 
 function status(o: Partial<Status> = {}): Status {

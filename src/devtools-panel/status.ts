@@ -1,9 +1,10 @@
 /**
  * Honest states (SPEC §3, issue 5): what the panel says about the page, in
- * plain words, derived from the selected frame's Status. Pure, so every
- * state is unit-tested; `status-view.ts` only renders the list.
+ * plain words, derived from the selected frame's Status. `notices` is pure,
+ * so every state is unit-tested; `StatusView` only renders the list.
  */
 import type { Status } from '../protocol';
+import { el, setText } from './dom';
 import { capText, formatCount } from './text';
 
 export type NoticeLevel = 'info' | 'warn' | 'error';
@@ -61,4 +62,34 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
 export function formatResolution(ms: number): string {
   if (!(ms > 0)) return 'unknown';
   return ms < 0.1 ? `${Math.round(ms * 1000)} µs` : `${+ms.toFixed(3)} ms`;
+}
+
+/** The strip under the toolbar: one line per notice, reused by id so screen readers announce only changes. */
+export class StatusView {
+  readonly root = el('div', { id: 'status', class: 'status', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly items = new Map<string, HTMLElement>();
+
+  update(list: readonly Notice[]): void {
+    const keep = new Set(list.map((n) => n.id));
+    for (const [id, node] of this.items) {
+      if (!keep.has(id)) {
+        node.remove();
+        this.items.delete(id);
+      }
+    }
+    let prev: HTMLElement | null = null;
+    for (const n of list) {
+      let node = this.items.get(n.id);
+      if (!node) {
+        node = el('span', { class: 'notice', attrs: { 'data-notice': n.id } });
+        this.items.set(n.id, node);
+      }
+      node.className = `notice ${n.level}`;
+      setText(node, n.text);
+      // Keep DOM order equal to list order without re-inserting unchanged nodes.
+      const want: ChildNode | null = prev ? prev.nextSibling : this.root.firstChild;
+      if (want !== node) this.root.insertBefore(node, want);
+      prev = node;
+    }
+  }
 }

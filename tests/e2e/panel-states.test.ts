@@ -77,4 +77,16 @@ describe('DevTools panel states (e2e)', function () {
     expect(selected).to.equal('UL#list');
     expect(await panelState<number | null>(panel, 's.pinnedId')).to.equal(list.id);
   });
+
+  it('says "Measurement degraded" with the reason when the page replaces requestAnimationFrame', async () => {
+    await page.goto(h.url('basic-r19-dev.html'), { waitUntil: 'load' });
+    await lc.enable(page);
+    await waitFor(async () => (await lc.state(page)).agent === true, { what: 'agent' });
+    expect(await notice('degraded')).to.equal(null);
+    await page.evaluate(() => {
+      window.requestAnimationFrame = (cb: FrameRequestCallback) => window.setTimeout(() => cb(performance.now()), 16);
+      (window as any).__setItems(['x', 'y']);
+    });
+    await waitFor(async () => /^Measurement degraded: .*requestAnimationFrame/.test((await notice('degraded')) ?? ''), { what: 'degraded notice' });
+  });
 });

@@ -70,10 +70,7 @@ const exporter = new SnapshotExporter(
     conn.send('snapshotRequest', { reqId, frameId: model.frameId });
     return true;
   },
-  (ok, snapshot, message) => {
-    if (ok) model.lastExport = snapshot;
-    showFlash(ok ? 'info' : 'warn', message);
-  },
+  (ok, message) => showFlash(ok ? 'info' : 'warn', message),
 );
 const toolbar = new ToolbarView({
   setMode: send.mode,

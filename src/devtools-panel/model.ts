@@ -25,8 +25,6 @@ export class PanelModel {
   connections = 0;
   /** Table rebuilds so far (tests check the refresh rate stays at a few per second). */
   tableRenders = 0;
-  /** Last exported snapshot (for tests: the download itself leaves no trace in the page). */
-  lastExport: unknown = null;
 
   /** The selected frame's status (foundation e2e reads `.status`). */
   get status(): Status | null {

@@ -13,18 +13,18 @@ export class SnapshotExporter {
 
   constructor(
     private readonly request: (reqId: number) => boolean,
-    private readonly onDone: (ok: boolean, snapshot: unknown, message: string) => void,
+    private readonly onDone: (ok: boolean, message: string) => void,
   ) {}
 
   start(pageUrl: string): void {
     const reqId = this.nextReq++;
     if (!this.request(reqId)) {
-      this.onDone(false, null, 'Not connected to the page');
+      this.onDone(false, 'Not connected to the page');
       return;
     }
     const timer = setTimeout(() => {
       this.pending.delete(reqId);
-      this.onDone(false, null, 'The page did not answer');
+      this.onDone(false, 'The page did not answer');
     }, SNAPSHOT_TIMEOUT_MS);
     this.pending.set(reqId, { url: pageUrl, timer });
   }
@@ -36,7 +36,7 @@ export class SnapshotExporter {
     this.pending.delete(reqId);
     const name = fileName(p.url, new Date());
     download(JSON.stringify(snapshot, null, 2), name);
-    this.onDone(true, snapshot, `Saved ${name}`);
+    this.onDone(true, `Saved ${name}`);
   }
 }
 

@@ -3,6 +3,9 @@
  * sort and filter, pin by click and keyboard, hover outlines on the page,
  * controls reach the page, hostile names stay inert text, export.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Frame, Page } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
@@ -168,9 +171,22 @@ describe('DevTools panel (e2e)', function () {
     await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'components' });
   });
 
-  it('exports the snapshot with the same schema as __LAYOUT_COST__.snapshot()', async () => {
+  it('exports the snapshot with the same schema as __LAYOUT_COST__.snapshot(), as a real download', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-dl-'));
+    const cdp = await h.browser.target().createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
     await panel.click('#export');
-    const exported = await waitFor(() => panelState<Snap | null>(panel, 's.lastExport'), { what: 'export' });
+    const file = await waitFor(() => fs.readdirSync(dir).find((f) => /^layout-cost-127\.0\.0\.1_\d+-\d{8}-\d{6}\.json$/.test(f)), { what: 'downloaded file' });
+    const exported = await waitFor(() => {
+      try {
+        return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Snap;
+      } catch {
+        return null; // still being written
+      }
+    }, { what: 'complete JSON' });
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
+    await cdp.detach();
+    fs.rmSync(dir, { recursive: true, force: true });
     const direct = await snapshot(page);
     expect(Object.keys(exported).sort()).to.deep.equal(Object.keys(direct).sort());
     expect(Object.keys(exported.components[0]).sort()).to.deep.equal(Object.keys(direct.components[0]).sort());

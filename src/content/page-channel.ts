@@ -37,8 +37,14 @@ export class PageChannel {
       this.onConnect();
     };
     window.addEventListener('message', onWindowMessage);
-    // In case the MAIN-world script posted its handshake before we listened.
-    window.postMessage({ source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*');
+    // Ask the MAIN-world script for the port; again at DOMContentLoaded in case
+    // it was not listening yet (content scripts of one run_at run in manifest order,
+    // so normally it already is).
+    const ask = (): void => {
+      if (this.port === null) window.postMessage({ source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*');
+    };
+    ask();
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ask, { once: true });
   }
 
   private dropped(): void {

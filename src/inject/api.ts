@@ -4,7 +4,8 @@
  * private port; `state()` answers synchronously from the last state the
  * content script pushed (plus the hook's own counts).
  */
-import { MODES, type Mode, type OutsideMeasurement } from '../protocol';
+import type { Mode, OutsideMeasurement } from '../protocol';
+import { MODES } from '../protocol/constants';
 import type { Internal } from './internal';
 
 export const API_KEY = '__LAYOUT_COST__';

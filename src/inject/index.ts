@@ -6,7 +6,11 @@
  * Everything else (the React adapter, timing, attribution) is the agent,
  * injected by the extension only when the overlay is first enabled.
  */
-import { envelope, HANDSHAKE_TYPE, parseMessage, Source, type Mode, type PageStatus } from '../protocol';
+// Deep imports on purpose: the protocol's index would pull in every validator.
+import type { ContentToPage, PageStatus } from '../protocol';
+import { HANDSHAKE_TYPE, Source } from '../protocol/constants';
+import { contentToPageValidators } from '../protocol/content-to-page';
+import { envelope, parseWith } from '../protocol/guard';
 import { installApi } from './api';
 import { installHook } from './hook';
 import { DEBUG, INTERNAL_KEY, VERSION, type Internal } from './internal';
@@ -74,10 +78,11 @@ function main(win: Window & typeof globalThis): void {
 
   function onPortMessage(from: MessagePort, e: MessageEvent): void {
     if (acked && from !== port) return;
-    const msg = parseMessage(e.data, Source.Content);
+    const msg = parseWith(e.data, Source.Content, contentToPageValidators);
     if (msg === null) return;
     switch (msg.type) {
-      case 'state':
+      case 'state': {
+        const st = msg.payload as ContentToPage['state'];
         if (!acked) {
           // The first port the content script answers on wins; the others close.
           acked = true;
@@ -86,19 +91,22 @@ function main(win: Window & typeof globalThis): void {
           for (const c of candidates) if (c !== from) c.close();
           candidates.length = 0;
           for (const p of pending.splice(0)) internal.post(p.type, p.payload, p.transfer);
+          announceWhenLoaded();
         }
-        api.setState(msg.payload.mode as Mode, msg.payload.pinned, msg.payload.capped, msg.payload.dropped);
+        api.setState(st.mode, st.pinned, st.capped, st.dropped);
         break;
+      }
       case 'apiResult': {
-        const w = apiWaiters.get(msg.payload.reqId);
+        const r = msg.payload as ContentToPage['apiResult'];
+        const w = apiWaiters.get(r.reqId);
         if (w) {
-          apiWaiters.delete(msg.payload.reqId);
-          w(msg.payload.result);
+          apiWaiters.delete(r.reqId);
+          w(r.result);
         }
         break;
       }
       case 'config':
-        internal.config = msg.payload;
+        internal.config = msg.payload as ContentToPage['config'];
         internal.agent?.('config', msg.payload);
         break;
       case 'hitTest':
@@ -109,7 +117,11 @@ function main(win: Window & typeof globalThis): void {
     }
   }
 
-  /** Hand a private port to the content script (once, or again if it asks before acking). */
+  /**
+   * Hands a private port to the content script when it asks (it asks at its
+   * start and again at DOMContentLoaded until answered). Nothing is posted
+   * at document_start: the page's script evaluation stays minimal.
+   */
   const candidates: MessagePort[] = [];
   function handshake(): void {
     if (acked || candidates.length >= 4) return;
@@ -119,7 +131,6 @@ function main(win: Window & typeof globalThis): void {
     candidates.push(p1);
     win.postMessage({ source: Source.Page, v: 1, type: HANDSHAKE_TYPE }, '*', [channel.port2]);
   }
-  // The content script asks again if it missed the first handshake.
   // Removed once acknowledged, so the page's own postMessage traffic never reaches us.
   const onRequest = (e: MessageEvent): void => {
     if (e.source !== win) return;
@@ -128,10 +139,15 @@ function main(win: Window & typeof globalThis): void {
   };
   win.addEventListener('message', onRequest);
   stopListening = () => win.removeEventListener('message', onRequest);
-  handshake();
-  // Announce React (or its absence) once the page has had a chance to load it,
-  // and again whenever a renderer registers.
+  // Announce React (or its absence) once the channel is up and the page has
+  // had a chance to load it, and again whenever a renderer registers.
   const announce = (): void => internal.post('status', internal.status());
+  function announceWhenLoaded(): void {
+    announce();
+    const doc = win.document;
+    if (doc.readyState === 'loading') win.addEventListener('DOMContentLoaded', announce, { once: true });
+    if (doc.readyState !== 'complete') win.addEventListener('load', announce, { once: true });
+  }
   let announceQueued = false;
   internal.hook.onRenderer = () => {
     if (announceQueued) return;
@@ -141,8 +157,6 @@ function main(win: Window & typeof globalThis): void {
       announce();
     }, 0);
   };
-  win.addEventListener('DOMContentLoaded', announce, { once: true });
-  win.addEventListener('load', announce, { once: true });
 }
 
 try {

@@ -11,33 +11,17 @@
  * else, so the caller can count the drop.
  */
 import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
+import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
+import { contentToPageValidators } from './content-to-page';
+import { parseWith } from './guard';
 import {
   anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, type Validator,
 } from './validate';
 
-export const PROTOCOL_VERSION = 1;
-
-export const Source = {
-  Page: 'layout-cost:page',
-  Content: 'layout-cost:content',
-  Background: 'layout-cost:background',
-  Panel: 'layout-cost:panel',
-} as const;
-export type SourceName = (typeof Source)[keyof typeof Source];
-
-export const MODES = ['off', 'components', 'heatmap', 'inspect'] as const;
-export type Mode = (typeof MODES)[number];
-export type OnMode = Exclude<Mode, 'off'>;
-
-/** Off → Components → Heatmap → Inspect → Off. */
-export function nextMode(mode: Mode): Mode {
-  return MODES[(MODES.indexOf(mode) + 1) % MODES.length];
-}
-
-export const PORT_NAME_CONTENT = 'layout-cost-content';
-export const PORT_NAME_PANEL = 'layout-cost-panel';
-/** Window message type of the one-time handshake that hands the private port over. */
-export const HANDSHAKE_TYPE = 'handshake';
+export {
+  HANDSHAKE_TYPE, MODES, nextMode, PORT_NAME_CONTENT, PORT_NAME_PANEL, PROTOCOL_VERSION, Source,
+  type Mode, type OnMode, type SourceName,
+} from './constants';
 
 const mode = oneOf(MODES);
 const id = num(0, 2 ** 31);
@@ -249,11 +233,7 @@ export const validators = {
     stack: isRecord({ id, ms, stack: str(4096) }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {
-    // content → page
-    config: isRecord({ mode, wantBounds: numArray(100_000, 0, 2 ** 31), pinned: optId }),
-    apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyJson }),
-    hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
-    state: isRecord({ mode, pinned: optId, capped: bool, dropped: num(0, 2 ** 53) }),
+    ...contentToPageValidators,
     // content → background
     hello: isRecord({ top: bool, mode }),
     toggle: isRecord({ via }),
@@ -297,35 +277,14 @@ export type MessageFrom<S extends SourceName, M = SourceMaps[S]> = {
   [T in keyof M & string]: { source: S; v: typeof PROTOCOL_VERSION; type: T; payload: M[T] };
 }[keyof M & string];
 
-/**
- * Wraps a payload. Senders go through typed `send` helpers keyed by their
- * direction's map (e.g. `send<T extends keyof ContentToPage>`), so the
- * envelope itself stays untyped.
- */
-export function envelope(source: SourceName, type: string, payload: unknown): {
-  source: SourceName; v: typeof PROTOCOL_VERSION; type: string; payload: unknown;
-} {
-  return { source, v: PROTOCOL_VERSION, type, payload };
-}
+export { envelope } from './guard';
 
 /**
  * The one guard. Returns the typed message, or null for anything malformed,
  * from another source, of another version or of an unknown type.
  */
 export function parseMessage<S extends SourceName>(raw: unknown, source: S): MessageFrom<S> | null {
-  try {
-    if (typeof raw !== 'object' || raw === null) return null;
-    const m = raw as { source?: unknown; v?: unknown; type?: unknown; payload?: unknown };
-    if (m.source !== source || m.v !== PROTOCOL_VERSION || typeof m.type !== 'string') return null;
-    const table = validators[source] as Record<string, Validator<unknown>>;
-    if (!Object.prototype.hasOwnProperty.call(table, m.type)) return null;
-    const payload = table[m.type](m.payload);
-    if (payload === INVALID) return null;
-    return { source, v: PROTOCOL_VERSION, type: m.type, payload } as MessageFrom<S>;
-  } catch {
-    // A hostile getter or proxy: treat as malformed (the caller counts the drop).
-    return null;
-  }
+  return parseWith(raw, source, validators[source] as Record<string, Validator<unknown>>) as MessageFrom<S> | null;
 }
 
 /** Counts what a receiver dropped, by reason. */

@@ -1,0 +1,16 @@
+/**
+ * Validators for what the content script sends the MAIN world. Its own
+ * module: the document_start script checks these four types and nothing
+ * else, so it must not pull in the rest of the protocol.
+ */
+import { MODES } from './constants';
+import { anyValue, bool, isRecord, nullable, num, numArray, oneOf } from './validate';
+
+const id = num(0, 2 ** 31);
+
+export const contentToPageValidators = {
+  config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id) }),
+  apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyValue }),
+  hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
+  state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53) }),
+};

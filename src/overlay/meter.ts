@@ -4,8 +4,9 @@
  * Box: 32 × 14 CSS px, the 1 px border inside it. Body: 28 × 10 CSS px at
  * (2, 2) — border, 1 px padding, body, 1 px padding, border.
  *
- * Sparkline body (default): 60 buckets of 100 ms, one column per device
- * pixel of body width, each column the max of the buckets it covers, its
+ * Sparkline body (default): 60 buckets of 100 ms, one column per CSS pixel
+ * of body width (whole device pixels wide: more columns at 200 % would only
+ * multiply canvas calls), each column the max of the buckets it covers, its
  * height on a log scale 0 → 33 ms (a 1 ms blip stays visible next to a 30 ms
  * spike) and its color from the ms ramp of that value. Under it, a 2 px
  * element strip — the seed's count bar in miniature (grey authored, colored
@@ -105,8 +106,10 @@ export function emitSparkline(
   if (n === 0) return;
   const full = bodyRect(x, y, dpr);
   const body = { x: full.x, y: full.y, width: full.width, height: snap(y + BODY_Y_PX + BODY_HEIGHT_PX - STRIP_HEIGHT_PX, dpr) - full.y };
-  const cols = body.width;
-  let runX = 0, runW = 0, runH = 0, runC = 0;
+  const cols = BODY_WIDTH_PX;
+  const left = x + BODY_X_PX;
+  // A run of equal columns: [device x0, device x1), height, color.
+  let runX0 = 0, runX1 = 0, runH = 0, runC = 0;
   for (let j = 0; j < cols; j++) {
     const b0 = Math.floor((j * n) / cols);
     const b1 = Math.max(b0 + 1, Math.floor(((j + 1) * n) / cols));
@@ -117,15 +120,16 @@ export function emitSparkline(
     }
     const h = v >= SPARK_FLOOR_MS ? Math.max(1, Math.round(body.height * sparkFraction(v))) : 0;
     const c = h > 0 ? rampLevel(v, msRamp) : Level.Green;
-    if (runW > 0 && h === runH && c === runC) {
-      runW++;
+    const x1 = snap(left + j + 1, dpr);
+    if (runX1 > runX0 && h === runH && c === runC) {
+      runX1 = x1;
       continue;
     }
-    if (runW > 0 && runH > 0) sink(body.x + runX, body.y + body.height - runH, runW, runH, runC);
-    runX = j;
-    runW = 1;
+    if (runX1 > runX0 && runH > 0) sink(runX0, body.y + body.height - runH, runX1 - runX0, runH, runC);
+    runX0 = snap(left + j, dpr);
+    runX1 = x1;
     runH = h;
     runC = c;
   }
-  if (runW > 0 && runH > 0) sink(body.x + runX, body.y + body.height - runH, runW, runH, runC);
+  if (runX1 > runX0 && runH > 0) sink(runX0, body.y + body.height - runH, runX1 - runX0, runH, runC);
 }

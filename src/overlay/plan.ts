@@ -66,28 +66,58 @@ function place<N extends CostNode>(n: N, vp: Viewport, rtl: boolean): Placed<N> 
   return at ? { node: n, at } : null;
 }
 
+/**
+ * The O(n) half of a plan: which components may get a meter at all —
+ * Components: the surface-through survivors, capped largest first; Heatmap:
+ * the hottest few, `<page>` included, ranked. It depends on numbers that
+ * move slowly (EMAs), so the renderer may reuse it for a few flushes while
+ * `placeFrame` follows positions and sparklines every flush.
+ */
+export interface Choice<N extends CostNode> {
+  mode: DrawMode;
+  /** Components: largest first. Heatmap: hottest first (may hold the `<page>` bucket). */
+  chosen: N[];
+  capped: boolean;
+}
+
+export function chooseFrame<N extends CostNode>(input: PlanInput<N>): Choice<N> {
+  if (input.mode === 'components') {
+    const cap = capLargestFirst(chooseComponents(input.nodes, input.rules), input.maxMeters ?? MAX_METERS);
+    return { mode: 'components', chosen: cap.kept, capped: cap.capped };
+  }
+  if (input.mode === 'heatmap') {
+    // Rank a few spares: some will be off screen, too small or folded into a chain.
+    const topN = input.topN ?? HEATMAP_TOP_N;
+    return { mode: 'heatmap', chosen: rankHeatmap(iterateWithPage(input.nodes, input.page), input.rules, topN * 3), capped: false };
+  }
+  return { mode: 'inspect', chosen: [], capped: false };
+}
+
+/** A whole plan in one go (what tests and the benchmark's worst case use). */
 export function planFrame<N extends CostNode>(input: PlanInput<N>): Plan<N> {
+  return placeFrame(input, chooseFrame(input));
+}
+
+/** The O(chosen) half: anchors, collapse, outlines, captions and the bounds to ask for, every flush. */
+export function placeFrame<N extends CostNode>(input: PlanInput<N>, choice: Choice<N>): Plan<N> {
   const { mode, viewport: vp, rtl } = input;
   const max = input.maxMeters ?? MAX_METERS;
   const extras = [input.pinned, input.hovered, input.highlighted].filter((id): id is number => id !== null && id !== 0);
   let meters: PlannedMeter<N>[] = [];
   let want: number[] = [];
-  let capped = false;
+  const capped = choice.mode === mode && choice.capped;
 
-  if (mode === 'components') {
-    const cap = capLargestFirst(chooseComponents(input.nodes, input.rules), max);
-    capped = cap.capped;
-    want = cap.kept.map((n) => n.id);
+  if (mode === 'components' && choice.mode === mode) {
+    want = choice.chosen.map((n) => n.id);
     const placed: Placed<N>[] = [];
-    for (const n of cap.kept) {
+    for (const n of choice.chosen) {
       const p = place(n, vp, rtl);
       if (p) placed.push(p);
     }
     meters = collapseCoinciding(placed, input.get).map((c) => ({ ...c, label: null }));
-  } else if (mode === 'heatmap') {
+  } else if (mode === 'heatmap' && choice.mode === mode) {
     const topN = input.topN ?? HEATMAP_TOP_N;
-    // Rank a few spares: some will be off screen, too small or folded into a chain.
-    const ranked = rankHeatmap(iterateWithPage(input.nodes, input.page), input.rules, topN * 3);
+    const ranked = choice.chosen;
     want = ranked.filter((n) => n.id !== 0).map((n) => n.id);
     const rank = new Map<N, number>(ranked.map((n, i) => [n, i]));
     const placed: Placed<N>[] = [];
@@ -106,7 +136,7 @@ export function planFrame<N extends CostNode>(input: PlanInput<N>): Plan<N> {
     meters = all.slice(0, topN);
     // Paint shallow first so a deeper meter is never hidden under its ancestor's.
     meters.sort((a, b) => a.node.depth - b.node.depth);
-  } else {
+  } else if (mode === 'inspect') {
     for (const id of [input.hovered, input.pinned]) {
       const n = id === null ? undefined : input.get(id);
       if (!n || meters.some((m) => m.node === n)) continue;

@@ -52,7 +52,6 @@ export interface DrawContext {
   rect(x: number, y: number, w: number, h: number): void;
   moveTo(x: number, y: number): void;
   lineTo(x: number, y: number): void;
-  arcTo(x1: number, y1: number, x2: number, y2: number, r: number): void;
   fill(): void;
   stroke(): void;
   save(): void;

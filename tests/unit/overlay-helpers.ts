@@ -74,7 +74,20 @@ export class FakeContext implements DrawContext {
     this.log('fill');
     for (const r of this.path) this.fills.push({ rect: r, fill: this.fillStyle });
   }
-  stroke(): void { this.log('stroke'); }
+  /** Axis-aligned rect paths only: records the pixels each stroked edge covers as filled rects. */
+  stroke(): void {
+    this.log('stroke');
+    const t = this.lineWidth;
+    for (const r of this.path) {
+      const edges: Rect[] = [
+        { x: r.x - t / 2, y: r.y - t / 2, width: r.width + t, height: t },
+        { x: r.x - t / 2, y: r.y + r.height - t / 2, width: r.width + t, height: t },
+        { x: r.x - t / 2, y: r.y + t / 2, width: t, height: r.height - t },
+        { x: r.x + r.width - t / 2, y: r.y + t / 2, width: t, height: r.height - t },
+      ];
+      for (const e of edges) this.fills.push({ rect: e, fill: this.strokeStyle });
+    }
+  }
   save(): void { this.log('save'); }
   restore(): void { this.log('restore'); }
   fillText(text: string, x: number, y: number): void {

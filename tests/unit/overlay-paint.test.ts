@@ -1,84 +1,34 @@
 import { expect } from 'chai';
 import { legendLines, modeCaption } from '../../src/overlay/legend';
-import { BOX_FILL, paintMeters, paintOutlines, paintStripeTile, type MeterDraw, type PaintStyle } from '../../src/overlay/paint-meters';
+import { paintFills, paintOutlines } from '../../src/overlay/paint-meters';
 import { cleanName, formatMs, MAX_NAME_CHARS, measureLines, paintLines, pinCaption, placeCaption } from '../../src/overlay/paint-text';
-import { AUTHORED_COLOR, LEVEL_COLORS } from '../../src/overlay/ramps';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { FakeContext } from './overlay-helpers';
 
-const STYLE: PaintStyle = {
-  meterStyle: 'bars', msRamp: DEFAULT_SETTINGS.msRamp, inflationRamp: DEFAULT_SETTINGS.inflationRamp, colorBlind: false, stripeFill: 'STRIPES',
-};
-const meter = (o: Partial<MeterDraw> = {}): MeterDraw => ({
-  x: 100, y: 50, layoutMs: 20, authored: 9, rendered: 99, spark: null, sparkOldest: 0, ...o,
-});
-
 describe('overlay painters', () => {
-  it('batches: one fill for all boxes, one stroke for all borders, one fill per color', () => {
+  it('outlines on whole device pixels with a one-device-pixel line at 100 % and two at 200 %, one stroke for all', () => {
     const ctx = new FakeContext();
-    paintMeters(ctx, Array.from({ length: 200 }, (_, i) => meter({ x: i * 40 })), 1, STYLE);
+    paintOutlines(ctx, [{ x: 10.4, y: 10.6, width: 100, height: 50 }, { x: 300, y: 10, width: 20, height: 20 }], 1);
     expect(ctx.count('stroke')).to.equal(1);
-    // boxes + grey + red ms bar + orange tail
-    expect(ctx.count('fill')).to.equal(4);
-    expect(ctx.count('fillRect')).to.equal(0);
-  });
-
-  it('fills the bars at their device pixels in the ramp colors', () => {
-    const ctx = new FakeContext();
-    paintMeters(ctx, [meter()], 2, STYLE);
-    expect(ctx.fillAt(2 * 102, 2 * 52)).to.equal(LEVEL_COLORS[3]); // 20 ms → red top bar
-    expect(ctx.fillAt(2 * 102, 2 * 58)).to.equal(AUTHORED_COLOR);
-    expect(ctx.fillAt(2 * 115, 2 * 58)).to.equal(LEVEL_COLORS[2]); // 11× → orange tail
-    expect(ctx.fillAt(2 * 129, 2 * 58)).to.equal(undefined);
-  });
-
-  it('lays stripes over orange and red only when the color-blind setting is on', () => {
-    const off = new FakeContext();
-    paintMeters(off, [meter()], 1, STYLE);
-    expect(off.fills.some((f) => f.fill === 'STRIPES')).to.equal(false);
-    const on = new FakeContext();
-    paintMeters(on, [meter()], 1, { ...STYLE, colorBlind: true });
-    expect(on.fillAt(102, 52)).to.equal('STRIPES'); // red ms bar
-    expect(on.fillAt(115, 58)).to.equal('STRIPES'); // orange tail
-    expect(on.fillAt(102, 58)).to.equal(AUTHORED_COLOR); // grey: no stripes
-    const yellow = new FakeContext();
-    paintMeters(yellow, [meter({ layoutMs: 5, authored: 10, rendered: 10 })], 1, { ...STYLE, colorBlind: true });
-    expect(yellow.fills.some((f) => f.fill === 'STRIPES')).to.equal(false);
-  });
-
-  it('draws the sparkline body by default, and nothing for a meter without history', () => {
-    const ring = new Float32Array(60);
-    ring[59] = 10;
-    const ctx = new FakeContext();
-    paintMeters(ctx, [meter({ spark: ring }), meter({ x: 300, authored: 0, rendered: 0 })], 1, { ...STYLE, meterStyle: 'sparkline' });
-    expect(ctx.fillAt(129, 59)).to.equal(LEVEL_COLORS[2]);
-    expect(ctx.fillAt(102, 61)).to.equal(AUTHORED_COLOR); // the element strip
-    expect(ctx.fills.filter((f) => f.fill !== BOX_FILL && f.rect.x >= 300)).to.have.length(0);
-  });
-
-  it('paints nothing at all for no meters', () => {
-    const ctx = new FakeContext();
-    paintMeters(ctx, [], 1, STYLE);
-    expect(ctx.calls).to.deep.equal([]);
-  });
-
-  it('outlines on whole device pixels with a one-device-pixel line at 100 % and two at 200 %', () => {
-    const ctx = new FakeContext();
-    paintOutlines(ctx, [{ x: 10.4, y: 10.6, width: 100, height: 50 }], 1);
-    expect(ctx.fills.map((f) => f.rect)).to.deep.equal([
+    expect(ctx.fills.slice(0, 4).map((f) => f.rect)).to.deep.equal([
       { x: 10, y: 11, width: 100, height: 1 }, { x: 10, y: 60, width: 100, height: 1 },
       { x: 10, y: 12, width: 1, height: 48 }, { x: 109, y: 12, width: 1, height: 48 },
     ]);
+    for (const dpr of [1, 1.25, 1.5, 2]) {
+      const c = new FakeContext();
+      paintOutlines(c, [{ x: 10.3, y: 20.7, width: 100.2, height: 50.1 }], dpr);
+      for (const f of c.fills) for (const v of [f.rect.x, f.rect.y, f.rect.width, f.rect.height]) expect(Number.isInteger(v), `${dpr}: ${v}`).to.equal(true);
+    }
     const hi = new FakeContext();
     paintOutlines(hi, [{ x: 10, y: 10, width: 100, height: 50 }], 2);
     expect(hi.fills[0].rect).to.deep.equal({ x: 20, y: 20, width: 200, height: 2 });
   });
 
-  it('draws a stripe tile of diagonal lines', () => {
+  it('washes hovered boxes with one fill', () => {
     const ctx = new FakeContext();
-    paintStripeTile(ctx, 2);
-    expect(ctx.count('lineTo')).to.equal(3);
-    expect(ctx.count('stroke')).to.equal(1);
+    paintFills(ctx, [{ x: 1.2, y: 1.7, width: 10, height: 10 }, { x: 20, y: 0, width: 0, height: 5 }], 1, 'W');
+    expect(ctx.count('fill')).to.equal(1);
+    expect(ctx.fills.map((f) => f.rect)).to.deep.equal([{ x: 1, y: 2, width: 10, height: 10 }]);
   });
 });
 

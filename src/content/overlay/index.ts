@@ -10,13 +10,12 @@
  * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
  */
 import type { Mode, Settings } from '../../protocol';
-import {
-  HOVER_COLOR, HOVER_FILL, paintFills, paintMeters, paintOutlines, paintStripeTile, PIN_COLOR, stripeTileSize, type MeterDraw,
-} from '../../overlay/paint-meters';
+import { MeterAtlas, type AtlasMeter, type AtlasSurface } from '../../overlay/atlas';
+import { HOVER_COLOR, HOVER_FILL, paintFills, paintOutlines, PIN_COLOR } from '../../overlay/paint-meters';
 import { measureLines, paintLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../overlay/legend';
 import { METER_HEIGHT_PX } from '../../overlay/anchor';
-import { planFrame, type Caption, type PlannedMeter } from '../../overlay/plan';
+import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../overlay/plan';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
 import type { Viewport } from '../../overlay/types';
 import type { RollupStore, StoredComponent } from '../store';
@@ -26,6 +25,8 @@ import { LegendState, type LegendStorage } from './legend-state';
 
 export const IDLE_TICK_MS = 200;
 export const MODE_CAPTION_MS = 1500;
+/** How long a choice of meters (surface-through, heatmap ranking: O(all components)) is reused. */
+export const CHOICE_REFRESH_MS = 250;
 /** Scroll events come every frame while scrolling: ask the agent for bounds at most this often (trailing). */
 export const BOUNDS_REQUEST_MS = 30;
 
@@ -60,7 +61,8 @@ export class Overlay {
   private want: number[] = [];
   private drawnIds = new Set<number>();
   private chains = new Map<number, number[]>();
-  private stripe: { dpr: number; fill: unknown } | null = null;
+  private readonly atlas = new MeterAtlas(makeSurface);
+  private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; size: number } | null = null;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
@@ -138,12 +140,8 @@ export class Overlay {
       if (c) c.drawn = false;
     }
     this.drawnIds.clear();
-    // Decay EMAs to now: the plan compares `layout` across components.
-    if (this.mode !== 'inspect') for (const c of store.components.values()) store.ema(c);
-    else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
-    store.ema(store.page);
     const s = this.settings;
-    const plan = planFrame<StoredComponent>({
+    const input: PlanInput<StoredComponent> = {
       mode: this.mode, nodes: store.components.values(), get: (id) => store.components.get(id), page: store.page,
       viewport: vp, rtl: document.dir === 'rtl',
       rules: {
@@ -151,7 +149,8 @@ export class Overlay {
         inflationFactor: s.surfaceInflationFactor, msRamp: s.msRamp, inflationRamp: s.inflationRamp,
       },
       pinned: this.pinned, hovered: this.mode === 'inspect' ? this.inspectHover : null, highlighted: this.hovered,
-    });
+    };
+    const plan = placeFrame(input, this.choose(input));
     this.want = plan.wantBounds;
     this.capped = plan.capped;
     this.chains.clear();
@@ -168,11 +167,34 @@ export class Overlay {
     paintFills(ctx, plan.accentOutlines, vp.dpr, HOVER_FILL);
     paintOutlines(ctx, plan.accentOutlines, vp.dpr, HOVER_COLOR);
     if (plan.pinOutline) paintOutlines(ctx, [plan.pinOutline], vp.dpr, PIN_COLOR);
-    paintMeters(ctx, plan.meters.map((m) => this.meterDraw(m)), vp.dpr, {
-      meterStyle: s.meterStyle, msRamp: s.msRamp, inflationRamp: s.inflationRamp, colorBlind: s.colorBlind,
-      stripeFill: s.colorBlind ? this.stripeFill(ctx, vp.dpr) : null,
-    });
+    this.atlas.paint(ctx, plan.meters.map((m) => this.meterDraw(m)), vp.dpr, s);
     this.paintText(ctx, plan.meters, plan.captions, vp);
+  }
+
+  /**
+   * Which components may get a meter: O(all components), so it is reused for
+   * up to CHOICE_REFRESH_MS (EMAs move slowly) unless the mode, the settings
+   * or the set of mounted components changed. Between choices only the chosen
+   * few (and the pinned and hovered ones) have their EMAs decayed to now.
+   */
+  private choose(input: PlanInput<StoredComponent>): Choice<StoredComponent> {
+    const { store } = this.deps;
+    const now = performance.now();
+    const c = this.choice;
+    if (c && c.choice.mode === this.mode && c.settings === this.settings && c.size === store.components.size
+      && now - c.at < CHOICE_REFRESH_MS) {
+      // Unmounted since: drop them (a remount is a new object).
+      const live = c.choice.chosen.filter((n) => n.id === 0 || store.components.get(n.id) === n);
+      for (const n of live) store.ema(n);
+      for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
+      return { ...c.choice, chosen: live };
+    }
+    if (this.mode !== 'inspect') for (const n of store.components.values()) store.ema(n);
+    else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
+    store.ema(store.page);
+    const choice = chooseFrame(input);
+    this.choice = { choice, at: now, settings: this.settings, size: store.components.size };
+    return choice;
   }
 
   private decay(id: number): void {
@@ -180,15 +202,19 @@ export class Overlay {
     if (c) this.deps.store.ema(c);
   }
 
-  private meterDraw(m: PlannedMeter<StoredComponent>): MeterDraw {
+  private meterDraw(m: PlannedMeter<StoredComponent>): AtlasMeter {
     const c = m.node;
     let oldest = 0;
+    let bucket: number | undefined;
     if (c.spark) {
-      const bucket = Math.floor(performance.now() / SPARKLINE_BUCKET_MS);
+      bucket = Math.floor(performance.now() / SPARKLINE_BUCKET_MS);
       c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
       oldest = (bucket + 1) % SPARKLINE_BUCKETS;
     }
-    return { x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: c.rendered, spark: c.spark, sparkOldest: oldest };
+    return {
+      x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: c.rendered,
+      spark: c.spark, sparkOldest: oldest, sparkBucket: bucket,
+    };
   }
 
   private paintText(
@@ -218,18 +244,6 @@ export class Overlay {
       const at = placeLegend(measureLines(ctx, lines, vp.dpr), vp);
       paintLines(ctx, lines, at.x, at.y, vp.dpr, { title: true });
     }
-  }
-
-  /** The color-blind hatch as a repeating pattern, rebuilt when the device-pixel ratio changes. */
-  private stripeFill(ctx: CanvasRenderingContext2D, dpr: number): unknown {
-    if (this.stripe?.dpr === dpr) return this.stripe.fill;
-    const size = stripeTileSize(dpr);
-    const tile = new OffscreenCanvas(size, size);
-    const tctx = tile.getContext('2d');
-    if (!tctx) return null;
-    paintStripeTile(tctx, dpr);
-    this.stripe = { dpr, fill: ctx.createPattern(tile, 'repeat') };
-    return this.stripe.fill;
   }
 
   private escape(): boolean {
@@ -277,8 +291,24 @@ export class Overlay {
     store.page.drawn = false;
     this.drawnIds.clear();
     this.chains.clear();
+    this.atlas.reset();
+    this.choice = null;
     this.want = [];
     this.drawnCount = 0;
     this.capped = false;
   }
+}
+
+/** The atlas' pixels in an ImageData, uploaded into an OffscreenCanvas that drawImage blits from. */
+function makeSurface(width: number, height: number): AtlasSurface | null {
+  if (typeof OffscreenCanvas !== 'function') return null;
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const image = new ImageData(width, height);
+  return {
+    pixels: image,
+    source: canvas,
+    upload: (x, y, w, h) => ctx.putImageData(image, 0, 0, x, y, w, h),
+  };
 }

@@ -128,7 +128,9 @@ function schedule(delay = 0): void {
 
 function render(): void {
   toolbar.update(model);
-  const list = notices(model.status, { connected: model.connected, otherReactFrames: model.otherReactFrames(), shortcut });
+  const list = notices(model.status, {
+    connected: model.connected, otherReactFrames: model.otherReactFrames(), shortcut, tableRows: model.table?.rows.length ?? null,
+  });
   statusView.update(flash ? [...list, flash] : list);
   if (model.tableVersion !== renderedTable) {
     const wait = lastTableRender + TABLE_MIN_INTERVAL_MS - performance.now();

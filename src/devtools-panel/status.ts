@@ -23,6 +23,8 @@ export interface StatusContext {
   otherReactFrames: number;
   /** The bound shortcut's text, e.g. "Ctrl+Shift+L". */
   shortcut: string;
+  /** Component rows in the last table update (the content script caps them), or null before one. */
+  tableRows?: number | null;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -54,6 +56,9 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
     out.push({ id: 'degraded', level: 'warn', text: `Measurement degraded: ${why}` });
   }
   if (s.minified) out.push({ id: 'minified', level: 'info', text: 'Names are minified (production build)' });
+  if (ctx.tableRows != null && ctx.tableRows < s.components) {
+    out.push({ id: 'truncated', level: 'warn', text: `Table lists ${formatCount(ctx.tableRows)} of ${plural(s.components, 'component')}` });
+  }
   if (s.capped) out.push({ id: 'capped', level: 'info', text: `Drawing capped at ${plural(s.drawn, 'meter')} (large tree)` });
   if (s.renderers > 0) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
   return out;

@@ -5,7 +5,7 @@ import { chooseFrame, frameLabel, pickerFrames } from '../../src/devtools-panel/
 import { isFilterShortcut, isToggleShortcut } from '../../src/devtools-panel/shortcuts';
 import { cloneDefaults, editNumber, MS_RAMP_FIELDS, readSettings, SURFACE_FIELDS } from '../../src/devtools-panel/settings-model';
 import { fileName } from '../../src/devtools-panel/snapshot-export';
-import { formatResolution, notices } from '../../src/devtools-panel/status';
+import { formatResolution, notices, type StatusContext } from '../../src/devtools-panel/status';
 import { overrideTheme, themeFromName } from '../../src/devtools-panel/theme';
 
 function status(o: Partial<Status> = {}): Status {
@@ -16,7 +16,7 @@ function status(o: Partial<Status> = {}): Status {
   };
 }
 const ctx = { connected: true, otherReactFrames: 0, shortcut: 'Ctrl+Shift+L' };
-const ids = (s: Status | null, c = ctx) => notices(s, c).map((n) => n.id);
+const ids = (s: Status | null, c: StatusContext = ctx) => notices(s, c).map((n) => n.id);
 
 describe('panel honest states', () => {
   it('waits for the page, and says when the worker is reconnecting', () => {
@@ -41,6 +41,9 @@ describe('panel honest states', () => {
     expect(by.capped).to.match(/200 meters/);
     expect(by.timer).to.equal('Timer resolution 0.1 ms');
     expect(formatResolution(0.005)).to.equal('5 µs');
+    const cut = notices(status({ components: 40_002 }), { ...ctx, tableRows: 20_000 }).find((x) => x.id === 'truncated');
+    expect(cut?.text).to.equal('Table lists 20\u2009000 of 40\u2009002 components');
+    expect(ids(status({ components: 3 }), { ...ctx, tableRows: 3 })).to.not.include('truncated');
     expect(formatResolution(0)).to.equal('unknown');
   });
 });

@@ -50,13 +50,15 @@ export function collapseCoinciding<N extends CostNode>(
 ): Collapsed<N>[] {
   const order = items.slice().sort((a, b) => a.node.depth - b.node.depth || a.node.id - b.node.id);
   // Spatial hash with tolPx cells: coinciding anchors are in the same or a neighbouring cell.
-  const cell = (v: number): number => Math.floor(v / tolPx);
-  const grid = new Map<string, Placed<N>[]>();
+  // Numeric keys (anchors are clamped into the viewport, so cells are small non-negative integers).
+  const cell = (v: number): number => Math.floor(v / tolPx) + 1;
+  const key = (cx: number, cy: number): number => cx * 1_000_003 + cy;
+  const grid = new Map<number, Placed<N>[]>();
   for (const p of order) {
-    const key = `${cell(p.at.x)},${cell(p.at.y)}`;
-    const list = grid.get(key);
+    const k = key(cell(p.at.x), cell(p.at.y));
+    const list = grid.get(k);
     if (list) list.push(p);
-    else grid.set(key, [p]);
+    else grid.set(k, [p]);
   }
   const atOf = new Map<N, Point>();
   for (const p of items) atOf.set(p.node, p.at);
@@ -65,17 +67,24 @@ export function collapseCoinciding<N extends CostNode>(
   for (const s of order) {
     if (taken.has(s)) continue;
     taken.add(s);
-    const chain: N[] = [s.node];
     const cx = cell(s.at.x), cy = cell(s.at.y);
+    let chain: N[] | null = null;
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) {
-        for (const q of grid.get(`${cx + dx},${cy + dy}`) ?? []) {
-          if (taken.has(q) || Math.abs(q.at.x - s.at.x) > tolPx || Math.abs(q.at.y - s.at.y) > tolPx) continue;
+        const list = grid.get(key(cx + dx, cy + dy));
+        if (!list) continue;
+        for (const q of list) {
+          if (q === s || taken.has(q) || Math.abs(q.at.x - s.at.x) > tolPx || Math.abs(q.at.y - s.at.y) > tolPx) continue;
           if (!isAncestor(s.node, q.node, parentOf)) continue;
           taken.add(q);
-          chain.push(q.node);
+          (chain ??= [s.node]).push(q.node);
         }
       }
+    }
+    if (chain === null) {
+      // The common case: nothing coincides.
+      out.push({ node: s.node, at: s.at, chain: [s.node] });
+      continue;
     }
     chain.sort((a, b) => a.depth - b.depth || a.id - b.id);
     const winner = chainWinner(chain, keep);

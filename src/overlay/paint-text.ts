@@ -37,10 +37,10 @@ export function formatMs(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
 
-/** "Grid · 4.2 ms · 847/50 el (16.9×)": name, layout ms, rendered/authored. */
+/** "Grid · 4.2 ms · 50 → 847 el (16.9×)": name, layout ms, authored → rendered elements and the ratio. */
 export function pinCaption(name: string, layoutMs: number, authored: number, rendered: number): string {
   const ratio = inflationRatio(authored, rendered);
-  return `${cleanName(name)} · ${formatMs(layoutMs)} · ${rendered}/${authored} el (${ratio.toFixed(1)}×)`;
+  return `${cleanName(name)} · ${formatMs(layoutMs)} · ${authored} → ${rendered} el (${ratio.toFixed(1)}×)`;
 }
 
 function setFont(ctx: DrawContext, dpr: number, bold = false): void {

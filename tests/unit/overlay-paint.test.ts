@@ -33,8 +33,8 @@ describe('overlay painters', () => {
 });
 
 describe('overlay text', () => {
-  it('formats the pinned caption: name, ms, rendered/authored with the ratio', () => {
-    expect(pinCaption('Grid', 4.21, 50, 847)).to.equal('Grid · 4.2 ms · 847/50 el (16.9×)');
+  it('formats the pinned caption: name, ms, authored → rendered with the ratio', () => {
+    expect(pinCaption('Grid', 4.21, 50, 847)).to.equal('Grid · 4.2 ms · 50 → 847 el (16.9×)');
     expect(formatMs(0)).to.equal('0 ms');
     expect(formatMs(0.04)).to.equal('<0.1 ms');
     expect(formatMs(12.6)).to.equal('13 ms');

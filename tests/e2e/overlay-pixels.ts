@@ -10,6 +10,7 @@ import { meterAnchor } from '../../src/overlay/anchor';
 import { bodyRect, countFraction } from '../../src/overlay/meter';
 import { AUTHORED_RGB, LEVEL_RGB } from '../../src/overlay/ramps';
 import { ROOT } from '../../scripts/chrome';
+import { lc, waitFor } from './harness';
 import { decodePng, pixel, type Image } from './png';
 
 export type RGB = readonly [number, number, number];
@@ -102,4 +103,30 @@ export function frames(page: Page, n: number): Promise<void> {
     };
     requestAnimationFrame(step);
   }), n);
+}
+
+export interface Comp {
+  id: number; name: string; parentId: number | null; authored: number; rendered: number; layoutMs: number;
+  bounds: { x: number; y: number; width: number; height: number } | null; drawn: boolean; sparkline: number[];
+}
+
+export async function comps(page: Page): Promise<Comp[]> {
+  return ((await lc.snapshot(page)) as { components: Comp[] }).components;
+}
+export async function byName(page: Page, name: string): Promise<Comp> {
+  const c = (await comps(page)).find((x) => x.name === name);
+  if (!c) throw new Error(`no component ${name}`);
+  return c;
+}
+export async function setMode(page: Page, mode: string): Promise<void> {
+  if (mode === 'off') await lc.disable(page);
+  else await lc.enable(page, mode);
+  await waitFor(async () => (await lc.state(page)).mode === mode, { what: `mode ${mode}` });
+}
+/** Polls screenshots until `ok` holds for one; returns it. */
+export async function until(page: Page, ok: (img: Image) => boolean | Promise<boolean>, what: string, timeout = 10_000): Promise<Image> {
+  return waitFor(async () => {
+    const img = await shot(page);
+    return (await ok(img)) ? img : null;
+  }, { what, timeout, interval: 100 });
 }

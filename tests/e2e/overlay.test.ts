@@ -12,37 +12,10 @@ import { pageAnchor } from '../../src/overlay/anchor';
 import { rampLevel } from '../../src/overlay/ramps';
 import { launch, lc, waitFor, type Harness } from './harness';
 import {
-  anchorFor, at, blankAt, diffCount, frames, isAuthoredGrey, levelOf, meterAt, near, OUTLINE_ON_WHITE, PIN_RGB, shot,
-  tailSample, TEXT_BG_ON_WHITE, WHITE,
+  anchorFor, at, blankAt, byName, comps, diffCount, frames, isAuthoredGrey, levelOf, meterAt, near, OUTLINE_ON_WHITE,
+  PIN_RGB, setMode, shot, tailSample, TEXT_BG_ON_WHITE, until, WHITE, type Comp,
 } from './overlay-pixels';
 import type { Image } from './png';
-
-interface Comp {
-  id: number; name: string; parentId: number | null; authored: number; rendered: number; layoutMs: number;
-  bounds: { x: number; y: number; width: number; height: number } | null; drawn: boolean; sparkline: number[];
-}
-
-async function comps(page: Page): Promise<Comp[]> {
-  return ((await lc.snapshot(page)) as { components: Comp[] }).components;
-}
-async function byName(page: Page, name: string): Promise<Comp> {
-  const c = (await comps(page)).find((x) => x.name === name);
-  if (!c) throw new Error(`no component ${name}`);
-  return c;
-}
-async function setMode(page: Page, mode: string): Promise<void> {
-  if (mode === 'off') await lc.disable(page);
-  else await lc.enable(page, mode);
-  await waitFor(async () => (await lc.state(page)).mode === mode, { what: `mode ${mode}` });
-}
-/** Polls screenshots until `ok` holds for one; returns it. */
-async function until(page: Page, ok: (img: Image) => boolean | Promise<boolean>, what: string, timeout = 10_000): Promise<Image> {
-  let last: Image | null = null;
-  return waitFor(async () => {
-    last = await shot(page);
-    return (await ok(last)) ? last : null;
-  }, { what, timeout, interval: 100 });
-}
 
 describe('overlay (e2e)', function () {
   this.timeout(120_000);
@@ -243,7 +216,11 @@ describe('overlay (e2e)', function () {
   it('Ctrl+Shift+L by real key presses cycles Off → Components → Heatmap → Inspect → Off, naming each mode', async () => {
     await setMode(page, 'off');
     const captionAt = (img: Image): boolean => near(at(img, 640, 14), TEXT_BG_ON_WHITE, 12);
+    let pressed = 0;
     for (const mode of ['components', 'heatmap', 'inspect', 'off']) {
+      // The worker folds presses closer than 150 ms into one (one press, one step): stay outside that window.
+      await waitFor(() => Date.now() - pressed > 200, { what: 'the de-duplication window', interval: 20 });
+      pressed = Date.now();
       await page.keyboard.down('Control');
       await page.keyboard.down('Shift');
       await page.keyboard.press('KeyL');
@@ -280,6 +257,18 @@ describe('overlay (e2e)', function () {
     const a = anchorFor({ ...row.bounds!, y: y0 - 100 })!;
     const img = await until(page, (i) => meterAt(i, a.x, a.y), 'meter moved with the row');
     expect(blankAt(img, a.x, a.y + 100)).to.equal(true);
+  });
+
+  it('mirrors meters to the top-left corner on a right-to-left page', async () => {
+    const big = (await byName(page, 'Big')).bounds!;
+    await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
+    try {
+      const img = await until(page, (i) => meterAt(i, big.x + 4, big.y + 4), 'meter at the top-left');
+      expect(blankAt(img, big.x + big.width - 36, big.y + 4)).to.equal(true);
+    } finally {
+      await page.evaluate(() => document.documentElement.removeAttribute('dir'));
+    }
+    await until(page, (i) => meterAt(i, big.x + big.width - 36, big.y + 4), 'back at the top-right');
   });
 
   it('at 200 %: the backing store doubles, meters stay at their corners, lines stay crisp', async () => {

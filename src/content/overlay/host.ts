@@ -8,6 +8,7 @@
  * browser's own layout — reading innerWidth or clientWidth instead could
  * force a synchronous layout and show up in the page's numbers.
  */
+import type { AtlasSurface } from '../../overlay/atlas';
 import type { Viewport } from '../../overlay/types';
 
 export const HOST_TAG = 'layout-cost-overlay';
@@ -97,4 +98,18 @@ export class CanvasHost {
     this.observer = null;
     this.host.remove();
   }
+}
+
+/** The atlas' pixels in an ImageData, uploaded into an OffscreenCanvas that drawImage blits from. */
+export function makeSurface(width: number, height: number): AtlasSurface | null {
+  if (typeof OffscreenCanvas !== 'function') return null;
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const image = new ImageData(width, height);
+  return {
+    pixels: image,
+    source: canvas,
+    upload: (x, y, w, h) => ctx.putImageData(image, 0, 0, x, y, w, h),
+  };
 }

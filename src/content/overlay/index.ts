@@ -10,7 +10,7 @@
  * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
  */
 import type { Mode, Settings } from '../../protocol';
-import { MeterAtlas, type AtlasMeter, type AtlasSurface } from '../../overlay/atlas';
+import { MeterAtlas, type AtlasMeter } from '../../overlay/atlas';
 import { HOVER_COLOR, HOVER_FILL, paintFills, paintOutlines, PIN_COLOR } from '../../overlay/paint-meters';
 import { measureLines, paintLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../overlay/legend';
@@ -19,7 +19,7 @@ import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, typ
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
 import type { Viewport } from '../../overlay/types';
 import type { RollupStore, StoredComponent } from '../store';
-import { CanvasHost } from './host';
+import { CanvasHost, makeSurface } from './host';
 import { Interaction } from './interaction';
 import { LegendState, type LegendStorage } from './legend-state';
 
@@ -297,18 +297,4 @@ export class Overlay {
     this.drawnCount = 0;
     this.capped = false;
   }
-}
-
-/** The atlas' pixels in an ImageData, uploaded into an OffscreenCanvas that drawImage blits from. */
-function makeSurface(width: number, height: number): AtlasSurface | null {
-  if (typeof OffscreenCanvas !== 'function') return null;
-  const canvas = new OffscreenCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return null;
-  const image = new ImageData(width, height);
-  return {
-    pixels: image,
-    source: canvas,
-    upload: (x, y, w, h) => ctx.putImageData(image, 0, 0, x, y, w, h),
-  };
 }

@@ -200,7 +200,10 @@ class Controller {
     this.renderTimer = setTimeout(() => {
       this.renderTimer = null;
       if (this.mode === 'off') return;
+      const wasCapped = this.overlay.capped;
       this.overlay.render();
+      // state().capped follows what the overlay just drew.
+      if (this.overlay.capped !== wasCapped) this.pushState();
       this.pushConfig();
       this.feed.tick();
     }, RENDER_INTERVAL_MS);

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { pageAnchor } from '../../src/overlay/anchor';
+import { MAX_METERS } from '../../src/overlay/cap';
 import { rampLevel } from '../../src/overlay/ramps';
 import { launch, lc, waitFor, type Harness } from './harness';
 import {
@@ -257,6 +258,15 @@ describe('overlay (e2e)', function () {
     const a = anchorFor({ ...row.bounds!, y: y0 - 100 })!;
     const img = await until(page, (i) => meterAt(i, a.x, a.y), 'meter moved with the row');
     expect(blankAt(img, a.x, a.y + 100)).to.equal(true);
+  });
+
+  it('caps what it draws, largest first, and says so in state()', async () => {
+    await page.evaluate((n) => (window as any).__many(n), MAX_METERS + 100);
+    await waitFor(async () => (await lc.state(page)).capped === true, { what: 'capped', timeout: 20_000 });
+    const drawn = (await comps(page)).filter((c) => c.drawn);
+    expect(drawn.length).to.be.at.most(MAX_METERS);
+    await page.evaluate(() => (window as any).__many(0));
+    await waitFor(async () => (await lc.state(page)).capped === false, { what: 'not capped', timeout: 20_000 });
   });
 
   it('mirrors meters to the top-left corner on a right-to-left page', async () => {

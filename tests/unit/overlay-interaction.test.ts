@@ -89,8 +89,14 @@ describe('overlay interaction (content)', () => {
     expect(state.hits).to.deep.equal([]);
   });
 
-  it('swallows the whole pinning gesture and pins the hovered component', () => {
-    state.hovered = 7;
+  /** Hovers the default press point (10, 20) through a real hit-test. */
+  async function hover(): Promise<void> {
+    fire('pointermove');
+    await new Promise((r) => setTimeout(r, 0));
+  }
+
+  it('swallows the whole pinning gesture and pins the hovered component', async () => {
+    await hover();
     for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
       const { event, pageSaw } = fire(type);
       expect(pageSaw, type).to.equal(false);
@@ -100,8 +106,8 @@ describe('overlay interaction (content)', () => {
     expect(fire('dblclick').pageSaw).to.equal(false);
   });
 
-  it('unpins with a click on the pinned component, also swallowed', () => {
-    state.hovered = 7;
+  it('unpins with a click on the pinned component, also swallowed', async () => {
+    await hover();
     state.pinned = 7;
     expect(fire('pointerdown').pageSaw).to.equal(false);
     expect(state.pinned).to.equal(null);
@@ -117,8 +123,15 @@ describe('overlay interaction (content)', () => {
     expect(state.pinned).to.equal(null);
   });
 
-  it('a click after a pinning click reaches the page when it does not pin', () => {
-    state.hovered = 7;
+  it('a press that outran the hit-test of a new pointer position reaches the page', async () => {
+    await hover();
+    fire('pointermove', { clientX: 300, clientY: 200 }); // its hit-test is still in flight
+    expect(fire('pointerdown', { clientX: 300, clientY: 200 }).pageSaw).to.equal(true);
+    expect(state.pinned).to.equal(null);
+  });
+
+  it('a click after a pinning click reaches the page when it does not pin', async () => {
+    await hover();
     fire('pointerdown');
     fire('click');
     state.hovered = null;

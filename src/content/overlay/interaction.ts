@@ -37,6 +37,8 @@ export class Interaction {
   private lastSwallowedClick = -Infinity;
   private inFlight = false;
   private pendingPoint: { x: number; y: number } | null = null;
+  /** Where the hovered component was last hit-tested. */
+  private hitPoint: { x: number; y: number } | null = null;
   private readonly listeners: [string, EventListener, AddEventListenerOptions][] = [];
 
   constructor(private readonly deps: InteractionDeps) {
@@ -59,12 +61,18 @@ export class Interaction {
     for (const [type, fn, opts] of this.listeners) window.removeEventListener(type, fn, opts);
     this.swallowing = false;
     this.pendingPoint = null;
+    this.hitPoint = null;
   }
 
   private gesture(e: MouseEvent): void {
     if (e.type === 'pointerdown') {
-      // Each press decides afresh whether its gesture is a pinning one.
-      const target = this.deps.inspecting() && e.button === 0 && (e as PointerEvent).isPrimary !== false ? this.deps.hovered() : null;
+      // Each press decides afresh whether its gesture is a pinning one, and only
+      // on a hit-test of this very spot: a press that outran the hit-test of a
+      // fresh pointer move goes to the page rather than pinning what was there before.
+      const h = this.hitPoint;
+      const fresh = h !== null && this.pendingPoint === null && Math.abs(h.x - e.clientX) <= 4 && Math.abs(h.y - e.clientY) <= 4;
+      const target = fresh && this.deps.inspecting() && e.button === 0 && (e as PointerEvent).isPrimary !== false
+        ? this.deps.hovered() : null;
       this.swallowing = target !== null;
       if (target !== null) this.deps.pin(this.deps.pinned() === target ? null : target);
     }
@@ -91,7 +99,10 @@ export class Interaction {
         const { x, y } = this.pendingPoint;
         this.pendingPoint = null;
         const id = await this.deps.hitTest(x, y);
-        if (this.deps.inspecting()) this.deps.setHovered(id);
+        if (this.deps.inspecting()) {
+          this.hitPoint = { x, y };
+          this.deps.setHovered(id);
+        }
       }
     } finally {
       this.inFlight = false;

@@ -9,6 +9,7 @@ import { RecordKind, type ContentToPage } from '../../protocol';
 import type { FrameworkAdapter } from '../adapter';
 import type { Internal } from '../internal';
 import { RingBuffer } from '../ring-buffer';
+import { BoundsReader } from './bounds';
 import { attribute } from './attribution';
 import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
@@ -38,6 +39,7 @@ export class Pipeline {
   readonly ring = new RingBuffer(RING_CAPACITY);
   readonly strings = new Interner();
   readonly registry: Registry;
+  private readonly bounds: BoundsReader;
   readonly loop: FrameLoop;
   private readonly mutations: MutationTracker;
   private adapter: FrameworkAdapter | null = null;
@@ -58,6 +60,8 @@ export class Pipeline {
     this.registry = new Registry(this.ring, this.strings, new DomCounter(internal.shadow), () => this.adapter);
     this.registry.onChange = this.markDirty;
     this.registry.onRingHigh = () => this.postRecords();
+    this.bounds = new BoundsReader(win);
+    this.registry.onStructure = () => this.bounds.markStale();
     this.loop = new FrameLoop(internal.raf, win, (ts) => this.frame(ts));
     this.mutations = new MutationTracker(internal.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty);
     const perf = win.performance;
@@ -189,25 +193,18 @@ export class Pipeline {
 
   /** Bounds of the components the overlay will draw or hit-test; layout is clean right now. */
   private readBounds(): void {
-    for (const id of this.wantBounds) {
-      const e = this.registry.entries.get(id);
-      if (!e) continue;
-      const hosts = this.registry.hostsOf(e);
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      for (const el of hosts) {
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 && r.height === 0) continue;
-        if (r.left < x0) x0 = r.left;
-        if (r.top < y0) y0 = r.top;
-        if (r.right > x1) x1 = r.right;
-        if (r.bottom > y1) y1 = r.bottom;
-      }
-      const none = x0 === Infinity;
-      const x = none ? 0 : x0, y = none ? 0 : y0, w = none ? -1 : x1 - x0, h = none ? -1 : y1 - y0;
-      if (x === e.bx && y === e.by && w === e.bw && h === e.bh) continue;
-      e.bx = x; e.by = y; e.bw = w; e.bh = h;
-      this.ring.write(RecordKind.Bounds, id, x, y, w, h);
-    }
+    const now = this.now();
+    for (const id of this.wantBounds) this.writeBounds(id, now);
+  }
+
+  private writeBounds(id: number, now: number): void {
+    const e = this.registry.entries.get(id);
+    if (!e) return;
+    const r = this.bounds.read(this.registry.hostsOf(e), now);
+    const x = r ? r.x : 0, y = r ? r.y : 0, w = r ? r.width : -1, h = r ? r.height : -1;
+    if (x === e.bx && y === e.by && w === e.bw && h === e.bh) return;
+    e.bx = x; e.by = y; e.bw = w; e.bh = h;
+    this.ring.write(RecordKind.Bounds, id, x, y, w, h);
   }
 
   private scheduleFlush(delayMs: number): void {
@@ -248,7 +245,17 @@ export class Pipeline {
     }
     if (!el) return null;
     const id = this.adapter.ownerOf(el);
-    return id > 0 ? id : null;
+    if (id <= 0) return null;
+    // elementFromPoint just left layout clean: send the hovered component's box
+    // now, so Inspect does not wait a frame for it.
+    this.forced?.pause();
+    try {
+      this.writeBounds(id, this.now());
+    } finally {
+      this.forced?.resume();
+    }
+    this.postRecords();
+    return id;
   }
 
   /** Sizes of every table the agent keeps, for leak tests. */

@@ -42,6 +42,8 @@ export class Registry implements ComponentSink {
   layoutDirty: Entry[] = [];
   /** Set by the pipeline: something happened that needs a frame. */
   onChange: () => void = () => {};
+  /** Set by the pipeline: some component's DOM structure may have changed. */
+  onStructure: () => void = () => {};
   /** Set by the pipeline: the ring is nearly full (a big back-fill or commit); hand records over now. */
   onRingHigh: () => void = () => {};
   private readonly ringHigh: number;
@@ -87,7 +89,9 @@ export class Registry implements ComponentSink {
 
   structure(id: number): void {
     const e = this.entries.get(id);
-    if (e) this.mark(e, RECOUNT);
+    if (!e) return;
+    this.mark(e, RECOUNT);
+    this.onStructure();
   }
 
   dirty(id: number): void {

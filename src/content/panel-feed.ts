@@ -108,9 +108,14 @@ export class PanelFeed {
       chain.push({ id: p.id, name: p.name });
       p = p.parentId === null ? undefined : store.components.get(p.parentId);
     }
+    const collapsed = this.src.overlay.chainOf(id);
+    const sharedMeter = collapsed.length > 1
+      ? collapsed.map((x) => ({ id: x, name: store.components.get(x)?.name ?? 'Anonymous' }))
+      : [];
     return {
       ...store.row(c), lastStyleMs: c.lastStyleMs, lastLayoutMs: c.lastLayoutMs, lastForcedMs: c.lastForcedMs,
       frame: c.lastFrame, sparkline: store.sparkline(c), chain, stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS),
+      sharedMeter,
     };
   }
 }

@@ -28,6 +28,8 @@ export class PinnedView {
   private readonly metrics = new Map<MetricKey, [HTMLElement, HTMLElement | null]>();
   private readonly canvas = el('canvas', { class: 'spark-large', attrs: { role: 'img', 'aria-label': 'Layout ms over the last 6 seconds' } });
   private readonly chainEl = el('ol', { class: 'chain' });
+  /** "Drawn as one meter with …": the wrapper chain the overlay collapsed. */
+  private readonly sharedEl = el('p', { class: 'shared-meter' });
   private readonly stacksEl = el('div', { class: 'stacks' });
   private chainKey = '';
   private stacksKey = '';
@@ -62,6 +64,7 @@ export class PinnedView {
       this.canvas,
       el('h3', {}, 'Owner chain'),
       el('nav', { attrs: { 'aria-label': 'Owner chain' } }, this.chainEl),
+      this.sharedEl,
       el('h3', {}, 'Forced reflow stacks (sampled)'),
       this.stacksEl,
     );
@@ -111,6 +114,7 @@ export class PinnedView {
   }
 
   private updateChain(d: PinnedDetail): void {
+    this.updateShared(d);
     const key = `${d.id}|${d.name}|${d.chain.map((c) => `${c.id}:${c.name}`).join(',')}`;
     if (key === this.chainKey) return;
     this.chainKey = key;
@@ -124,6 +128,21 @@ export class PinnedView {
       }, el('bdi', {}, label))));
     }
     this.chainEl.append(el('li', { class: 'chain-self', attrs: { 'aria-current': 'true' } }, el('bdi', {}, capText(d.name, 60) || 'Anonymous')));
+  }
+
+  private sharedKey = '';
+  private updateShared(d: PinnedDetail): void {
+    const key = d.sharedMeter.map((c) => `${c.id}:${c.name}`).join(',');
+    if (key === this.sharedKey) return;
+    this.sharedKey = key;
+    clear(this.sharedEl);
+    if (d.sharedMeter.length > 1) {
+      this.sharedEl.append('Drawn as one meter on the page (same box): ');
+      d.sharedMeter.forEach((c, i) => {
+        if (i > 0) this.sharedEl.append(' → ');
+        this.sharedEl.append(el('bdi', {}, capText(c.name, 60) || 'Anonymous'));
+      });
+    }
   }
 
   private updateStacks(d: PinnedDetail): void {

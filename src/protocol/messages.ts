@@ -108,13 +108,20 @@ export interface PinnedDetail extends ComponentRow {
   sparkline: number[];
   chain: { id: number; name: string }[];
   stacks: { ms: number; stack: string }[];
+  /**
+   * A wrapper chain whose meters collapsed into one on the canvas (same box),
+   * shallowest first, this component included; empty when it has its own meter.
+   */
+  sharedMeter: { id: number; name: string }[];
 }
+const idName = isRecord({ id, name });
+const sharedMeter: Validator<{ id: number; name: string }[]> = (v) => (v === undefined ? [] : arrayOf(idName, 64)(v));
 const pinnedDetail: Validator<PinnedDetail> = (v) => {
   const row = componentRow(v);
   if (row === INVALID) return INVALID;
   const rest = isRecord({
     lastStyleMs: ms, lastLayoutMs: ms, lastForcedMs: ms, frame: num(0, 1e12), sparkline: numArray(120, 0, 1e7),
-    chain: arrayOf(isRecord({ id, name }), 256), stacks: arrayOf(isRecord({ ms, stack: str(4096) }), 16),
+    chain: arrayOf(idName, 256), stacks: arrayOf(isRecord({ ms, stack: str(4096) }), 16), sharedMeter,
   })(v);
   return rest === INVALID ? INVALID : { ...row, ...rest };
 };

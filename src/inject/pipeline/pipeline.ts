@@ -143,6 +143,16 @@ export class Pipeline {
 
   private frame(_ts: number): void {
     if (!this.running) return;
+    try {
+      this.measureFrame();
+    } finally {
+      // The whole native callback is ours (flush included): the Long Animation
+      // Frames cross-check must not mistake any of it for foreign rAF work.
+      this.forced?.loopRan(this.loop.tickStartMs, this.now() - this.loop.tickStartMs);
+    }
+  }
+
+  private measureFrame(): void {
     const ranPage = this.loop.lastCallbacks > 0;
     if (!this.dirty && !ranPage) return;
     this.dirty = false;
@@ -175,7 +185,6 @@ export class Pipeline {
       forced?.resume();
     }
     const now = this.now();
-    forced?.loopRan(this.loop.tickStartMs, now - this.loop.tickStartMs);
     if (now - this.lastFlush >= FLUSH_INTERVAL_MS) this.flush();
     else this.scheduleFlush(FLUSH_INTERVAL_MS - (now - this.lastFlush));
   }

@@ -26,7 +26,7 @@ for (const name of BENCHES) {
   const extra = ['--no-build', '--doc'];
   console.log(`\n=== bench/${name}.ts ${extra.join(' ')}`);
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-  const r = spawnSync(npx, ['tsx', file, ...extra], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(npx, ['tsx', file, ...extra], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, LAYOUT_COST_BENCH_ALL: '1' } });
   if (r.status !== 0) failed.push(name);
 }
 if (failed.length > 0) {

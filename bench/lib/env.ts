@@ -44,7 +44,9 @@ export function numArg(args: Map<string, string>, name: string, dflt: number): n
 
 /** The command line that reproduces this run, for the docs. */
 export function commandLine(script: string): string {
-  return ['npx tsx', script, ...process.argv.slice(2)].join(' ');
+  const own = ['npx tsx', script, ...process.argv.slice(2)].join(' ');
+  // run-all.ts builds once, then runs each script with --no-build --doc.
+  return process.env.LAYOUT_COST_BENCH_ALL ? `npm run bench\` — one build, then \`${own}` : own;
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -136,7 +136,7 @@ class Controller {
     switch (msg.type) {
       case 'records': {
         const p = msg.payload;
-        this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped);
+        this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys);
         this.scheduleRender();
         break;
       }

@@ -14,6 +14,8 @@ import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../ove
 export const EMA_ALPHA = 0.2;
 const KEEP = 1 - EMA_ALPHA;
 const MAX_COMPONENTS = 200_000;
+/** Layout ms below which a component gets no sparkline buffer yet (it would draw as nothing). */
+export const SPARK_MIN_MS = 0.05;
 
 export interface Bounds {
   x: number;
@@ -109,7 +111,10 @@ export class RollupStore {
   }
 
   /** Applies one batch of records. Unknown ids and kinds are ignored and counted. */
-  apply(data: Float64Array, count: number, strings: readonly string[], stringBase: number, dropped: number): void {
+  apply(
+    data: Float64Array, count: number, strings: readonly string[], stringBase: number, dropped: number,
+    keys: readonly string[] = [],
+  ): void {
     if (stringBase <= this.strings.length) {
       for (let i = 0; i < strings.length; i++) this.strings[stringBase + i] = strings[i];
     }
@@ -125,7 +130,7 @@ export class RollupStore {
           comp.parentId = validId(b) && b !== a ? b : null;
           comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
           comp.name = this.string(d) ?? 'Anonymous';
-          comp.key = this.string(e);
+          comp.key = e >= 0 && e < keys.length ? keys[e] : null;
           comp.emaFrame = this.frameNo;
           this.components.set(a, comp);
           break;
@@ -201,15 +206,16 @@ export class RollupStore {
     f.styleMsTotal += styleMs;
     f.layoutMsTotal += layoutMs;
     f.forcedMsTotal += forcedMs;
+    const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
     for (const c of this.touched) {
-      if (c.accFrame === token) this.touch(c, c.accStyle, c.accLayout, c.accForced);
+      if (c.accFrame === token) this.touch(c, c.accStyle, c.accLayout, c.accForced, bucket);
       c.accFrame = -1;
     }
     this.touched.length = 0;
   }
 
   /** Folds this frame's values into a component's EMAs, last-frame values and sparkline. */
-  private touch(c: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number): void {
+  private touch(c: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number, bucket: number): void {
     this.decayTo(c, this.frameNo - 1);
     c.style = c.style * KEEP + styleMs * EMA_ALPHA;
     c.layout = c.layout * KEEP + layoutMs * EMA_ALPHA;
@@ -219,9 +225,10 @@ export class RollupStore {
     c.lastLayoutMs = layoutMs;
     c.lastForcedMs = forcedMs;
     c.lastFrame = this.frameNo;
-    const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
     if (c.spark === null) {
-      if (layoutMs <= 0) return;
+      // A sparkline buffer only once there is something it could show: the
+      // meter's log scale (0 → 33 ms over 14 px) draws nothing below this.
+      if (layoutMs < SPARK_MIN_MS) return;
       c.spark = new Float32Array(SPARKLINE_BUCKETS);
       c.sparkBucket = bucket;
     }

@@ -43,9 +43,35 @@ export function pinCaption(name: string, layoutMs: number, authored: number, ren
   return `${cleanName(name)} · ${formatMs(layoutMs)} · ${authored} → ${rendered} el (${ratio.toFixed(1)}×)`;
 }
 
-function setFont(ctx: DrawContext, dpr: number, bold = false): void {
-  ctx.font = `${bold ? '600 ' : ''}${Math.round(FONT_PX * dpr)}px ${FONT_FAMILY}`;
-  ctx.textBaseline = 'middle';
+/**
+ * Setting `ctx.font` re-parses the font and, on a canvas in the document,
+ * makes the browser resolve it against the canvas element's style: it was the
+ * overlay's largest own cost on the StressGrid profile. Set it only when it
+ * changes (a resized canvas resets its state, which the read-back catches).
+ */
+function setFont(ctx: DrawContext, dpr: number, bold = false): string {
+  const font = `${bold ? '600 ' : ''}${Math.round(FONT_PX * dpr)}px ${FONT_FAMILY}`;
+  if (lastFont.get(ctx) !== font || ctx.textBaseline !== 'middle') {
+    ctx.font = font;
+    ctx.textBaseline = 'middle';
+    lastFont.set(ctx, font);
+  }
+  return font;
+}
+const lastFont = new WeakMap<DrawContext, string>();
+
+/** Text widths by font and text: captions and the legend repeat the same strings every flush. */
+const widths = new Map<string, number>();
+const MAX_WIDTHS = 512;
+function textWidth(ctx: DrawContext, font: string, text: string): number {
+  const key = `${font}|${text}`;
+  let w = widths.get(key);
+  if (w === undefined) {
+    w = ctx.measureText(text).width;
+    if (widths.size >= MAX_WIDTHS) widths.clear();
+    widths.set(key, w);
+  }
+  return w;
 }
 
 const SWATCH_PX = 8;
@@ -56,11 +82,11 @@ function segments(line: Line): Segment[] {
 
 /** Size of a text box in CSS px. */
 export function measureLines(ctx: DrawContext, lines: readonly Line[], dpr: number): { width: number; height: number } {
-  setFont(ctx, dpr);
+  const font = setFont(ctx, dpr);
   let w = 0;
   for (const line of lines) {
     let lw = 0;
-    for (const seg of segments(line)) lw += seg.swatch ? SWATCH_PX + 3 : ctx.measureText(seg.text).width / dpr;
+    for (const seg of segments(line)) lw += seg.swatch ? SWATCH_PX + 3 : textWidth(ctx, font, seg.text) / dpr;
     w = Math.max(w, lw);
   }
   return { width: Math.ceil(w) + 2 * TEXT_PAD_PX, height: lines.length * LINE_HEIGHT_PX + 2 * TEXT_PAD_PX - 2 };
@@ -80,7 +106,7 @@ export function paintLines(
     ctx.fillRect(bx, by, Math.max(1, Math.round(2 * dpr)), bh);
   }
   lines.forEach((line, i) => {
-    setFont(ctx, dpr, opts.title === true && i === 0);
+    const font = setFont(ctx, dpr, opts.title === true && i === 0);
     let cx = x + TEXT_PAD_PX;
     const cy = y + TEXT_PAD_PX + i * LINE_HEIGHT_PX + LINE_HEIGHT_PX / 2 - 1;
     for (const seg of segments(line)) {
@@ -92,7 +118,7 @@ export function paintLines(
       }
       ctx.fillStyle = seg.color ?? TEXT_FG;
       ctx.fillText(seg.text, snap(cx, dpr), Math.round(cy * dpr));
-      cx += ctx.measureText(seg.text).width / dpr;
+      cx += textWidth(ctx, font, seg.text) / dpr;
     }
   });
   return { x, y, width: size.width, height: size.height };

@@ -159,8 +159,11 @@ export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot';
 
 /** Payload types per message type; one map per direction. */
 export interface PageToContent {
-  /** Drained ring records; `buffer` is transferred. New strings start at `stringBase`. */
-  records: { buffer: ArrayBuffer; count: number; strings: string[]; stringBase: number; dropped: number };
+  /**
+   * Drained ring records; `buffer` is transferred. New interned strings start at
+   * `stringBase`; `keys` belong to this batch's Mount records only.
+   */
+  records: { buffer: ArrayBuffer; count: number; strings: string[]; stringBase: number; dropped: number; keys: string[] };
   status: PageStatus;
   api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null };
   hit: { seq: number; id: number | null };
@@ -214,6 +217,7 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
     count: num(0, MAX_RECORDS_PER_BATCH),
     strings: arrayOf(name, MAX_STRINGS_PER_BATCH),
     stringBase: num(0, 2 ** 31),
+    keys: arrayOf(name, MAX_RECORDS_PER_BATCH),
     dropped: num(0, 2 ** 53),
   })(v);
   if (o === INVALID || !Number.isInteger(o.count) || o.count * RECORD_STRIDE * 8 > o.buffer.byteLength) return INVALID;

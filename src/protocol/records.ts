@@ -17,7 +17,11 @@
 export const RECORD_STRIDE = 6;
 
 export const enum RecordKind {
-  /** id, parentId (-1 = none), depth, nameIdx, keyIdx (-1 = none) */
+  /**
+   * id, parentId (-1 = none), depth, nameIdx (interned, see `strings`),
+   * keyIdx (-1 = none): an index into the same batch's `keys`, which are not
+   * interned — keys are per instance, and a feed of fresh keys must not grow a table.
+   */
   Mount = 1,
   /** id */
   Unmount = 2,
@@ -53,15 +57,16 @@ export const MAX_STRING_LENGTH = 512;
  * Human-readable decoding for tests and debugging:
  * `Mount 3 parent=1 depth=2 name="Cell" key="k4"`.
  */
-export function toLines(data: Float64Array, strings: readonly string[] = []): string[] {
+export function toLines(data: Float64Array, strings: readonly string[] = [], keys: readonly string[] = []): string[] {
   const lines: string[] = [];
   const str = (i: number): string => (i >= 0 && i < strings.length ? JSON.stringify(strings[i]) : `#${i}`);
+  const key = (i: number): string => (i >= 0 && i < keys.length ? JSON.stringify(keys[i]) : `#${i}`);
   for (let o = 0; o + RECORD_STRIDE <= data.length; o += RECORD_STRIDE) {
     const kind = data[o];
     const a = data[o + 1], b = data[o + 2], c = data[o + 3], d = data[o + 4], e = data[o + 5];
     switch (kind) {
       case RecordKind.Mount:
-        lines.push(`Mount ${a} parent=${b} depth=${c} name=${str(d)}${e >= 0 ? ` key=${str(e)}` : ''}`);
+        lines.push(`Mount ${a} parent=${b} depth=${c} name=${str(d)}${e >= 0 ? ` key=${key(e)}` : ''}`);
         break;
       case RecordKind.Unmount:
         lines.push(`Unmount ${a}`);

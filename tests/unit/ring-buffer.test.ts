@@ -59,7 +59,7 @@ describe('toLines', () => {
       RecordKind.Reset, 0, 0, 0, 0, 0,
       99, 0, 0, 0, 0, 0,
     ]);
-    expect(toLines(d, ['Cell', 'k1'])).to.deep.equal([
+    expect(toLines(d, ['Cell'], ['k0', 'k1'])).to.deep.equal([
       'Mount 2 parent=1 depth=1 name="Cell" key="k1"', 'Bounds 2 10,20 30x40', 'Bounds 3 none',
       'Cost 0 style=1.00 layout=2.00 forced=3.00', 'Reset', 'Unknown(99)',
     ]);

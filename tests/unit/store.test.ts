@@ -14,8 +14,8 @@ describe('RollupStore', () => {
 
   it('builds components from mount and stats records, and frees them on unmount', () => {
     const s = make();
-    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 1, 2], [RecordKind.Stats, 2, 1, 3, 9]),
-      3, ['App', 'Cell', 'k'], 0, 0);
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 1, 0], [RecordKind.Stats, 2, 1, 3, 9]),
+      3, ['App', 'Cell'], 0, 0, ['k']);
     const snap = s.snapshot();
     expect(snap.components.map((c) => [c.id, c.name, c.parentId, c.depth, c.key])).to.deep.equal([
       [1, 'App', null, 0, null], [2, 'Cell', 1, 1, 'k'],

@@ -4,7 +4,8 @@
  */
 import { MAX_STRING_LENGTH, MAX_STRINGS_PER_BATCH } from '../../protocol';
 
-const MAX_STRINGS = 1 << 20;
+/** Component names are few (one per component type); past this many, new ones are sent as `Anonymous`. */
+const MAX_STRINGS = 1 << 16;
 
 export class Interner {
   private index = new Map<string, number>();
@@ -36,5 +37,30 @@ export class Interner {
     this.index.clear();
     this.pending = [];
     this.base = 0;
+  }
+}
+
+/**
+ * Keys travel with the batch that mounts their component and are forgotten
+ * after it: they are per instance (a feed of new items brings new keys
+ * forever), so interning them would grow without bound.
+ */
+export class KeyBatch {
+  private pending: string[] = [];
+
+  add(key: string | null): number {
+    if (key === null) return -1;
+    this.pending.push(key.length > MAX_STRING_LENGTH ? key.slice(0, MAX_STRING_LENGTH) : key);
+    return this.pending.length - 1;
+  }
+
+  take(): string[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+
+  clear(): void {
+    this.pending = [];
   }
 }

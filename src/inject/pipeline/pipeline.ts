@@ -13,7 +13,7 @@ import { BoundsReader } from './bounds';
 import { attribute } from './attribution';
 import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
-import { Interner } from './interner';
+import { Interner, KeyBatch } from './interner';
 import { MutationTracker } from './mutations';
 import { Registry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
@@ -38,6 +38,7 @@ export interface ForcedSource {
 export class Pipeline {
   readonly ring = new RingBuffer(RING_CAPACITY);
   readonly strings = new Interner();
+  private readonly keys = new KeyBatch();
   readonly registry: Registry;
   private readonly bounds: BoundsReader;
   readonly loop: FrameLoop;
@@ -57,7 +58,7 @@ export class Pipeline {
 
   constructor(private readonly internal: Internal, private readonly win: Window & typeof globalThis,
     private readonly makeAdapter: () => FrameworkAdapter | null) {
-    this.registry = new Registry(this.ring, this.strings, new DomCounter(internal.shadow), () => this.adapter);
+    this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(internal.shadow), () => this.adapter);
     this.registry.onChange = this.markDirty;
     this.registry.onRingHigh = () => this.postRecords();
     this.bounds = new BoundsReader(win);
@@ -119,6 +120,7 @@ export class Pipeline {
     this.registry.clear();
     this.ring.clear();
     this.strings.reset();
+    this.keys.clear();
     this.wantBounds = [];
     this.forcedById.clear();
     this.frameNo = 0;
@@ -239,7 +241,9 @@ export class Pipeline {
     const count = this.ring.length;
     const data = this.ring.drain();
     const { strings, stringBase } = this.strings.take();
-    this.internal.post('records', { buffer: data.buffer, count, strings, stringBase, dropped: this.ring.dropped }, [data.buffer]);
+    this.internal.post('records', {
+      buffer: data.buffer, count, strings, stringBase, dropped: this.ring.dropped, keys: this.keys.take(),
+    }, [data.buffer]);
   }
 
   hitTest(x: number, y: number): number | null {

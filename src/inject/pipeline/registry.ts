@@ -9,7 +9,7 @@ import { RecordKind } from '../../protocol';
 import type { ComponentSink, FrameworkAdapter } from '../adapter';
 import type { RingBuffer } from '../ring-buffer';
 import type { DomCounter } from './dom-counts';
-import type { Interner } from './interner';
+import type { Interner, KeyBatch } from './interner';
 
 const RECOUNT = 1;
 const STATS = 2;
@@ -52,6 +52,7 @@ export class Registry implements ComponentSink {
   constructor(
     private readonly ring: RingBuffer,
     private readonly strings: Interner,
+    private readonly keys: KeyBatch,
     private readonly counter: DomCounter,
     private readonly adapter: () => FrameworkAdapter | null,
   ) {
@@ -65,7 +66,7 @@ export class Registry implements ComponentSink {
       id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, marks: 0, bx: NaN, by: NaN, bw: NaN, bh: NaN,
     };
     this.entries.set(id, e);
-    this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, this.strings.intern(name), this.strings.intern(key));
+    this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, this.strings.intern(name), this.keys.add(key));
     this.mark(e, RECOUNT);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
     return id;

@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { Interner, KeyBatch } from '../../src/inject/pipeline/interner';
+
+describe('Interner and KeyBatch', () => {
+  it('interns names once and ships only the new ones', () => {
+    const i = new Interner();
+    expect([i.intern('App'), i.intern('Cell'), i.intern('App'), i.intern(null)]).to.deep.equal([0, 1, 0, -1]);
+    expect(i.take()).to.deep.equal({ strings: ['App', 'Cell'], stringBase: 0 });
+    expect(i.intern('Cell')).to.equal(1);
+    expect(i.intern('Row')).to.equal(2);
+    expect(i.take()).to.deep.equal({ strings: ['Row'], stringBase: 2 });
+  });
+
+  it('keeps no key after its batch: a feed of fresh keys holds nothing', () => {
+    const keys = new KeyBatch();
+    const names = new Interner();
+    for (let cycle = 0; cycle < 100; cycle++) {
+      for (let n = 0; n < 1000; n++) {
+        names.intern('Row');
+        expect(keys.add(`item-${cycle}-${n}`)).to.equal(n);
+      }
+      expect(keys.take()).to.have.length(1000);
+      names.take();
+    }
+    expect(keys.take()).to.deep.equal([]);
+    expect(names.take().stringBase).to.equal(1);
+  });
+
+  it('caps string length', () => {
+    const keys = new KeyBatch();
+    keys.add('k'.repeat(10_000));
+    expect(keys.take()[0]).to.have.length(512);
+  });
+});

@@ -51,7 +51,7 @@ export function pinCaption(name: string, layoutMs: number, authored: number, ren
  */
 function setFont(ctx: DrawContext, dpr: number, bold = false): string {
   const font = `${bold ? '600 ' : ''}${Math.round(FONT_PX * dpr)}px ${FONT_FAMILY}`;
-  if (lastFont.get(ctx) !== font || ctx.textBaseline !== 'middle') {
+  if (lastFont.get(ctx) !== font) {
     ctx.font = font;
     ctx.textBaseline = 'middle';
     lastFont.set(ctx, font);
@@ -59,6 +59,11 @@ function setFont(ctx: DrawContext, dpr: number, bold = false): string {
   return font;
 }
 const lastFont = new WeakMap<DrawContext, string>();
+
+/** Resizing a canvas resets its context state (font included): call after every resize. */
+export function forgetFont(ctx: DrawContext): void {
+  lastFont.delete(ctx);
+}
 
 /** Text widths by font and text: captions and the legend repeat the same strings every flush. */
 const widths = new Map<string, number>();

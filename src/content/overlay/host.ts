@@ -9,6 +9,7 @@
  * force a synchronous layout and show up in the page's numbers.
  */
 import type { AtlasSurface } from '../../overlay/atlas';
+import { forgetFont } from '../../overlay/paint-text';
 import type { Viewport } from '../../overlay/types';
 
 export const HOST_TAG = 'layout-cost-overlay';
@@ -76,6 +77,7 @@ export class CanvasHost {
     if (this.canvas.width !== w || this.canvas.height !== h) {
       this.canvas.width = w;
       this.canvas.height = h;
+      if (this.ctx) forgetFont(this.ctx);
     }
     return { width: css.width, height: css.height, dpr };
   }

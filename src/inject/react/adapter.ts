@@ -9,6 +9,7 @@ import type { FiberRootLike, HookState, RendererLike } from '../internal';
 import { componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber, type TagTable } from './fiber';
 
 const MAX_DEPTH = 10_000;
+const CHANGED = PERFORMED_WORK | PLACEMENT | UPDATE;
 
 export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
@@ -147,8 +148,12 @@ export class ReactAdapter implements FrameworkAdapter {
     let structural = false;
     for (let c = next.child; c !== null; c = c.sibling) {
       const alt = c.alternate;
-      if (alt !== null) this.updateFiber(c, alt, parentId, parentDepth, tags);
-      else {
+      if (alt !== null) {
+        // updateFiber's bail-out test, inlined: a list of thousands of memoised
+        // children that did not render costs one comparison each, no call.
+        if (c.child === alt.child && (((c.flags ?? c.effectTag ?? 0) | 0) & CHANGED) === 0) continue;
+        this.updateFiber(c, alt, parentId, parentDepth, tags);
+      } else {
         structural = true;
         this.mountFiber(c, parentId, parentDepth, tags);
       }

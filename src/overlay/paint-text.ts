@@ -14,7 +14,9 @@ export const LINE_HEIGHT_PX = 15;
 export const TEXT_PAD_PX = 5;
 export const MAX_NAME_CHARS = 40;
 export const TEXT_BG = 'rgba(20,20,20,0.88)';
-export const TEXT_FG = 'rgb(235,235,235)';
+export const TEXT_FG = 'rgb(215,215,215)';
+/** Title lines (mode caption, legend heading): brighter than body text. */
+export const TITLE_FG = 'rgb(255,255,255)';
 const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 
 /** A run of text with an optional color (a swatch when `swatch` is set). */
@@ -49,8 +51,9 @@ export function pinCaption(name: string, layoutMs: number, authored: number, ren
  * overlay's largest own cost on the StressGrid profile. Set it only when it
  * changes (a resized canvas resets its state, which the read-back catches).
  */
-function setFont(ctx: DrawContext, dpr: number, bold = false): string {
-  const font = `${bold ? '600 ' : ''}${Math.round(FONT_PX * dpr)}px ${FONT_FAMILY}`;
+function setFont(ctx: DrawContext, dpr: number): string {
+  // One weight only: alternating bold titles with regular lines re-set the font twice per box.
+  const font = `${Math.round(FONT_PX * dpr)}px ${FONT_FAMILY}`;
   if (lastFont.get(ctx) !== font) {
     ctx.font = font;
     ctx.textBaseline = 'middle';
@@ -111,7 +114,9 @@ export function paintLines(
     ctx.fillRect(bx, by, Math.max(1, Math.round(2 * dpr)), bh);
   }
   lines.forEach((line, i) => {
-    const font = setFont(ctx, dpr, opts.title === true && i === 0);
+    const font = setFont(ctx, dpr);
+    // The title line stands out by colour rather than weight (see setFont).
+    const title = opts.title === true && i === 0;
     let cx = x + TEXT_PAD_PX;
     const cy = y + TEXT_PAD_PX + i * LINE_HEIGHT_PX + LINE_HEIGHT_PX / 2 - 1;
     for (const seg of segments(line)) {
@@ -121,7 +126,7 @@ export function paintLines(
         cx += SWATCH_PX + 3;
         continue;
       }
-      ctx.fillStyle = seg.color ?? TEXT_FG;
+      ctx.fillStyle = seg.color ?? (title ? TITLE_FG : TEXT_FG);
       ctx.fillText(seg.text, snap(cx, dpr), Math.round(cy * dpr));
       cx += textWidth(ctx, font, seg.text) / dpr;
     }

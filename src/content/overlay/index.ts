@@ -12,7 +12,8 @@
 import type { Mode, Settings } from '../../protocol';
 import { MeterAtlas, type AtlasMeter } from '../../overlay/atlas';
 import { HOVER_COLOR, HOVER_FILL, paintFills, paintOutlines, PIN_COLOR } from '../../overlay/paint-meters';
-import { measureLines, paintLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
+import { TextBoxCache } from './text-cache';
+import { measureLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../overlay/legend';
 import { METER_HEIGHT_PX } from '../../overlay/anchor';
 import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../overlay/plan';
@@ -61,6 +62,7 @@ export class Overlay {
   private want: number[] = [];
   private drawnIds = new Set<number>();
   private chains = new Map<number, number[]>();
+  private readonly text = new TextBoxCache();
   private readonly atlas = new MeterAtlas(makeSurface);
   private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; size: number } | null = null;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -226,23 +228,23 @@ export class Overlay {
       // Beside the meter, vertically centred on it, inside the viewport.
       const size = measureLines(ctx, [m.label], vp.dpr);
       const y = Math.max(0, Math.min(vp.height - size.height, m.at.y + METER_HEIGHT_PX / 2 - size.height / 2));
-      paintLines(ctx, [m.label], Math.max(0, m.at.x - size.width - 2), y, vp.dpr);
+      this.text.paint(ctx, [m.label], Math.max(0, m.at.x - size.width - 2), y, vp.dpr);
     }
     for (const c of captions) {
       const n = c.node;
       const lines = [pinCaption(n.name, n.layout, n.authored, n.rendered)];
       const at = placeCaption(c.at, measureLines(ctx, lines, vp.dpr), vp, n.bounds);
-      paintLines(ctx, lines, at.x, at.y, vp.dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
+      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
     }
     if (performance.now() < this.modeCaptionUntil) {
       const lines = [modeCaption(this.mode)];
       const at = placeModeCaption(measureLines(ctx, lines, vp.dpr), vp);
-      paintLines(ctx, lines, at.x, at.y, vp.dpr, { title: true });
+      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
     }
     if (this.legend.visible()) {
       const lines = legendLines(this.settings);
       const at = placeLegend(measureLines(ctx, lines, vp.dpr), vp);
-      paintLines(ctx, lines, at.x, at.y, vp.dpr, { title: true });
+      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
     }
   }
 

@@ -19,7 +19,9 @@ import { Registry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
 
 const FLUSH_INTERVAL_MS = 33;
-const RING_CAPACITY = 1 << 16;
+// 16 384 × 48 B = 768 KB. A bigger burst (a large back-fill) is handed over early by
+// the registry's high-water mark, so the ring never has to hold a whole tree.
+const RING_CAPACITY = 1 << 14;
 const MAX_WANT_BOUNDS = 1000;
 
 /** Timing of forced reflows between frames (see timing/forced-reflow.ts). */

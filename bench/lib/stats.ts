@@ -88,6 +88,20 @@ export function slope(xs: readonly number[], ys: readonly number[]): number {
   return den === 0 ? NaN : num / den;
 }
 
+/** Standard error of the least-squares slope of y over x. */
+export function slopeStdErr(xs: readonly number[], ys: readonly number[]): number {
+  const n = Math.min(xs.length, ys.length);
+  if (n < 3) return NaN;
+  const b = slope(xs, ys);
+  let mx = 0, my = 0;
+  for (let i = 0; i < n; i++) { mx += xs[i]; my += ys[i]; }
+  mx /= n; my /= n;
+  const a = my - b * mx;
+  let sse = 0, sxx = 0;
+  for (let i = 0; i < n; i++) { sse += (ys[i] - (a + b * xs[i])) ** 2; sxx += (xs[i] - mx) ** 2; }
+  return sxx === 0 ? NaN : Math.sqrt(sse / (n - 2) / sxx);
+}
+
 /** A fixed-width text table. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -80,6 +80,7 @@ export function prepareBuild(args: Map<string, string>): string {
     const opts = { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[] };
     execFileSync(npx, ['webpack', '--mode', 'production', '--devtool', 'source-map', '--output-path', BENCH_DIST], opts);
     execFileSync(npx, ['tsx', 'scripts/build-fixtures.ts'], opts);
+    fs.writeFileSync(path.join(BENCH_DIST, 'BUILD.txt'), `${sourceState()}\n`);
   }
   if (!fs.existsSync(path.join(BENCH_DIST, 'manifest.json'))) throw new Error(`${BENCH_DIST} is missing: run without --no-build`);
   return BENCH_DIST;
@@ -171,9 +172,30 @@ export function ensureOutDir(): string {
   return OUT_DIR;
 }
 
+/** `main at <sha>`, plus a note when src/ has uncommitted changes (what a build from the working tree contains). */
+function sourceState(): string {
+  try {
+    const git = (...a: string[]): string => execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim();
+    const sha = git('rev-parse', '--short', 'HEAD');
+    const dirty = git('status', '--porcelain', '--', 'src', 'demo', 'tests/fixtures').length > 0;
+    return `${git('rev-parse', '--abbrev-ref', 'HEAD')} at ${sha}${dirty ? ' + uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown source state';
+  }
+}
+
+/** What the measured build was built from (recorded at build time, so `--no-build` runs report it too). */
+export function buildNote(dist = BENCH_DIST): string {
+  try {
+    return `build of ${fs.readFileSync(path.join(dist, 'BUILD.txt'), 'utf8').trim()}`;
+  } catch {
+    return 'build of unknown source';
+  }
+}
+
 export function machineNote(): string {
   const cpus = os.cpus();
-  return `${cpus.length} shared cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end of the run, ${os.type()} ${os.release()}, Node ${process.version}`;
+  return `${buildNote()}, ${cpus.length} shared cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end of the run, ${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
 export async function browserVersion(b: BenchBrowser): Promise<string> {

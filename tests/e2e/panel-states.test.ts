@@ -65,15 +65,22 @@ describe('DevTools panel states (e2e)', function () {
     await waitFor(() => panel.$(rowSel(list.id)), { what: 'List row' });
     await panel.click(rowSel(list.id));
     await waitFor(() => panel.$eval('#pinned-name', (n) => n.textContent === 'List'), { what: 'List pinned' });
-    await panel.click('#reveal');
-    const selected = await waitFor(() => devtools.evaluate(async () => {
+    const selectedNode = () => devtools.evaluate(async () => {
       // @ts-expect-error DevTools-internal module paths, resolved inside the DevTools frontend
       const UI = await import('./ui/legacy/legacy.js');
       // @ts-expect-error as above
       const SDK = await import('./core/sdk/sdk.js');
       const node = UI.Context.Context.instance().flavor(SDK.DOMModel.DOMNode);
       return node ? `${node.nodeName()}#${node.getAttribute('id') ?? ''}` : null;
-    }), { what: 'a node selected in Elements' });
+    });
+    // After a navigation DevTools selects its default node (BODY) on its own once the new document arrives; a
+    // reveal that lands before that is overwritten by it. Let DevTools settle first, as a user's click would.
+    await waitFor(selectedNode, { what: 'DevTools default selection', timeout: 5_000 }).catch(() => null);
+    await panel.click('#reveal');
+    const selected = await waitFor(async () => {
+      const s = await selectedNode();
+      return s === 'UL#list' ? s : null;
+    }, { what: 'UL#list selected in Elements', timeout: 5_000 }).catch(() => selectedNode());
     expect(selected).to.equal('UL#list');
     expect(await panelState<number | null>(panel, 's.pinnedId')).to.equal(list.id);
   });

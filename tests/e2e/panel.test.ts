@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Frame, Page } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
-import { domRows, hoverRow, num, panelState, rowSel, snapshot, waitForRows, type Snap } from './panel-helpers';
+import { domRows, hoverRow, num, panelState, rowSel, snapshot, waitForRows, type DomRow, type Snap } from './panel-helpers';
 
 describe('DevTools panel (e2e)', function () {
   this.timeout(120_000);
@@ -70,8 +70,13 @@ describe('DevTools panel (e2e)', function () {
         await panel.click(`.th[data-sort="${col}"]`);
         const dir = await panel.$eval(`.th[data-sort="${col}"]`, (b) => b.getAttribute('aria-sort'));
         expect(dir).to.be.oneOf(['ascending', 'descending']);
-        const rows = await waitForRows(panel, (r) => r.length > 5, 'rows');
-        const vals = rows.filter((r) => r.cells.name !== '<page>').map((r) => (col === 'name' ? r.cells.name.toLowerCase() : num(r.cells[col])));
+        const valuesOf = (rs: DomRow[]) => rs.filter((r) => r.cells.name !== '<page>').map((r) => (col === 'name' ? r.cells.name.toLowerCase() : num(r.cells[col])));
+        const ordered = (vs: (string | number)[]) => vs.every((b, i) => i === 0 || (typeof b === 'number' && Number.isNaN(b))
+          || (typeof vs[i - 1] === 'number' && Number.isNaN(vs[i - 1] as number)) || (dir === 'ascending' ? vs[i - 1] <= b : vs[i - 1] >= b));
+        // The table re-renders on its next refresh after the click (at most every 250 ms): wait for it; a table that
+        // never orders its rows times out here, and the checks below name the first row out of order.
+        const rows = await waitForRows(panel, (r) => r.length > 5 && ordered(valuesOf(r)), 'rows in the new order').catch(() => domRows(panel));
+        const vals = valuesOf(rows);
         for (let i = 1; i < vals.length; i++) {
           const [a, b] = [vals[i - 1], vals[i]];
           if (typeof a === 'number' && (Number.isNaN(a) || Number.isNaN(b as number))) continue;

@@ -1,4 +1,4 @@
-// One entry per room. The MAIN-world scripts (inject, agent) and the content
+// One entry per room. The MAIN-world scripts (inject, page, agent) and the content
 // script are single self-contained files: no chunk splitting, no runtime.
 import path from 'node:path';
 import fs from 'node:fs';
@@ -63,6 +63,7 @@ export default (env, argv) => {
     context: root,
     entry: {
       inject: './src/inject/index.ts',
+      page: './src/inject/page.ts',
       agent: './src/inject/agent.ts',
       content: './src/content/index.ts',
       background: './src/background/index.ts',

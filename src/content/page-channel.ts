@@ -37,9 +37,9 @@ export class PageChannel {
       this.onConnect();
     };
     window.addEventListener('message', onWindowMessage);
-    // Ask the MAIN-world script for the port; again at DOMContentLoaded in case
-    // it was not listening yet (content scripts of one run_at run in manifest order,
-    // so normally it already is).
+    // page.js (MAIN world, document_end) offers the port as soon as it runs; asking
+    // as well covers a page.js that ran before this listener existed (it answers
+    // asks until one of its ports is taken).
     const ask = (): void => {
       if (this.port === null) window.postMessage({ source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*');
     };

@@ -1,17 +1,16 @@
 /**
- * The MAIN-world script at document_start, in every frame. Kept tiny: it
- * installs the React hook (renderers and roots only), takes over
- * requestAnimationFrame as a pass-through, wraps attachShadow, opens the
- * private channel to the content script and defines `window.__LAYOUT_COST__`.
- * Everything else (the React adapter, timing, attribution) is the agent,
- * injected by the extension only when the overlay is first enabled.
+ * The MAIN-world script at document_start, in every frame: only what must
+ * exist before the page's first script runs. It installs the React hook
+ * (renderers and roots only), takes over requestAnimationFrame as a
+ * pass-through and wraps attachShadow, and leaves that state on one hidden
+ * property of window. Nothing else: no listener, no message, no validator.
+ *
+ * The private channel to the content script and `window.__LAYOUT_COST__`
+ * come from page.js, a second MAIN-world script at document_end; the React
+ * adapter, timing and attribution from the agent, injected only when the
+ * overlay is first enabled. Every byte here is compiled on every page load
+ * (SPEC §6: ≤ 0.3 ms at document_start), so it stays this small.
  */
-// Deep imports on purpose: the protocol's index would pull in every validator.
-import type { ContentToPage, PageStatus } from '../protocol';
-import { HANDSHAKE_TYPE, Source } from '../protocol/constants';
-import { contentToPageValidators } from '../protocol/content-to-page';
-import { envelope, parseWith } from '../protocol/guard';
-import { installApi } from './api';
 import { installHook } from './hook';
 import { DEBUG, INTERNAL_KEY, VERSION, type Internal } from './internal';
 import { installRaf } from './raf';
@@ -23,13 +22,7 @@ function main(win: Window & typeof globalThis): void {
     if (DEBUG) console.debug('[layout-cost]', ...args);
   };
   const report = (e: unknown): void => debug('error', e);
-
-  let port: MessagePort | null = null;
-  let acked = false;
-  let stopListening = (): void => {};
-  const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
-  const apiWaiters = new Map<number, (result: unknown) => void>();
-
+  // post/status are placeholders until page.js opens the channel.
   const internal: Internal = {
     version: VERSION,
     hook: installHook(win, report),
@@ -41,122 +34,17 @@ function main(win: Window & typeof globalThis): void {
     config: { mode: 'off', wantBounds: [], pinned: null },
     degraded: [],
     debug,
-    post(type, payload, transfer) {
-      if (port === null || !acked) {
-        // Until the content script answers the handshake, keep the latest few.
-        if (pending.length < 64) pending.push({ type, payload, transfer });
-        return;
-      }
-      try {
-        port.postMessage(envelope(Source.Page, type, payload), transfer ?? []);
-      } catch (e) {
-        report(e);
-      }
+    channel: false,
+    natives: {
+      MessageChannel: win.MessageChannel,
+      postMessage: win.postMessage as Internal['natives']['postMessage'],
+      addEventListener: win.addEventListener as Internal['natives']['addEventListener'],
+      removeEventListener: win.removeEventListener as Internal['natives']['removeEventListener'],
     },
-    status(): PageStatus {
-      // A hook installed after ours (React DevTools) gets chained here at the latest.
-      internal.hook.adopt();
-      let roots = 0;
-      for (const set of internal.hook.roots.values()) roots += set.size;
-      let minified = false;
-      for (const r of internal.hook.renderers.values()) if (r.bundleType === 0) minified = true;
-      return {
-        renderers: internal.hook.renderers.size,
-        roots,
-        agent: internal.agent !== null,
-        minified,
-        degraded: internal.degraded.slice(0, 16),
-        timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
-        url: String(win.location.href).slice(0, 2048),
-        outside: internal.outside ? { ...internal.outside } : undefined,
-      };
-    },
+    post: () => {},
+    status: () => null as never,
   };
   Object.defineProperty(win, INTERNAL_KEY, { value: internal, enumerable: false, configurable: false });
-
-  const api = installApi(win, internal, apiWaiters);
-
-  function onPortMessage(from: MessagePort, e: MessageEvent): void {
-    if (acked && from !== port) return;
-    const msg = parseWith(e.data, Source.Content, contentToPageValidators);
-    if (msg === null) return;
-    switch (msg.type) {
-      case 'state': {
-        const st = msg.payload as ContentToPage['state'];
-        if (!acked) {
-          // The first port the content script answers on wins; the others close.
-          acked = true;
-          stopListening();
-          port = from;
-          for (const c of candidates) if (c !== from) c.close();
-          candidates.length = 0;
-          for (const p of pending.splice(0)) internal.post(p.type, p.payload, p.transfer);
-          announceWhenLoaded();
-        }
-        api.setState(st.mode, st.pinned, st.capped, st.dropped);
-        break;
-      }
-      case 'apiResult': {
-        const r = msg.payload as ContentToPage['apiResult'];
-        const w = apiWaiters.get(r.reqId);
-        if (w) {
-          apiWaiters.delete(r.reqId);
-          w(r.result);
-        }
-        break;
-      }
-      case 'config':
-        internal.config = msg.payload as ContentToPage['config'];
-        internal.agent?.('config', msg.payload);
-        break;
-      case 'hitTest':
-        internal.agent?.('hitTest', msg.payload);
-        break;
-      default:
-        break;
-    }
-  }
-
-  /**
-   * Hands a private port to the content script when it asks (it asks at its
-   * start and again at DOMContentLoaded until answered). Nothing is posted
-   * at document_start: the page's script evaluation stays minimal.
-   */
-  const candidates: MessagePort[] = [];
-  function handshake(): void {
-    if (acked || candidates.length >= 4) return;
-    const channel = new MessageChannel();
-    const p1 = channel.port1;
-    p1.onmessage = (e) => onPortMessage(p1, e);
-    candidates.push(p1);
-    win.postMessage({ source: Source.Page, v: 1, type: HANDSHAKE_TYPE }, '*', [channel.port2]);
-  }
-  // Removed once acknowledged, so the page's own postMessage traffic never reaches us.
-  const onRequest = (e: MessageEvent): void => {
-    if (e.source !== win) return;
-    const d = e.data as { source?: unknown; type?: unknown } | null;
-    if (d && d.source === Source.Content && d.type === HANDSHAKE_TYPE) handshake();
-  };
-  win.addEventListener('message', onRequest);
-  stopListening = () => win.removeEventListener('message', onRequest);
-  // Announce React (or its absence) once the channel is up and the page has
-  // had a chance to load it, and again whenever a renderer registers.
-  const announce = (): void => internal.post('status', internal.status());
-  function announceWhenLoaded(): void {
-    announce();
-    const doc = win.document;
-    if (doc.readyState === 'loading') win.addEventListener('DOMContentLoaded', announce, { once: true });
-    if (doc.readyState !== 'complete') win.addEventListener('load', announce, { once: true });
-  }
-  let announceQueued = false;
-  internal.hook.onRenderer = () => {
-    if (announceQueued) return;
-    announceQueued = true;
-    setTimeout(() => {
-      announceQueued = false;
-      announce();
-    }, 0);
-  };
 }
 
 try {

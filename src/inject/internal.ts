@@ -1,7 +1,8 @@
 /**
- * State shared between the document_start script (index.ts) and the agent
- * (agent.ts), which is injected into the same MAIN world only when the
- * overlay is first enabled. Both are separate bundles, so they meet through
+ * State shared between the document_start script (index.ts: hook, rAF,
+ * attachShadow), the document_end script (page.ts: channel and API) and the
+ * agent (agent.ts), which is injected into the same MAIN world only when the
+ * overlay is first enabled. They are separate bundles, so they meet through
  * one non-enumerable property on window; page code can see it, and nothing
  * in it is trusted by the content script (it validates every message).
  */
@@ -93,6 +94,18 @@ export interface Internal {
   /** Long Animation Frames cross-check, kept current by the agent's timing while on (timing/loaf.ts). */
   outside?: OutsideMeasurement;
   debug(...args: unknown[]): void;
+  /** Set by page.js once it has taken over post/status and opened the channel (it runs once per window). */
+  channel: boolean;
+  /**
+   * What page.js needs for the channel, kept at document_start: by document_end the page's own scripts may have
+   * replaced them (a page that wraps postMessage or MessageChannel must not see or break the handshake).
+   */
+  natives: {
+    MessageChannel: typeof MessageChannel;
+    postMessage: (this: Window, message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
+    addEventListener: (this: Window, type: string, listener: (e: never) => void, options?: AddEventListenerOptions) => void;
+    removeEventListener: (this: Window, type: string, listener: (e: never) => void) => void;
+  };
 }
 
 declare const __DEBUG__: boolean;

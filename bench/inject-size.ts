@@ -29,6 +29,7 @@
  * totals) names where inject.js and page.js spend their time.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer } from './lib/env';
@@ -118,6 +119,57 @@ function breakdownOf(events: TraceEvent[], injectUrl: string): Breakdown | null 
     sourcePositions: pm.reduce((s, p) => s + inside.filter((e) => e.name === 'V8.CollectSourcePositions' && e.ts >= p.ts
       && e.ts + (e.dur ?? 0) <= p.ts + (p.dur ?? 0)).reduce((x, e) => x + t(e), 0), 0),
   };
+}
+
+
+/**
+ * What each thing inject.js does costs by itself, as the page's own inline scripts in a browser without the extension
+ * (one <script> per step, in inject.js's order; each EvaluateScript's thread time, median over the loads). The first
+ * touch of an interface (Element for the attachShadow tap) builds it: a cost any page that touches the DOM pays
+ * anyway, once; the "after the page touched Element" row shows the tap itself once that is done.
+ */
+const STEPS: [string, string][] = [
+  ['empty script (floor)', ''],
+  ['one statement (floor)', 'var a = 1;'],
+  ['hook: accessor on Window.prototype', "Object.defineProperty(Object.getPrototypeOf(window), '__hook_probe__', { get() { return 1; }, set(v) {}, configurable: true, enumerable: false });"],
+  ['rAF / cAF pass-through wrappers', 'var nr = window.requestAnimationFrame, nc = window.cancelAnimationFrame; window.requestAnimationFrame = function requestAnimationFrame(cb) { return nr.call(window, cb); }; window.cancelAnimationFrame = function cancelAnimationFrame(h) { nc.call(window, h); };'],
+  ['attachShadow tap (first touch of Element)', 'var ep = window.Element.prototype, na = ep.attachShadow; ep.attachShadow = function attachShadow(i) { return na.call(this, i); };'],
+  ['natives kept for page.js', 'var nat = { a: window.MessageChannel, b: window.postMessage, c: window.addEventListener, d: window.removeEventListener };'],
+  ['state object on window', "Object.defineProperty(window, '__state_probe__', { value: { m: new Map(), w: new WeakMap(), s: new Set() }, enumerable: false, configurable: false });"],
+];
+const TOUCH_FIRST: [string, string][] = [
+  ['empty script (floor)', ''],
+  ['the page touches Element (createElement)', "document.createElement('div').id;"],
+  ['attachShadow tap, after the page touched Element', 'var ep = window.Element.prototype, na = ep.attachShadow; ep.attachShadow = function attachShadow(i) { return na.call(this, i); };'],
+];
+
+async function stepCosts(steps: [string, string][], loads: number): Promise<number[]> {
+  const html = `<!doctype html><html><head>${steps.map(([, code], i) => `<script>/* ${i} */${code}</script>`).join('')}</head><body>x</body></html>`;
+  const server = http.createServer((_, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(html);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const b = await launchBrowser();
+  const acc: number[][] = steps.map(() => []);
+  try {
+    for (let i = 0; i < loads + 1; i++) {
+      const page = await b.browser.newPage();
+      await page.tracing.start({ categories: ['devtools.timeline'] });
+      await page.goto(`${origin}/?${i}`, { waitUntil: 'load' });
+      const raw = await page.tracing.stop();
+      const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
+      const evs = trace.traceEvents.filter((e) => e.ph === 'X' && e.name === 'EvaluateScript' && (e.args?.data?.url ?? '').startsWith(origin))
+        .sort((x, y) => x.ts - y.ts);
+      if (i > 0 && evs.length === steps.length) evs.forEach((e, j) => acc[j].push((e.tdur ?? e.dur ?? 0) / 1000));
+      await page.close();
+    }
+  } finally {
+    await b.close();
+    server.close();
+  }
+  return acc.map((a) => median(a));
 }
 
 const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
@@ -211,6 +263,13 @@ async function main(): Promise<void> {
   const injectTotal = median(rest.map((c) => (c.evalThread.get('inject.js') ?? 0) + (c.callsThread.get('inject.js') ?? 0)));
   console.log(`inject.js evaluation ${f3(injectMs)} ms (budget ≤ ${COST_BUDGET_MS} ms: ${injectMs <= COST_BUDGET_MS ? 'pass' : 'FAIL'}); with its later callbacks ${f3(injectTotal)} ms`);
 
+  const stepMs = await stepCosts(STEPS, LOADS);
+  const touchMs = await stepCosts(TOUCH_FIRST, LOADS);
+  const stepHeader = ['inject.js step, alone as an inline script (no extension)', 'evaluate thread ms (median)'];
+  const stepRows = [...STEPS.map(([name], i) => [name, f3(stepMs[i])]), ...TOUCH_FIRST.slice(1).map(([name], i) => [name, f3(touchMs[i + 1])])];
+  console.log(`\nEach step alone (${LOADS} loads, no extension)`);
+  console.log(table(stepHeader, stepRows));
+
   const bdHeader = ['inside the EvaluateScript (thread ms, median)', 'inject.js (document_start)', 'page.js (document_end)'];
   const bdRow = (label: string, pick: (b: Breakdown) => number): string[] =>
     [label, f3(median(breakdowns.map(pick))), f3(median(pageBreakdowns.map(pick)))];
@@ -265,6 +324,14 @@ Inside the \`EvaluateScript\` events (${breakdowns.length} more loads traced wit
 the nested events; those categories add some overhead of their own):
 
 ${mdTable(bdHeader, bdRows)}
+
+What each step of inject.js costs by itself: each as its own inline \`<script>\` of a page in a browser without the
+extension, in inject.js's order (${LOADS} loads; the thread time of each script's \`EvaluateScript\`, so each row includes
+one script's floor). The attachShadow tap's cost is the first touch of the \`Element\` interface, which Blink builds on
+first use: a cost that any page touching the DOM pays once anyway (a first \`createElement\` costs more), and that the tap
+only moves earlier; once the page has touched \`Element\`, the tap costs no more than an empty script.
+
+${mdTable(stepHeader, stepRows)}
 
 Where inject.js and page.js spend it (CPU profile over ${BREAKDOWN_LOADS} loads at 50 µs sampling — the profiler inflates short functions, so
 this ranks, it does not total):

@@ -40,6 +40,8 @@ function main(win: Window & typeof globalThis): void {
       postMessage: win.postMessage as Internal['natives']['postMessage'],
       addEventListener: win.addEventListener as Internal['natives']['addEventListener'],
       removeEventListener: win.removeEventListener as Internal['natives']['removeEventListener'],
+      setTimeout: win.setTimeout as Internal['natives']['setTimeout'],
+      bind: Function.prototype.bind,
     },
     post: () => {},
     status: () => null as never,

@@ -105,6 +105,8 @@ export interface Internal {
     postMessage: (this: Window, message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
     addEventListener: (this: Window, type: string, listener: (e: never) => void, options?: AddEventListenerOptions) => void;
     removeEventListener: (this: Window, type: string, listener: (e: never) => void) => void;
+    setTimeout: (this: Window, fn: () => void, ms: number) => number;
+    bind: typeof Function.prototype.bind;
   };
 }
 

@@ -113,8 +113,8 @@ export class PanelFeed {
       ? collapsed.map((x) => ({ id: x, name: store.components.get(x)?.name ?? 'Anonymous' }))
       : [];
     return {
-      ...store.row(c), lastStyleMs: c.lastStyleMs, lastLayoutMs: c.lastLayoutMs, lastForcedMs: c.lastForcedMs,
-      frame: c.lastFrame, sparkline: store.sparkline(c), chain, stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS),
+      ...store.row(c), lastStyleMs: c.cost?.lastStyleMs ?? 0, lastLayoutMs: c.cost?.lastLayoutMs ?? 0,
+      lastForcedMs: c.cost?.lastForcedMs ?? 0, frame: c.cost?.lastFrame ?? 0, sparkline: store.sparkline(c), chain, stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS),
       sharedMeter,
     };
   }

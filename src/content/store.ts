@@ -33,9 +33,23 @@ export interface StoredComponent {
   authored: number;
   rendered: number;
   commits: number;
-  /** EMAs as of `emaFrame`; read through `store.ema*()` to decay them to now. */
-  style: number;
+  /**
+   * Layout ms EMA as of `cost.emaFrame` (0 while `cost` is null); read through `store.ema()` to decay it to now.
+   * Kept on the component because the overlay's pure rules read it as `node.layout`.
+   */
   layout: number;
+  /**
+   * Everything else about its cost, created with its first cost record: most components of a big tree never get one
+   * (their shares are folded into a parent), so they carry none of this (docs/PERFORMANCE.md, memory).
+   */
+  cost: CostState | null;
+  bounds: Bounds | null;
+  drawn: boolean;
+}
+
+export interface CostState {
+  /** EMAs as of `emaFrame` (layout's is on the component). */
+  style: number;
   forced: number;
   emaFrame: number;
   lastStyleMs: number;
@@ -50,8 +64,6 @@ export interface StoredComponent {
   accStyle: number;
   accLayout: number;
   accForced: number;
-  bounds: Bounds | null;
-  drawn: boolean;
 }
 
 export interface FrameTotals {
@@ -75,9 +87,15 @@ export interface Snapshot {
 
 function newComponent(id: number): StoredComponent {
   return {
-    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, commits: 0,
-    style: 0, layout: 0, forced: 0, emaFrame: 0, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
-    spark: null, sparkBucket: 0, accFrame: -1, accStyle: 0, accLayout: 0, accForced: 0, bounds: null, drawn: false,
+    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, commits: 0, layout: 0,
+    cost: null, bounds: null, drawn: false,
+  };
+}
+
+function newCost(frame: number): CostState {
+  return {
+    style: 0, forced: 0, emaFrame: frame, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
+    spark: null, sparkBucket: 0, accFrame: -1, accStyle: 0, accLayout: 0, accForced: 0,
   };
 }
 
@@ -94,7 +112,9 @@ export class RollupStore {
   version = 0;
   private strings: string[] = [];
   /** Components (and the page) holding inclusive cost for the frame being applied. */
-  private touched: StoredComponent[] = [];
+  private touched: CostState[] = [];
+  /** The component of each entry of `touched`, in step. */
+  private touchedOwner: StoredComponent[] = [];
 
   constructor(private readonly now: () => number = () => performance.now()) {
     this.page.name = '<page>';
@@ -131,7 +151,6 @@ export class RollupStore {
           comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
           comp.name = this.string(d) ?? 'Anonymous';
           comp.key = e >= 0 && e < keys.length ? keys[e] : null;
-          comp.emaFrame = this.frameNo;
           this.components.set(a, comp);
           break;
         }
@@ -186,12 +205,14 @@ export class RollupStore {
     return i >= 0 && i < this.strings.length && this.strings[i] !== undefined ? this.strings[i] : null;
   }
 
-  private accumulate(c: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number): void {
+  private accumulate(comp: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number): void {
     const token = this.frameNo + 1;
+    const c = comp.cost ?? (comp.cost = newCost(this.frameNo));
     if (c.accFrame !== token) {
       c.accFrame = token;
       c.accStyle = c.accLayout = c.accForced = 0;
       this.touched.push(c);
+      this.touchedOwner.push(comp);
     }
     c.accStyle += styleMs;
     c.accLayout += layoutMs;
@@ -207,18 +228,20 @@ export class RollupStore {
     f.layoutMsTotal += layoutMs;
     f.forcedMsTotal += forcedMs;
     const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
-    for (const c of this.touched) {
-      if (c.accFrame === token) this.touch(c, c.accStyle, c.accLayout, c.accForced, bucket);
+    for (let i = 0; i < this.touched.length; i++) {
+      const c = this.touched[i];
+      if (c.accFrame === token) this.touch(this.touchedOwner[i], c, c.accStyle, c.accLayout, c.accForced, bucket);
       c.accFrame = -1;
     }
     this.touched.length = 0;
+    this.touchedOwner.length = 0;
   }
 
   /** Folds this frame's values into a component's EMAs, last-frame values and sparkline. */
-  private touch(c: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number, bucket: number): void {
-    this.decayTo(c, this.frameNo - 1);
+  private touch(comp: StoredComponent, c: CostState, styleMs: number, layoutMs: number, forcedMs: number, bucket: number): void {
+    this.decayTo(comp, this.frameNo - 1);
     c.style = c.style * KEEP + styleMs * EMA_ALPHA;
-    c.layout = c.layout * KEEP + layoutMs * EMA_ALPHA;
+    comp.layout = comp.layout * KEEP + layoutMs * EMA_ALPHA;
     c.forced = c.forced * KEEP + forcedMs * EMA_ALPHA;
     c.emaFrame = this.frameNo;
     c.lastStyleMs = styleMs;
@@ -238,30 +261,35 @@ export class RollupStore {
   }
 
   /** Applies the frames a component sat out up to `frame` (each contributed 0). */
-  private decayTo(c: StoredComponent, frame: number): void {
+  private decayTo(comp: StoredComponent, frame: number): void {
+    const c = comp.cost;
+    if (c === null) return;
     const skipped = frame - c.emaFrame;
     if (skipped > 0) {
       const k = skipped > 200 ? 0 : KEEP ** skipped;
       c.style *= k;
-      c.layout *= k;
+      comp.layout *= k;
       c.forced *= k;
       c.emaFrame = frame;
     }
   }
 
   /** Current EMAs (decayed to the latest frame) — what the overlay and snapshot show. */
-  ema(c: StoredComponent): { styleMs: number; layoutMs: number; forcedMs: number; lastFrameMs: number } {
-    this.decayTo(c, this.frameNo);
+  ema(comp: StoredComponent): { styleMs: number; layoutMs: number; forcedMs: number; lastFrameMs: number } {
+    this.decayTo(comp, this.frameNo);
+    const c = comp.cost;
+    if (c === null) return { styleMs: 0, layoutMs: 0, forcedMs: 0, lastFrameMs: 0 };
     const last = c.lastFrame === this.frameNo;
     return {
-      styleMs: c.style, layoutMs: c.layout, forcedMs: c.forced,
+      styleMs: c.style, layoutMs: comp.layout, forcedMs: c.forced,
       lastFrameMs: last ? c.lastStyleMs + c.lastLayoutMs + c.lastForcedMs : 0,
     };
   }
 
   /** The sparkline, oldest bucket first, advanced to now (quiet buckets are 0). */
-  sparkline(c: StoredComponent): number[] {
-    if (c.spark === null) return new Array<number>(SPARKLINE_BUCKETS).fill(0);
+  sparkline(comp: StoredComponent): number[] {
+    const c = comp.cost;
+    if (c === null || c.spark === null) return new Array<number>(SPARKLINE_BUCKETS).fill(0);
     const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
     c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
     const out = new Array<number>(SPARKLINE_BUCKETS);

@@ -206,16 +206,17 @@ export class Overlay {
 
   private meterDraw(m: PlannedMeter<StoredComponent>): AtlasMeter {
     const c = m.node;
+    const cost = c.cost;
     let oldest = 0;
     let bucket: number | undefined;
-    if (c.spark) {
+    if (cost !== null && cost.spark !== null) {
       bucket = Math.floor(performance.now() / SPARKLINE_BUCKET_MS);
-      c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
+      cost.sparkBucket = advanceSparkline(cost.spark, cost.sparkBucket, bucket);
       oldest = (bucket + 1) % SPARKLINE_BUCKETS;
     }
     return {
       x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: c.rendered,
-      spark: c.spark, sparkOldest: oldest, sparkBucket: bucket,
+      spark: cost?.spark ?? null, sparkOldest: oldest, sparkBucket: bucket,
     };
   }
 

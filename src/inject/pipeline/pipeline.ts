@@ -132,7 +132,7 @@ export class Pipeline {
     this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
     for (const id of this.wantBounds) {
       const e = this.registry.entries.get(id);
-      if (e) e.bx = NaN;
+      if (e) e.lastBounds = null;
     }
     this.markDirty();
   }
@@ -215,8 +215,9 @@ export class Pipeline {
     if (!e) return;
     const r = this.bounds.read(this.registry.hostsOf(e), now);
     const x = r ? r.x : 0, y = r ? r.y : 0, w = r ? r.width : -1, h = r ? r.height : -1;
-    if (x === e.bx && y === e.by && w === e.bw && h === e.bh) return;
-    e.bx = x; e.by = y; e.bw = w; e.bh = h;
+    const last = e.lastBounds;
+    if (last !== null && x === last[0] && y === last[1] && w === last[2] && h === last[3]) return;
+    e.lastBounds = [x, y, w, h];
     this.ring.write(RecordKind.Bounds, id, x, y, w, h);
   }
 

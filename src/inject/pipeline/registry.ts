@@ -26,11 +26,8 @@ export interface Entry {
   rendered: number;
   commits: number;
   marks: number;
-  /** Last bounds written (NaN: never). */
-  bx: number;
-  by: number;
-  bw: number;
-  bh: number;
+  /** Last bounds written as [x, y, width, height] (null: none yet, or to be rewritten): only drawn components get one. */
+  lastBounds: number[] | null;
 }
 
 export class Registry implements ComponentSink {
@@ -63,7 +60,7 @@ export class Registry implements ComponentSink {
     const id = this.nextId++;
     const parent = this.entries.get(parentId) ?? null;
     const e: Entry = {
-      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, marks: 0, bx: NaN, by: NaN, bw: NaN, bh: NaN,
+      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, marks: 0, lastBounds: null,
     };
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, this.strings.intern(name), this.keys.add(key));

@@ -32,6 +32,7 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'counts', react: 19, dev: true },
   { app: 'library', react: 19 },
   { app: 'soak', react: 19 },
+  { app: 'proportional', react: 19 },
   { app: 'big', react: 19 },
   { app: 'timing-load', react: 19 },
   { app: 'timing-load', react: 17 },

@@ -6,10 +6,12 @@
  */
 import type { ComponentSink, FrameworkAdapter } from '../adapter';
 import type { FiberRootLike, HookState, RendererLike } from '../internal';
-import { componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber, type TagTable } from './fiber';
+import { CHILD_DELETION, componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber, type TagTable } from './fiber';
 
 const MAX_DEPTH = 10_000;
 const CHANGED = PERFORMED_WORK | PLACEMENT | UPDATE;
+/** React 18+: a child whose own and bubbled flags have none of these rendered nothing and changed nothing below. */
+const QUIET = CHANGED | CHILD_DELETION;
 
 export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
@@ -148,6 +150,10 @@ export class ReactAdapter implements FrameworkAdapter {
     let structural = false;
     for (let c = next.child; c !== null; c = c.sibling) {
       const alt = c.alternate;
+      // React 18+: the child and everything below it are quiet — one look at the child, not at its alternate (a
+      // re-rendered list of thousands of memoised children is walked at about the cost of reading their flags).
+      const sub = c.subtreeFlags;
+      if (sub !== undefined && alt !== null && (((c.flags ?? 0) | sub) & QUIET) === 0) continue;
       if (alt !== null) {
         // updateFiber's bail-out test, inlined: a list of thousands of memoised
         // children that did not render costs one comparison each, no call.

@@ -22,12 +22,16 @@ export interface Fiber {
   flags?: number;
   /** React 16. */
   effectTag?: number;
+  /** React 18+: the flags of every fiber below, bubbled up when the subtree completed (static flags kept on bail-out). */
+  subtreeFlags?: number;
 }
 
 /** Fiber flags whose values are the same from React 16 to 19. */
 export const PERFORMED_WORK = 1;
 export const PLACEMENT = 2;
 export const UPDATE = 4;
+/** React 18+ (16/17 flag the deleted fiber itself instead). */
+export const CHILD_DELETION = 16;
 
 export interface TagTable {
   /** Function, class, forwardRef and simple-memo components: each is a component instance. */

@@ -1,0 +1,161 @@
+/**
+ * SPEC §6: "the injected script's per-commit work grows with what changed,
+ * not with the tree: a commit that touches 10 of 4 900 cells costs about
+ * what it costs on a 100-cell page." Measured literally.
+ *
+ *   npx tsx bench/commit-proportional.ts [--sizes 100,4900] [--changed 10] [--steps 60] [--warmup 10] [--doc] [--no-build]
+ *
+ * tests/fixtures/proportional.html?cells=N is the StressGrid pattern (the
+ * grid holds every value in its state; one memoised Cell per value), with a
+ * tick that changes exactly `--changed` cells. Overlay on (Components), one
+ * browser per size so that every page stays live, cross-origin isolated
+ * (5 µs timers). Per tick, in the page: the time inside the hook's
+ * onCommitFiberRoot (the agent's whole commit walk: adapter, registry,
+ * records), and the tick's total from the click to after the microtasks the
+ * commit queued (React's render and commit, the hook, the agent's
+ * MutationObserver callback). Ticks alternate between the sizes, with two
+ * frames and 20 ms between ticks, so the frame-end measurement and flush fall
+ * outside the timed spans. React's own commit time (total − hook) is the
+ * yardstick: React also visits every child of the re-rendered grid.
+ */
+import type { Page } from 'puppeteer-core';
+import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
+  waitFor, type BenchBrowser } from './lib/env';
+import { mdTable, median, quantile, table } from './lib/stats';
+import { passFail, today, writeSection } from './lib/doc';
+
+const args = parseArgs();
+const SIZES = (args.get('sizes') ?? '100,4900').split(',').map(Number);
+const CHANGED = numArg(args, 'changed', 10);
+const STEPS = numArg(args, 'steps', 60);
+const WARMUP = numArg(args, 'warmup', 10);
+/** "About what it costs": the hook's median at the big size within this factor of the small size's. */
+const ABOUT = 1.5;
+
+interface Tick {
+  hook: number;
+  total: number;
+  ok: boolean;
+}
+
+function pageSetup(): boolean {
+  const w = window as any;
+  const m = { hookMs: 0 };
+  w.__bench = m;
+  const hook = w.__REACT_DEVTOOLS_GLOBAL_HOOK__;
+  for (const key of ['onCommitFiberRoot', 'onCommitFiberUnmount']) {
+    const orig = hook[key];
+    if (typeof orig !== 'function') continue;
+    hook[key] = function (this: unknown, ...a: unknown[]) {
+      const t = performance.now();
+      try {
+        return orig.apply(this, a);
+      } finally {
+        m.hookMs += performance.now() - t;
+      }
+    };
+  }
+  const button = document.createElement('button');
+  w.__benchButton = button;
+  w.__benchChanged = 0;
+  button.addEventListener('click', () => w.__prop.tick(w.__benchChanged));
+  return crossOriginIsolated;
+}
+
+async function pageTick(changed: number): Promise<Tick> {
+  const w = window as any;
+  const m = w.__bench;
+  w.__benchChanged = changed;
+  m.hookMs = 0;
+  const c0 = w.__prop.commits;
+  const t0 = performance.now();
+  w.__benchButton.dispatchEvent(new MouseEvent('click'));
+  await null;
+  await null;
+  await null;
+  const t1 = performance.now();
+  const out = { hook: m.hookMs, total: t1 - t0, ok: w.__prop.commits === c0 + 1 };
+  await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 20))));
+  return out;
+}
+
+async function open(b: BenchBrowser, origin: string, cells: number): Promise<Page> {
+  const page = await b.newPage();
+  await page.goto(`${origin}/proportional.html?coi=1&cells=${cells}`, { waitUntil: 'load' });
+  await waitFor(() => page.evaluate(() => ((window as any).__prop?.commits ?? 0) >= 1), 'the grid');
+  await enableOverlay(page, cells);
+  await sleep(500);
+  if (!(await page.evaluate(pageSetup))) throw new Error('the page is not cross-origin isolated: timings would be 100 µs coarse');
+  return page;
+}
+
+const f = (x: number, d = 3): string => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+
+async function main(): Promise<void> {
+  const dist = prepareBuild(args);
+  const server = await startServer();
+  const browsers: BenchBrowser[] = [];
+  const pages: Page[] = [];
+  const hook: number[][] = SIZES.map(() => []);
+  const total: number[][] = SIZES.map(() => []);
+  let bad = 0;
+  let version = '';
+  try {
+    for (const cells of SIZES) {
+      const b = await launchBrowser({ dist });
+      browsers.push(b);
+      version ||= await b.browser.version();
+      pages.push(await open(b, server.origin, cells));
+    }
+    for (let i = 0; i < STEPS + WARMUP; i++) {
+      for (let j = 0; j < SIZES.length; j++) {
+        const s = (i + j) % SIZES.length;
+        const t = await pages[s].evaluate(pageTick, CHANGED);
+        if (i < WARMUP) continue;
+        if (!t.ok) {
+          bad++;
+          continue;
+        }
+        hook[s].push(t.hook);
+        total[s].push(t.total);
+      }
+    }
+  } finally {
+    for (const b of browsers) await b.close();
+    await server.close();
+  }
+  const header = ['cells', 'changed per commit', 'hook ms (median / p90)', 'tick total ms (median)', "React's own ms (total − hook, median)", 'hook / smallest size'];
+  const base = median(hook[0]);
+  const rows = SIZES.map((cells, s) => {
+    const react = total[s].map((t, k) => t - hook[s][k]);
+    return [`${cells}`, `${CHANGED}`, `${f(median(hook[s]))} / ${f(quantile(hook[s], 0.9))}`, f(median(total[s])), f(median(react)),
+      f(median(hook[s]) / base, 2)];
+  });
+  console.log(table(header, rows));
+  const big = median(hook[SIZES.length - 1]);
+  const ratio = big / base;
+  const pass = ratio <= ABOUT;
+  console.log(`hook at ${SIZES[SIZES.length - 1]} cells / at ${SIZES[0]} cells = ${f(ratio, 2)} (budget: about the same, ≤ ${ABOUT}×: ${pass ? 'pass' : 'FAIL'}); ${bad} ticks discarded`);
+  if (args.get('doc') === 'true') {
+    writeSection('commit-proportional', `## Per-commit work against the size of the tree
+
+Command: \`${commandLine('bench/commit-proportional.ts')}\` — run ${today()}, ${version}, ${machineNote()}.
+
+SPEC §6 asks that a commit touching 10 of 4 900 cells cost the injected script about what it costs on a 100-cell page.
+\`tests/fixtures/proportional.html?cells=N\` is the StressGrid pattern (the grid holds every value in its state, one
+memoised \`Cell\` per value) with a tick that changes exactly ${CHANGED} cells; overlay on, one browser per size, ticks
+alternating between them (${STEPS} each after ${WARMUP} warm-up ticks; ${bad} discarded), cross-origin isolated pages (5 µs timers).
+"hook" is the time inside \`onCommitFiberRoot\`: the agent's whole commit walk. "React's own" is the rest of the tick up to
+the microtasks the commit queued (render, commit, the agent's MutationObserver callback), for scale: React itself visits
+every child of the re-rendered grid. Budget (read as "the big tree's hook time within ${ABOUT}× of the small one's"):
+${passFail(pass)} (${f(ratio, 2)}×).
+
+${mdTable(header, rows)}
+`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

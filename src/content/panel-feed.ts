@@ -114,8 +114,8 @@ export class PanelFeed {
       : [];
     return {
       ...store.row(c), lastStyleMs: c.cost?.lastStyleMs ?? 0, lastLayoutMs: c.cost?.lastLayoutMs ?? 0,
-      lastForcedMs: c.cost?.lastForcedMs ?? 0, frame: c.cost?.lastFrame ?? 0, sparkline: store.sparkline(c), chain, stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS),
-      sharedMeter,
+      lastForcedMs: c.cost?.lastForcedMs ?? 0, frame: c.cost?.lastFrame ?? 0, sparkline: store.sparkline(c), chain,
+      stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS), sharedMeter,
     };
   }
 }

@@ -112,9 +112,7 @@ export class RollupStore {
   version = 0;
   private strings: string[] = [];
   /** Components (and the page) holding inclusive cost for the frame being applied. */
-  private touched: CostState[] = [];
-  /** The component of each entry of `touched`, in step. */
-  private touchedOwner: StoredComponent[] = [];
+  private touched: StoredComponent[] = [];
 
   constructor(private readonly now: () => number = () => performance.now()) {
     this.page.name = '<page>';
@@ -211,8 +209,7 @@ export class RollupStore {
     if (c.accFrame !== token) {
       c.accFrame = token;
       c.accStyle = c.accLayout = c.accForced = 0;
-      this.touched.push(c);
-      this.touchedOwner.push(comp);
+      this.touched.push(comp);
     }
     c.accStyle += styleMs;
     c.accLayout += layoutMs;
@@ -228,13 +225,13 @@ export class RollupStore {
     f.layoutMsTotal += layoutMs;
     f.forcedMsTotal += forcedMs;
     const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
-    for (let i = 0; i < this.touched.length; i++) {
-      const c = this.touched[i];
-      if (c.accFrame === token) this.touch(this.touchedOwner[i], c, c.accStyle, c.accLayout, c.accForced, bucket);
+    for (const comp of this.touched) {
+      const c = comp.cost;
+      if (c === null) continue;
+      if (c.accFrame === token) this.touch(comp, c, c.accStyle, c.accLayout, c.accForced, bucket);
       c.accFrame = -1;
     }
     this.touched.length = 0;
-    this.touchedOwner.length = 0;
   }
 
   /** Folds this frame's values into a component's EMAs, last-frame values and sparkline. */

@@ -10,8 +10,8 @@ import { CHILD_DELETION, componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMEN
 
 const MAX_DEPTH = 10_000;
 const CHANGED = PERFORMED_WORK | PLACEMENT | UPDATE;
-/** React 18+: a child whose own and bubbled flags have none of these rendered nothing and changed nothing below. */
-const QUIET = CHANGED | CHILD_DELETION;
+/** React 18+: a child whose own and bubbled flags have none of these bits rendered nothing and changed nothing below. */
+const ACTIVITY = CHANGED | CHILD_DELETION;
 
 export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
@@ -153,7 +153,7 @@ export class ReactAdapter implements FrameworkAdapter {
       // React 18+: the child and everything below it are quiet — one look at the child, not at its alternate (a
       // re-rendered list of thousands of memoised children is walked at about the cost of reading their flags).
       const sub = c.subtreeFlags;
-      if (sub !== undefined && alt !== null && (((c.flags ?? 0) | sub) & QUIET) === 0) continue;
+      if (sub !== undefined && alt !== null && (((c.flags ?? 0) | sub) & ACTIVITY) === 0) continue;
       if (alt !== null) {
         // updateFiber's bail-out test, inlined: a list of thousands of memoised
         // children that did not render costs one comparison each, no call.

@@ -42,6 +42,7 @@ import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseAr
   waitFor, type BenchBrowser } from './lib/env';
 import { mdTable, median, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { installHookTimer } from './lib/hook-timer';
 
 /** `none2` is a second browser without the extension: the A/A control for browser-to-browser differences. */
 const CONFIGS = ['none', 'none2', 'off', 'on'] as const;
@@ -71,11 +72,11 @@ const STEPS = numArg(args, 'steps', 40);
 const WARMUP = numArg(args, 'warmup', 8);
 const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
 
-/** Runs in the page once: the commit stamp, the hook wrapper, the button whose click runs a tick. */
+/** Runs in the page once (after installHookTimer): the commit stamp and the button whose click runs a tick. */
 function pageSetup(): boolean {
   const w = window as any;
   const api = w.__demo;
-  const m = { commits: api.commits as number, commitAt: 0, hookMs: 0 };
+  const m = { commits: api.commits as number, commitAt: 0 };
   w.__bench = m;
   Object.defineProperty(api, 'commits', {
     configurable: true, enumerable: true,
@@ -85,46 +86,20 @@ function pageSetup(): boolean {
       m.commitAt = performance.now();
     },
   });
-  const hook = w.__REACT_DEVTOOLS_GLOBAL_HOOK__;
-  const timed = (key: string): void => {
-    const orig = hook[key];
-    if (typeof orig !== 'function') return;
-    hook[key] = function (this: unknown, ...a: unknown[]) {
-      const t = performance.now();
-      try {
-        return orig.apply(this, a);
-      } finally {
-        m.hookMs += performance.now() - t;
-      }
-    };
-  };
-  if (hook) {
-    timed('onCommitFiberRoot');
-    timed('onCommitFiberUnmount');
-  }
   const button = document.createElement('button');
   button.addEventListener('click', () => api.step());
   w.__benchButton = button;
   return crossOriginIsolated;
 }
 
-/** Runs in the page per tick: one timed tick, then two frames and 20 ms of quiet. */
+/** Runs in the page per tick: one timed tick (lib/hook-timer.ts), then two frames and 20 ms of quiet. */
 async function pageTick(): Promise<Tick> {
   const w = window as any;
   const m = w.__bench;
-  m.hookMs = 0;
   m.commitAt = 0;
   const c0 = m.commits;
-  const t0 = performance.now();
-  w.__benchButton.dispatchEvent(new MouseEvent('click'));
-  // React's microtask (queued during the dispatch) runs before this continuation; the MutationObserver's after it.
-  await null;
-  await null;
-  await null;
-  const t1 = performance.now();
-  const out = { commit: m.commitAt - t0, hook: m.hookMs, total: t1 - t0, ok: m.commits === c0 + 1 && m.commitAt >= t0 };
-  await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 20))));
-  return out;
+  const t = await w.__timedClick();
+  return { commit: m.commitAt - t.t0, hook: t.hookMs, total: t.t1 - t.t0, ok: m.commits === c0 + 1 && m.commitAt >= t.t0 };
 }
 
 async function openGrid(b: BenchBrowser, origin: string, cfg: Config, pct: number): Promise<Page> {
@@ -133,6 +108,7 @@ async function openGrid(b: BenchBrowser, origin: string, cfg: Config, pct: numbe
   await waitFor(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) >= 1), 'the grid');
   if (cfg === 'on') await enableOverlay(page, CELLS);
   await sleep(500);
+  await page.evaluate(installHookTimer);
   if (!(await page.evaluate(pageSetup))) throw new Error('the demo page is not cross-origin isolated: timings would be 100 µs coarse');
   return page;
 }

@@ -23,6 +23,7 @@ import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseAr
   waitFor, type BenchBrowser } from './lib/env';
 import { mdTable, median, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { installHookTimer } from './lib/hook-timer';
 
 const args = parseArgs();
 const SIZES = (args.get('sizes') ?? '100,4900').split(',').map(Number);
@@ -38,23 +39,9 @@ interface Tick {
   ok: boolean;
 }
 
+/** Runs in the page once (after installHookTimer): the button whose click runs a tick. */
 function pageSetup(): boolean {
   const w = window as any;
-  const m = { hookMs: 0 };
-  w.__bench = m;
-  const hook = w.__REACT_DEVTOOLS_GLOBAL_HOOK__;
-  for (const key of ['onCommitFiberRoot', 'onCommitFiberUnmount']) {
-    const orig = hook[key];
-    if (typeof orig !== 'function') continue;
-    hook[key] = function (this: unknown, ...a: unknown[]) {
-      const t = performance.now();
-      try {
-        return orig.apply(this, a);
-      } finally {
-        m.hookMs += performance.now() - t;
-      }
-    };
-  }
   const button = document.createElement('button');
   w.__benchButton = button;
   w.__benchChanged = 0;
@@ -62,21 +49,13 @@ function pageSetup(): boolean {
   return crossOriginIsolated;
 }
 
+/** Runs in the page per tick: one timed tick of `changed` cells (lib/hook-timer.ts). */
 async function pageTick(changed: number): Promise<Tick> {
   const w = window as any;
-  const m = w.__bench;
   w.__benchChanged = changed;
-  m.hookMs = 0;
   const c0 = w.__prop.commits;
-  const t0 = performance.now();
-  w.__benchButton.dispatchEvent(new MouseEvent('click'));
-  await null;
-  await null;
-  await null;
-  const t1 = performance.now();
-  const out = { hook: m.hookMs, total: t1 - t0, ok: w.__prop.commits === c0 + 1 };
-  await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 20))));
-  return out;
+  const t = await w.__timedClick();
+  return { hook: t.hookMs, total: t.t1 - t.t0, ok: w.__prop.commits === c0 + 1 };
 }
 
 async function open(b: BenchBrowser, origin: string, cells: number): Promise<Page> {
@@ -85,6 +64,7 @@ async function open(b: BenchBrowser, origin: string, cells: number): Promise<Pag
   await waitFor(() => page.evaluate(() => ((window as any).__prop?.commits ?? 0) >= 1), 'the grid');
   await enableOverlay(page, cells);
   await sleep(500);
+  await page.evaluate(installHookTimer);
   if (!(await page.evaluate(pageSetup))) throw new Error('the page is not cross-origin isolated: timings would be 100 µs coarse');
   return page;
 }

@@ -121,6 +121,8 @@ describe('DevTools panel (e2e)', function () {
     await waitFor(() => panel.$eval(`.chain-link[data-id="${app.id}"]`, (b) => (b as HTMLElement).offsetParent !== null), { what: 'App in the chain' });
     await panel.click(`.chain-link[data-id="${app.id}"]`);
     await waitFor(async () => (await lc.state(page)).pinned === app.id, { what: 'page pinned App from the chain' });
+    // App's details (and the Unpin button with them) arrive with the next table refresh, after the pin itself.
+    await waitFor(() => panel.$eval('#pinned-name', (n) => n.textContent === 'App' && (n as HTMLElement).offsetParent !== null), { what: 'App pinned in the panel' });
     await panel.click('#unpin');
     await waitFor(async () => (await lc.state(page)).pinned === null, { what: 'unpinned' });
   });

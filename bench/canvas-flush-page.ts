@@ -15,16 +15,9 @@ import { paintOutlines } from '../src/overlay/paint-meters';
 import { measureLines, paintLines, pinCaption, placeCaption } from '../src/overlay/paint-text';
 import { chooseFrame, placeFrame, type Choice, type PlanInput } from '../src/overlay/plan';
 import { DEFAULT_SETTINGS } from '../src/overlay/settings';
-import type { CostNode, Rect, Viewport } from '../src/overlay/types';
+import type { Viewport, WritableCostNode } from '../src/overlay/types';
 
-interface BenchNode extends CostNode {
-  id: number;
-  parentId: number | null;
-  depth: number;
-  layout: number;
-  authored: number;
-  rendered: number;
-  bounds: Rect | null;
+interface BenchNode extends WritableCostNode {
   spark: Float32Array;
   name: string;
 }

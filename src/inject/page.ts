@@ -30,7 +30,6 @@ function main(win: Window & typeof globalThis): void {
 
   let port: MessagePort | null = null;
   let acked = false;
-  let stopListening = (): void => {};
   const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
   const apiWaiters = new Map<number, (result: unknown) => void>();
 
@@ -77,7 +76,7 @@ function main(win: Window & typeof globalThis): void {
         if (!acked) {
           // The first port the content script answers on wins; the others close.
           acked = true;
-          stopListening();
+          natives.removeEventListener.call(win, 'message', onRequest);
           port = from;
           for (const c of candidates) if (c !== from) c.close();
           candidates.length = 0;
@@ -128,22 +127,19 @@ function main(win: Window & typeof globalThis): void {
     if (d && d.source === Source.Content && d.type === HANDSHAKE_TYPE) handshake();
   };
   natives.addEventListener.call(win, 'message', onRequest);
-  stopListening = () => natives.removeEventListener.call(win, 'message', onRequest);
   handshake();
-  // Announce React (or its absence) once the channel is up and the page has
-  // had a chance to load it, and again whenever a renderer registers.
+  // Announce React (or its absence) once the channel is up (the document is parsed by then), again at load if it
+  // is still to come, and whenever a renderer registers.
   const announce = (): void => internal.post('status', internal.status());
   function announceWhenLoaded(): void {
     announce();
-    const doc = win.document;
-    if (doc.readyState === 'loading') natives.addEventListener.call(win, 'DOMContentLoaded', announce, { once: true });
-    if (doc.readyState !== 'complete') natives.addEventListener.call(win, 'load', announce, { once: true });
+    if (win.document.readyState !== 'complete') natives.addEventListener.call(win, 'load', announce, { once: true });
   }
   let announceQueued = false;
   internal.hook.onRenderer = () => {
     if (announceQueued) return;
     announceQueued = true;
-    setTimeout(() => {
+    natives.setTimeout.call(win, () => {
       announceQueued = false;
       announce();
     }, 0);

@@ -36,6 +36,9 @@ export interface CostNode {
   readonly bounds: Rect | null;
 }
 
+/** A CostNode whose fields can be written (benchmark and test doubles that change their nodes between frames). */
+export type WritableCostNode = { -readonly [K in keyof CostNode]: CostNode[K] };
+
 /** The part of CanvasRenderingContext2D the painters use. */
 export interface DrawContext {
   fillStyle: unknown;

@@ -3,16 +3,9 @@
  * records every call and rasterises fillRect/rect+fill into a tiny RGBA
  * grid, so painters can be checked by the pixels they would set.
  */
-import type { CostNode, DrawContext, Rect } from '../../src/overlay/types';
+import type { DrawContext, Rect, WritableCostNode } from '../../src/overlay/types';
 
-export interface TestNode extends CostNode {
-  id: number;
-  parentId: number | null;
-  depth: number;
-  layout: number;
-  authored: number;
-  rendered: number;
-  bounds: Rect | null;
+export interface TestNode extends WritableCostNode {
   name?: string;
 }
 

@@ -32,6 +32,8 @@ export interface StoredComponent {
   depth: number;
   authored: number;
   rendered: number;
+  /** Elements of `rendered` that other components' portals placed in its DOM. */
+  portaledIn: number;
   commits: number;
   /**
    * Layout ms EMA as of `cost.emaFrame` (0 while `cost` is null); read through `store.ema()` to decay it to now.
@@ -80,14 +82,14 @@ export interface Snapshot {
   page: { styleMs: number; layoutMs: number; forcedMs: number };
   components: {
     id: number; name: string; parentId: number | null; depth: number; key: string | null;
-    bounds: Bounds | null; authored: number; rendered: number; styleMs: number; layoutMs: number;
+    bounds: Bounds | null; authored: number; rendered: number; portaledIn: number; styleMs: number; layoutMs: number;
     forcedMs: number; lastFrameMs: number; commits: number; sparkline: number[]; drawn: boolean;
   }[];
 }
 
 function newComponent(id: number): StoredComponent {
   return {
-    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, commits: 0, layout: 0,
+    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, portaledIn: 0, commits: 0, layout: 0,
     cost: null, bounds: null, drawn: false,
   };
 }
@@ -161,6 +163,7 @@ export class RollupStore {
           comp.commits = nonNeg(b);
           comp.authored = nonNeg(c);
           comp.rendered = nonNeg(d);
+          comp.portaledIn = Math.min(nonNeg(e), comp.rendered);
           break;
         }
         case RecordKind.Bounds: {
@@ -299,7 +302,7 @@ export class RollupStore {
     return {
       id: c.id, name: c.name, parentId: c.parentId, depth: c.depth, key: c.key, styleMs: e.styleMs,
       layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
-      rendered: c.rendered, commits: c.commits,
+      rendered: c.rendered, portaledIn: c.portaledIn, commits: c.commits,
     };
   }
 
@@ -310,7 +313,7 @@ export class RollupStore {
       const row = this.row(c);
       components.push({
         id: row.id, name: row.name, parentId: row.parentId, depth: row.depth, key: row.key,
-        bounds: c.bounds ? { ...c.bounds } : null, authored: row.authored, rendered: row.rendered,
+        bounds: c.bounds ? { ...c.bounds } : null, authored: row.authored, rendered: row.rendered, portaledIn: row.portaledIn,
         styleMs: row.styleMs, layoutMs: row.layoutMs, forcedMs: row.forcedMs, lastFrameMs: row.lastFrameMs,
         commits: row.commits, sparkline: this.sparkline(c), drawn: c.drawn,
       });

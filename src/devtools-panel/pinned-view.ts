@@ -16,7 +16,7 @@ export interface PinnedCallbacks {
   reveal(id: number): void;
 }
 
-type MetricKey = 'style' | 'layout' | 'forced' | 'authored' | 'rendered' | 'ratio' | 'commits' | 'frame';
+type MetricKey = 'style' | 'layout' | 'forced' | 'authored' | 'rendered' | 'portaled' | 'ratio' | 'commits' | 'frame';
 
 export class PinnedView {
   readonly root: HTMLElement;
@@ -48,6 +48,7 @@ export class PinnedView {
     const counts = el('div', { class: 'counts', attrs: { role: 'table', 'aria-label': 'Pinned component counts' } },
       this.metricRow('authored', 'Authored', false),
       this.metricRow('rendered', 'Rendered', false),
+      this.metricRow('portaled', 'Portaled in', false),
       this.metricRow('ratio', 'Ratio', false),
       this.metricRow('commits', 'Commits', false),
       this.metricRow('frame', 'Frame', false),
@@ -92,12 +93,15 @@ export class PinnedView {
     setText(this.nameEl, capText(d.name) || 'Anonymous');
     setText(this.keyEl, d.key === null ? '' : `key ${capText(d.key, 60)}`);
     setText(this.idEl, `#${d.id}`);
-    const ratio = inflationRatio(d.rendered, d.authored);
+    // Elements other components' portals placed in its DOM are theirs: not this component's inflation.
+    const ratio = inflationRatio(Math.max(0, d.rendered - d.portaledIn), d.authored);
     this.set('style', formatMs(d.styleMs), formatMs(d.lastStyleMs));
     this.set('layout', formatMs(d.layoutMs), formatMs(d.lastLayoutMs), rampLevel(d.layoutMs, this.settings.msRamp));
     this.set('forced', formatMs(d.forcedMs), formatMs(d.lastForcedMs));
     this.set('authored', formatCount(d.authored));
     this.set('rendered', formatCount(d.rendered));
+    this.set('portaled', formatCount(d.portaledIn));
+    (this.metrics.get('portaled') as [HTMLElement, HTMLElement | null])[0].parentElement!.hidden = d.portaledIn === 0;
     this.set('ratio', formatRatio(ratio), null, ratio === null ? null : rampLevel(ratio, this.settings.inflationRamp));
     this.set('commits', formatCount(d.commits));
     this.set('frame', formatCount(d.frame));

@@ -58,7 +58,7 @@ export function toRow(r: ComponentRow): TableRow {
   return {
     id: r.id, isPage: false, label, search: label.toLowerCase(), key: r.key === null ? null : capText(r.key),
     depth: r.depth, styleMs: r.styleMs, layoutMs: r.layoutMs, forcedMs: r.forcedMs, lastFrameMs: r.lastFrameMs,
-    authored: r.authored, rendered: r.rendered, ratio: inflationRatio(r.rendered, r.authored), commits: r.commits,
+    authored: r.authored, rendered: r.rendered, ratio: inflationRatio(Math.max(0, r.rendered - r.portaledIn), r.authored), commits: r.commits,
   };
 }
 

@@ -31,8 +31,22 @@ export interface FrameworkAdapter {
   attach(sink: ComponentSink): void;
   /** Stop reporting and drop every reference. */
   detach(): void;
-  /** The topmost host elements of a component's subtree (portals included), appended to `out`. */
-  topHostNodes(handle: object, out: Element[]): void;
+  /**
+   * The topmost host elements of a component's subtree (portals included), appended to `out`.
+   * Returns true when some of them were reached through a portal: their DOM is then not under the
+   * component's parent's DOM, and one of them may sit inside another (a portal into a sibling's element).
+   */
+  topHostNodes(handle: object, out: Element[]): boolean;
+  /** True when a portal lies between the component and its parent component (its DOM is elsewhere). */
+  portalAbove(handle: object): boolean;
+  /**
+   * The portals mounted now, each with its container, the component that rendered it (id, 0 if none)
+   * and its content's top host elements (`tops` is reused between calls: copy before keeping).
+   * `version` changes whenever a portal mounted or unmounted.
+   */
+  portals(visit: (container: Element, ownerId: number, tops: Element[]) => void): void;
+  readonly portalVersion: number;
+  readonly portalCount: number;
   /**
    * Host elements the component authored, subtree-inclusive. Child
    * components' totals come from `childAuthored(childId)` so the walk stops

@@ -8,7 +8,7 @@
  * inflation outranks a yellow layout time and vice versa; ties go to more
  * layout ms, then the higher ratio, then the lower id (stable frames).
  */
-import { inflationRatio, rampLevel, type Ramp } from './ramps';
+import { nodeInflation, rampLevel, type Ramp } from './ramps';
 import { MS_NOISE_FLOOR } from './surface';
 import type { CostNode } from './types';
 
@@ -21,7 +21,7 @@ export interface HeatRamps {
 
 /** -1 when the node does not qualify; otherwise the worse of its qualifying ramp levels (0..3). */
 export function heat(n: CostNode, ramps: HeatRamps): number {
-  const ratio = inflationRatio(n.authored, n.rendered);
+  const ratio = nodeInflation(n);
   const byMs = n.layout >= MS_NOISE_FLOOR ? rampLevel(n.layout, ramps.msRamp) : -1;
   const byRatio = ratio > ramps.inflationRamp[0] ? rampLevel(ratio, ramps.inflationRamp) : -1;
   return Math.max(byMs, byRatio);
@@ -31,7 +31,7 @@ export function heat(n: CostNode, ramps: HeatRamps): number {
 export function compareHeat(a: CostNode, ha: number, b: CostNode, hb: number): number {
   if (ha !== hb) return hb - ha;
   if (a.layout !== b.layout) return b.layout - a.layout;
-  const ra = inflationRatio(a.authored, a.rendered), rb = inflationRatio(b.authored, b.rendered);
+  const ra = nodeInflation(a), rb = nodeInflation(b);
   if (ra !== rb) return rb - ra;
   return a.id - b.id;
 }

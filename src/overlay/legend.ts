@@ -30,24 +30,21 @@ function rampLine(label: string, ramp: readonly number[], unit: string): Segment
   return segs;
 }
 
+/**
+ * Four short lines (five with the color-blind note), so it covers little of the page while it shows: a few
+ * seconds after the first enable, or until it is clicked. The DevTools panel has the full legend.
+ */
 export function legendLines(s: Pick<Settings, 'meterStyle' | 'msRamp' | 'inflationRamp' | 'colorBlind'>): Line[] {
-  const body: Line[] = s.meterStyle === 'bars'
-    ? [
-      'Top bar: layout ms of the subtree, 0 → 33 ms',
-      [{ text: 'Bottom bar: elements, log 1 → 10 000: ' }, { text: '', swatch: true, color: AUTHORED_COLOR },
-        { text: ' authored, then colored = rendered beyond authored' }],
-    ]
-    : [
-      'Meter: the subtree’s layout ms over the last 6 s (max per 100 ms, log scale 0 → 33 ms)',
-      [{ text: 'Strip under it: elements, log 1 → 10 000: ' }, { text: '', swatch: true, color: AUTHORED_COLOR },
-        { text: ' authored, then colored = rendered beyond authored' }],
-    ];
+  const body: Line = s.meterStyle === 'bars'
+    ? [{ text: 'Top: layout ms 0–33 · bottom: elements (log) ' }, { text: '', swatch: true, color: AUTHORED_COLOR },
+      { text: ' authored + rendered beyond' }]
+    : [{ text: 'Layout ms, last 6 s · strip: elements (log) ' }, { text: '', swatch: true, color: AUTHORED_COLOR },
+      { text: ' authored + rendered beyond' }];
   return [
-    'Layout Cost — legend',
-    ...body,
-    rampLine('Layout ms:', s.msRamp, ' ms'),
-    rampLine('Inflation (rendered ÷ authored):', s.inflationRamp, '×'),
-    ...(s.colorBlind ? ['Orange and red are striped (color-blind setting)'] : []),
-    'Ctrl+Shift+L: Components → Heatmap → Inspect → Off   ·   Esc hides this legend',
+    'Layout Cost · click to hide',
+    body,
+    rampLine('Layout', s.msRamp, ' ms'),
+    rampLine('Inflation', s.inflationRamp, '×'),
+    ...(s.colorBlind ? ['Orange and red are striped'] : []),
   ];
 }

@@ -39,10 +39,14 @@ export function formatMs(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
 
-/** "Grid · 4.2 ms · 50 → 847 el (16.9×)": name, layout ms, authored → rendered elements and the ratio. */
-export function pinCaption(name: string, layoutMs: number, authored: number, rendered: number): string {
-  const ratio = inflationRatio(authored, rendered);
-  return `${cleanName(name)} · ${formatMs(layoutMs)} · ${authored} → ${rendered} el (${ratio.toFixed(1)}×)`;
+/**
+ * "Grid · 4.2 ms · 50 → 847 el (16.9×)": name, layout ms, authored → rendered elements and the ratio; elements
+ * that other components portaled in are named apart ("· 1 → 78 el (1.0×, 77 portaled in)") and left out of the ratio.
+ */
+export function pinCaption(name: string, layoutMs: number, authored: number, rendered: number, portaledIn = 0): string {
+  const ratio = inflationRatio(authored, Math.max(0, rendered - portaledIn));
+  const extra = portaledIn > 0 ? `, ${portaledIn} portaled in` : '';
+  return `${cleanName(name)} · ${formatMs(layoutMs)} · ${authored} → ${rendered} el (${ratio.toFixed(1)}×${extra})`;
 }
 
 /**

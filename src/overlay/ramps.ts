@@ -50,6 +50,16 @@ export function inflationRatio(authored: number, rendered: number): number {
   return r / Math.max(authored, 1);
 }
 
+/** The elements a component's own subtree put in its DOM: rendered less what other components portaled in. */
+export function ownRendered(n: { rendered: number; portaledIn?: number }): number {
+  return Math.max(0, n.rendered - (n.portaledIn ?? 0));
+}
+
+/** A component's inflation: its own rendered elements ÷ authored (portaled-in elements are nobody's inflation). */
+export function nodeInflation(n: { authored: number; rendered: number; portaledIn?: number }): number {
+  return inflationRatio(n.authored, ownRendered(n));
+}
+
 /** Orange and red get the color-blind stripes. */
 export function isStriped(level: Level): boolean {
   return level >= Level.Orange;

@@ -7,7 +7,7 @@
  * chain of hidden wrappers, and the comparison is always against the meter
  * that would otherwise cover it.
  */
-import { inflationRatio } from './ramps';
+import { nodeInflation } from './ramps';
 import type { CostNode } from './types';
 
 export interface SurfaceRules {
@@ -25,7 +25,7 @@ export const MS_NOISE_FLOOR = 0.05;
 export function surfacesThrough(child: CostNode, parent: CostNode, rules: SurfaceRules): boolean {
   if (child.layout >= MS_NOISE_FLOOR && child.layout > rules.layoutFraction * parent.layout) return true;
   if (child.rendered > rules.renderedFraction * parent.rendered) return true;
-  return inflationRatio(child.authored, child.rendered) > rules.inflationFactor * inflationRatio(parent.authored, parent.rendered);
+  return nodeInflation(child) > rules.inflationFactor * nodeInflation(parent);
 }
 
 /**

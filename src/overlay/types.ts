@@ -33,6 +33,8 @@ export interface CostNode {
   readonly layout: number;
   readonly authored: number;
   readonly rendered: number;
+  /** Elements of `rendered` that another component's portal placed in its DOM (not its inflation). */
+  readonly portaledIn?: number;
   readonly bounds: Rect | null;
 }
 

@@ -93,11 +93,13 @@ export interface ComponentRow {
   lastFrameMs: number;
   authored: number;
   rendered: number;
+  /** Elements of `rendered` that portals of components outside this one's subtree placed in its DOM. */
+  portaledIn: number;
   commits: number;
 }
 const componentRow: Validator<ComponentRow> = isRecord({
   id, name, parentId: optId, depth: num(0, 1e5), key: nullable(name), styleMs: ms, layoutMs: ms, forcedMs: ms,
-  lastFrameMs: ms, authored: num(0, 1e8), rendered: num(0, 1e8), commits: num(0, 1e12),
+  lastFrameMs: ms, authored: num(0, 1e8), rendered: num(0, 1e8), portaledIn: num(0, 1e8), commits: num(0, 1e12),
 });
 
 export interface PinnedDetail extends ComponentRow {

@@ -25,7 +25,10 @@ export const enum RecordKind {
   Mount = 1,
   /** id */
   Unmount = 2,
-  /** id, commits (cumulative), authored, rendered */
+  /**
+   * id, commits (cumulative), authored, rendered, portaledIn (elements of `rendered` that a portal
+   * owned by a component outside this one's subtree placed in its DOM)
+   */
   Stats = 3,
   /** id, x, y, width, height (viewport CSS px; width < 0 means no box) */
   Bounds = 4,
@@ -72,7 +75,7 @@ export function toLines(data: Float64Array, strings: readonly string[] = [], key
         lines.push(`Unmount ${a}`);
         break;
       case RecordKind.Stats:
-        lines.push(`Stats ${a} commits=${b} authored=${c} rendered=${d}`);
+        lines.push(`Stats ${a} commits=${b} authored=${c} rendered=${d}${e > 0 ? ` portaledIn=${e}` : ''}`);
         break;
       case RecordKind.Bounds:
         lines.push(d < 0 ? `Bounds ${a} none` : `Bounds ${a} ${b},${c} ${d}x${e}`);

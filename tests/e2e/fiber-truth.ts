@@ -3,12 +3,18 @@
  * the extension's code: React's own fiber tree from the root container, and
  * the DOM walked with element.children (open shadow roots, plus the closed
  * ones a fixture recorded in window.__closedRoots).
+ *
+ * rendered: the distinct elements under the component's top host elements
+ * (a top reached through a portal may sit inside another top: counted once).
+ * portaledIn: the distinct elements of that DOM that a portal placed there
+ * whose portal fiber is not inside the component.
  */
 export interface Truth {
   depth: number;
   key: string | null;
   authored: number;
   rendered: number;
+  portaledIn: number;
   name: string | null;
 }
 
@@ -30,6 +36,19 @@ export function groundTruth(rootIds: string[]): Truth[] {
     for (const c of Array.from(el.children)) n += countEl(c);
     return n;
   };
+  const collectEl = (el: Element, into: Set<Element>): void => {
+    into.add(el);
+    for (const c of Array.from(el.children)) collectEl(c, into);
+  };
+  // Tops that no other top contains (a portal into a sibling's element lands inside another top).
+  const outer = (els: Element[]): Element[] => els.filter((e, i) => !els.some((o, j) => (o === e ? j < i : o.contains(e))));
+  const portalFibers: any[] = [];
+  const findPortals = (f: any): void => {
+    for (let c = f.child; c; c = c.sibling) {
+      if (c.tag === 4) portalFibers.push(c);
+      findPortals(c);
+    }
+  };
   const tops = (f: any, out: Element[]): Element[] => {
     for (let c = f.child; c; c = c.sibling) {
       if (HOST.has(c.tag)) out.push(c.stateNode);
@@ -43,17 +62,32 @@ export function groundTruth(rootIds: string[]): Truth[] {
     return n;
   };
   const displayName = (f: any): string | null => f.elementType?.displayName ?? f.type?.displayName ?? null;
+  const inside = (f: any, c: any): boolean => {
+    for (let p = f.return; p; p = p.return) if (p === c || p === c.alternate) return true;
+    return false;
+  };
+  const portaledIn = (c: any, mine: Element[]): number => {
+    const els = new Set<Element>();
+    for (const pf of portalFibers) {
+      const container = pf.stateNode?.containerInfo as Element;
+      if (inside(pf, c) || !mine.some((t) => t === container || t.contains(container))) continue;
+      for (const t of tops(pf, [])) collectEl(t, els);
+    }
+    return els.size;
+  };
   const walk = (f: any, depth: number): void => {
     for (let c = f.child; c; c = c.sibling) {
       if (COMPONENT.has(c.tag)) {
+        const mine = outer(tops(c, []));
         out.push({
           depth, key: c.key, authored: authored(c), name: displayName(c),
-          rendered: tops(c, []).reduce((s, e) => s + countEl(e), 0),
+          rendered: mine.reduce((s, e) => s + countEl(e), 0), portaledIn: portaledIn(c, mine),
         });
         walk(c, depth + 1);
       } else walk(c, depth);
     }
   };
+  findPortals(fiberRoot.current);
   walk(fiberRoot.current, 0);
   }
   return out;

@@ -50,11 +50,21 @@ describe('overlay (e2e)', function () {
     expect(after.last).to.equal('LAYOUT-COST-OVERLAY');
   });
 
-  it('draws the legend on first enable; Esc hides it and is remembered', async () => {
+  it('draws the legend on first enable; Esc leaves it (and reaches the page); a click on it hides it for good', async () => {
     const legendAt = (img: Image): boolean => near(at(img, 14, 885), TEXT_BG_ON_WHITE, 10);
     await until(page, legendAt, 'legend', 5_000);
+    await page.evaluate(() => {
+      (window as any).__escSeen = 0;
+      document.addEventListener('keydown', (e) => { if (e.key === 'Escape') (window as any).__escSeen++; }, true);
+      (window as any).__clicksSeen = 0;
+      document.addEventListener('click', () => (window as any).__clicksSeen++, true);
+    });
     await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => (window as any).__escSeen)).to.equal(1);
+    expect(legendAt(await shot(page))).to.equal(true);
+    await page.mouse.click(20, 880);
     await until(page, (img) => !legendAt(img), 'legend gone');
+    expect(await page.evaluate(() => (window as any).__clicksSeen)).to.equal(0);
     const w = await h.worker();
     expect(await w.evaluate(async () => (await chrome.storage.local.get('legendDismissed')).legendDismissed)).to.equal(true);
   });

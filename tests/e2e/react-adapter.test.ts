@@ -14,13 +14,13 @@ async function ours(page: Page): Promise<Truth[]> {
   const snap = (await lc.snapshot(page)) as { components: any[] };
   return snap.components
     .sort((a, b) => a.id - b.id)
-    .map((c) => ({ depth: c.depth, key: c.key, authored: c.authored, rendered: c.rendered, name: c.name }));
+    .map((c) => ({ depth: c.depth, key: c.key, authored: c.authored, rendered: c.rendered, portaledIn: c.portaledIn, name: c.name }));
 }
 
 /** Waits until the snapshot equals the independent walk; fails with both on timeout. */
 async function expectMatches(page: Page, rootIds = ['root']): Promise<Truth[]> {
   let last: [Truth[], Truth[]] = [[], []];
-  const line = (t: Truth) => `${'  '.repeat(t.depth)}${t.key ?? ''} authored=${t.authored} rendered=${t.rendered}`;
+  const line = (t: Truth) => `${'  '.repeat(t.depth)}${t.key ?? ''} authored=${t.authored} rendered=${t.rendered} portaledIn=${t.portaledIn}`;
   try {
     await waitFor(async () => {
       const truth = await page.evaluate(groundTruth, rootIds);

@@ -27,13 +27,16 @@ function fire(type: string, props: Record<string, unknown> = {}): { event: Event
 }
 
 describe('overlay interaction (content)', () => {
-  let state: { mode: string; hovered: number | null; pinned: number | null; hits: [number, number][]; escaped: number; viewport: number };
+  let state: {
+    mode: string; hovered: number | null; pinned: number | null; hits: [number, number][]; escaped: number; viewport: number;
+    legend: boolean;
+  };
   let ix: Interaction;
   let hitAnswer: number | null;
 
   beforeEach(() => {
     g.window = new EventTarget();
-    state = { mode: 'inspect', hovered: null, pinned: null, hits: [], escaped: 0, viewport: 0 };
+    state = { mode: 'inspect', hovered: null, pinned: null, hits: [], escaped: 0, viewport: 0, legend: false };
     hitAnswer = 7;
     const deps: InteractionDeps = {
       inspecting: () => state.mode === 'inspect',
@@ -51,9 +54,12 @@ describe('overlay interaction (content)', () => {
       },
       escape: () => {
         state.escaped++;
-        if (state.pinned === null) return false;
         state.pinned = null;
-        return true;
+      },
+      // The legend sits at x < 100, y > 500 while shown.
+      onLegend: (x, y) => state.legend && x < 100 && y > 500,
+      dismissLegend: () => {
+        state.legend = false;
       },
       viewportChanged: () => {
         state.viewport++;
@@ -139,10 +145,26 @@ describe('overlay interaction (content)', () => {
     expect(fire('click').pageSaw).to.equal(true);
   });
 
-  it('swallows Esc only when it did something', () => {
+  it('a press on the legend hides it and stays ours; once hidden, the same spot is the page\'s', () => {
+    state.mode = 'components';
+    state.legend = true;
+    for (const t of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+      expect(fire(t, { clientX: 20, clientY: 600 }).pageSaw, t).to.equal(false);
+    }
+    expect(state.legend).to.equal(false);
+    expect(fire('pointerdown', { clientX: 20, clientY: 600 }).pageSaw).to.equal(true);
+    expect(fire('click', { clientX: 20, clientY: 600 }).pageSaw).to.equal(true);
+    // A press elsewhere while the legend shows is the page's too.
+    state.legend = true;
+    expect(fire('pointerdown', { clientX: 300, clientY: 600 }).pageSaw).to.equal(true);
+    expect(fire('click', { clientX: 300, clientY: 600 }).pageSaw).to.equal(true);
+    expect(state.legend).to.equal(true);
+  });
+
+  it('never swallows Esc: it unpins and still reaches the page', () => {
     expect(fire('keydown', { key: 'Escape' }).pageSaw).to.equal(true);
     state.pinned = 3;
-    expect(fire('keydown', { key: 'Escape' }).pageSaw).to.equal(false);
+    expect(fire('keydown', { key: 'Escape' }).pageSaw).to.equal(true);
     expect(state.pinned).to.equal(null);
     expect(fire('keydown', { key: 'a' }).pageSaw).to.equal(true);
     expect(state.escaped).to.equal(2);

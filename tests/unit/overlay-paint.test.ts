@@ -77,10 +77,14 @@ describe('overlay text', () => {
     expect(spark).to.match(/>20×/);
     const bars = legendLines({ ...DEFAULT_SETTINGS, meterStyle: 'bars', colorBlind: true })
       .map((l) => (typeof l === 'string' ? l : l.map((s) => s.text).join(''))).join('\n');
-    expect(bars).to.match(/Top bar/);
+    expect(bars).to.match(/Top: layout ms/);
     expect(bars).to.match(/striped/);
     const ctx = new FakeContext();
     expect(measureLines(ctx, legendLines(DEFAULT_SETTINGS), 1).width).to.be.greaterThan(200);
+    // Small enough to stay out of the way (issue 9: it covered ≈ 540 × 100 px): four lines, one title.
+    expect(legendLines(DEFAULT_SETTINGS)).to.have.length(4);
+    expect(spark).to.match(/click to hide/);
+    expect(spark).not.to.match(/Esc/);
   });
 
   it('names the mode', () => {

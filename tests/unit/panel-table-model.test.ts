@@ -5,7 +5,7 @@ import { buildRows, nextSort, PAGE_ROW_ID, SORT_KEYS, viewRows, type TableRow } 
 function row(id: number, name: string, o: Partial<ComponentRow> = {}): ComponentRow {
   return {
     id, name, parentId: null, depth: 0, key: null, styleMs: 0, layoutMs: 0, forcedMs: 0, lastFrameMs: 0,
-    authored: 1, rendered: 1, commits: 0, ...o,
+    authored: 1, rendered: 1, portaledIn: 0, commits: 0, ...o,
   };
 }
 

@@ -15,10 +15,11 @@ import { HOVER_COLOR, HOVER_FILL, paintFills, paintOutlines, PIN_COLOR } from '.
 import { TextBoxCache } from './text-cache';
 import { measureLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../overlay/legend';
+import { ownRendered } from '../../overlay/ramps';
 import { METER_HEIGHT_PX } from '../../overlay/anchor';
 import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../overlay/plan';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
-import type { Viewport } from '../../overlay/types';
+import type { Rect, Viewport } from '../../overlay/types';
 import type { RollupStore, StoredComponent } from '../store';
 import { CanvasHost, makeSurface } from './host';
 import { Interaction } from './interaction';
@@ -66,6 +67,8 @@ export class Overlay {
   private readonly atlas = new MeterAtlas(makeSurface);
   private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; size: number } | null = null;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Where the legend was last drawn (viewport CSS px), for its dismissing click. */
+  private legendRect: Rect | null = null;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
     this.legend = new LegendState(deps.legendStorage ?? null);
@@ -82,6 +85,13 @@ export class Overlay {
       },
       pin: (id) => this.deps.onPin(id),
       escape: () => this.escape(),
+      onLegend: (x, y) => {
+        const r = this.legendRect;
+        return r !== null && this.legend.visible() && x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+      },
+      dismissLegend: () => {
+        if (this.legend.dismiss()) this.requestRender();
+      },
       // The agent re-reads bounds on scroll and resize by itself (it listens too); the canvas only redraws.
       viewportChanged: () => this.requestRender(),
     });
@@ -215,7 +225,7 @@ export class Overlay {
       oldest = (bucket + 1) % SPARKLINE_BUCKETS;
     }
     return {
-      x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: c.rendered,
+      x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: ownRendered(c),
       spark: cost?.spark ?? null, sparkOldest: oldest, sparkBucket: bucket,
     };
   }
@@ -233,7 +243,7 @@ export class Overlay {
     }
     for (const c of captions) {
       const n = c.node;
-      const lines = [pinCaption(n.name, n.layout, n.authored, n.rendered)];
+      const lines = [pinCaption(n.name, n.layout, n.authored, n.rendered, n.portaledIn)];
       const at = placeCaption(c.at, measureLines(ctx, lines, vp.dpr), vp, n.bounds);
       this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
     }
@@ -242,24 +252,18 @@ export class Overlay {
       const at = placeModeCaption(measureLines(ctx, lines, vp.dpr), vp);
       this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
     }
+    this.legendRect = null;
     if (this.legend.visible()) {
       const lines = legendLines(this.settings);
-      const at = placeLegend(measureLines(ctx, lines, vp.dpr), vp);
+      const size = measureLines(ctx, lines, vp.dpr);
+      const at = placeLegend(size, vp);
       this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
+      this.legendRect = { x: at.x, y: at.y, width: size.width, height: size.height };
     }
   }
 
-  private escape(): boolean {
-    if (this.mode === 'off') return false;
-    if (this.pinned !== null) {
-      this.deps.onPin(null);
-      return true;
-    }
-    if (this.legend.dismiss()) {
-      this.requestRender();
-      return true;
-    }
-    return false;
+  private escape(): void {
+    if (this.mode !== 'off' && this.pinned !== null) this.deps.onPin(null);
   }
 
   private requestBounds(): void {

@@ -8,9 +8,11 @@
  * - The pinning click: in Inspect, a primary-button press over a hovered
  *   component pins it (or unpins it when it is the pinned one). That one
  *   gesture — pointerdown, mousedown, pointerup, mouseup, click and a
- *   following dblclick — is stopped before the page sees it. Every other
- *   click, and every click in Components and Heatmap, reaches the page.
- * - Esc unpins, else hides the legend; it is swallowed only when it did one.
+ *   following dblclick — is stopped before the page sees it. So is a press on
+ *   the legend, which the overlay draws over the page (it hides the legend).
+ *   Every other click, and every click in Components and Heatmap, reaches the page.
+ * - Esc unpins. It is never swallowed: the page's own Esc (closing its
+ *   dialog or menu) must work exactly as without the extension.
  * - Scroll (of the document or any nested scroller: scroll events do not
  *   bubble, but they do pass window's capture phase) and resize ask for
  *   fresh bounds.
@@ -23,8 +25,11 @@ export interface InteractionDeps {
   hitTest(x: number, y: number): Promise<number | null>;
   setHovered(id: number | null): void;
   pin(id: number | null): void;
-  /** Handles Esc; true when it did something (then the key is swallowed). */
-  escape(): boolean;
+  /** Handles Esc (the key still reaches the page). */
+  escape(): void;
+  /** True when a viewport point is on the legend the overlay drew. */
+  onLegend(x: number, y: number): boolean;
+  dismissLegend(): void;
   viewportChanged(): void;
 }
 
@@ -69,6 +74,14 @@ export class Interaction {
       // Each press decides afresh whether its gesture is a pinning one, and only
       // on a hit-test of this very spot: a press that outran the hit-test of a
       // fresh pointer move goes to the page rather than pinning what was there before.
+      if (e.button === 0 && this.deps.onLegend(e.clientX, e.clientY)) {
+        // A press on our own legend is not the page's: it hides the legend and goes no further.
+        this.swallowing = true;
+        this.deps.dismissLegend();
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        return;
+      }
       const h = this.hitPoint;
       const fresh = h !== null && this.pendingPoint === null && Math.abs(h.x - e.clientX) <= 4 && Math.abs(h.y - e.clientY) <= 4;
       const target = fresh && this.deps.inspecting() && e.button === 0 && (e as PointerEvent).isPrimary !== false
@@ -119,9 +132,6 @@ export class Interaction {
 
   private key(e: KeyboardEvent): void {
     if (e.key !== 'Escape' || e.repeat) return;
-    if (this.deps.escape()) {
-      e.preventDefault();
-      e.stopImmediatePropagation();
-    }
+    this.deps.escape();
   }
 }

@@ -3,9 +3,10 @@
  * once on first enable in a tab and can be dismissed").
  *
  * - It appears on the first enable in this document and stays for
- *   LEGEND_TIMEOUT_MS or until Esc; later mode changes in the same document
- *   show only the short mode caption.
- * - Esc is a deliberate dismissal: it is remembered in chrome.storage.local
+ *   LEGEND_TIMEOUT_MS or until clicked; later mode changes in the same document
+ *   show only the short mode caption. Esc does not touch it: the page's Esc is
+ *   the page's (issue 9: a modal stayed open because our legend ate the key).
+ * - A click on it is a deliberate dismissal: it is remembered in chrome.storage.local
  *   ('legendDismissed'), so the legend never comes back in any tab until the
  *   extension's storage is cleared. A timeout is not: the next document that
  *   is enabled shows it again. (chrome.storage.session would fit "per tab"
@@ -13,7 +14,7 @@
  *   them, and page sessionStorage belongs to the page.)
  */
 
-export const LEGEND_TIMEOUT_MS = 12_000;
+export const LEGEND_TIMEOUT_MS = 8_000;
 export const LEGEND_STORAGE_KEY = 'legendDismissed';
 
 export interface LegendStorage {
@@ -64,7 +65,7 @@ export class LegendState {
     return this.shownAt !== null;
   }
 
-  /** Esc: hide now and remember. Returns false when there was nothing to hide. */
+  /** A click on it: hide now and remember. Returns false when there was nothing to hide. */
   dismiss(): boolean {
     if (!this.visible()) return false;
     this.shownAt = null;

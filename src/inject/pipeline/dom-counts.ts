@@ -30,15 +30,20 @@ export class DomCounter {
     return this.shadow.rootOf.get(host) ?? host.shadowRoot;
   }
 
-  /** Elements of `nodes` and everything under them. */
-  count(nodes: readonly Element[]): number {
+  /**
+   * Elements of `nodes` and everything under them, each counted once. `overlapping`: some of `nodes`
+   * may sit inside others (top hosts reached through a portal into a sibling's element); those are
+   * left out rather than counted twice. Without it the nodes are disjoint subtrees, as React places them.
+   */
+  count(nodes: readonly Element[], overlapping = false): number {
+    const list = overlapping ? outermost(nodes) : nodes;
     let n = 0;
     // querySelectorAll's static list is garbage once counted; getElementsByTagName
     // would leave a cached live collection on every counted host (≈ 430 B of
     // Blink heap each, kept after GC: bench/memory.ts).
-    for (const el of nodes) n += 1 + el.querySelectorAll('*').length;
+    for (const el of list) n += 1 + el.querySelectorAll('*').length;
     const hosts = this.hosts();
-    if (hosts.length > 0) for (const el of nodes) n += this.inShadows(el, hosts, 0);
+    if (hosts.length > 0) for (const el of list) n += this.inShadows(el, hosts, 0);
     return n;
   }
 
@@ -52,4 +57,20 @@ export class DomCounter {
     }
     return n;
   }
+}
+
+/** The nodes that no other node of the list contains (duplicates kept once). O(n²): only for portal cases. */
+export function outermost(nodes: readonly Element[]): Element[] {
+  const out: Element[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const el = nodes[i];
+    let inside = false;
+    for (let j = 0; j < nodes.length && !inside; j++) {
+      const other = nodes[j];
+      if (other === el) inside = j < i;
+      else inside = other.contains(el);
+    }
+    if (!inside) out.push(el);
+  }
+  return out;
 }

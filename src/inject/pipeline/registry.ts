@@ -2,8 +2,20 @@
  * The component table: one entry per mounted instance, fed by an adapter
  * through ComponentSink, written out as ring records. Counts are kept
  * incrementally: only entries whose structure changed are recounted
- * (deepest first, the difference added to every ancestor), and Stats
- * records go out once per flush for the entries that changed.
+ * (deepest first), and Stats records go out once per flush for the entries
+ * that changed.
+ *
+ * A recount's difference is added to the ancestors whose DOM holds the
+ * entry's DOM: up the chain until a portal lies between (its DOM is then
+ * elsewhere). The ancestor above a portal is recounted whole instead, and so
+ * is the parent of an entry whose own top hosts came through a portal. Authored
+ * counts are fibers, not DOM: their difference goes to every ancestor.
+ *
+ * "Portaled in": elements React rendered into a component's DOM through a
+ * portal that a component outside its subtree owns (a chart layer's empty
+ * <g> that the series portal their shapes into). Recomputed from the
+ * adapter's portal list when portals or counts changed; zero cost on a page
+ * without portals.
  */
 import { RecordKind } from '../../protocol';
 import type { ComponentSink, FrameworkAdapter } from '../adapter';
@@ -16,6 +28,10 @@ const STATS = 2;
 const LAYOUT_DIRTY = 4;
 /** Above this many pending recounts in one flush, do the rest next flush. */
 const MAX_RECOUNTS_PER_FLUSH = 20_000;
+/** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */
+const MAX_RECOUNT_ROUNDS = 64;
+/** Portals looked at when computing portaled-in counts (a page with more gets the first ones). */
+const MAX_PORTALS = 2_000;
 
 export interface Entry {
   id: number;
@@ -25,6 +41,10 @@ export interface Entry {
   authored: number;
   rendered: number;
   commits: number;
+  /** Elements in its DOM that foreign portals rendered (see the file comment). */
+  portaledIn: number;
+  /** Its top hosts came through a portal at the last recount. */
+  portalTop: boolean;
   marks: number;
   /** Last bounds written as [x, y, width, height] (null: none yet, or to be rewritten): only drawn components get one. */
   lastBounds: number[] | null;
@@ -45,6 +65,11 @@ export class Registry implements ComponentSink {
   onRingHigh: () => void = () => {};
   private readonly ringHigh: number;
   private readonly hostScratch: Element[] = [];
+  /** Whether the last hostsOf() reached hosts through a portal. */
+  private hostsThroughPortal = false;
+  /** Entries with a non-zero portaledIn, and the adapter's portal version they were computed for. */
+  private portaledIn = new Set<Entry>();
+  private portalVersion = -1;
 
   constructor(
     private readonly ring: RingBuffer,
@@ -60,7 +85,8 @@ export class Registry implements ComponentSink {
     const id = this.nextId++;
     const parent = this.entries.get(parentId) ?? null;
     const e: Entry = {
-      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, marks: 0, lastBounds: null,
+      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, portaledIn: 0, portalTop: false, marks: 0,
+      lastBounds: null,
     };
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, this.strings.intern(name), this.keys.add(key));
@@ -127,14 +153,15 @@ export class Registry implements ComponentSink {
   hostsOf(e: Entry): Element[] {
     const out = this.hostScratch;
     out.length = 0;
-    this.adapter()?.topHostNodes(e.handle, out);
+    this.hostsThroughPortal = this.adapter()?.topHostNodes(e.handle, out) ?? false;
     return out;
   }
 
   /** Recounts what changed and writes Stats records. Called at flush. */
   flushStats(): void {
     const adapter = this.adapter();
-    if (adapter && this.recounts.length > 0) {
+    const recounted = this.recounts.length > 0;
+    if (adapter && recounted) {
       let list = this.recounts.filter((e) => this.entries.get(e.id) === e);
       if (list.length > MAX_RECOUNTS_PER_FLUSH) {
         list.sort((a, b) => b.depth - a.depth);
@@ -142,34 +169,108 @@ export class Registry implements ComponentSink {
         list = list.slice(0, MAX_RECOUNTS_PER_FLUSH);
       } else {
         this.recounts = [];
-        list.sort((a, b) => b.depth - a.depth);
       }
-      const childAuthored = (id: number): number | null => this.entries.get(id)?.authored ?? null;
+      // Ancestors above a portal are recounted whole in a later round (they are shallower than this round's).
+      for (let round = 0; list.length > 0 && round < MAX_RECOUNT_ROUNDS; round++) {
+        list.sort((a, b) => b.depth - a.depth);
+        list = this.recountRound(adapter, list);
+      }
       for (const e of list) {
         e.marks &= ~RECOUNT;
-        const authored = adapter.authored(e.handle, childAuthored);
-        const rendered = this.counter.count(this.hostsOf(e));
-        const da = authored - e.authored;
-        const dr = rendered - e.rendered;
-        if (da === 0 && dr === 0) continue;
-        e.authored = authored;
-        e.rendered = rendered;
-        this.mark(e, STATS);
-        for (let p = e.parent; p !== null; p = p.parent) {
-          if (this.entries.get(p.id) !== p) break;
-          p.authored += da;
-          p.rendered += dr;
-          this.mark(p, STATS);
-        }
+        this.mark(e, RECOUNT);
       }
+    }
+    if (adapter && (adapter.portalCount > 0 || this.portaledIn.size > 0)
+      && (recounted || adapter.portalVersion !== this.portalVersion)) {
+      this.updatePortaledIn(adapter);
     }
     for (const e of this.stats) {
       e.marks &= ~STATS;
       if (this.entries.get(e.id) !== e) continue;
-      this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered);
+      this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, e.portaledIn);
       if (this.ring.length >= this.ringHigh) this.onRingHigh();
     }
     this.stats = [];
+  }
+
+  /** Recounts `list` (deepest first); returns the ancestors above portals that need a whole recount. */
+  private recountRound(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
+    const childAuthored = (id: number): number | null => this.entries.get(id)?.authored ?? null;
+    const next: Entry[] = [];
+    const queue = (p: Entry): void => {
+      if ((p.marks & RECOUNT) !== 0) return;
+      p.marks |= RECOUNT;
+      next.push(p);
+    };
+    for (const e of list) {
+      e.marks &= ~RECOUNT;
+      if (this.entries.get(e.id) !== e) continue;
+      const authored = adapter.authored(e.handle, childAuthored);
+      const hosts = this.hostsOf(e);
+      const through = this.hostsThroughPortal;
+      const rendered = this.counter.count(hosts, through);
+      // Top hosts that came (or until now came) through a portal are not in the parent's DOM.
+      let domLinked = !through && !e.portalTop;
+      e.portalTop = through;
+      const da = authored - e.authored;
+      const dr = rendered - e.rendered;
+      if (da === 0 && dr === 0) continue;
+      e.authored = authored;
+      e.rendered = rendered;
+      this.mark(e, STATS);
+      let queued = false;
+      let child = e;
+      for (let p = e.parent; p !== null; child = p, p = p.parent) {
+        if (this.entries.get(p.id) !== p) break;
+        if (dr !== 0 && domLinked && adapter.portalAbove(child.handle)) domLinked = false;
+        // The first ancestor whose DOM may not hold the change is counted whole (and passes its own difference on).
+        if (dr !== 0 && !domLinked && !queued) {
+          queue(p);
+          queued = true;
+        }
+        p.authored += da;
+        if (domLinked) p.rendered += dr;
+        else if (da === 0) break;
+        this.mark(p, STATS);
+      }
+    }
+    return next;
+  }
+
+  /** Recomputes every entry's portaled-in count from the adapter's portals. */
+  private updatePortaledIn(adapter: FrameworkAdapter): void {
+    this.portalVersion = adapter.portalVersion;
+    const fresh = new Map<Entry, number>();
+    let seen = 0;
+    adapter.portals((container, ownerId, tops) => {
+      if (seen++ >= MAX_PORTALS || tops.length === 0 || !container.isConnected) return;
+      const holder = this.entries.get(adapter.ownerOf(container));
+      if (!holder) return;
+      // The portal's own component and its ancestors rendered this content: not portaled in for them.
+      const owners = new Set<Entry>();
+      for (let o = this.entries.get(ownerId) ?? null, g = 0; o !== null && g < 10_000; o = o.parent, g++) owners.add(o);
+      const n = this.counter.count(tops, tops.length > 1);
+      for (let cur: Entry | null = holder, g = 0; cur !== null && !owners.has(cur) && g < 10_000; cur = cur.parent, g++) {
+        fresh.set(cur, (fresh.get(cur) ?? 0) + n);
+        // Its parent's DOM holds it only when no portal lies between.
+        if (cur.portalTop || adapter.portalAbove(cur.handle)) break;
+      }
+    });
+    for (const e of this.portaledIn) {
+      if (!fresh.has(e) && e.portaledIn !== 0) {
+        e.portaledIn = 0;
+        this.mark(e, STATS);
+      }
+    }
+    this.portaledIn.clear();
+    for (const [e, n] of fresh) {
+      if (this.entries.get(e.id) !== e) continue;
+      this.portaledIn.add(e);
+      if (e.portaledIn !== n) {
+        e.portaledIn = n;
+        this.mark(e, STATS);
+      }
+    }
   }
 
   /** Re-queues every live entry for a recount (DOM changed in ways we cannot localise). */
@@ -186,5 +287,7 @@ export class Registry implements ComponentSink {
     this.recounts = [];
     this.stats = [];
     this.layoutDirty = [];
+    this.portaledIn.clear();
+    this.portalVersion = -1;
   }
 }

@@ -22,6 +22,10 @@ export class ReactAdapter implements FrameworkAdapter {
   /** Expando keys React copies put on DOM nodes (one per copy: the suffix is random). */
   private fiberKeys: string[] = [];
   private prevTap: HookState['tap'] = null;
+  /** Mounted portals by their stateNode (shared by a fiber and its alternate), each with its latest fiber seen. */
+  private portalFibers = new Map<object, Fiber>();
+  portalVersion = 0;
+  private readonly portalTops: Element[] = [];
 
   constructor(private readonly hook: HookState) {}
 
@@ -57,6 +61,22 @@ export class ReactAdapter implements FrameworkAdapter {
     if (this.hook.tap !== null) this.hook.tap = this.prevTap;
     this.sink = null;
     this.ids = new WeakMap();
+    this.portalFibers.clear();
+    this.portalVersion++;
+  }
+
+  get portalCount(): number {
+    return this.portalFibers.size;
+  }
+
+  private trackPortal(f: Fiber, live: boolean): void {
+    const key = f.stateNode !== null && typeof f.stateNode === 'object' ? f.stateNode : f;
+    if (!live) {
+      if (this.portalFibers.delete(key)) this.portalVersion++;
+      return;
+    }
+    if (!this.portalFibers.has(key)) this.portalVersion++;
+    this.portalFibers.set(key, f);
   }
 
   private tagsOf(rendererId: number): TagTable {
@@ -95,6 +115,7 @@ export class ReactAdapter implements FrameworkAdapter {
       }
       break;
     }
+    if (f.tag === tags.hostPortal) this.trackPortal(f, false);
     if (!tags.component.has(f.tag)) return;
     const id = this.idOf(f);
     if (id === 0) return;
@@ -119,6 +140,8 @@ export class ReactAdapter implements FrameworkAdapter {
       this.ids.set(f, id);
       if (f.alternate) this.ids.set(f.alternate, id);
       sink.rendered(id);
+    } else if (f.tag === tags.hostPortal) {
+      this.trackPortal(f, true);
     }
     this.mountChildren(f, id, depth, tags);
   }
@@ -127,6 +150,7 @@ export class ReactAdapter implements FrameworkAdapter {
     const sink = this.sink as ComponentSink;
     // Children first, so that a parent's recount never sees freed children.
     for (let c = f.child; c !== null; c = c.sibling) this.unmountFiber(c, tags);
+    if (f.tag === tags.hostPortal) this.trackPortal(f, false);
     if (tags.component.has(f.tag)) {
       const id = this.idOf(f);
       if (id !== 0) {
@@ -205,22 +229,62 @@ export class ReactAdapter implements FrameworkAdapter {
       const sink = this.sink as ComponentSink;
       sink.dirty(parentId);
       if ((flags & PLACEMENT) !== 0) sink.structure(parentId);
+    } else if (f.tag === tags.hostPortal) {
+      // Keep the fiber whose children are current (the content's top hosts are read from it).
+      this.trackPortal(f, true);
     }
     this.updateChildren(f, prev, id, depth, tags);
   }
 
-  topHostNodes(handle: object, out: Element[]): void {
-    this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
+  topHostNodes(handle: object, out: Element[]): boolean {
+    return this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
   }
 
-  private collectHosts(first: Fiber | null, out: Element[], tags: TagTable, depth: number): void {
-    if (depth > MAX_DEPTH) return;
+  /** Appends the top hosts under `first` and its siblings; true when any was reached through a portal. */
+  private collectHosts(first: Fiber | null, out: Element[], tags: TagTable, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    let through = false;
     for (let c = first; c !== null; c = c.sibling) {
       if (tags.host.has(c.tag)) {
         if (c.stateNode instanceof Element) out.push(c.stateNode);
-      } else if (c.tag !== tags.hostText) {
+      } else if (c.tag === tags.hostPortal) {
+        const before = out.length;
         this.collectHosts(c.child, out, tags, depth + 1);
+        if (out.length > before) through = true;
+      } else if (c.tag !== tags.hostText) {
+        if (this.collectHosts(c.child, out, tags, depth + 1)) through = true;
       }
+    }
+    return through;
+  }
+
+  portalAbove(handle: object): boolean {
+    const tags = this.anyTags();
+    let guard = 0;
+    for (let f = (handle as Fiber).return; f !== null && guard++ < MAX_DEPTH; f = f.return) {
+      if (f.tag === tags.hostPortal) return true;
+      if (tags.component.has(f.tag) || f.tag === tags.hostRoot) return false;
+    }
+    return false;
+  }
+
+  portals(visit: (container: Element, ownerId: number, tops: Element[]) => void): void {
+    const tags = this.anyTags();
+    const tops = this.portalTops;
+    for (const f of this.portalFibers.values()) {
+      const container = (f.stateNode as { containerInfo?: unknown } | null)?.containerInfo;
+      if (!(container instanceof Element)) continue;
+      let owner = 0;
+      let guard = 0;
+      for (let p = f.return; p !== null && guard++ < MAX_DEPTH; p = p.return) {
+        if (tags.component.has(p.tag)) {
+          owner = this.idOf(p);
+          break;
+        }
+      }
+      tops.length = 0;
+      this.collectHosts(f.child, tops, tags, 0);
+      visit(container, owner, tops);
     }
   }
 

@@ -54,7 +54,7 @@ export class PanelFeed {
     };
     return {
       ...page, frameId: 0, mode: s.mode, pinned: s.overlay.pinned, components: s.store.components.size,
-      droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: s.overlay.drawnCount,
+      droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: s.overlay.drawnCount, hidden: s.overlay.hiddenCount,
       capped: s.overlay.capped, hovered: s.overlay.hovered,
     };
   }

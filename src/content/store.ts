@@ -14,6 +14,8 @@ import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../ove
 export const EMA_ALPHA = 0.2;
 const KEEP = 1 - EMA_ALPHA;
 const MAX_COMPONENTS = 200_000;
+/** Occluders kept (the agent sends at most this many). */
+const MAX_OCCLUDERS = 32;
 /** Layout ms below which a component gets no sparkline buffer yet (it would draw as nothing). */
 export const SPARK_MIN_MS = 0.05;
 
@@ -34,6 +36,10 @@ export interface StoredComponent {
   rendered: number;
   /** Elements of `rendered` that other components' portals placed in its DOM. */
   portaledIn: number;
+  /** The occluder (1-based) whose content holds it; 0: the page itself. */
+  layer: number;
+  /** Directly in a dialog's, menu's or tooltip's content: a surface of its own. */
+  surfaceRoot: boolean;
   commits: number;
   /**
    * Layout ms EMA as of `cost.emaFrame` (0 while `cost` is null); read through `store.ema()` to decay it to now.
@@ -89,7 +95,7 @@ export interface Snapshot {
 
 function newComponent(id: number): StoredComponent {
   return {
-    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, portaledIn: 0, commits: 0, layout: 0,
+    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, portaledIn: 0, layer: 0, surfaceRoot: false, commits: 0, layout: 0,
     cost: null, bounds: null, drawn: false,
   };
 }
@@ -107,6 +113,8 @@ export class RollupStore {
   readonly page: StoredComponent = newComponent(0);
   readonly frames: FrameTotals = { count: 0, styleMsTotal: 0, layoutMsTotal: 0, forcedMsTotal: 0 };
   droppedEvents = 0;
+  /** What the page stacks over its content (dialogs, menus, the top layer), bottom to top. */
+  occluders: Bounds[] = [];
   /** Records that referenced unknown ids or were malformed. */
   ignoredRecords = 0;
   frameNo = 0;
@@ -125,6 +133,7 @@ export class RollupStore {
     this.strings = [];
     this.frames.count = this.frames.styleMsTotal = this.frames.layoutMsTotal = this.frames.forcedMsTotal = 0;
     this.droppedEvents = 0;
+    this.occluders = [];
     this.frameNo = 0;
     Object.assign(this.page, newComponent(0), { name: '<page>' });
     this.version++;
@@ -194,7 +203,26 @@ export class RollupStore {
           break;
         case RecordKind.Reset:
           this.components.clear();
+          this.occluders = [];
           break;
+        case RecordKind.Layer: {
+          const comp = this.components.get(a);
+          if (!comp || !(b >= 0 && b <= MAX_OCCLUDERS)) { this.ignoredRecords++; break; }
+          comp.layer = Math.floor(b);
+          break;
+        }
+        case RecordKind.Occluder:
+          if (a < 0) this.occluders = [];
+          else if (a === this.occluders.length && a < MAX_OCCLUDERS && d > 0 && e > 0 && Number.isFinite(b + c + d + e)) {
+            this.occluders.push({ x: b, y: c, width: d, height: e });
+          } else this.ignoredRecords++;
+          break;
+        case RecordKind.Surface: {
+          const comp = this.components.get(a);
+          if (!comp) { this.ignoredRecords++; break; }
+          comp.surfaceRoot = b === 1;
+          break;
+        }
         default:
           this.ignoredRecords++;
       }

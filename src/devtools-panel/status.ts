@@ -59,6 +59,9 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
   if (ctx.tableRows != null && ctx.tableRows < s.components) {
     out.push({ id: 'truncated', level: 'warn', text: `Table lists ${formatCount(ctx.tableRows)} of ${plural(s.components, 'component')}` });
   }
+  if (s.hidden > 0) {
+    out.push({ id: 'hidden', level: 'info', text: `${plural(s.hidden, 'meter')} not drawn: overlapping others or covered (the table lists every component)` });
+  }
   if (s.capped) out.push({ id: 'capped', level: 'info', text: `Drawing capped at ${plural(s.drawn, 'meter')} (large tree)` });
   if (s.renderers > 0) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
   return out;

@@ -40,11 +40,11 @@ export interface FrameworkAdapter {
   /** True when a portal lies between the component and its parent component (its DOM is elsewhere). */
   portalAbove(handle: object): boolean;
   /**
-   * The portals mounted now, each with its container, the component that rendered it (id, 0 if none)
-   * and its content's top host elements (`tops` is reused between calls: copy before keeping).
-   * `version` changes whenever a portal mounted or unmounted.
+   * The portals mounted now, each with its container, the component that rendered it (id, 0 if none),
+   * its content's top host elements and the ids of the outermost components in its content (both arrays
+   * are reused between calls: copy before keeping). `portalVersion` changes whenever a portal mounted or unmounted.
    */
-  portals(visit: (container: Element, ownerId: number, tops: Element[]) => void): void;
+  portals(visit: (container: Element, ownerId: number, tops: Element[], inner: number[]) => void): void;
   readonly portalVersion: number;
   readonly portalCount: number;
   /**

@@ -31,6 +31,36 @@ export function paintOutlines(ctx: DrawContext, rects: readonly Rect[], dpr: num
   ctx.stroke();
 }
 
+/**
+ * Outlines, each clipped to what its covers (the occluders above it) leave visible: an outline under an open
+ * dialog or menu is not drawn across it. Outlines with nothing above them go in one stroke.
+ */
+export function paintCoveredOutlines(
+  ctx: DrawContext, rects: readonly Rect[], covers: readonly (readonly Rect[])[], dpr: number, vp: { width: number; height: number },
+  color = OUTLINE_COLOR,
+): void {
+  const open: Rect[] = [];
+  for (let i = 0; i < rects.length; i++) {
+    const cover = covers[i] ?? [];
+    if (cover.length === 0) {
+      open.push(rects[i]);
+      continue;
+    }
+    ctx.save();
+    // Each clip intersects the last: the viewport less every cover.
+    for (const c of cover) {
+      const d = snapRect(c, dpr);
+      ctx.beginPath();
+      ctx.rect(0, 0, vp.width * dpr, vp.height * dpr);
+      ctx.rect(d.x, d.y, d.width, d.height);
+      ctx.clip('evenodd');
+    }
+    paintOutlines(ctx, [rects[i]], dpr, color);
+    ctx.restore();
+  }
+  paintOutlines(ctx, open, dpr, color);
+}
+
 /** Fills whole rects (snapped), one fill for all: the wash under a hovered component. */
 export function paintFills(ctx: DrawContext, rects: readonly Rect[], dpr: number, fill: unknown): void {
   if (rects.length === 0) return;

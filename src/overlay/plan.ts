@@ -7,6 +7,7 @@
 import { meterAnchor, pageAnchor, clampToViewport, METER_INSET_PX, METER_WIDTH_PX, type Point } from './anchor';
 import { capLargestFirst, MAX_METERS } from './cap';
 import { collapseCoinciding, type Placed } from './collapse';
+import { coveringFor, declutter } from './declutter';
 import { HEATMAP_TOP_N, rankHeatmap, type HeatRamps } from './heatmap';
 import { chooseComponents, type SurfaceRules } from './surface';
 import type { CostNode, Rect, Viewport } from './types';
@@ -29,6 +30,8 @@ export interface PlanInput<N extends CostNode> {
   highlighted: number | null;
   maxMeters?: number;
   topN?: number;
+  /** What the page stacks over its content (dialogs, menus, the top layer), bottom to top. */
+  occluders?: readonly Rect[];
 }
 
 export interface PlannedMeter<N extends CostNode> {
@@ -49,7 +52,11 @@ export interface Caption<N extends CostNode> {
 
 export interface Plan<N extends CostNode> {
   meters: PlannedMeter<N>[];
+  /** Meters left out because no free slot was left or an occluder covers them. */
+  hidden: number;
+  /** Each outline with the occluders above it (to be clipped out). */
   outlines: Rect[];
+  outlineCovers: (readonly Rect[])[];
   /** The pinned component's outline (drawn in the pin color). */
   pinOutline: Rect | null;
   /** Outlines for the Inspect hover and the panel's hovered row (drawn in the accent color). */
@@ -134,8 +141,6 @@ export function placeFrame<N extends CostNode>(input: PlanInput<N>, choice: Choi
     if (pageMeter) all.push(pageMeter);
     all.sort((a, b) => (rank.get(a.node) ?? 0) - (rank.get(b.node) ?? 0));
     meters = all.slice(0, topN);
-    // Paint shallow first so a deeper meter is never hidden under its ancestor's.
-    meters.sort((a, b) => a.node.depth - b.node.depth);
   } else if (mode === 'inspect') {
     for (const id of [input.hovered, input.pinned]) {
       const n = id === null ? undefined : input.get(id);
@@ -145,8 +150,19 @@ export function placeFrame<N extends CostNode>(input: PlanInput<N>, choice: Choi
     }
   }
 
+  const occluders = input.occluders ?? [];
+  const focus = [input.pinned, input.hovered, input.highlighted].filter((id): id is number => id !== null);
+  const placed = declutter(meters, vp, rtl, occluders, focus);
+  meters = placed.kept;
+  // Paint shallow first so a deeper meter is never hidden under its ancestor's outline.
+  meters.sort((a, b) => a.node.depth - b.node.depth || a.node.id - b.node.id);
   const outlines: Rect[] = [];
-  for (const m of meters) if (m.node.bounds) outlines.push(m.node.bounds);
+  const outlineCovers: (readonly Rect[])[] = [];
+  for (const m of meters) {
+    if (!m.node.bounds) continue;
+    outlines.push(m.node.bounds);
+    outlineCovers.push(coveringFor(m.node.layer ?? 0, occluders));
+  }
   const accentOutlines: Rect[] = [];
   for (const id of [input.hovered, input.highlighted]) {
     const b = id === null || id === input.pinned ? null : input.get(id)?.bounds;
@@ -169,7 +185,7 @@ export function placeFrame<N extends CostNode>(input: PlanInput<N>, choice: Choi
 
   // Pinned, hovered and highlighted components always get their bounds read, cap or not.
   const wantBounds = [...new Set([...extras, ...want])].slice(0, max + extras.length);
-  return { meters, outlines, pinOutline, accentOutlines, captions, wantBounds, capped };
+  return { meters, hidden: placed.hidden, outlines, outlineCovers, pinOutline, accentOutlines, captions, wantBounds, capped };
 }
 
 function captionAt<N extends CostNode>(n: N, meters: PlannedMeter<N>[], vp: Viewport, rtl: boolean): Point | null {

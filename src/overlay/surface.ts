@@ -55,7 +55,8 @@ export function chooseComponents<N extends CostNode>(nodes: Iterable<N>, rules: 
   for (let i = roots.length - 1; i >= 0; i--) stack.push({ node: roots[i], cover: null });
   while (stack.length > 0) {
     const { node, cover } = stack.pop()!;
-    const show = cover === null || surfacesThrough(node, cover, rules);
+    // A dialog's, menu's or tooltip's content is a surface of its own: nothing of the page covers it.
+    const show = cover === null || node.surfaceRoot === true || surfacesThrough(node, cover, rules);
     if (show) shown.push(node);
     const kids = children.get(node.id);
     if (!kids) continue;

@@ -35,6 +35,10 @@ export interface CostNode {
   readonly rendered: number;
   /** Elements of `rendered` that another component's portal placed in its DOM (not its inflation). */
   readonly portaledIn?: number;
+  /** The occluder (1-based, stacking order) whose content holds it; 0 or absent: the page itself. */
+  readonly layer?: number;
+  /** It sits directly in a floating portal's content (a dialog, menu, tooltip): a surface of its own. */
+  readonly surfaceRoot?: boolean;
   readonly bounds: Rect | null;
 }
 
@@ -61,6 +65,7 @@ export interface DrawContext {
   stroke(): void;
   save(): void;
   restore(): void;
+  clip(fillRule?: 'nonzero' | 'evenodd'): void;
   fillText(text: string, x: number, y: number): void;
   measureText(text: string): { width: number };
 }

@@ -144,6 +144,8 @@ export interface Status extends PageStatus {
   droppedEvents: number;
   droppedMessages: number;
   drawn: number;
+  /** Meters left out to keep meters apart or off a dialog or menu that covers them. */
+  hidden: number;
   capped: boolean;
   /** The component the panel's hovered table row outlines on the page, if any. */
   hovered: number | null;
@@ -152,7 +154,7 @@ const status: Validator<Status> = (v) => {
   const base = pageStatus(v);
   const rest = isRecord({
     frameId: num(0, 2 ** 53), mode, pinned: optId, components: num(0, 1e8), droppedEvents: num(0, 2 ** 53),
-    droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), capped: bool, hovered: optId,
+    droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), hidden: num(0, 1e6), capped: bool, hovered: optId,
   })(v);
   return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
 };

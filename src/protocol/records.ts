@@ -38,6 +38,15 @@ export const enum RecordKind {
   Cost = 6,
   /** clears every component: sent before a full back-fill */
   Reset = 7,
+  /** id, layer: the occluder (1-based, see Occluder) whose content holds the component; 0 = the page itself */
+  Layer = 8,
+  /**
+   * index (0-based, bottom to top), x, y, width, height (viewport CSS px): something the page stacks over its
+   * content (a dialog, menu or tooltip through a portal, the top layer). index −1: clear the list (sent first).
+   */
+  Occluder = 9,
+  /** id, root (1/0): the component sits directly in a floating portal's content (a surface of its own) */
+  Surface = 10,
 }
 
 export const RECORD_KIND_NAMES: Record<number, string> = {
@@ -48,6 +57,9 @@ export const RECORD_KIND_NAMES: Record<number, string> = {
   5: 'Frame',
   6: 'Cost',
   7: 'Reset',
+  8: 'Layer',
+  9: 'Occluder',
+  10: 'Surface',
 };
 
 /** Upper bound on records the content script accepts in one batch. */
@@ -88,6 +100,15 @@ export function toLines(data: Float64Array, strings: readonly string[] = [], key
         break;
       case RecordKind.Reset:
         lines.push('Reset');
+        break;
+      case RecordKind.Layer:
+        lines.push(`Layer ${a} ${b}`);
+        break;
+      case RecordKind.Occluder:
+        lines.push(a < 0 ? 'Occluder clear' : `Occluder ${a} ${b},${c} ${d}x${e}`);
+        break;
+      case RecordKind.Surface:
+        lines.push(`Surface ${a} ${b ? 'root' : 'none'}`);
         break;
       default:
         lines.push(`Unknown(${kind})`);

@@ -83,6 +83,7 @@ export class FakeContext implements DrawContext {
   }
   save(): void { this.log('save'); }
   restore(): void { this.log('restore'); }
+  clip(fillRule?: string): void { this.log('clip', fillRule ?? 'nonzero'); }
   fillText(text: string, x: number, y: number): void {
     this.log('fillText', text, x, y);
     this.texts.push({ text, x, y, fill: this.fillStyle });

@@ -12,7 +12,7 @@ function status(o: Partial<Status> = {}): Status {
   return {
     renderers: 1, roots: 1, agent: true, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://a.test/x',
     frameId: 0, mode: 'components', pinned: null, components: 3, droppedEvents: 0, droppedMessages: 0, drawn: 2,
-    capped: false, hovered: null, ...o,
+    hidden: 0, capped: false, hovered: null, ...o,
   };
 }
 const ctx = { connected: true, otherReactFrames: 0, shortcut: 'Ctrl+Shift+L' };

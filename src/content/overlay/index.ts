@@ -11,7 +11,7 @@
  */
 import type { Mode, Settings } from '../../protocol';
 import { MeterAtlas, type AtlasMeter } from '../../overlay/atlas';
-import { HOVER_COLOR, HOVER_FILL, paintFills, paintOutlines, PIN_COLOR } from '../../overlay/paint-meters';
+import { HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR } from '../../overlay/paint-meters';
 import { TextBoxCache } from './text-cache';
 import { measureLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../overlay/legend';
@@ -55,6 +55,8 @@ export class Overlay {
   inspectHover: number | null = null;
   capped = false;
   drawnCount = 0;
+  /** Meters left out this frame: no free slot beside the others, or covered by a dialog or menu. */
+  hiddenCount = 0;
   private canvasHost: CanvasHost | null = null;
   private readonly interaction: Interaction;
   private readonly legend: LegendState;
@@ -161,10 +163,12 @@ export class Overlay {
         inflationFactor: s.surfaceInflationFactor, msRamp: s.msRamp, inflationRamp: s.inflationRamp,
       },
       pinned: this.pinned, hovered: this.mode === 'inspect' ? this.inspectHover : null, highlighted: this.hovered,
+      occluders: store.occluders,
     };
     const plan = placeFrame(input, this.choose(input));
     this.want = plan.wantBounds;
     this.capped = plan.capped;
+    this.hiddenCount = plan.hidden;
     this.chains.clear();
     for (const m of plan.meters) {
       m.node.drawn = true;
@@ -175,7 +179,7 @@ export class Overlay {
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, host.canvas.width, host.canvas.height);
-    paintOutlines(ctx, plan.outlines, vp.dpr);
+    paintCoveredOutlines(ctx, plan.outlines, plan.outlineCovers, vp.dpr, vp);
     paintFills(ctx, plan.accentOutlines, vp.dpr, HOVER_FILL);
     paintOutlines(ctx, plan.accentOutlines, vp.dpr, HOVER_COLOR);
     if (plan.pinOutline) paintOutlines(ctx, [plan.pinOutline], vp.dpr, PIN_COLOR);
@@ -302,6 +306,7 @@ export class Overlay {
     this.choice = null;
     this.want = [];
     this.drawnCount = 0;
+    this.hiddenCount = 0;
     this.capped = false;
   }
 }

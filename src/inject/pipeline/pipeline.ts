@@ -23,6 +23,10 @@ const FLUSH_INTERVAL_MS = 33;
 // the registry's high-water mark, so the ring never has to hold a whole tree.
 const RING_CAPACITY = 1 << 14;
 const MAX_WANT_BOUNDS = 1000;
+/** Occluders sent at most (the topmost are kept). */
+const MAX_OCCLUDERS = 32;
+/** Elements of one occluder whose boxes make its rect: its top elements and two levels under them. */
+const OCCLUDER_ELEMENTS = 64;
 
 /** Timing of forced reflows between frames (see timing/forced-reflow.ts). */
 export interface ForcedSource {
@@ -55,6 +59,17 @@ export class Pipeline {
   private forcedById = new Map<number, number>();
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
+  /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
+  private topLayerDirty = true;
+  private topLayer: Element[] = [];
+  /** Occluder rects last written, flat [x, y, w, h, …]. */
+  private lastOccluders: number[] = [];
+  /** Entries whose layer was last written non-zero. */
+  private layered = new Set<number>();
+  private readonly onTopLayer = (): void => {
+    this.topLayerDirty = true;
+    this.markDirty();
+  };
   private readonly now: () => number;
   private readonly isLive = (id: number): boolean => this.registry.entries.has(id);
 
@@ -94,6 +109,10 @@ export class Pipeline {
     this.mutations.start();
     this.win.addEventListener('scroll', this.markDirty, { capture: true, passive: true });
     this.win.addEventListener('resize', this.markDirty, { passive: true });
+    // Dialogs and popovers fire `toggle` (and dialogs `close`) when they enter or leave the top layer; neither bubbles.
+    this.win.addEventListener('toggle', this.onTopLayer, { capture: true, passive: true });
+    this.win.addEventListener('close', this.onTopLayer, { capture: true, passive: true });
+    this.topLayerDirty = true;
     this.attachAdapter();
     this.markDirty();
   }
@@ -117,6 +136,11 @@ export class Pipeline {
     this.mutations.stop();
     this.win.removeEventListener('scroll', this.markDirty, { capture: true });
     this.win.removeEventListener('resize', this.markDirty);
+    this.win.removeEventListener('toggle', this.onTopLayer, { capture: true });
+    this.win.removeEventListener('close', this.onTopLayer, { capture: true });
+    this.topLayer = [];
+    this.lastOccluders = [];
+    this.layered.clear();
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     this.registry.clear();
@@ -208,6 +232,55 @@ export class Pipeline {
   private readBounds(): void {
     const now = this.now();
     for (const id of this.wantBounds) this.writeBounds(id, now);
+    this.readOccluders();
+  }
+
+  /**
+   * What the page stacks over its content, bottom to top: floating portals' content (in document order),
+   * then the top layer. Each is written as one rect (its elements' boxes, two levels down: a dialog's root is
+   * often a zero-size wrapper of fixed children), and each wanted component gets the occluder holding it.
+   */
+  private readOccluders(): void {
+    const doc = this.win.document;
+    if (this.topLayerDirty) {
+      this.topLayerDirty = false;
+      this.topLayer = Array.from(doc.querySelectorAll(':modal, :popover-open'));
+    }
+    const floating = this.registry.floating;
+    if (floating.length === 0 && this.topLayer.length === 0 && this.lastOccluders.length === 0 && this.layered.size === 0) return;
+    const layers = floating.filter((l) => l[0].isConnected)
+      .sort((a, b) => (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    for (const el of this.topLayer) if (el.isConnected) layers.push([el]);
+    const vw = this.win.innerWidth, vh = this.win.innerHeight;
+    const kept: Element[][] = [];
+    const rects: number[] = [];
+    for (const layer of layers.slice(-MAX_OCCLUDERS)) {
+      const r = occluderRect(layer, vw, vh);
+      if (r === null) continue;
+      kept.push(layer);
+      rects.push(r[0], r[1], r[2], r[3]);
+    }
+    if (rects.length !== this.lastOccluders.length || rects.some((v, i) => v !== this.lastOccluders[i])) {
+      this.lastOccluders = rects;
+      this.ring.write(RecordKind.Occluder, -1);
+      for (let i = 0; i < rects.length; i += 4) this.ring.write(RecordKind.Occluder, i / 4, rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
+    }
+    for (const id of this.wantBounds) {
+      const e = this.registry.entries.get(id);
+      if (!e) continue;
+      const host = kept.length > 0 ? this.registry.hostsOf(e)[0] : undefined;
+      let layer = 0;
+      if (host) {
+        for (let k = kept.length - 1; k >= 0 && layer === 0; k--) {
+          if (kept[k].some((el) => el === host || el.contains(host))) layer = k + 1;
+        }
+      }
+      if (layer === e.layer) continue;
+      e.layer = layer;
+      if (layer === 0) this.layered.delete(id);
+      else this.layered.add(id);
+      this.ring.write(RecordKind.Layer, id, layer);
+    }
   }
 
   private writeBounds(id: number, now: number): void {
@@ -291,4 +364,24 @@ export class Pipeline {
     const e = this.registry.entries.get(id);
     return e ? (this.registry.hostsOf(e)[0] ?? null) : null;
   }
+}
+
+/** The union of the boxes of a layer's elements and two levels under them, in the viewport; null when empty. */
+function occluderRect(layer: readonly Element[], vw: number, vh: number): [number, number, number, number] | null {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let budget = OCCLUDER_ELEMENTS;
+  const visit = (el: Element, depth: number): void => {
+    if (budget-- <= 0) return;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) {
+      if (r.left < x0) x0 = r.left;
+      if (r.top < y0) y0 = r.top;
+      if (r.right > x1) x1 = r.right;
+      if (r.bottom > y1) y1 = r.bottom;
+    }
+    if (depth < 2) for (let c = el.firstElementChild; c !== null && budget > 0; c = c.nextElementSibling) visit(c, depth + 1);
+  };
+  for (const el of layer) visit(el, 0);
+  x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(vw, x1); y1 = Math.min(vh, y1);
+  return x1 > x0 && y1 > y0 ? [x0, y0, x1 - x0, y1 - y0] : null;
 }

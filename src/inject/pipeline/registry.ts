@@ -41,6 +41,8 @@ export interface Entry {
   authored: number;
   rendered: number;
   commits: number;
+  /** The occluder whose content holds it, as last written (0: the page itself). */
+  layer: number;
   /** Elements in its DOM that foreign portals rendered (see the file comment). */
   portaledIn: number;
   /** Its top hosts came through a portal at the last recount. */
@@ -70,6 +72,10 @@ export class Registry implements ComponentSink {
   /** Entries with a non-zero portaledIn, and the adapter's portal version they were computed for. */
   private portaledIn = new Set<Entry>();
   private portalVersion = -1;
+  /** Components directly in a floating portal's content (a dialog, menu, tooltip): surfaces of their own. */
+  private surfaceRoots = new Set<Entry>();
+  /** The content (top elements) of each floating portal: portals into DOM that no component owns. */
+  floating: Element[][] = [];
 
   constructor(
     private readonly ring: RingBuffer,
@@ -85,7 +91,7 @@ export class Registry implements ComponentSink {
     const id = this.nextId++;
     const parent = this.entries.get(parentId) ?? null;
     const e: Entry = {
-      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, portaledIn: 0, portalTop: false, marks: 0,
+      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, layer: 0, portaledIn: 0, portalTop: false, marks: 0,
       lastBounds: null,
     };
     this.entries.set(id, e);
@@ -180,9 +186,9 @@ export class Registry implements ComponentSink {
         this.mark(e, RECOUNT);
       }
     }
-    if (adapter && (adapter.portalCount > 0 || this.portaledIn.size > 0)
+    if (adapter && (adapter.portalCount > 0 || this.portaledIn.size > 0 || this.surfaceRoots.size > 0)
       && (recounted || adapter.portalVersion !== this.portalVersion)) {
-      this.updatePortaledIn(adapter);
+      this.updatePortals(adapter);
     }
     for (const e of this.stats) {
       e.marks &= ~STATS;
@@ -237,15 +243,25 @@ export class Registry implements ComponentSink {
     return next;
   }
 
-  /** Recomputes every entry's portaled-in count from the adapter's portals. */
-  private updatePortaledIn(adapter: FrameworkAdapter): void {
+  /** Recomputes portaled-in counts, surface roots and floating layers from the adapter's portals. */
+  private updatePortals(adapter: FrameworkAdapter): void {
     this.portalVersion = adapter.portalVersion;
     const fresh = new Map<Entry, number>();
+    const roots = new Set<Entry>();
+    const floating: Element[][] = [];
     let seen = 0;
-    adapter.portals((container, ownerId, tops) => {
+    adapter.portals((container, ownerId, tops, inner) => {
       if (seen++ >= MAX_PORTALS || tops.length === 0 || !container.isConnected) return;
       const holder = this.entries.get(adapter.ownerOf(container));
-      if (!holder) return;
+      if (!holder) {
+        // Into DOM no component owns (document.body, a library's layer root): something floating over the page.
+        floating.push(tops.slice());
+        for (const id of inner) {
+          const e = this.entries.get(id);
+          if (e) roots.add(e);
+        }
+        return;
+      }
       // The portal's own component and its ancestors rendered this content: not portaled in for them.
       const owners = new Set<Entry>();
       for (let o = this.entries.get(ownerId) ?? null, g = 0; o !== null && g < 10_000; o = o.parent, g++) owners.add(o);
@@ -271,6 +287,12 @@ export class Registry implements ComponentSink {
         this.mark(e, STATS);
       }
     }
+    for (const e of this.surfaceRoots) {
+      if (!roots.has(e) && this.entries.get(e.id) === e) this.ring.write(RecordKind.Surface, e.id, 0);
+    }
+    for (const e of roots) if (!this.surfaceRoots.has(e)) this.ring.write(RecordKind.Surface, e.id, 1);
+    this.surfaceRoots = roots;
+    this.floating = floating;
   }
 
   /** Re-queues every live entry for a recount (DOM changed in ways we cannot localise). */
@@ -289,5 +311,7 @@ export class Registry implements ComponentSink {
     this.layoutDirty = [];
     this.portaledIn.clear();
     this.portalVersion = -1;
+    this.surfaceRoots.clear();
+    this.floating = [];
   }
 }

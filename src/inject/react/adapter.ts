@@ -26,6 +26,7 @@ export class ReactAdapter implements FrameworkAdapter {
   private portalFibers = new Map<object, Fiber>();
   portalVersion = 0;
   private readonly portalTops: Element[] = [];
+  private readonly portalInner: number[] = [];
 
   constructor(private readonly hook: HookState) {}
 
@@ -268,9 +269,20 @@ export class ReactAdapter implements FrameworkAdapter {
     return false;
   }
 
-  portals(visit: (container: Element, ownerId: number, tops: Element[]) => void): void {
+  portals(visit: (container: Element, ownerId: number, tops: Element[], inner: number[]) => void): void {
     const tags = this.anyTags();
     const tops = this.portalTops;
+    const inner = this.portalInner;
+    const outermost = (first: Fiber | null, depth: number): void => {
+      for (let c = first; c !== null && depth < MAX_DEPTH; c = c.sibling) {
+        if (tags.component.has(c.tag)) {
+          const id = this.idOf(c);
+          if (id !== 0) inner.push(id);
+        } else if (c.tag !== tags.hostPortal) {
+          outermost(c.child, depth + 1);
+        }
+      }
+    };
     for (const f of this.portalFibers.values()) {
       const container = (f.stateNode as { containerInfo?: unknown } | null)?.containerInfo;
       if (!(container instanceof Element)) continue;
@@ -284,7 +296,9 @@ export class ReactAdapter implements FrameworkAdapter {
       }
       tops.length = 0;
       this.collectHosts(f.child, tops, tags, 0);
-      visit(container, owner, tops);
+      inner.length = 0;
+      outermost(f.child, 0);
+      visit(container, owner, tops, inner);
     }
   }
 

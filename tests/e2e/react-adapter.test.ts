@@ -6,36 +6,9 @@
  * and the closed roots the fixture recorded).
  */
 import { expect } from 'chai';
-import type { Page } from 'puppeteer-core';
 import { launch, lc, waitFor, type Harness } from './harness';
-import { groundTruth, type Truth } from './fiber-truth';
-
-async function ours(page: Page): Promise<Truth[]> {
-  const snap = (await lc.snapshot(page)) as { components: any[] };
-  return snap.components
-    .sort((a, b) => a.id - b.id)
-    .map((c) => ({ depth: c.depth, key: c.key, authored: c.authored, rendered: c.rendered, portaledIn: c.portaledIn, name: c.name }));
-}
-
-/** Waits until the snapshot equals the independent walk; fails with both on timeout. */
-async function expectMatches(page: Page, rootIds = ['root']): Promise<Truth[]> {
-  let last: [Truth[], Truth[]] = [[], []];
-  const line = (t: Truth) => `${'  '.repeat(t.depth)}${t.key ?? ''} authored=${t.authored} rendered=${t.rendered} portaledIn=${t.portaledIn}`;
-  try {
-    await waitFor(async () => {
-      const truth = await page.evaluate(groundTruth, rootIds);
-      const got = await ours(page);
-      last = [got, truth];
-      return truth.length > 0 && got.map(line).join('\n') === truth.map(line).join('\n');
-    }, { timeout: 8000, what: 'snapshot to match the fiber walk' });
-  } catch (e) {
-    expect(last[0].map(line).join('\n')).to.equal(last[1].map(line).join('\n'));
-    throw e;
-  }
-  // Wherever the fixture set a displayName, ours must be exactly it.
-  for (let i = 0; i < last[1].length; i++) if (last[1][i].name) expect(last[0][i].name).to.equal(last[1][i].name);
-  return last[1];
-}
+import type { Truth } from './fiber-truth';
+import { expectMatches, ours } from './truth-match';
 
 describe('React adapter (e2e)', function () {
   this.timeout(120_000);

@@ -40,6 +40,17 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'hostile', react: 19, dev: true },
   { app: 'panel-grid', react: 19, dev: true },
   { app: 'overlay', react: 19, dev: true },
+  // Real third-party libraries (issue #9): production builds as shipped, plus development builds with readable names.
+  { app: 'real-dashboard', react: 19 },
+  { app: 'real-dashboard', react: 19, dev: true },
+  { app: 'real-router', react: 19 },
+  { app: 'real-router', react: 19, dev: true },
+  { app: 'real-virtual', react: 19 },
+  { app: 'real-virtual', react: 19, dev: true },
+  { app: 'real-editor', react: 19 },
+  { app: 'real-editor', react: 19, dev: true },
+  { app: 'portal-repro', react: 19 },
+  { app: 'portal-repro', react: 18 },
 ];
 
 function aliases(major: ReactMajor): Record<string, string> {

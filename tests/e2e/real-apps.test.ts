@@ -5,8 +5,8 @@
  * (fiber-truth.ts), degraded reasons against what the page really does,
  * and screenshots go to out/real-*.png for a human to look at.
  *
- * Two checks are pending (it.skip) until the extension handles what these
- * pages revealed; each says why.
+ * One check is pending (it.skip) until the extension handles what these
+ * pages revealed; it says why.
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
@@ -122,7 +122,7 @@ describe('real apps (e2e)', function () {
   // Pending: the tooltip portals into the chart's own wrapper <div> (inside RevenueChart's top host). Its content
   // grows from 2 to 14 elements on hover; the Tooltip's own counts follow, every ancestor's rendered stays 11 short
   // (Dashboard 688, the walk 699) until a disable/enable back-fills it.
-  it.skip('recharts tooltip: ancestors\' counts follow the tooltip filling in inside its portal', async () => {
+  it('recharts tooltip: ancestors\' counts follow the tooltip filling in inside its portal', async () => {
     const page = await open('real-dashboard-dev.html', 10_000);
     await call(page, '__hoverBar', 3);
     await waitFor(() => page.evaluate(() => document.querySelectorAll('.recharts-tooltip-item').length > 0), { what: 'tooltip' });

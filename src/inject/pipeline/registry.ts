@@ -26,6 +26,8 @@ import type { Interner, KeyBatch } from './interner';
 const RECOUNT = 1;
 const STATS = 2;
 const LAYOUT_DIRTY = 4;
+/** Its rendered count was read from the DOM in this flush: a later difference from below is already in it. */
+const COUNTED = 8;
 /** Above this many pending recounts in one flush, do the rest next flush. */
 const MAX_RECOUNTS_PER_FLUSH = 20_000;
 /** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */
@@ -69,6 +71,10 @@ export class Registry implements ComponentSink {
   private readonly hostScratch: Element[] = [];
   /** Whether the last hostsOf() reached hosts through a portal. */
   private hostsThroughPortal = false;
+  /** A recount's difference stopped at a portal this flush: the DOM that holds portal content changed too. */
+  private crossedPortal = false;
+  /** Entries marked COUNTED in this flush. */
+  private counted: Entry[] = [];
   /** Entries with a non-zero portaledIn, and the adapter's portal version they were computed for. */
   private portaledIn = new Set<Entry>();
   private portalVersion = -1;
@@ -176,15 +182,27 @@ export class Registry implements ComponentSink {
       } else {
         this.recounts = [];
       }
-      // Ancestors above a portal are recounted whole in a later round (they are shallower than this round's).
-      for (let round = 0; list.length > 0 && round < MAX_RECOUNT_ROUNDS; round++) {
-        list.sort((a, b) => b.depth - a.depth);
-        list = this.recountRound(adapter, list);
+      list = this.recountRounds(adapter, list);
+      if (this.crossedPortal) {
+        // Content inside a portal changed: the components whose DOM holds a portal's container (a chart's layer
+        // <g>) are not its ancestors, and the MutationObserver sees only what lands directly in the container.
+        this.crossedPortal = false;
+        const holders: Entry[] = [];
+        adapter.portals((container) => {
+          const h = this.entries.get(adapter.ownerOf(container));
+          if (h && (h.marks & RECOUNT) === 0) {
+            h.marks |= RECOUNT;
+            holders.push(h);
+          }
+        });
+        list.push(...this.recountRounds(adapter, holders));
       }
       for (const e of list) {
         e.marks &= ~RECOUNT;
         this.mark(e, RECOUNT);
       }
+      for (const e of this.counted) e.marks &= ~COUNTED;
+      this.counted = [];
     }
     if (adapter && (adapter.portalCount > 0 || this.portaledIn.size > 0 || this.surfaceRoots.size > 0)
       && (recounted || adapter.portalVersion !== this.portalVersion)) {
@@ -197,6 +215,15 @@ export class Registry implements ComponentSink {
       if (this.ring.length >= this.ringHigh) this.onRingHigh();
     }
     this.stats = [];
+  }
+
+  /** Recounts `list` and the ancestors above portals it queues, shallower round by round; returns what is left. */
+  private recountRounds(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
+    for (let round = 0; list.length > 0 && round < MAX_RECOUNT_ROUNDS; round++) {
+      list.sort((a, b) => b.depth - a.depth);
+      list = this.recountRound(adapter, list);
+    }
+    return list;
   }
 
   /** Recounts `list` (deepest first); returns the ancestors above portals that need a whole recount. */
@@ -215,28 +242,42 @@ export class Registry implements ComponentSink {
       const hosts = this.hostsOf(e);
       const through = this.hostsThroughPortal;
       const rendered = this.counter.count(hosts, through);
+      if ((e.marks & COUNTED) === 0) {
+        e.marks |= COUNTED;
+        this.counted.push(e);
+      }
       // Top hosts that came (or until now came) through a portal are not in the parent's DOM.
       let domLinked = !through && !e.portalTop;
       e.portalTop = through;
+      if (!domLinked) this.crossedPortal = true;
       const da = authored - e.authored;
       const dr = rendered - e.rendered;
       if (da === 0 && dr === 0) continue;
       e.authored = authored;
       e.rendered = rendered;
       this.mark(e, STATS);
-      let queued = false;
+      // Past a portal, the ancestors whose top hosts come through portals too (wrappers around the portal's
+      // owner) are counted whole, up to and including the first whose DOM is its own.
+      let queuing = dr !== 0;
       let child = e;
       for (let p = e.parent; p !== null; child = p, p = p.parent) {
         if (this.entries.get(p.id) !== p) break;
-        if (dr !== 0 && domLinked && adapter.portalAbove(child.handle)) domLinked = false;
-        // The first ancestor whose DOM may not hold the change is counted whole (and passes its own difference on).
-        if (dr !== 0 && !domLinked && !queued) {
+        if (dr !== 0 && domLinked && adapter.portalAbove(child.handle)) {
+          domLinked = false;
+          this.crossedPortal = true;
+        }
+        if (!domLinked && queuing) {
           queue(p);
-          queued = true;
+          queuing = p.portalTop || adapter.portalAbove(p.handle);
+        }
+        // Read from the DOM earlier in this flush: this change is in it already, and in what it passed up.
+        if (domLinked && (p.marks & COUNTED) !== 0) {
+          domLinked = false;
+          queuing = false;
         }
         p.authored += da;
         if (domLinked) p.rendered += dr;
-        else if (da === 0) break;
+        else if (da === 0 && !queuing) break;
         this.mark(p, STATS);
       }
     }

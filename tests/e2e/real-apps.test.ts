@@ -4,9 +4,7 @@
  * portal repro. Counts are checked against the independent fiber/DOM walk
  * (fiber-truth.ts), degraded reasons against what the page really does,
  * and screenshots go to out/real-*.png for a human to look at.
- *
- * One check is pending (it.skip) until the extension handles what these
- * pages revealed; it says why.
+
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
@@ -133,7 +131,7 @@ describe('real apps (e2e)', function () {
   // Pending (issue #9 item 6): recharts' Redux store (RTK autoBatchEnhancer) notifies React from a rAF callback; the
   // SyncLane re-render runs in the microtask checkpoint after the frame loop's native callback, outside its span and
   // after the frame-end measurement, so the Long Animation Frames cross-check blames "a native requestAnimationFrame".
-  it.skip('recharts animations: the LoAF cross-check does not report a native requestAnimationFrame', async () => {
+  it('recharts animations: the LoAF cross-check does not report a native requestAnimationFrame', async () => {
     const page = await open('real-dashboard.html', 10_000);
     for (const range of [1, 2, 0]) {
       await call(page, '__setRange', range);

@@ -87,13 +87,36 @@ describe('timing: the frame loop keeps requestAnimationFrame semantics', () => {
     frame();
     expect(native.pending.size).to.equal(0);
     page.raf(() => undefined);
-    expect(native.pending.size).to.equal(1);
+    expect(native.pending.size).to.equal(2); // tick (the page's callbacks), then measure behind it
     frame();
     expect(frames).to.have.length(1);
     expect(native.pending.size).to.equal(0);
     loop.ensureFrame(); // the pipeline marks something dirty
     frame();
     expect(frames).to.have.length(2);
+    expect(native.pending.size).to.equal(0);
+  });
+
+  it('measures in a second native callback, after what the page queued behind its callbacks', () => {
+    const { loop, native, frame, page, frames } = setup();
+    loop.install();
+    frame();
+    const log: string[] = [];
+    page.raf(() => {
+      log.push('page');
+      // Stands in for the microtask checkpoint between native callbacks: work the page's callback left behind.
+      native.raf(() => log.push('left behind'));
+      page.raf(() => log.push('next frame'));
+    });
+    const measured = frames.length;
+    frame();
+    expect(log).to.deep.equal(['page']);
+    expect(frames.length).to.equal(measured + 1);
+    // The next frame: its tick and a measure behind it; what was queued natively in between ran first.
+    frame();
+    expect(log).to.deep.equal(['page', 'left behind', 'next frame']);
+    expect(frames.length).to.equal(measured + 2);
+    frame();
     expect(native.pending.size).to.equal(0);
   });
 

@@ -1,9 +1,16 @@
 /**
  * The frame loop while the overlay is on. The page's requestAnimationFrame
- * callbacks are queued here and run from one native callback; after the
- * last of them the pipeline measures the frame (style flush, then layout)
- * and reads bounds while layout is clean. Frames are requested only while
- * something is dirty or the page asked for one: an idle page stays idle.
+ * callbacks are queued here and run from one native callback (`tick`); a
+ * second native callback registered right behind it (`measure`) then
+ * measures the frame (style flush, then layout) and reads bounds while layout
+ * is clean. Two callbacks, not one: the browser runs a microtask checkpoint
+ * after each native callback, and what the page's callbacks leave there —
+ * React's synchronous re-render after a store update in rAF (Redux's
+ * auto-batch timer in recharts), promise continuations — commits DOM in that
+ * checkpoint. With one native callback that work came after our measurement,
+ * escaped it, and the Long Animation Frames cross-check took it for a foreign
+ * rAF (issue 9). Frames are requested only while something is dirty or the
+ * page asked for one: an idle page stays idle.
  *
  * Semantics kept (HTML "run the animation frame callbacks"): callbacks run
  * in request order with the frame's timestamp and `this` undefined; a
@@ -39,6 +46,10 @@ export class FrameLoop implements FrameTap {
   private running = new Map<number, FrameRequestCallback>();
   private nextHandle = HANDLE_BASE;
   private native = 0;
+  /** The pending `measure` callback (0: none). */
+  private measureNative = 0;
+  /** `tick` ran the page's callbacks and its `measure` has not run yet. */
+  private ticked = false;
   private draining = false;
   /** Installed, the arming callback not yet run (see Handover above). */
   private arming = false;
@@ -80,7 +91,10 @@ export class FrameLoop implements FrameTap {
     if (this.queue.size === 0 && this.running.size === 0) {
       if (this.raf.tap === this) this.raf.tap = null;
       if (this.native !== 0) invoke(this.raf.nativeCaf, this.win, this.native);
+      if (this.measureNative !== 0) invoke(this.raf.nativeCaf, this.win, this.measureNative);
       this.native = 0;
+      this.measureNative = 0;
+      this.ticked = false;
       this.draining = false;
       this.arming = false;
       this.wanted = false;
@@ -102,10 +116,15 @@ export class FrameLoop implements FrameTap {
     if (!this.queue.delete(handle) && !this.running.delete(handle)) invoke(this.raf.nativeCaf, this.win, handle);
   }
 
-  /** Asks for a native frame if none is pending. */
+  /**
+   * Asks for a native frame if none is pending: `tick`, then `measure` behind it. A `measure` still pending
+   * (this frame's: we are between the two) registers the next one itself when it has run, behind the new tick.
+   */
   ensureFrame(): void {
-    if (this.native === 0) this.native = invoke(this.raf.nativeRaf, this.win, this.tick) as number;
-    else if (this.arming) this.wanted = true;
+    if (this.native === 0) {
+      this.native = invoke(this.raf.nativeRaf, this.win, this.tick) as number;
+      if (this.measureNative === 0) this.measureNative = invoke(this.raf.nativeRaf, this.win, this.measure) as number;
+    } else if (this.arming) this.wanted = true;
   }
 
   private readonly arm = (): void => {
@@ -138,7 +157,19 @@ export class FrameLoop implements FrameTap {
       }
     }
     if (this.draining) this.finishDrain();
-    else this.onFrame(ts);
+    else this.ticked = true;
+  };
+
+  private readonly measure = (ts: number): void => {
+    this.measureNative = 0;
+    if (this.ticked) {
+      this.ticked = false;
+      this.onFrame(ts);
+    }
+    // A tick is pending for the next frame (requested during this one): its measure goes behind it.
+    if (this.native !== 0 && !this.arming && this.measureNative === 0) {
+      this.measureNative = invoke(this.raf.nativeRaf, this.win, this.measure) as number;
+    }
   };
 
   /** The tap goes away; anything still queued (only possible mid-handover) goes to the native loop, once. */

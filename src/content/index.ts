@@ -147,7 +147,7 @@ class Controller {
       case 'api': {
         const p = msg.payload;
         if (p.call === 'snapshot') {
-          this.page.send('apiResult', { reqId: p.reqId, result: this.store.snapshot() });
+          this.page.send('apiResult', { reqId: p.reqId, result: this.store.snapshot((id) => this.overlay.meterAt(id)) });
         } else if (p.call === 'enable' || p.call === 'disable') {
           const mode: Mode = p.call === 'disable' ? 'off' : (p.mode ?? 'components');
           this.setMode(mode);
@@ -188,7 +188,7 @@ class Controller {
         this.scheduleRender();
         break;
       case 'snapshotRequest':
-        this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.store.snapshot() });
+        this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.store.snapshot((id) => this.overlay.meterAt(id)) });
         break;
       default:
         break;

@@ -86,10 +86,16 @@ export interface Snapshot {
   frames: FrameTotals;
   droppedEvents: number;
   page: { styleMs: number; layoutMs: number; forcedMs: number };
+  /** What the page stacks over its content (dialogs, menus, the top layer), bottom to top, viewport CSS px. */
+  occluders: Bounds[];
   components: {
     id: number; name: string; parentId: number | null; depth: number; key: string | null;
     bounds: Bounds | null; authored: number; rendered: number; portaledIn: number; styleMs: number; layoutMs: number;
     forcedMs: number; lastFrameMs: number; commits: number; sparkline: number[]; drawn: boolean;
+    /** The occluder (1-based) whose content holds it, 0: the page; read for drawn, pinned and hovered components. */
+    layer: number;
+    /** Where its meter is drawn (top-left, viewport CSS px), null when it has none. */
+    meterAt: { x: number; y: number } | null;
   }[];
 }
 
@@ -334,7 +340,8 @@ export class RollupStore {
     };
   }
 
-  snapshot(): Snapshot {
+  /** `meterAt`: where the overlay drew each component's meter (the overlay's, not the store's, to know). */
+  snapshot(meterAt: (id: number) => { x: number; y: number } | null = () => null): Snapshot {
     const pe = this.ema(this.page);
     const components: Snapshot['components'] = [];
     for (const c of this.components.values()) {
@@ -343,7 +350,7 @@ export class RollupStore {
         id: row.id, name: row.name, parentId: row.parentId, depth: row.depth, key: row.key,
         bounds: c.bounds ? { ...c.bounds } : null, authored: row.authored, rendered: row.rendered, portaledIn: row.portaledIn,
         styleMs: row.styleMs, layoutMs: row.layoutMs, forcedMs: row.forcedMs, lastFrameMs: row.lastFrameMs,
-        commits: row.commits, sparkline: this.sparkline(c), drawn: c.drawn,
+        commits: row.commits, sparkline: this.sparkline(c), drawn: c.drawn, layer: c.layer, meterAt: meterAt(c.id),
       });
     }
     return {
@@ -351,6 +358,7 @@ export class RollupStore {
       frames: { ...this.frames },
       droppedEvents: this.droppedEvents,
       page: { styleMs: pe.styleMs, layoutMs: pe.layoutMs, forcedMs: pe.forcedMs },
+      occluders: this.occluders.map((o) => ({ ...o })),
       components,
     };
   }

@@ -9,8 +9,10 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { launch, lc, waitFor, type Harness } from './harness';
-import { groundTruth, type Truth } from './fiber-truth';
+import { METER_HEIGHT_PX, METER_WIDTH_PX } from '../../src/overlay/anchor';
 import { frames, shot } from './overlay-pixels';
+import type { Image } from './png';
+import { expectMatches } from './truth-match';
 
 interface SnapComp {
   id: number; name: string; parentId: number | null; depth: number; authored: number; rendered: number; portaledIn: number; drawn: boolean;
@@ -23,43 +25,50 @@ async function snapshot(page: Page): Promise<SnapComp[]> {
   return ((await lc.snapshot(page)) as { components: SnapComp[] }).components.slice().sort((a, b) => a.id - b.id);
 }
 
-const line = (t: { depth: number; authored: number; rendered: number; portaledIn: number }): string =>
-  `${'  '.repeat(t.depth)}authored=${t.authored} rendered=${t.rendered} portaledIn=${t.portaledIn}`;
+/** Every component equals the walk. Valid right after a back-fill (ids in tree order). */
+const allMatch = (page: Page, rootIds = ['root']): Promise<unknown> => expectMatches(page, rootIds);
+/** Every component equals the walk, compared as multisets (components mounted since enable have later ids). */
+const walkMatch = (page: Page, rootIds = ['root']): Promise<unknown> => expectMatches(page, rootIds, { ordered: false });
 
-/**
- * Every component equals the walk. Valid right after a back-fill (ids in
- * tree order); after later mounts, compare the roots (`rootsMatch`).
- */
-async function allMatch(page: Page, rootIds = ['root']): Promise<void> {
-  let last: [string, string] = ['', ''];
-  try {
-    await waitFor(async () => {
-      const truth: Truth[] = await page.evaluate(groundTruth, rootIds);
-      const got = await snapshot(page);
-      last = [got.map(line).join('\n'), truth.map(line).join('\n')];
-      return truth.length > 0 && last[0] === last[1];
-    }, { timeout: 8000, what: 'snapshot to match the fiber walk' });
-  } catch (e) {
-    expect(last[0]).to.equal(last[1]);
-    throw e;
+interface Box { x: number; y: number; width: number; height: number }
+const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The drawn meters' rects; fails if two overlap. */
+async function meters(page: Page): Promise<{ name: string; rect: Box; layer: number }[]> {
+  const snap = (await lc.snapshot(page)) as { components: (SnapComp & { meterAt: { x: number; y: number } | null; layer: number })[] };
+  const out = snap.components.filter((c) => c.meterAt !== null)
+    .map((c) => ({ name: c.name, layer: c.layer, rect: { ...c.meterAt!, width: METER_WIDTH_PX, height: METER_HEIGHT_PX } }));
+  for (let i = 0; i < out.length; i++) {
+    for (let j = i + 1; j < out.length; j++) {
+      expect(overlaps(out[i].rect, out[j].rect), `${out[i].name} and ${out[j].name} overlap`).to.equal(false);
+    }
   }
+  return out;
 }
 
-/** Each root component's totals equal the walk's (any number of mounts since enable). */
-async function rootsMatch(page: Page, rootIds = ['root']): Promise<void> {
-  let last: [string, string] = ['', ''];
-  try {
-    await waitFor(async () => {
-      const truth: Truth[] = await page.evaluate(groundTruth, rootIds);
-      const got = await snapshot(page);
-      last = [got.filter((c) => c.parentId === null).map(line).join('\n'), truth.filter((t) => t.depth === 0).map(line).join('\n')];
-      return last[1] !== '' && last[0] === last[1];
-    }, { timeout: 8000, what: 'root totals to match the fiber walk' });
-  } catch (e) {
-    expect(last[0]).to.equal(last[1]);
-    throw e;
+/** Screenshot pixels that differ between two shots outside `keep` rects. */
+function diffOutside(a: Image, b: Image, keep: Box[]): number {
+  let n = 0;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      if (keep.some((k) => x >= k.x - 1 && x <= k.x + k.width + 1 && y >= k.y - 1 && y <= k.y + k.height + 1)) continue;
+      const i = (y * a.width + x) * 4;
+      if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) n++;
+    }
   }
+  return n;
 }
+
+/** The element's box in viewport CSS px. */
+const boxOf = (page: Page, sel: string): Promise<Box> => page.evaluate((s) => {
+  const r = document.querySelector(s)!.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+}, sel);
+
+/** Our own UI, left out of comparisons: the legend's corner (bottom-left, for the first seconds) and the mode caption. */
+const LEGEND: Box = { x: 0, y: 800, width: 460, height: 100 };
+const MODE_CAPTION: Box = { x: 440, y: 0, width: 400, height: 40 };
 
 describe('real apps (e2e)', function () {
   this.timeout(120_000);
@@ -117,26 +126,27 @@ describe('real apps (e2e)', function () {
     await page.close();
   });
 
-  // Pending: the tooltip portals into the chart's own wrapper <div> (inside RevenueChart's top host). Its content
-  // grows from 2 to 14 elements on hover; the Tooltip's own counts follow, every ancestor's rendered stays 11 short
-  // (Dashboard 688, the walk 699) until a disable/enable back-fills it.
+  // The tooltip portals into the chart's own wrapper <div> (inside RevenueChart's top host). Its content grows from
+  // 2 to 14 elements on hover: every ancestor's rendered must follow (it stayed 11 short before the portal fix).
   it('recharts tooltip: ancestors\' counts follow the tooltip filling in inside its portal', async () => {
     const page = await open('real-dashboard-dev.html', 10_000);
+    await meters(page);
     await call(page, '__hoverBar', 3);
     await waitFor(() => page.evaluate(() => document.querySelectorAll('.recharts-tooltip-item').length > 0), { what: 'tooltip' });
-    await rootsMatch(page);
+    await walkMatch(page);
     await page.close();
   });
 
-  // Pending (issue #9 item 6): recharts' Redux store (RTK autoBatchEnhancer) notifies React from a rAF callback; the
-  // SyncLane re-render runs in the microtask checkpoint after the frame loop's native callback, outside its span and
-  // after the frame-end measurement, so the Long Animation Frames cross-check blames "a native requestAnimationFrame".
+  // Issue #9 item 6: recharts' Redux store (RTK autoBatchEnhancer) notifies React from a rAF callback; the SyncLane
+  // re-render runs in the microtask checkpoint after it. Measured by the frame loop's second native callback, it must
+  // not be taken for "a native requestAnimationFrame".
   it('recharts animations: the LoAF cross-check does not report a native requestAnimationFrame', async () => {
     const page = await open('real-dashboard.html', 10_000);
     for (const range of [1, 2, 0]) {
       await call(page, '__setRange', range);
       await waitFor(() => call(page, '__animating'), { what: 'animation start' });
       await waitFor(() => call(page, '__animating').then((x) => !x), { timeout: 10_000, what: 'animation end' });
+      await meters(page); // the animated charts' meters never overlap
     }
     await frames(page, 5);
     const { degraded } = await lc.state(page);
@@ -149,25 +159,41 @@ describe('real apps (e2e)', function () {
     await allMatch(page);
     await call(page, '__openMenu');
     await waitFor(() => page.evaluate(() => document.querySelectorAll('#headlessui-portal-root [role="menuitem"]').length === 6), { what: 'menu' });
-    await rootsMatch(page);
+    await walkMatch(page);
+    // The menu is a surface of its own: a meter on it; the page's meters stay off it; none overlap.
+    const menu = await boxOf(page, '#headlessui-portal-root .menu');
+    await waitFor(async () => (await meters(page)).some((m) => m.layer > 0 && overlaps(m.rect, menu)), { what: 'a meter on the menu' });
+    for (const m of await meters(page)) if (m.layer === 0) expect(overlaps(m.rect, menu), `${m.name} on the menu`).to.equal(false);
     await shot(page, 'real-router-menu.png');
     await call(page, '__closeMenu');
     await call(page, '__openPopover');
     await waitFor(() => page.evaluate(() => document.querySelector('#headlessui-portal-root .popover') !== null), { what: 'popover' });
-    await rootsMatch(page);
+    await walkMatch(page);
     await call(page, '__closePopover');
     await call(page, '__showTooltip');
     await waitFor(() => page.evaluate(() => document.querySelector('body > [role="tooltip"]') !== null), { what: 'tooltip' });
-    await rootsMatch(page);
+    await walkMatch(page);
     await call(page, '__hideTooltip');
     await call(page, '__openDialog');
     await waitFor(() => page.evaluate(() => document.querySelector('#headlessui-portal-root .dialog-panel') !== null), { what: 'dialog' });
-    await rootsMatch(page);
-    await shot(page, 'real-router-dialog.png');
+    await walkMatch(page);
+    // Nothing drawn over the modal: outside the dialog's panel (and our legend's corner) the page looks exactly as
+    // it does with the overlay off; the dialog itself has a meter.
+    const panel = await boxOf(page, '#headlessui-portal-root .dialog-panel');
+    await waitFor(async () => (await meters(page)).some((m) => overlaps(m.rect, panel)), { what: 'the dialog\'s meter' });
+    await frames(page, 3);
+    const on = await shot(page, 'real-router-dialog.png');
+    await lc.disable(page);
+    await waitFor(() => page.evaluate(() => document.querySelector('layout-cost-overlay') === null), { what: 'overlay off' });
+    await frames(page, 2);
+    const off = await shot(page);
+    expect(diffOutside(on, off, [panel, LEGEND, MODE_CAPTION]), 'pixels changed outside the dialog').to.equal(0);
+    await lc.enable(page);
+    await waitFor(async () => (await meters(page)).length > 0, { what: 'meters again' });
     await page.keyboard.press('Escape');
     await waitFor(() => call(page, '__dialogOpen').then((x) => !x), { what: 'dialog closed by Escape' });
     expect(await call(page, '__escapes')).to.equal(1);
-    await rootsMatch(page);
+    await walkMatch(page);
     expect((await lc.state(page)).degraded).to.deep.equal([]);
     expect(errors).to.deep.equal([]);
     await page.close();
@@ -180,7 +206,7 @@ describe('real apps (e2e)', function () {
       await call(page, '__navigate', path);
       await waitFor(() => call(page, '__path').then((x) => x === path), { what: path });
       await waitFor(async () => (await snapshot(page)).some((c) => c.name === name), { what: name });
-      await rootsMatch(page);
+      await walkMatch(page);
     }
     await shot(page, 'real-router-dev.png');
     await page.close();
@@ -191,7 +217,7 @@ describe('real apps (e2e)', function () {
     await allMatch(page);
     await call(page, '__scrollTo', 10_000);
     await waitFor(() => call(page, '__visibleRows').then((r) => Array.isArray(r) && r[0] === 9995), { what: 'rows 9995…' });
-    await rootsMatch(page);
+    await walkMatch(page);
     const rows = await page.evaluate(() => document.querySelectorAll('#root .vrow').length);
     await waitFor(async () => (await snapshot(page)).filter((c) => c.name === 'Row').length === rows, { what: 'one Row per row' });
     await shot(page, 'real-virtual.png');
@@ -204,12 +230,19 @@ describe('real apps (e2e)', function () {
     await allMatch(page);
     await call(page, '__openMenu', 'File');
     await waitFor(() => call(page, '__menuOpen').then((x) => x === 'File'), { what: 'File menu' });
-    await rootsMatch(page);
+    await walkMatch(page);
+    const menu = await page.evaluate(() => {
+      const el = [...document.querySelectorAll('[role="menu"]')].pop()!;
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
+    await waitFor(async () => (await meters(page)).some((m) => m.layer > 0 && overlaps(m.rect, menu)), { what: 'a meter on the menu' });
+    for (const m of await meters(page)) if (m.layer === 0) expect(overlaps(m.rect, menu), `${m.name} on the menu`).to.equal(false);
     await shot(page, 'real-editor-menu.png');
     await call(page, '__closeMenu');
     await waitFor(() => call(page, '__menuOpen').then((x) => x === null), { what: 'menu closed' });
     await call(page, '__selectLayer', 20);
-    await rootsMatch(page);
+    await walkMatch(page);
     expect((await lc.state(page)).degraded).to.deep.equal([]);
     await page.close();
   });

@@ -20,6 +20,7 @@ import { METER_HEIGHT_PX } from '../../overlay/anchor';
 import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../overlay/plan';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
 import type { Rect, Viewport } from '../../overlay/types';
+import type { Point } from '../../overlay/anchor';
 import type { RollupStore, StoredComponent } from '../store';
 import { CanvasHost, makeSurface } from './host';
 import { Interaction } from './interaction';
@@ -69,6 +70,8 @@ export class Overlay {
   private readonly atlas = new MeterAtlas(makeSurface);
   private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; size: number } | null = null;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Where each drawn meter went (top-left, viewport CSS px). */
+  private meterPositions = new Map<number, Point>();
   /** Where the legend was last drawn (viewport CSS px), for its dismissing click. */
   private legendRect: Rect | null = null;
 
@@ -134,6 +137,12 @@ export class Overlay {
     return [...new Set([...ids, ...this.want])];
   }
 
+  /** Where the meter of `id` was last drawn, or null. */
+  meterAt(id: number): Point | null {
+    const p = this.meterPositions.get(id);
+    return p ? { x: p.x, y: p.y } : null;
+  }
+
   /** The components folded into the meter that shows `id` (shallowest first), for the panel. */
   chainOf(id: number): number[] {
     return this.chains.get(id) ?? [id];
@@ -170,8 +179,10 @@ export class Overlay {
     this.capped = plan.capped;
     this.hiddenCount = plan.hidden;
     this.chains.clear();
+    this.meterPositions.clear();
     for (const m of plan.meters) {
       m.node.drawn = true;
+      this.meterPositions.set(m.node.id, { x: m.at.x, y: m.at.y });
       this.drawnIds.add(m.node.id);
       if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
     }
@@ -302,6 +313,7 @@ export class Overlay {
     store.page.drawn = false;
     this.drawnIds.clear();
     this.chains.clear();
+    this.meterPositions.clear();
     this.atlas.reset();
     this.choice = null;
     this.want = [];

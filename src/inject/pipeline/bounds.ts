@@ -11,6 +11,8 @@
  */
 
 const CLIP_CACHE_MS = 2000;
+/** Elements looked at under hosts that have no box of their own. */
+const WRAPPER_ELEMENTS = 32;
 
 export interface Rect {
   x: number;
@@ -31,13 +33,30 @@ export class BoundsReader {
     this.stale = true;
   }
 
-  /** The clipped union of `hosts`' rects, or null when nothing of it is visible. */
+  /**
+   * The clipped union of `hosts`' rects, or null when nothing of it is visible. Hosts with no box of their own
+   * (a zero-height wrapper around an absolutely positioned menu, as portal content often is) are looked into,
+   * breadth first, up to WRAPPER_ELEMENTS elements.
+   */
   read(hosts: readonly Element[], now: number): Rect | null {
     if (this.stale || now - this.cachedAt > CLIP_CACHE_MS) {
       this.clipChains = new WeakMap();
       this.cachedAt = now;
       this.stale = false;
     }
+    const own = this.union(hosts);
+    if (own !== null || hosts.length === 0) return own;
+    const inner: Element[] = [];
+    for (let i = 0; i < hosts.length && inner.length < WRAPPER_ELEMENTS; i++) {
+      for (let c = hosts[i].firstElementChild; c !== null && inner.length < WRAPPER_ELEMENTS; c = c.nextElementSibling) inner.push(c);
+    }
+    for (let i = 0; i < inner.length && inner.length < WRAPPER_ELEMENTS; i++) {
+      for (let c = inner[i].firstElementChild; c !== null && inner.length < WRAPPER_ELEMENTS; c = c.nextElementSibling) inner.push(c);
+    }
+    return inner.length > 0 ? this.union(inner) : null;
+  }
+
+  private union(hosts: readonly Element[]): Rect | null {
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const el of hosts) {
       const r = el.getBoundingClientRect();

@@ -25,7 +25,7 @@ const RING_CAPACITY = 1 << 14;
 const MAX_WANT_BOUNDS = 1000;
 /** Occluders sent at most (the topmost are kept). */
 const MAX_OCCLUDERS = 32;
-/** Elements of one occluder whose boxes make its rect: its top elements and two levels under them. */
+/** Elements of one occluder whose boxes make its rect: its top elements and what is under them, breadth first. */
 const OCCLUDER_ELEMENTS = 64;
 
 /** Timing of forced reflows between frames (see timing/forced-reflow.ts). */
@@ -237,7 +237,7 @@ export class Pipeline {
 
   /**
    * What the page stacks over its content, bottom to top: floating portals' content (in document order),
-   * then the top layer. Each is written as one rect (its elements' boxes, two levels down: a dialog's root is
+   * then the top layer. Each is written as one rect (its elements' boxes, breadth first: a dialog's root is
    * often a zero-size wrapper of fixed children), and each wanted component gets the occluder holding it.
    */
   private readOccluders(): void {
@@ -357,6 +357,10 @@ export class Pipeline {
       wantBounds: this.wantBounds.length,
       hostsTracked: this.internal.shadow.hosts.length,
       pendingRecounts: this.registry.pendingRecounts,
+      portals: this.adapter?.portalCount ?? 0,
+      floating: this.registry.floating.length,
+      occluders: this.lastOccluders.length / 4,
+      topLayer: this.topLayer.length,
     };
   }
 
@@ -366,12 +370,16 @@ export class Pipeline {
   }
 }
 
-/** The union of the boxes of a layer's elements and two levels under them, in the viewport; null when empty. */
+/**
+ * The union of the boxes of a layer's elements and what is under them, breadth first, the first
+ * OCCLUDER_ELEMENTS elements: a dialog's content is often zero-size wrappers around fixed children.
+ * Clipped to the viewport; null when nothing of it shows.
+ */
 function occluderRect(layer: readonly Element[], vw: number, vh: number): [number, number, number, number] | null {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  let budget = OCCLUDER_ELEMENTS;
-  const visit = (el: Element, depth: number): void => {
-    if (budget-- <= 0) return;
+  const queue: Element[] = layer.slice(0, OCCLUDER_ELEMENTS);
+  for (let i = 0; i < queue.length; i++) {
+    const el = queue[i];
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) {
       if (r.left < x0) x0 = r.left;
@@ -379,9 +387,8 @@ function occluderRect(layer: readonly Element[], vw: number, vh: number): [numbe
       if (r.right > x1) x1 = r.right;
       if (r.bottom > y1) y1 = r.bottom;
     }
-    if (depth < 2) for (let c = el.firstElementChild; c !== null && budget > 0; c = c.nextElementSibling) visit(c, depth + 1);
-  };
-  for (const el of layer) visit(el, 0);
+    for (let c = el.firstElementChild; c !== null && queue.length < OCCLUDER_ELEMENTS; c = c.nextElementSibling) queue.push(c);
+  }
   x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(vw, x1); y1 = Math.min(vh, y1);
   return x1 > x0 && y1 > y0 ? [x0, y0, x1 - x0, y1 - y0] : null;
 }

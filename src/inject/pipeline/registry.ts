@@ -292,11 +292,21 @@ export class Registry implements ComponentSink {
     const floating: Element[][] = [];
     let seen = 0;
     adapter.portals((container, ownerId, tops, inner) => {
-      if (seen++ >= MAX_PORTALS || tops.length === 0 || !container.isConnected) return;
-      const holder = this.entries.get(adapter.ownerOf(container));
+      if (seen++ >= MAX_PORTALS || tops.length === 0) return;
+      // A container not in the document yet (a library appends it in an effect) belongs to no component either.
+      const holder = container.isConnected ? this.entries.get(adapter.ownerOf(container)) : undefined;
       if (!holder) {
         // Into DOM no component owns (document.body, a library's layer root): something floating over the page.
-        floating.push(tops.slice());
+        const content = tops.slice();
+        floating.push(content);
+        // The component that renders the portal is the surface when the portal is all it shows (a menu's item
+        // list, a tooltip); else the outermost components inside the portal are.
+        const owner = this.entries.get(ownerId);
+        const own = owner ? this.hostsOf(owner) : [];
+        if (owner && own.length > 0 && own.every((h) => content.some((t) => t === h || t.contains(h)))) {
+          roots.add(owner);
+          return;
+        }
         for (const id of inner) {
           const e = this.entries.get(id);
           if (e) roots.add(e);

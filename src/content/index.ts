@@ -85,7 +85,8 @@ class Controller {
     if (mode === this.mode) return;
     const wasOff = this.mode === 'off';
     this.mode = mode;
-    if (wasOff && mode !== 'off') this.store.reset();
+    // Off frees what on took (issue 11: 50 000 components stayed after disable); on starts from a clean store.
+    if (wasOff !== (mode === 'off')) this.store.reset();
     if (mode !== 'off' && !this.agentRequested) {
       this.agentRequested = true;
       this.bg.send('needAgent', {});
@@ -135,8 +136,16 @@ class Controller {
   private onPage(msg: PageMessage): void {
     switch (msg.type) {
       case 'records': {
+        // A batch still in flight when the overlay went off: nothing to keep it for.
+        if (this.mode === 'off') break;
         const p = msg.payload;
-        this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys);
+        try {
+          this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys);
+        } catch (e) {
+          // Validated, so not expected; a batch that still breaks the store is dropped and counted, never thrown.
+          this.page.drops.drop();
+          console.debug('[layout-cost] records batch dropped', e);
+        }
         this.scheduleRender();
         break;
       }

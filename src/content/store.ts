@@ -14,6 +14,18 @@ import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../ove
 export const EMA_ALPHA = 0.2;
 const KEEP = 1 - EMA_ALPHA;
 const MAX_COMPONENTS = 200_000;
+/** The string table (component names) holds at most this many strings and characters (issue 11: it grew with the page). */
+export const MAX_STRINGS = 65_536;
+export const MAX_STRING_CHARS = 4_000_000;
+/**
+ * Work one batch may cost the store (records applied + roll-up steps): a hostile batch of 2^18 cost records on a
+ * 10 000-deep chain stalled the page 15 s (issue 11). Past it the batch's remaining cost records are ignored.
+ */
+export const MAX_BATCH_WORK = 2_000_000;
+/** The ranges the worker's validator accepts for a table row (protocol's componentRow): kept here so a row always passes. */
+const MAX_COUNT = 1e8;
+const MAX_COMMITS = 1e12;
+const MAX_MS = 1e7;
 /** Occluders kept (the agent sends at most this many). */
 const MAX_OCCLUDERS = 32;
 /** Layout ms below which a component gets no sparkline buffer yet (it would draw as nothing). */
@@ -127,6 +139,11 @@ export class RollupStore {
   /** Bumped whenever anything changed; the overlay and panel redraw on change. */
   version = 0;
   private strings: string[] = [];
+  private stringChars = 0;
+  /** Work done on the batch being applied (see MAX_BATCH_WORK). */
+  private batchWork = 0;
+  /** Strings refused because the table was full. */
+  refusedStrings = 0;
   /** Components (and the page) holding inclusive cost for the frame being applied. */
   private touched: StoredComponent[] = [];
 
@@ -137,6 +154,8 @@ export class RollupStore {
   reset(): void {
     this.components.clear();
     this.strings = [];
+    this.stringChars = 0;
+    this.touched.length = 0;
     this.frames.count = this.frames.styleMsTotal = this.frames.layoutMsTotal = this.frames.forcedMsTotal = 0;
     this.droppedEvents = 0;
     this.occluders = [];
@@ -150,8 +169,22 @@ export class RollupStore {
     data: Float64Array, count: number, strings: readonly string[], stringBase: number, dropped: number,
     keys: readonly string[] = [],
   ): void {
+    this.batchWork = 0;
     if (stringBase <= this.strings.length) {
-      for (let i = 0; i < strings.length; i++) this.strings[stringBase + i] = strings[i];
+      for (let i = 0; i < strings.length; i++) {
+        const at = stringBase + i;
+        const s = strings[i];
+        if (at < this.strings.length) {
+          this.stringChars += s.length - this.strings[at].length;
+          this.strings[at] = s;
+        } else if (at < MAX_STRINGS && this.stringChars + s.length <= MAX_STRING_CHARS) {
+          this.strings.push(s);
+          this.stringChars += s.length;
+        } else {
+          this.refusedStrings += strings.length - i;
+          break;
+        }
+      }
     }
     this.droppedEvents = dropped;
     const n = Math.min(count, Math.floor(data.length / RECORD_STRIDE));
@@ -165,7 +198,7 @@ export class RollupStore {
           comp.parentId = validId(b) && b !== a ? b : null;
           comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
           comp.name = this.string(d) ?? 'Anonymous';
-          comp.key = e >= 0 && e < keys.length ? keys[e] : null;
+          comp.key = Number.isInteger(e) && e >= 0 && e < keys.length ? keys[e] : null;
           this.components.set(a, comp);
           break;
         }
@@ -175,10 +208,10 @@ export class RollupStore {
         case RecordKind.Stats: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
-          comp.commits = nonNeg(b);
-          comp.authored = nonNeg(c);
-          comp.rendered = nonNeg(d);
-          comp.portaledIn = Math.min(nonNeg(e), comp.rendered);
+          comp.commits = whole(b, MAX_COMMITS);
+          comp.authored = whole(c, MAX_COUNT);
+          comp.rendered = whole(d, MAX_COUNT);
+          comp.portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
           break;
         }
         case RecordKind.Bounds: {
@@ -188,24 +221,15 @@ export class RollupStore {
           break;
         }
         case RecordKind.Cost: {
-          if (a === 0) {
-            this.accumulate(this.page, nonNeg(b), nonNeg(c), nonNeg(d));
-            break;
-          }
-          const comp = this.components.get(a);
-          if (!comp) { this.ignoredRecords++; break; }
-          // Roll self cost up to every ancestor: inclusive = self + descendants.
-          const sb = nonNeg(b), sc = nonNeg(c), sd = nonNeg(d);
-          let cur: StoredComponent | undefined = comp;
-          for (let guard = 0; cur && guard < 10_000; guard++) {
-            this.accumulate(cur, sb, sc, sd);
-            cur = cur.parentId === null ? undefined : this.components.get(cur.parentId);
-          }
+          const comp = a === 0 ? this.page : this.components.get(a);
+          if (!comp || ++this.batchWork > MAX_BATCH_WORK) { this.ignoredRecords++; break; }
+          // Self cost; endFrame rolls it up to the ancestors (inclusive = self + descendants).
+          this.accumulate(comp, msValue(b), msValue(c), msValue(d));
           break;
         }
         case RecordKind.Frame:
           // Cost records for a frame precede its Frame record.
-          this.endFrame(Math.floor(nonNeg(a)), nonNeg(b), nonNeg(c), nonNeg(d));
+          this.endFrame(whole(a, 2 ** 53), msValue(b), msValue(c), msValue(d));
           break;
         case RecordKind.Reset:
           this.components.clear();
@@ -253,7 +277,49 @@ export class RollupStore {
     c.accForced += forcedMs;
   }
 
+  /**
+   * Adds each touched component's cost to its parent's, deepest first, so every ancestor is visited once per frame
+   * however many of its descendants carried cost. A parent must be shallower than its child (a hostile depth or a
+   * parent cycle ends the roll-up there), and the batch's work budget bounds it.
+   */
+  private rollUp(): void {
+    const byDepth = new Map<number, StoredComponent[]>();
+    const depths = new DepthHeap();
+    for (const comp of this.touched) {
+      if (comp === this.page) continue;
+      const list = byDepth.get(comp.depth);
+      if (list) list.push(comp);
+      else {
+        byDepth.set(comp.depth, [comp]);
+        depths.push(comp.depth);
+      }
+    }
+    const token = this.frameNo + 1;
+    for (let d = depths.pop(); d !== undefined; d = depths.pop()) {
+      if (this.batchWork > MAX_BATCH_WORK) {
+        // Out of budget: this frame's ancestors keep what reached them; counted once.
+        this.ignoredRecords++;
+        break;
+      }
+      for (const comp of byDepth.get(d) ?? []) {
+        const c = comp.cost as CostState;
+        const parent = comp.parentId === null ? undefined : this.components.get(comp.parentId);
+        if (!parent || parent.depth >= comp.depth || ++this.batchWork > MAX_BATCH_WORK) continue;
+        const fresh = parent.cost === null || parent.cost.accFrame !== token;
+        this.accumulate(parent, c.accStyle, c.accLayout, c.accForced);
+        if (!fresh) continue;
+        const list = byDepth.get(parent.depth);
+        if (list) list.push(parent);
+        else {
+          byDepth.set(parent.depth, [parent]);
+          depths.push(parent.depth);
+        }
+      }
+    }
+  }
+
   private endFrame(frameNo: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    this.rollUp();
     const token = this.frameNo + 1;
     this.frameNo = Math.max(this.frameNo + 1, frameNo);
     const f = this.frames;
@@ -316,7 +382,7 @@ export class RollupStore {
     const last = c.lastFrame === this.frameNo;
     return {
       styleMs: c.style, layoutMs: comp.layout, forcedMs: c.forced,
-      lastFrameMs: last ? c.lastStyleMs + c.lastLayoutMs + c.lastForcedMs : 0,
+      lastFrameMs: last ? Math.min(MAX_MS, c.lastStyleMs + c.lastLayoutMs + c.lastForcedMs) : 0,
     };
   }
 
@@ -367,6 +433,45 @@ export class RollupStore {
 function validId(v: number): boolean {
   return Number.isInteger(v) && v > 0 && v < 2 ** 31;
 }
-function nonNeg(v: number): number {
-  return Number.isFinite(v) && v > 0 ? v : 0;
+/** A whole count in [0, max] (the worker's validator's range): anything else from the page is clamped. */
+function whole(v: number, max: number): number {
+  return Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), max) : 0;
+}
+/** Milliseconds in [0, MAX_MS]. */
+function msValue(v: number): number {
+  return Number.isFinite(v) && v > 0 ? Math.min(v, MAX_MS) : 0;
+}
+
+/** A max-heap of depths (distinct values pushed once each). */
+class DepthHeap {
+  private readonly a: number[] = [];
+  push(v: number): void {
+    const a = this.a;
+    a.push(v);
+    for (let i = a.length - 1; i > 0;) {
+      const p = (i - 1) >> 1;
+      if (a[p] >= a[i]) break;
+      [a[p], a[i]] = [a[i], a[p]];
+      i = p;
+    }
+  }
+  pop(): number | undefined {
+    const a = this.a;
+    if (a.length === 0) return undefined;
+    const top = a[0];
+    const last = a.pop() as number;
+    if (a.length > 0) {
+      a[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < a.length && a[l] > a[m]) m = l;
+        if (r < a.length && a[r] > a[m]) m = r;
+        if (m === i) break;
+        [a[m], a[i]] = [a[i], a[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
 }

@@ -29,7 +29,9 @@ export type Line = string | Segment[];
 
 export function cleanName(name: string): string {
   // eslint-disable-next-line no-control-regex
-  const s = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim() || 'Anonymous';
+  // Control characters and bidi controls (embeddings, overrides, isolates, marks): a name must not reorder what
+  // the caption says around it.
+  const s = name.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim() || 'Anonymous';
   return s.length > MAX_NAME_CHARS ? `${s.slice(0, MAX_NAME_CHARS - 1)}…` : s;
 }
 

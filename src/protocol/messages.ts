@@ -15,7 +15,7 @@ import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './c
 import { contentToPageValidators } from './content-to-page';
 import { parseWith } from './guard';
 import {
-  anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, type Validator,
+  anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, validItemsOf, type Validator,
 } from './validate';
 
 export {
@@ -224,12 +224,15 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
     keys: arrayOf(name, MAX_RECORDS_PER_BATCH),
     dropped: num(0, 2 ** 53),
   })(v);
-  if (o === INVALID || !Number.isInteger(o.count) || o.count * RECORD_STRIDE * 8 > o.buffer.byteLength) return INVALID;
+  // A Float64Array needs a whole number of slots (a 100-byte buffer threw a RangeError in the content script).
+  if (o === INVALID || !Number.isInteger(o.count) || o.buffer.byteLength % 8 !== 0
+    || o.buffer.byteLength > MAX_RECORDS_PER_BATCH * RECORD_STRIDE * 8
+    || o.count * RECORD_STRIDE * 8 > o.buffer.byteLength) return INVALID;
   return o;
 };
 
 const tableUpdate: Validator<TableUpdate> = isRecord({
-  frameId: num(0, 2 ** 53), frames: num(0, 1e12), rows: arrayOf(componentRow, 100_000),
+  frameId: num(0, 2 ** 53), frames: num(0, 1e12), rows: validItemsOf(componentRow, 100_000),
   page: isRecord({ styleMs: ms, layoutMs: ms, forcedMs: ms }), pinned: nullable(pinnedDetail),
 });
 const via = oneOf(['key', 'api', 'panel'] as const);

@@ -31,6 +31,17 @@ export const arrayOf = <T>(inner: Validator<T>, maxLength: number): Validator<T[
   return out;
 };
 
+/** Like arrayOf, but an invalid item is left out rather than failing the whole array (one bad row must not take a table). */
+export const validItemsOf = <T>(inner: Validator<T>, maxLength: number): Validator<T[]> => (v) => {
+  if (!Array.isArray(v) || v.length > maxLength) return INVALID;
+  const out: T[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const x = inner(v[i]);
+    if (x !== INVALID) out.push(x);
+  }
+  return out;
+};
+
 export const numArray = (maxLength: number, min: number, max: number): Validator<number[]> =>
   arrayOf(num(min, max), maxLength);
 

@@ -86,7 +86,12 @@ export function installApi(
       return typeof id === 'number' && internal.nodeOf ? internal.nodeOf(id) : null;
     },
   });
-  Object.defineProperty(win, API_KEY, { value: api, enumerable: false, configurable: false, writable: false });
+  try {
+    Object.defineProperty(win, API_KEY, { value: api, enumerable: false, configurable: false, writable: false });
+  } catch {
+    // The page holds the name (a non-configurable property of its own): the extension works without the API.
+    internal.notes.push(`the page defined window.${API_KEY} itself: the automation API is unavailable here`);
+  }
 
   return {
     setState(m, p, c, d) {

@@ -33,6 +33,7 @@ function main(win: Window & typeof globalThis): void {
     nodeOf: null,
     config: { mode: 'off', wantBounds: [], pinned: null },
     degraded: [],
+    notes: [],
     debug,
     channel: false,
     natives: {

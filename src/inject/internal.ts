@@ -59,6 +59,10 @@ export interface RafState {
   wrappedRaf: typeof requestAnimationFrame;
   wrappedCaf: typeof cancelAnimationFrame;
   tap: FrameTap | null;
+  /** Times the tap failed and rAF fell back to the native (the page broke a built-in the frame loop uses). */
+  broken: number;
+  /** `Reflect.apply` as it was at document_start, before any page script. */
+  apply: typeof Reflect.apply;
 }
 
 export interface ShadowState {
@@ -89,8 +93,10 @@ export interface Internal {
   /** Last config received from the content script, for an agent that loads later. */
   config: { mode: Mode; wantBounds: number[]; pinned: number | null };
   status(): PageStatus;
-  /** Reasons measurement is degraded, filled by the agent. */
+  /** Reasons measurement is degraded, filled by the agent (cleared when it starts). */
   degraded: string[];
+  /** Reasons that hold for the whole document (found before the agent), shown before `degraded`. */
+  notes: string[];
   /** Long Animation Frames cross-check, kept current by the agent's timing while on (timing/loaf.ts). */
   outside?: OutsideMeasurement;
   debug(...args: unknown[]): void;

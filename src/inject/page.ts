@@ -57,7 +57,7 @@ function main(win: Window & typeof globalThis): void {
       roots,
       agent: internal.agent !== null,
       minified,
-      degraded: internal.degraded.slice(0, 16),
+      degraded: [...internal.notes, ...internal.degraded].slice(0, 16),
       timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
       url: String(win.location.href).slice(0, 2048),
       outside: internal.outside ? { ...internal.outside } : undefined,

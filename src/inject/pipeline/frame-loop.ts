@@ -36,14 +36,30 @@ import type { FrameTap, RafState } from '../internal';
 
 /** Our handles start high so they never collide with native ones (small integers). */
 const HANDLE_BASE = 0x40000000;
-// `invoke(f, self, x)` is `f.call(self, x)` without trusting the page's (or the callback's own) `.call`.
-const invoke = Function.prototype.call.bind(Function.prototype.call) as (f: unknown, self: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * One frame's callbacks. Handles are handed out in order and only to the queue, so a batch holds the contiguous
+ * range [start, start + n): a handle finds its slot by subtraction. Plain indexed slots, no Map and no array
+ * methods: the page can replace those built-ins (issue 11: a replaced Map.prototype.set made 193 of the page's own
+ * rAF calls throw), not index reads and writes on our own arrays.
+ */
+interface Batch {
+  start: number;
+  cbs: (FrameRequestCallback | null)[];
+  n: number;
+  /** Slots still holding a callback. */
+  live: number;
+}
+
+function newBatch(): Batch {
+  return { start: 0, cbs: [], n: 0, live: 0 };
+}
 
 export class FrameLoop implements FrameTap {
   /** Callbacks for the next frame; swapped with `running` at each frame (no allocation per frame). */
-  private queue = new Map<number, FrameRequestCallback>();
+  private queue = newBatch();
   /** Callbacks of the frame being run, removed as they run (so cancel can still reach the rest). */
-  private running = new Map<number, FrameRequestCallback>();
+  private running = newBatch();
   private nextHandle = HANDLE_BASE;
   private native = 0;
   /** The pending `measure` callback (0: none). */
@@ -61,18 +77,23 @@ export class FrameLoop implements FrameTap {
   tickStartMs = 0;
   private readonly report: (e: unknown) => void;
   private readonly now: () => number;
+  /** `Reflect.apply` as it was at document_start (the page may have replaced it, or `.call`, since). */
+  private readonly apply: typeof Reflect.apply;
 
   constructor(
     private readonly raf: RafState,
     private readonly win: Window & typeof globalThis,
     private readonly onFrame: (ts: number) => void,
   ) {
+    const apply = raf.apply;
+    this.apply = apply;
     const perf = win.performance;
-    this.now = perf.now.bind(perf);
+    const now = perf.now;
+    this.now = () => apply(now, perf, []) as number;
     // Captured now: a page that later replaces reportError does not change how its own errors surface.
     const reportError = win.reportError;
     this.report = typeof reportError === 'function'
-      ? (e) => invoke(reportError, win, e)
+      ? (e) => apply(reportError, win, [e])
       : (e) => win.setTimeout(() => { throw e; }, 0);
   }
 
@@ -83,15 +104,15 @@ export class FrameLoop implements FrameTap {
     if (this.native !== 0) return;
     this.arming = true;
     this.wanted = false;
-    this.native = invoke(this.raf.nativeRaf, this.win, this.arm) as number;
+    this.native = this.apply(this.raf.nativeRaf, this.win, [this.arm]) as number;
   }
 
   /** Stops taking new callbacks; the queued ones still run in the next frame, then the tap goes away. */
   uninstall(): void {
-    if (this.queue.size === 0 && this.running.size === 0) {
+    if (this.queue.live === 0 && this.running.live === 0) {
       if (this.raf.tap === this) this.raf.tap = null;
-      if (this.native !== 0) invoke(this.raf.nativeCaf, this.win, this.native);
-      if (this.measureNative !== 0) invoke(this.raf.nativeCaf, this.win, this.measureNative);
+      if (this.native !== 0) this.apply(this.raf.nativeCaf, this.win, [this.native]);
+      if (this.measureNative !== 0) this.apply(this.raf.nativeCaf, this.win, [this.measureNative]);
       this.native = 0;
       this.measureNative = 0;
       this.ticked = false;
@@ -105,15 +126,18 @@ export class FrameLoop implements FrameTap {
 
   request(cb: FrameRequestCallback): number {
     // The native validates (and throws its own TypeError for a non-function); so do we, by asking it.
-    if (this.draining || typeof cb !== 'function') return invoke(this.raf.nativeRaf, this.win, cb) as number;
+    if (this.draining || typeof cb !== 'function') return this.apply(this.raf.nativeRaf, this.win, [cb]) as number;
     const handle = this.nextHandle++;
-    this.queue.set(handle, cb);
+    const q = this.queue;
+    if (q.n === 0) q.start = handle;
+    q.cbs[q.n++] = cb;
+    q.live++;
     this.ensureFrame();
     return handle;
   }
 
   cancel(handle: number): void {
-    if (!this.queue.delete(handle) && !this.running.delete(handle)) invoke(this.raf.nativeCaf, this.win, handle);
+    if (!takeOut(this.queue, handle) && !takeOut(this.running, handle)) this.apply(this.raf.nativeCaf, this.win, [handle]);
   }
 
   /**
@@ -122,8 +146,8 @@ export class FrameLoop implements FrameTap {
    */
   ensureFrame(): void {
     if (this.native === 0) {
-      this.native = invoke(this.raf.nativeRaf, this.win, this.tick) as number;
-      if (this.measureNative === 0) this.measureNative = invoke(this.raf.nativeRaf, this.win, this.measure) as number;
+      this.native = this.apply(this.raf.nativeRaf, this.win, [this.tick]) as number;
+      if (this.measureNative === 0) this.measureNative = this.apply(this.raf.nativeRaf, this.win, [this.measure]) as number;
     } else if (this.arming) this.wanted = true;
   }
 
@@ -131,7 +155,7 @@ export class FrameLoop implements FrameTap {
     this.native = 0;
     this.arming = false;
     if (this.draining) this.finishDrain();
-    else if (this.wanted || this.queue.size > 0) this.ensureFrame();
+    else if (this.wanted || this.queue.live > 0) this.ensureFrame();
     this.wanted = false;
   };
 
@@ -141,12 +165,15 @@ export class FrameLoop implements FrameTap {
     const run = this.queue;
     this.queue = this.running;
     this.running = run;
-    this.lastCallbacks = run.size;
-    for (const handle of run.keys()) {
-      const cb = run.get(handle)!;
-      run.delete(handle);
+    this.lastCallbacks = run.live;
+    // Slots are read afresh each turn: a callback may cancel a later one (its slot turns null).
+    for (let i = 0; i < run.n; i++) {
+      const cb = run.cbs[i];
+      if (cb === null) continue;
+      run.cbs[i] = null;
+      run.live--;
       try {
-        invoke(cb, undefined, ts);
+        this.apply(cb, undefined, [ts]);
       } catch (e) {
         // Report like an uncaught exception in a native rAF callback, and go on.
         try {
@@ -156,6 +183,9 @@ export class FrameLoop implements FrameTap {
         }
       }
     }
+    run.n = 0;
+    run.live = 0;
+    run.cbs.length = 0;
     if (this.draining) this.finishDrain();
     else this.ticked = true;
   };
@@ -168,7 +198,7 @@ export class FrameLoop implements FrameTap {
     }
     // A tick is pending for the next frame (requested during this one): its measure goes behind it.
     if (this.native !== 0 && !this.arming && this.measureNative === 0) {
-      this.measureNative = invoke(this.raf.nativeRaf, this.win, this.measure) as number;
+      this.measureNative = this.apply(this.raf.nativeRaf, this.win, [this.measure]) as number;
     }
   };
 
@@ -176,7 +206,22 @@ export class FrameLoop implements FrameTap {
   private finishDrain(): void {
     this.draining = false;
     if (this.raf.tap === this) this.raf.tap = null;
-    for (const cb of this.queue.values()) invoke(this.raf.nativeRaf, this.win, cb);
-    this.queue.clear();
+    const q = this.queue;
+    for (let i = 0; i < q.n; i++) {
+      const cb = q.cbs[i];
+      if (cb !== null) this.apply(this.raf.nativeRaf, this.win, [cb]);
+    }
+    q.n = 0;
+    q.live = 0;
+    q.cbs.length = 0;
   }
+}
+
+/** Empties the slot of `handle` if this batch holds it; true when it did. */
+function takeOut(b: Batch, handle: number): boolean {
+  const i = handle - b.start;
+  if (i < 0 || i >= b.n || b.cbs[i] === null) return false;
+  b.cbs[i] = null;
+  b.live--;
+  return true;
 }

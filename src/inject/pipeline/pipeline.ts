@@ -59,6 +59,7 @@ export class Pipeline {
   private forcedById = new Map<number, number>();
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
+  private rafBrokenReported = false;
   /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
   private topLayerDirty = true;
   private topLayer: Element[] = [];
@@ -102,19 +103,46 @@ export class Pipeline {
     this.running = true;
     this.internal.degraded = [];
     this.rafReplacedReported = false;
-    this.checkRaf();
-    this.ring.write(RecordKind.Reset, 0);
-    this.loop.install();
-    this.forced?.install();
-    this.mutations.start();
+    this.rafBrokenReported = false;
+    try {
+      this.checkRaf();
+      this.ring.write(RecordKind.Reset, 0);
+      this.loop.install();
+    } catch (e) {
+      // No half a start (issue 11): undo what was done, say why, and let the next enable try again.
+      this.stop();
+      this.internal.degraded.push(`the overlay could not start on this page (${errorText(e)})`);
+      return;
+    }
+    // What the frame timing and counts can do without: each failure is said, and the rest runs.
+    this.optional('forced-reflow timing', () => this.forced?.install());
+    this.optional('the MutationObserver (DOM changes React did not make)', () => this.mutations.start());
+    this.startListening();
+    try {
+      this.attachAdapter();
+    } catch (e) {
+      this.stop();
+      this.internal.degraded.push(`the React adapter could not attach (${errorText(e)})`);
+      return;
+    }
+    this.markDirty();
+  }
+
+  private optional(what: string, step: () => void): void {
+    try {
+      step();
+    } catch (e) {
+      this.internal.degraded.push(`${what} is off on this page (${errorText(e)})`);
+    }
+  }
+
+  private startListening(): void {
     this.win.addEventListener('scroll', this.markDirty, { capture: true, passive: true });
     this.win.addEventListener('resize', this.markDirty, { passive: true });
     // Dialogs and popovers fire `toggle` (and dialogs `close`) when they enter or leave the top layer; neither bubbles.
     this.win.addEventListener('toggle', this.onTopLayer, { capture: true, passive: true });
     this.win.addEventListener('close', this.onTopLayer, { capture: true, passive: true });
     this.topLayerDirty = true;
-    this.attachAdapter();
-    this.markDirty();
   }
 
   /** Attach to the framework once a renderer exists (now, or when one registers later). */
@@ -219,8 +247,13 @@ export class Pipeline {
 
   /** A page that swaps requestAnimationFrame (at enable or later) bypasses the frame loop: say so once. */
   private checkRaf(): void {
-    if (this.rafReplacedReported) return;
     const { raf } = this.internal;
+    if (raf.broken > 0 && !this.rafBrokenReported) {
+      this.rafBrokenReported = true;
+      this.internal.degraded.push('a built-in the frame loop uses failed (replaced by the page?): requestAnimationFrame passes straight through, frame timing misses its callbacks');
+      if (this.frameNo > 0) this.internal.post('status', this.internal.status());
+    }
+    if (this.rafReplacedReported) return;
     if (this.win.requestAnimationFrame === raf.wrappedRaf && this.win.cancelAnimationFrame === raf.wrappedCaf) return;
     this.rafReplacedReported = true;
     this.internal.degraded.push('the page replaced requestAnimationFrame: frame timing may miss its callbacks');
@@ -391,4 +424,12 @@ function occluderRect(layer: readonly Element[], vw: number, vh: number): [numbe
   }
   x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(vw, x1); y1 = Math.min(vh, y1);
   return x1 > x0 && y1 > y0 ? [x0, y0, x1 - x0, y1 - y0] : null;
+}
+
+function errorText(e: unknown): string {
+  try {
+    return String(e instanceof Error ? e.message : e).slice(0, 120);
+  } catch {
+    return 'unknown error';
+  }
 }

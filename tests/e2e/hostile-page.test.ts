@@ -1,0 +1,73 @@
+/**
+ * Hostile pages and faults (issue 11), in real Chromium: what a page script
+ * can do to built-ins and names must never make the extension throw into the
+ * page, stop half-way without saying so, or keep what it took after off.
+ */
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { launch, lc, waitFor, type Harness } from './harness';
+
+const internal = (page: Page): Promise<Record<string, number>> =>
+  page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.agentStats());
+
+describe('hostile pages (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  before(async () => {
+    h = await launch();
+  });
+  after(async () => h?.close());
+
+  async function open(p: string): Promise<Page> {
+    const page = await h.newPage(p);
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    return page;
+  }
+
+  it('a page that breaks Map.prototype.set while the overlay is on: its own rAF calls never throw and all run', async () => {
+    const page = await open('hostile-builtins.html');
+    await lc.enable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 0, { what: 'components' });
+    await page.evaluate(() => (window as any).__breakBuiltins());
+    const storm = await page.evaluate(() => (window as any).__rafStorm(200));
+    expect(storm).to.deep.equal({ threw: 0, ran: 200 });
+    // And again, whatever the frame loop made of it meanwhile.
+    expect(await page.evaluate(() => (window as any).__rafStorm(50))).to.deep.equal({ threw: 0, ran: 50 });
+    await page.close();
+  });
+
+  it('observers that cannot be created: the rest still starts, and state() says what is off', async () => {
+    const page = await open('hostile-builtins.html');
+    await page.evaluate(() => (window as any).__breakObservers());
+    await lc.enable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 0, { what: 'components tracked' });
+    await waitFor(async () => (await lc.state(page)).degraded.some((d: string) => /MutationObserver/.test(d)), { what: 'the reason' });
+    await page.close();
+  });
+
+  it('a page that took the name window.__LAYOUT_COST__: the overlay still tracks, and the status says why there is no API', async () => {
+    const page = await open('hostile-api.html');
+    expect(await page.evaluate(() => (window as any).__LAYOUT_COST__.mine)).to.equal(true);
+    // No API: turn it on as a user does, with the shortcut.
+    await page.keyboard.down('Control');
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('KeyL');
+    await page.keyboard.up('Shift');
+    await page.keyboard.up('Control');
+    await waitFor(async () => ((await internal(page).catch(() => null))?.entries ?? 0) > 0, { what: 'components tracked' });
+    const degraded = await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.status().degraded);
+    expect(degraded.join(' ')).to.match(/__LAYOUT_COST__/);
+    await page.close();
+  });
+
+  it('off frees what on took: the store and the agent tables are empty after disable', async () => {
+    const page = await open('big.html');
+    await lc.enable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 1000, { what: 'a big tree', timeout: 20_000 });
+    await lc.disable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.length === 0, { what: 'an empty store' });
+    const stats = await internal(page);
+    expect(stats).to.include({ running: 0, entries: 0, ring: 0, portals: 0, floating: 0 });
+    await page.close();
+  });
+});

@@ -62,10 +62,34 @@ function sendPanel<T extends keyof BackgroundToPanel>(tabId: number, type: T, pa
   }
 }
 
+/**
+ * Tells every frame of the tab, including those that hold no port (a content script with the overlay off and no
+ * panel open keeps none: background-port.ts); frames with a port hear it twice, which changes nothing.
+ */
+function broadcast<T extends keyof BackgroundToContent>(tabId: number, type: T, payload: BackgroundToContent[T]): void {
+  for (const port of contents.get(tabId)?.values() ?? []) sendContent(port, type, payload);
+  browser.tabs.sendMessage(tabId, envelope(Source.Background, type, payload)).catch(() => {
+    // No content script in the tab (chrome://, the web store, a page loaded before the extension).
+  });
+}
+
+/** What a content script's hello (port or portless) changes, and the mode to tell it. */
+function hello(tabId: number, top: boolean, pageMode: Mode): Mode {
+  const known = modes.get(tabId);
+  if (top && pageMode === 'off' && known && known !== 'off' && !panels.has(tabId)) {
+    // A new top-level document: off until asked, unless a panel is inspecting this tab.
+    setTabMode(tabId, 'off');
+  } else if (known === undefined && pageMode !== 'off') {
+    // The worker restarted and lost nothing the page still knows.
+    setTabMode(tabId, pageMode);
+  }
+  return modes.get(tabId) ?? 'off';
+}
+
 function setTabMode(tabId: number, mode: Mode): void {
   modes.set(tabId, mode);
   persist();
-  for (const port of contents.get(tabId)?.values() ?? []) sendContent(port, 'mode', { mode });
+  broadcast(tabId, 'mode', { mode });
   sendPanel(tabId, 'mode', { mode });
   chrome.action.setBadgeText({ tabId, text: BADGE[mode] }).catch(() => drops.drop());
   chrome.action.setBadgeBackgroundColor({ tabId, color: '#3a7d44' }).catch(() => drops.drop());
@@ -103,16 +127,8 @@ function onContentConnect(port: Port): void {
     await restored;
     switch (msg.type) {
       case 'hello': {
-        const known = modes.get(tabId);
-        if (msg.payload.top && msg.payload.mode === 'off' && known && known !== 'off' && !panels.has(tabId)) {
-          // A new top-level document: off until asked, unless a panel is inspecting this tab.
-          setTabMode(tabId, 'off');
-        } else if (known === undefined && msg.payload.mode !== 'off') {
-          // The worker restarted and lost nothing the page still knows.
-          setTabMode(tabId, msg.payload.mode);
-        } else if (known !== undefined && known !== msg.payload.mode) {
-          sendContent(port, 'mode', { mode: known });
-        }
+        const mode = hello(tabId, msg.payload.top, msg.payload.mode);
+        if (mode !== msg.payload.mode) sendContent(port, 'mode', { mode });
         sendContent(port, 'panel', { connected: panels.has(tabId) });
         break;
       }
@@ -153,7 +169,7 @@ function onPanelConnect(port: Port): void {
     if (msg.type === 'hello') {
       tabId = msg.payload.tabId;
       panels.set(tabId, port);
-      for (const p of contents.get(tabId)?.values() ?? []) sendContent(p, 'panel', { connected: true });
+      broadcast(tabId, 'panel', { connected: true });
       sendPanel(tabId, 'mode', { mode: modes.get(tabId) ?? 'off' });
       return;
     }
@@ -188,9 +204,23 @@ function onPanelConnect(port: Port): void {
   port.onDisconnect.addListener(() => {
     if (tabId === null || panels.get(tabId) !== port) return;
     panels.delete(tabId);
-    for (const p of contents.get(tabId)?.values() ?? []) sendContent(p, 'panel', { connected: false });
+    broadcast(tabId, 'panel', { connected: false });
   });
 }
+
+// A content script's portless hello (it holds a port only while it has something to say).
+browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.MessageSender) => {
+  const tabId = sender.tab?.id;
+  const msg = parseMessage(raw, Source.Content);
+  if (tabId === undefined || msg === null || msg.type !== 'hello') {
+    drops.drop();
+    return undefined;
+  }
+  return restored.then(() => {
+    const mode = hello(tabId, msg.payload.top, msg.payload.mode);
+    return envelope(Source.Background, 'helloAck', { mode, panel: panels.has(tabId) });
+  });
+});
 
 browser.runtime.onConnect.addListener((port) => {
   if (port.name === PORT_NAME_CONTENT) onContentConnect(port);

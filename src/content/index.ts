@@ -50,8 +50,12 @@ class Controller {
       if (this.mode !== 'off') this.pushConfig(true);
     });
     this.page.onDrop = () => this.pushState();
-    this.bg = new BackgroundPort((m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode }));
     this.feed = new PanelFeed(this);
+    // The port to the worker is held only while there is something to say (background-port.ts).
+    this.bg = new BackgroundPort(
+      (m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode }),
+      () => this.mode !== 'off' || this.feed.isConnected,
+    );
     window.addEventListener('keydown', (e) => {
       if (!isToggleShortcut(e)) return;
       e.preventDefault();
@@ -97,6 +101,7 @@ class Controller {
     this.pushState();
     this.feed.statusChanged();
     this.scheduleRender();
+    this.bg.sync();
   }
 
   pin(id: number | null): void {
@@ -187,6 +192,10 @@ class Controller {
         break;
       case 'panel':
         this.feed.setConnected(msg.payload.connected);
+        break;
+      case 'helloAck':
+        this.feed.setConnected(msg.payload.panel);
+        this.setMode(msg.payload.mode);
         break;
       case 'pin':
         this.pin(msg.payload.id);

@@ -30,6 +30,11 @@ export class PanelFeed {
 
   constructor(private readonly src: FeedSource) {}
 
+  /** A DevTools panel is open on this tab. */
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
   setConnected(connected: boolean): void {
     this.connected = connected;
     this.statusKey = '';

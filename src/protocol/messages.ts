@@ -193,6 +193,8 @@ export interface ContentToBackground {
 export interface BackgroundToContent {
   mode: { mode: Mode };
   panel: { connected: boolean };
+  /** The answer to a portless `hello` (runtime.sendMessage): the tab's mode and whether a panel is open on it. */
+  helloAck: { mode: Mode; panel: boolean };
   pin: { id: number | null };
   hover: { id: number | null };
   snapshotRequest: { reqId: number };
@@ -264,6 +266,7 @@ export const validators = {
   [Source.Background]: {
     mode: isRecord({ mode }),
     panel: isRecord({ connected: bool }),
+    helloAck: isRecord({ mode, panel: bool }),
     pin: isRecord({ id: optId }),
     hover: isRecord({ id: optId }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),

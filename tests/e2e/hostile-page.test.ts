@@ -60,6 +60,46 @@ describe('hostile pages (e2e)', function () {
     await page.close();
   });
 
+  it('with the overlay off and no panel, a stopped worker stays stopped (no frame reconnects); a key press brings it back', async () => {
+    const page = await open('basic-r19.html');
+    // The portless hello was answered: the content script knows the mode (off) and holds no port.
+    const w = await h.worker();
+    await waitFor(() => w.evaluate(() => {
+      const bg = (globalThis as any).__layoutCostBackground;
+      let ports = 0;
+      for (const frames of bg.contents.values()) ports += frames.size;
+      return ports === 0;
+    }), { what: 'no content port held' });
+    const session = await h.browser.target().createCDPSession();
+    const ours = async () => (await session.send('Target.getTargets')).targetInfos
+      .filter((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${h.extensionId}/`));
+    const [target] = await ours();
+    await session.send('Target.closeTarget', { targetId: target.targetId });
+    await waitFor(async () => (await ours()).length === 0, { what: 'the worker to stop', interval: 20 });
+    // An observation window, not a wait for something: every frame used to reconnect 250 ms after a stop.
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      expect((await ours()).length, 'a frame woke the worker').to.equal(0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await page.keyboard.down('Control');
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('KeyL');
+    await page.keyboard.up('Shift');
+    await page.keyboard.up('Control');
+    // The key press starts the worker; puppeteer holds new workers at start for its debugger: let it run.
+    const info = await waitFor(async () => (await ours())[0], { what: 'the worker started by the key press', interval: 20 });
+    const fresh = await waitFor(() => h.browser.targets().find((t) => (t as unknown as { _targetId: string })._targetId === info.targetId),
+      { what: 'puppeteer to see it', interval: 20 });
+    const cdp = await fresh.createCDPSession();
+    await cdp.send('Runtime.runIfWaitingForDebugger');
+    await cdp.detach().catch(() => undefined);
+    await session.detach();
+    await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'on again', timeout: 10_000 });
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 0, { what: 'components' });
+    await page.close();
+  });
+
   it('off frees what on took: the store and the agent tables are empty after disable', async () => {
     const page = await open('big.html');
     await lc.enable(page);

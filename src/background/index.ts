@@ -113,6 +113,16 @@ async function injectAgent(tabId: number, frameId: number): Promise<void> {
   }
 }
 
+/** The page-reported URL when it is of the origin the browser says the frame has; else the browser's. */
+function trustedUrl(reported: string, known: string | undefined): string {
+  if (known === undefined) return '';
+  try {
+    return new URL(reported).origin === new URL(known).origin ? reported : known;
+  } catch {
+    return known;
+  }
+}
+
 function onContentConnect(port: Port): void {
   const tabId = port.sender?.tab?.id;
   const frameId = port.sender?.frameId ?? 0;
@@ -142,7 +152,9 @@ function onContentConnect(port: Port): void {
         await injectAgent(tabId, frameId);
         break;
       case 'status':
-        sendPanel(tabId, 'status', { ...msg.payload, frameId });
+        // The panel picks the frame to evaluate in ("Reveal in Elements") by this URL: a frame may report its own
+        // URL after an SPA navigation, never another origin's (issue 11: a cross-origin frame could claim the top's).
+        sendPanel(tabId, 'status', { ...msg.payload, frameId, url: trustedUrl(msg.payload.url, port.sender?.url) });
         break;
       case 'table':
         sendPanel(tabId, 'table', { ...msg.payload, frameId });

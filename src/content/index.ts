@@ -57,7 +57,8 @@ class Controller {
       () => this.mode !== 'off' || this.feed.isConnected,
     );
     window.addEventListener('keydown', (e) => {
-      if (!isToggleShortcut(e)) return;
+      // Only the user's own key press: a page's synthetic keydown must not switch the whole tab (issue 11).
+      if (!e.isTrusted || !isToggleShortcut(e)) return;
       e.preventDefault();
       e.stopImmediatePropagation();
       this.bg.send('toggle', { via: 'key' });
@@ -162,6 +163,10 @@ class Controller {
         const p = msg.payload;
         if (p.call === 'snapshot') {
           this.page.send('apiResult', { reqId: p.reqId, result: this.store.snapshot((id) => this.overlay.meterAt(id)) });
+        } else if ((p.call === 'enable' || p.call === 'disable') && !this.mayControlTab()) {
+          // A cross-origin frame (an ad, an embed) does not switch the tab, nor get the agent into the top page.
+          this.page.drops.drop();
+          this.pushState();
         } else if (p.call === 'enable' || p.call === 'disable') {
           const mode: Mode = p.call === 'disable' ? 'off' : (p.mode ?? 'components');
           this.setMode(mode);
@@ -225,6 +230,17 @@ class Controller {
       this.pushConfig();
       this.feed.tick();
     }, RENDER_INTERVAL_MS);
+  }
+
+  /** The API may switch the tab's mode from the top frame and from frames of the top's origin. */
+  private mayControlTab(): boolean {
+    if (window === window.top) return true;
+    try {
+      return window.top !== null && window.top.location.origin === window.location.origin;
+    } catch {
+      // Reading a cross-origin top's location throws: another site's frame.
+      return false;
+    }
   }
 
   droppedMessages(): number {

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+import { startServer } from '../../scripts/server';
 import { launch, lc, waitFor, type Harness } from './harness';
 
 const internal = (page: Page): Promise<Record<string, number>> =>
@@ -98,6 +99,35 @@ describe('hostile pages (e2e)', function () {
     await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'on again', timeout: 10_000 });
     await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 0, { what: 'components' });
     await page.close();
+  });
+
+  it('neither a synthetic Ctrl+Shift+L nor a cross-origin frame\'s API switches the tab', async () => {
+    const other = await startServer(); // another port: another origin
+    try {
+      const page = await open(`cross-origin-frame.html?frame=${encodeURIComponent(`${other.origin}/basic-r19.html`)}`);
+      const frame = await waitFor(() => page.frames().find((f) => f.url().startsWith(other.origin)), { what: 'the other origin\'s frame' });
+      await waitFor(() => frame.evaluate(() => (window as any).__fixtureReady === true && !!(window as any).__LAYOUT_COST__), { what: 'its API' });
+      // A page script's keydown, in the top page and in the frame: not the user's.
+      for (const f of [page.mainFrame(), frame]) {
+        await f.evaluate(() => {
+          for (const t of [window, document]) {
+            t.dispatchEvent(new KeyboardEvent('keydown', { key: 'L', code: 'KeyL', ctrlKey: true, shiftKey: true, bubbles: true }));
+          }
+        });
+      }
+      await frame.evaluate(() => (window as any).__LAYOUT_COST__.enable());
+      // The same calls from the top frame do switch it (so the checks below cannot pass by a dead path).
+      const dropped = async () => (await lc.state(frame)).droppedMessages;
+      await waitFor(async () => (await dropped()) > 0, { what: 'the frame\'s call refused' });
+      expect((await lc.state(page)).mode).to.equal('off');
+      expect((await lc.state(frame)).mode).to.equal('off');
+      expect(await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.agent)).to.equal(null);
+      await lc.enable(page);
+      await waitFor(async () => (await lc.state(frame)).mode === 'components', { what: 'the top\'s enable reaches the frame' });
+      await page.close();
+    } finally {
+      await other.close();
+    }
   });
 
   it('off frees what on took: the store and the agent tables are empty after disable', async () => {

@@ -38,10 +38,20 @@ const restored: Promise<void> = (async () => {
   }
 })();
 
+/** One storage.session write per burst of mode changes (issue 11: 5 000 enable/disable calls made 5 000 writes). */
+const PERSIST_DELAY_MS = 100;
+let persistTimer: ReturnType<typeof setTimeout> | null = null;
+const counters = { persists: 0 };
+
 function persist(): void {
-  const obj: Record<string, Mode> = {};
-  for (const [k, v] of modes) if (v !== 'off') obj[k] = v;
-  browser.storage.session.set({ [SESSION_KEY]: obj }).catch(() => drops.drop());
+  if (persistTimer !== null) return;
+  persistTimer = setTimeout(() => {
+    persistTimer = null;
+    counters.persists++;
+    const obj: Record<string, Mode> = {};
+    for (const [k, v] of modes) if (v !== 'off') obj[k] = v;
+    browser.storage.session.set({ [SESSION_KEY]: obj }).catch(() => drops.drop());
+  }, PERSIST_DELAY_MS);
 }
 
 function sendContent<T extends keyof BackgroundToContent>(port: Port, type: T, payload: BackgroundToContent[T]): void {
@@ -87,6 +97,7 @@ function hello(tabId: number, top: boolean, pageMode: Mode): Mode {
 }
 
 function setTabMode(tabId: number, mode: Mode): void {
+  if (modes.get(tabId) === mode) return;
   modes.set(tabId, mode);
   persist();
   broadcast(tabId, 'mode', { mode });
@@ -257,5 +268,5 @@ browser.tabs.onRemoved.addListener((tabId) => {
 
 /** For tests and debugging through the worker target: the router's own counters. */
 (globalThis as Record<string, unknown>).__layoutCostBackground = {
-  drops, modes, contents, panels, toggle, setTabMode,
+  drops, modes, contents, panels, toggle, setTabMode, counters,
 };

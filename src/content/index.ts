@@ -15,6 +15,7 @@ import { PanelFeed } from './panel-feed';
 import { RollupStore } from './store';
 
 const RENDER_INTERVAL_MS = 33;
+const API_MODE_DELAY_MS = 30;
 
 class Controller {
   readonly store = new RollupStore();
@@ -26,6 +27,8 @@ class Controller {
   private lastConfigKey = '';
   private hitSeq = 0;
   private hitWaiters = new Map<number, (id: number | null) => void>();
+  private pendingMode: Mode | null = null;
+  private modeTimer: ReturnType<typeof setTimeout> | null = null;
   readonly page: PageChannel;
   readonly bg: BackgroundPort;
   readonly overlay: Overlay;
@@ -100,7 +103,7 @@ class Controller {
     this.overlay.setMode(mode);
     this.pushConfig(true);
     this.pushState();
-    this.feed.statusChanged();
+    this.feed.statusChanged(true);
     this.scheduleRender();
     this.bg.sync();
   }
@@ -109,7 +112,7 @@ class Controller {
     this.overlay.setPin(id !== null && this.store.components.has(id) ? id : null);
     this.pushConfig(true);
     this.pushState();
-    this.feed.statusChanged();
+    this.feed.statusChanged(true);
     this.scheduleRender();
   }
 
@@ -168,9 +171,7 @@ class Controller {
           this.page.drops.drop();
           this.pushState();
         } else if (p.call === 'enable' || p.call === 'disable') {
-          const mode: Mode = p.call === 'disable' ? 'off' : (p.mode ?? 'components');
-          this.setMode(mode);
-          this.bg.send('setMode', { mode });
+          this.requestMode(p.call === 'disable' ? 'off' : (p.mode ?? 'components'));
         } else if (p.call === 'pin') {
           this.pin(p.id);
         }
@@ -230,6 +231,22 @@ class Controller {
       this.pushConfig();
       this.feed.tick();
     }, RENDER_INTERVAL_MS);
+  }
+
+  /**
+   * API mode calls land together, latest wins, API_MODE_DELAY_MS after the first of a burst: a page that calls
+   * enable/disable 5 000 times in a loop gets one switch, not 5 000 (issue 11).
+   */
+  private requestMode(mode: Mode): void {
+    this.pendingMode = mode;
+    this.modeTimer ??= setTimeout(() => {
+      this.modeTimer = null;
+      const m = this.pendingMode;
+      if (m === null) return;
+      this.pendingMode = null;
+      this.setMode(m);
+      this.bg.send('setMode', { mode: m });
+    }, API_MODE_DELAY_MS);
   }
 
   /** The API may switch the tab's mode from the top frame and from frames of the top's origin. */

@@ -9,6 +9,11 @@ import type { Overlay } from './overlay';
 import type { RollupStore } from './store';
 
 const TABLE_INTERVAL_MS = 500;
+/**
+ * Status lines go out at most this often (trailing, latest wins), except for the user's own actions (mode, pin),
+ * which show at once: a page that forges 5 000 status messages made 5 000 panel updates (issue 11).
+ */
+export const STATUS_INTERVAL_MS = 500;
 const MAX_ROWS = 20_000;
 const MAX_STACKS = 8;
 
@@ -27,6 +32,8 @@ export class PanelFeed {
   private statusKey = '';
   private lastPinned: number | null = null;
   private stacks = new Map<number, { ms: number; stack: string }[]>();
+  private lastStatusAt = -Infinity;
+  private statusTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly src: FeedSource) {}
 
@@ -39,7 +46,7 @@ export class PanelFeed {
     this.connected = connected;
     this.statusKey = '';
     if (connected) {
-      this.statusChanged();
+      this.statusChanged(true);
       this.sendTable();
     }
   }
@@ -64,12 +71,22 @@ export class PanelFeed {
     };
   }
 
-  statusChanged(): void {
+  /** The status may have changed; `urgent` for the user's own actions (mode, pin), which skip the rate limit. */
+  statusChanged(urgent = false): void {
     if (!this.connected) return;
+    const now = performance.now();
+    if (!urgent && now - this.lastStatusAt < STATUS_INTERVAL_MS) {
+      this.statusTimer ??= setTimeout(() => {
+        this.statusTimer = null;
+        this.statusChanged();
+      }, STATUS_INTERVAL_MS - (now - this.lastStatusAt));
+      return;
+    }
     const st = this.status();
     const key = JSON.stringify(st);
     if (key === this.statusKey) return;
     this.statusKey = key;
+    this.lastStatusAt = now;
     this.src.bg.send('status', st);
     // A new pin should show its details now, not at the next 500 ms table tick.
     if (st.pinned !== this.lastPinned) {

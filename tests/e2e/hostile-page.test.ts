@@ -61,6 +61,27 @@ describe('hostile pages (e2e)', function () {
     await page.close();
   });
 
+  it('5 000 enable/disable calls in a loop settle at once, with a handful of mode switches and storage writes', async () => {
+    const page = await open('basic-r19.html');
+    const w = await h.worker();
+    const persists = (): Promise<number> => w.evaluate(() => (globalThis as any).__layoutCostBackground.counters.persists);
+    const before = await persists();
+    await page.evaluate(() => {
+      const api = (window as any).__LAYOUT_COST__;
+      for (let i = 0; i < 2500; i++) {
+        api.enable();
+        api.disable();
+      }
+      api.enable('heatmap');
+    });
+    await waitFor(async () => (await lc.state(page)).mode === 'heatmap', { what: 'the last call wins', timeout: 5000 });
+    await waitFor(() => w.evaluate(() => (globalThis as any).__layoutCostBackground.modes.size > 0), { what: 'the worker has it' });
+    await waitFor(async () => (await persists()) > before, { what: 'the mode persisted' });
+    expect((await persists()) - before).to.be.at.most(3);
+    await lc.disable(page);
+    await page.close();
+  });
+
   it('with the overlay off and no panel, a stopped worker stays stopped (no frame reconnects); a key press brings it back', async () => {
     const page = await open('basic-r19.html');
     // The portless hello was answered: the content script knows the mode (off) and holds no port.

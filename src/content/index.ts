@@ -28,6 +28,10 @@ class Controller {
   private hitSeq = 0;
   private hitWaiters = new Map<number, (id: number | null) => void>();
   private pendingMode: Mode | null = null;
+  /** The last records batch number applied (0: none yet). */
+  private lastSeq = 0;
+  /** Resyncs asked for (a lost batch each). */
+  resyncs = 0;
   private modeTimer: ReturnType<typeof setTimeout> | null = null;
   readonly page: PageChannel;
   readonly bg: BackgroundPort;
@@ -94,7 +98,10 @@ class Controller {
     const wasOff = this.mode === 'off';
     this.mode = mode;
     // Off frees what on took (issue 11: 50 000 components stayed after disable); on starts from a clean store.
-    if (wasOff !== (mode === 'off')) this.store.reset();
+    if (wasOff !== (mode === 'off')) {
+      this.store.reset();
+      this.lastSeq = 0;
+    }
     if (mode !== 'off' && !this.agentRequested) {
       this.agentRequested = true;
       this.bg.send('needAgent', {});
@@ -148,6 +155,13 @@ class Controller {
         // A batch still in flight when the overlay went off: nothing to keep it for.
         if (this.mode === 'off') break;
         const p = msg.payload;
+        // A skipped number is a lost batch (a post that failed in the page): the tables are stale, start over.
+        const gap = this.lastSeq !== 0 && p.seq !== this.lastSeq + 1;
+        this.lastSeq = p.seq;
+        if (gap) {
+          this.resyncs++;
+          this.page.send('resync', {});
+        }
         try {
           this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys);
         } catch (e) {

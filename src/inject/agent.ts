@@ -30,6 +30,7 @@ function main(internal: Internal): void {
   internal.agent = (type, payload) => {
     try {
       if (type === 'config') apply(payload as ContentToPage['config']);
+      else if (type === 'resync') pipeline.resync();
       else if (type === 'hitTest') {
         const p = payload as ContentToPage['hitTest'];
         internal.post('hit', { seq: p.seq, id: pipeline.isRunning ? pipeline.hitTest(p.x, p.y) : null });

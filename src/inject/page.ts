@@ -102,6 +102,9 @@ function main(win: Window & typeof globalThis): void {
       case 'hitTest':
         internal.agent?.('hitTest', msg.payload);
         break;
+      case 'resync':
+        internal.agent?.('resync', msg.payload);
+        break;
       default:
         break;
     }

@@ -4,7 +4,7 @@
  * else, so it must not pull in the rest of the protocol.
  */
 import { MODES } from './constants';
-import { anyValue, bool, isRecord, nullable, num, numArray, oneOf } from './validate';
+import { anyValue, bool, INVALID, isRecord, nullable, num, numArray, oneOf } from './validate';
 
 const id = num(0, 2 ** 31);
 
@@ -12,5 +12,7 @@ export const contentToPageValidators = {
   config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id) }),
   apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyValue }),
   hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
+  /** A records batch went missing: send everything again (a Reset and a back-fill). */
+  resync: (v: unknown): Record<string, never> | typeof INVALID => (typeof v === 'object' && v !== null ? {} : INVALID),
   state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53) }),
 };

@@ -167,7 +167,11 @@ export interface PageToContent {
    * Drained ring records; `buffer` is transferred. New interned strings start at
    * `stringBase`; `keys` belong to this batch's Mount records only.
    */
-  records: { buffer: ArrayBuffer; count: number; strings: string[]; stringBase: number; dropped: number; keys: string[] };
+  records: {
+    buffer: ArrayBuffer; count: number; strings: string[]; stringBase: number; dropped: number; keys: string[];
+    /** Batches are numbered 1, 2, 3 …: a gap means one was lost (resync). */
+    seq: number;
+  };
   status: PageStatus;
   api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null };
   hit: { seq: number; id: number | null };
@@ -178,6 +182,8 @@ export interface ContentToPage {
   config: { mode: Mode; wantBounds: number[]; pinned: number | null };
   apiResult: { reqId: number; result: unknown };
   hitTest: { seq: number; x: number; y: number };
+  /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */
+  resync: Record<string, never>;
   /** Also the handshake's acknowledgement. `dropped`: messages the content script rejected. */
   state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number };
 }
@@ -224,6 +230,7 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
     strings: arrayOf(name, MAX_STRINGS_PER_BATCH),
     stringBase: num(0, 2 ** 31),
     keys: arrayOf(name, MAX_RECORDS_PER_BATCH),
+    seq: num(1, 2 ** 53),
     dropped: num(0, 2 ** 53),
   })(v);
   // A Float64Array needs a whole number of slots (a 100-byte buffer threw a RangeError in the content script).

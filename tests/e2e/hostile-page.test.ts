@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { startServer } from '../../scripts/server';
 import { launch, lc, waitFor, type Harness } from './harness';
+import { expectMatches } from './truth-match';
 
 const internal = (page: Page): Promise<Record<string, number>> =>
   page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.agentStats());
@@ -149,6 +150,33 @@ describe('hostile pages (e2e)', function () {
     } finally {
       await other.close();
     }
+  });
+
+  it('a records batch lost on the way is noticed (a gap in its numbers) and everything is sent again', async () => {
+    const page = await open('basic-r19-dev.html');
+    await lc.enable(page);
+    await expectMatches(page);
+    // The failure path: batches posted while the page interferes never arrive (a post that failed).
+    await page.evaluate(() => {
+      const internal = (window as any).__LAYOUT_COST_INTERNAL__;
+      const post = internal.post;
+      (window as any).__lose = true;
+      (window as any).__lost = 0;
+      internal.post = (type: string, payload: unknown, transfer?: Transferable[]) => {
+        if (type === 'records' && (window as any).__lose) {
+          (window as any).__lost++;
+          return;
+        }
+        post(type, payload, transfer);
+      };
+    });
+    await page.evaluate(() => (window as any).__setItems(['x', 'y', 'z', 'w', 'v']));
+    await waitFor(() => page.evaluate(() => (window as any).__lost > 0), { what: 'a batch lost' });
+    await page.evaluate(() => { (window as any).__lose = false; });
+    // The next batch (any commit) shows the gap; the resync sends the whole tree again.
+    await page.evaluate(() => (window as any).__setItems(['x', 'y']));
+    await expectMatches(page, ['root'], { ordered: false });
+    await page.close();
   });
 
   it('off frees what on took: the store and the agent tables are empty after disable', async () => {

@@ -60,6 +60,8 @@ export class Pipeline {
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
   private rafBrokenReported = false;
+  /** Records batches posted (the content script sees a gap as a loss and asks for a resync). */
+  private seq = 0;
   /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
   private topLayerDirty = true;
   private topLayer: Element[] = [];
@@ -335,6 +337,16 @@ export class Pipeline {
     }, Math.max(0, delayMs));
   }
 
+  /** Sends everything again (a batch was lost on the way): Reset, then a back-fill of every mounted component. */
+  resync(): void {
+    if (!this.running) return;
+    const wantBounds = this.wantBounds;
+    this.stop();
+    this.start();
+    this.wantBounds = wantBounds;
+    this.markDirty();
+  }
+
   /** Recounts what changed, then hands the records over. */
   flush(): void {
     if (!this.running) return;
@@ -351,7 +363,7 @@ export class Pipeline {
     const data = this.ring.drain();
     const { strings, stringBase } = this.strings.take();
     this.internal.post('records', {
-      buffer: data.buffer, count, strings, stringBase, dropped: this.ring.dropped, keys: this.keys.take(),
+      buffer: data.buffer, count, strings, stringBase, dropped: this.ring.dropped, keys: this.keys.take(), seq: ++this.seq,
     }, [data.buffer]);
   }
 

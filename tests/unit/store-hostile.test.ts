@@ -15,7 +15,7 @@ function batch(...rows: number[][]): Float64Array {
 }
 
 function recordsMessage(buffer: ArrayBuffer, count: number): unknown {
-  return envelope(Source.Page, 'records', { buffer, count, strings: [], stringBase: 0, dropped: 0, keys: [] });
+  return envelope(Source.Page, 'records', { buffer, count, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1 });
 }
 
 describe('content store and protocol against a hostile page (issue 11)', () => {

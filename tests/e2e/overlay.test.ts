@@ -10,7 +10,8 @@ import type { Page } from 'puppeteer-core';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { pageAnchor } from '../../src/overlay/anchor';
 import { MAX_METERS } from '../../src/overlay/cap';
-import { rampLevel } from '../../src/overlay/ramps';
+import { BODY_WIDTH_PX, MS_CEILING } from '../../src/overlay/meter';
+import { rampLevel, type Ramp } from '../../src/overlay/ramps';
 import { launch, lc, waitFor, type Harness } from './harness';
 import {
   anchorFor, at, blankAt, byName, comps, diffCount, frames, isAuthoredGrey, levelOf, meterAt, near, OUTLINE_ON_WHITE,
@@ -123,14 +124,70 @@ describe('overlay (e2e)', function () {
     await page.evaluate(() => (window as any).__hot(true));
     await waitFor(async () => (await byName(page, 'Hot')).layoutMs > 1, { what: 'Hot measured', timeout: 20_000 });
     const a = anchorFor((await byName(page, 'Hot')).bounds!)!;
-    // The first pixel of the top bar, between two readings of the EMA.
-    const ms0 = (await byName(page, 'Hot')).layoutMs;
-    const img = await shot(page);
-    const ms1 = (await byName(page, 'Hot')).layoutMs;
-    const level = levelOf(at(img, a.x + 2, a.y + 3));
-    const ramp = DEFAULT_SETTINGS.msRamp;
-    expect([rampLevel(ms0, ramp), rampLevel(ms1, ramp)], `${ms0.toFixed(1)}–${ms1.toFixed(1)} ms`).to.include(level);
-    await shot(page, 'overlay-components-bars-hot-100.png');
+    // Hot's EMA swings by 2–3× between frames and by far more between runs (1 ms here, 25 ms there), so an EMA
+    // read before or after a screenshot is not the value that frame drew. That value is in the same pixels as
+    // the color: the top bar is round(28 × ms / 33) px long. Each frame's color is checked against the ramp
+    // steps its bar length allows — exactly one wherever a threshold sits on a pixel-rounding edge.
+    const bar = (img: Image): { level: number; w: number } | null => {
+      const level = levelOf(at(img, a.x + 2, a.y + 3));
+      if (level < 0) return null; // under 0.6 ms: no bar
+      let w = 1;
+      while (w < BODY_WIDTH_PX && levelOf(at(img, a.x + 2 + w, a.y + 3)) === level) w++;
+      return { level, w };
+    };
+    const pxMs = MS_CEILING / BODY_WIDTH_PX;
+    const allowed = (w: number, ramp: Ramp): number[] => {
+      const from = rampLevel((w - 0.5) * pxMs + 1e-9, ramp), to = w >= BODY_WIDTH_PX ? 3 : rampLevel((w + 0.5) * pxMs - 1e-9, ramp);
+      return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    };
+    /** A ramp whose thresholds are the rounding edges after bar lengths c0 ≤ c1 ≤ c2 px: a length has one step. */
+    const cutRamp = (c: [number, number, number]): Ramp => c.map((k) => (k + 0.5) * pxMs) as unknown as Ramp;
+    const show = (r: Ramp): string => `[${r.map((x) => x.toFixed(2)).join(', ')}] ms`;
+    const log: string[] = [];
+    /** Screenshots until `done` holds for a bar; every bar seen must be colored as `ok` allows (frames still drawn with the previous ramp, too). */
+    const watch = async (ok: (b: { level: number; w: number }) => boolean, done: (b: { level: number; w: number }) => boolean, what: string): Promise<void> => {
+      let wrong: string | null = null;
+      await until(page, (img) => {
+        const b = bar(img);
+        if (b === null) return false;
+        log.push(`${b.w}px:${b.level}`);
+        if (!ok(b)) wrong = `a ${b.w} px bar (${((b.w - 0.5) * pxMs).toFixed(2)}–${((b.w + 0.5) * pxMs).toFixed(2)} ms) drawn in level ${b.level}`;
+        return wrong !== null || done(b);
+      }, what, 20_000).catch((e: Error) => { throw new Error(`${e.message}; bars so far (px:level) ${log.join(' ')}`); });
+      if (wrong !== null) throw new Error(`${what}: ${wrong}; bars so far (px:level) ${log.join(' ')}`);
+    };
+
+    // The default ramp, on a few frames: their lengths also place the ramps below.
+    const def = DEFAULT_SETTINGS.msRamp;
+    const widths: number[] = [];
+    await watch((b) => allowed(b.w, def).includes(b.level), (b) => widths.push(b.w) >= 4, `bars in the default ramp ${show(def)}`);
+    // A full bar (33 ms or more) says nothing of where in the top step the value was: bands end below it.
+    const hi = Math.min(BODY_WIDTH_PX - 1, Math.max(...widths)), lo = Math.min(hi, ...widths);
+    // Then one ramp per step with the lengths just seen in that step (shorter bars below it, longer above):
+    // the color must move to each step in turn, and any bar off that band shows the length decides the color.
+    const cuts: [number, number, number][] = [[hi, hi, hi], [lo - 1, hi, hi], [lo - 1, lo - 1, hi], [lo - 1, lo - 1, lo - 1]];
+    // Start two steps from what the default ramp drew, then go round: each step differs from the one before on the band.
+    const first = (Math.max(...widths.map((w) => Math.max(...allowed(w, def)))) + 2) % 4;
+    const w = await h.worker();
+    let prev: Ramp = def;
+    try {
+      for (const level of [0, 1, 2, 3].map((i) => (first + i) % 4)) {
+        const ramp = cutRamp(cuts[level]);
+        const what = `level ${level} for ${lo}–${hi} px bars in ${show(ramp)}`;
+        await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, meterStyle: 'bars', msRamp: ramp as [number, number, number] });
+        // Until a bar only the new ramp explains (the settings reach the page a few frames later)…
+        const before = prev;
+        await watch((b) => allowed(b.w, ramp).includes(b.level) || allowed(b.w, before).includes(b.level),
+          (b) => b.level === level && allowed(b.w, ramp).includes(b.level) && !allowed(b.w, before).includes(b.level), what);
+        // …then every later bar follows it alone.
+        let more = 0;
+        await watch((b) => allowed(b.w, ramp).includes(b.level), () => ++more >= 2, `${what}, after the switch`);
+        prev = ramp;
+      }
+      await shot(page, 'overlay-components-bars-hot-100.png');
+    } finally {
+      await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, meterStyle: 'bars' });
+    }
   });
 
   it('sparkline (default): the hot component’s history is drawn in ramp colors', async () => {

@@ -119,11 +119,38 @@ describe('overlay interaction (content)', () => {
     expect(state.pinned).to.equal(null);
   });
 
-  it('lets clicks through when nothing is hovered, with a non-primary button, and outside Inspect', () => {
-    expect(fire('pointerdown').pageSaw).to.equal(true);
-    expect(fire('click').pageSaw).to.equal(true);
-    state.hovered = 7;
-    expect(fire('pointerdown', { button: 2 }).pageSaw).to.equal(true);
+  /** A primary press at the hovered point is swallowed and pins: the state each case below starts from. */
+  async function pinningPressWouldBeSwallowed(): Promise<void> {
+    expect(fire('pointerdown').pageSaw, 'control: a primary press pins').to.equal(false);
+    expect(state.pinned).to.equal(7);
+    fire('click'); // ends the swallowed gesture
+    state.pinned = null;
+  }
+
+  it('lets clicks through when nothing is hovered', async () => {
+    hitAnswer = null; // a real hit-test of the press point that found no component
+    await hover();
+    expect(state.hits).to.deep.equal([[10, 20]]);
+    for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) expect(fire(type).pageSaw, type).to.equal(true);
+    expect(state.pinned).to.equal(null);
+  });
+
+  it('lets clicks through with a non-primary button or pointer, over a hovered component', async () => {
+    await hover();
+    await pinningPressWouldBeSwallowed();
+    for (const props of [{ button: 1 }, { button: 2 }, { isPrimary: false }]) {
+      for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+        const { event, pageSaw } = fire(type, props);
+        expect(pageSaw, `${type} ${JSON.stringify(props)}`).to.equal(true);
+        expect(event.defaultPrevented, `${type} ${JSON.stringify(props)}`).to.equal(false);
+      }
+    }
+    expect(state.pinned).to.equal(null);
+  });
+
+  it('lets clicks through outside Inspect, over the component hovered in Inspect', async () => {
+    await hover();
+    await pinningPressWouldBeSwallowed();
     state.mode = 'components';
     for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) expect(fire(type).pageSaw, type).to.equal(true);
     expect(state.pinned).to.equal(null);
@@ -179,10 +206,22 @@ describe('overlay interaction (content)', () => {
     expect(state.hovered).to.equal(null);
   });
 
-  it('stops listening when detached', () => {
+  it('stops listening when detached', async () => {
+    await hover();
+    await pinningPressWouldBeSwallowed();
+    state.legend = true;
     ix.detach();
-    state.hovered = 7;
-    expect(fire('pointerdown').pageSaw).to.equal(true);
+    // Every listener is gone, not only the hover it forgets: nothing it used to take or answer reaches it.
+    fire('pointermove', { clientX: 50, clientY: 60 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(state.hits).to.deep.equal([[10, 20]]);
+    expect(fire('pointerdown').pageSaw, 'press on the last hovered point').to.equal(true);
+    expect(fire('pointerdown', { clientX: 20, clientY: 600 }).pageSaw, 'press on the legend').to.equal(true);
+    expect(state.legend).to.equal(true);
+    fire('keydown', { key: 'Escape' });
+    fire('scroll');
+    fire('resize');
+    expect([state.escaped, state.viewport, state.pinned]).to.deep.equal([0, 0, null]);
   });
 });
 

@@ -65,24 +65,38 @@ describe('DevTools panel (e2e)', function () {
 
   it('sorts by every numeric column both ways, and by name', async () => {
     const cols = ['layoutMs', 'styleMs', 'forcedMs', 'lastFrameMs', 'rendered', 'authored', 'ratio', 'commits', 'depth'] as const;
+    // Columns whose values differ between this fixture's components (the others tie everywhere, and ties sort by
+    // id both ways, so only their header can show the flip): on these the second click must reverse the rows.
+    const varied = ['rendered', 'authored', 'depth', 'name'];
     for (const col of [...cols, 'name' as const]) {
+      const valuesOf = (rs: DomRow[]) => rs.filter((r) => r.cells.name !== '<page>').map((r) => (col === 'name' ? r.cells.name.toLowerCase() : num(r.cells[col])));
+      const dirs: string[] = [];
+      const seen: (string | number)[][] = [];
       for (let click = 0; click < 2; click++) {
         await panel.click(`.th[data-sort="${col}"]`);
         const dir = await panel.$eval(`.th[data-sort="${col}"]`, (b) => b.getAttribute('aria-sort'));
         expect(dir).to.be.oneOf(['ascending', 'descending']);
-        const valuesOf = (rs: DomRow[]) => rs.filter((r) => r.cells.name !== '<page>').map((r) => (col === 'name' ? r.cells.name.toLowerCase() : num(r.cells[col])));
+        dirs.push(dir!);
         const ordered = (vs: (string | number)[]) => vs.every((b, i) => i === 0 || (typeof b === 'number' && Number.isNaN(b))
           || (typeof vs[i - 1] === 'number' && Number.isNaN(vs[i - 1] as number)) || (dir === 'ascending' ? vs[i - 1] <= b : vs[i - 1] >= b));
         // The table re-renders on its next refresh after the click (at most every 250 ms): wait for it; a table that
         // never orders its rows times out here, and the checks below name the first row out of order.
         const rows = await waitForRows(panel, (r) => r.length > 5 && ordered(valuesOf(r)), 'rows in the new order').catch(() => domRows(panel));
         const vals = valuesOf(rows);
+        seen.push(vals);
         for (let i = 1; i < vals.length; i++) {
           const [a, b] = [vals[i - 1], vals[i]];
           if (typeof a === 'number' && (Number.isNaN(a) || Number.isNaN(b as number))) continue;
           if (dir === 'ascending') expect(a <= b, `${col} asc at ${i}: ${a} > ${b}`).to.equal(true);
           else expect(a >= b, `${col} desc at ${i}: ${a} < ${b}`).to.equal(true);
         }
+      }
+      expect(dirs[1], `${col}: the second click flips the direction`).to.equal(dirs[0] === 'ascending' ? 'descending' : 'ascending');
+      if (varied.includes(col)) {
+        // Both reads ordered, each its own way, and the values not all equal: the rows really came back reversed.
+        const [first, second] = seen;
+        expect(new Set(first).size, `${col} differs between components`).to.be.greaterThan(1);
+        expect(second, `${col}: the rows after the second click are those after the first, reversed`).to.deep.equal([...first].reverse());
       }
     }
   });
@@ -115,7 +129,8 @@ describe('DevTools panel (e2e)', function () {
     expect(get('Authored')).to.equal(list.authored);
     expect(get('Rendered')).to.equal(list.rendered);
     expect(get('Commits')).to.equal(list.commits);
-    expect(await panel.$eval(rowSel(list.id), (r) => r.classList.contains('pinned'))).to.equal(true);
+    // The row's mark comes with the table's next repaint, like the order after a sort.
+    await waitFor(() => panel.$eval(rowSel(list.id), (r) => r.classList.contains('pinned')), { what: 'List row marked pinned' });
     // The owner chain ends at App; clicking it pins App.
     const app = byName('App');
     await waitFor(() => panel.$eval(`.chain-link[data-id="${app.id}"]`, (b) => (b as HTMLElement).offsetParent !== null), { what: 'App in the chain' });
@@ -130,11 +145,16 @@ describe('DevTools panel (e2e)', function () {
   it('is keyboard navigable: arrows move a cursor, Enter pins, Escape unpins', async () => {
     await panel.click('.th[data-sort="name"]');
     if (await panel.$eval('.th[data-sort="name"]', (b) => b.getAttribute('aria-sort')) !== 'ascending') await panel.click('.th[data-sort="name"]');
+    // The DOM follows the new order at the table's next refresh; the keyboard already acts on it. Read the rows
+    // once they show it, or `second` would be a row of the previous order.
+    const byName = (r: DomRow[]) => r.length === snap.components.length + 1
+      && r.every((x, i) => i === 0 || r[i - 1].cells.name.toLowerCase() <= x.cells.name.toLowerCase());
+    const rows = await waitForRows(panel, byName, 'rows sorted by name');
+    const second = rows[1];
+    expect(second.id).to.not.equal(rows[0].id);
     await panel.focus('#table');
     await devtools.keyboard.press('Home');
     await devtools.keyboard.press('ArrowDown');
-    const rows = await domRows(panel);
-    const second = rows[1];
     await devtools.keyboard.press('Enter');
     await waitFor(async () => (await lc.state(page)).pinned === second.id, { what: `keyboard pinned ${second.cells.name}` });
     await devtools.keyboard.press('Escape');

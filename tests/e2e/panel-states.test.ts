@@ -43,19 +43,33 @@ describe('DevTools panel states (e2e)', function () {
     await page.goto(h.url('timing-forced-r19.html'), { waitUntil: 'load' });
     await lc.enable(page);
     await page.evaluate(() => (window as any).__work.start());
-    const measurer = await waitFor(async () => (await snapshot(page)).components.find((c) => c.name === 'Measurer'), { what: 'Measurer' });
-    await panel.$eval('#filter', (i) => { (i as HTMLInputElement).value = 'Measurer'; i.dispatchEvent(new Event('input')); });
-    await waitForRows(panel, (r) => r.some((x) => x.id === measurer.id), 'Measurer row');
-    await panel.click(rowSel(measurer.id));
-    await waitFor(async () => (await lc.state(page)).pinned === measurer.id, { what: 'pinned Measurer' });
-    await waitFor(() => panel.$$eval('.stacks details', (d) => d.length > 0), { what: 'a sampled stack', timeout: 15_000 });
-    const first = await panel.$eval('.stacks details pre', (p) => p.textContent ?? '');
-    expect(first.split('\n').every((l) => l.length <= 200)).to.equal(true);
-    expect(first).to.match(/timing-forced-r19\.js|at /);
-    const forced = await panel.$eval('.m-forced .mv', (n) => Number(n.textContent));
-    expect(forced).to.be.greaterThan(0);
-    await page.evaluate(() => (window as any).__work.stop());
-    await panel.$eval('#filter', (i) => { (i as HTMLInputElement).value = ''; i.dispatchEvent(new Event('input')); });
+    try {
+      const measurer = await waitFor(async () => (await snapshot(page)).components.find((c) => c.name === 'Measurer'), { what: 'Measurer' });
+      await panel.$eval('#filter', (i) => { (i as HTMLInputElement).value = 'Measurer'; i.dispatchEvent(new Event('input')); });
+      await waitForRows(panel, (r) => r.some((x) => x.id === measurer.id), 'Measurer row');
+      await panel.click(rowSel(measurer.id));
+      await waitFor(async () => (await lc.state(page)).pinned === measurer.id, { what: 'pinned Measurer' });
+      await waitFor(() => panel.$$eval('.stacks details', (d) => d.length > 0), { what: 'a sampled stack', timeout: 15_000 });
+      const first = await panel.$eval('.stacks details pre', (p) => p.textContent ?? '');
+      const lines = first.split('\n');
+      expect(lines.every((l) => l.length <= 200)).to.equal(true);
+      // Frames of the page only (the agent's own wrapper frames are cut), the top one where the reflow was forced:
+      // Measurer's `offsetHeight` read right after its width write, looked up in the fixture's bundle.
+      expect(lines.every((l) => /^at /.test(l)), first).to.equal(true);
+      expect(first).to.not.include('chrome-extension://');
+      const top = /^at (?:.* \()?(http:\/\/127\.0\.0\.1:\d+\/build\/fixtures\/timing-forced-r19\.js):(\d+):(\d+)\)?$/.exec(lines[0]);
+      expect(top, `top frame: ${lines[0]}`).to.not.equal(null);
+      const source = (await (await fetch(top![1])).text()).split('\n')[Number(top![2]) - 1] ?? '';
+      const col = Number(top![3]) - 1;
+      expect(source.slice(col, col + 12), `what ${lines[0]} points at`).to.equal('offsetHeight');
+      expect(source.slice(Math.max(0, col - 80), col), 'Measurer\'s width write just before it').to.match(/\*\s*101\)\s*%\s*400/);
+      const forced = await panel.$eval('.m-forced .mv', (n) => Number(n.textContent));
+      expect(forced).to.be.greaterThan(0);
+    } finally {
+      // Even when a check fails: the next test needs the table unfiltered.
+      await page.evaluate(() => (window as any).__work.stop());
+      await panel.$eval('#filter', (i) => { (i as HTMLInputElement).value = ''; i.dispatchEvent(new Event('input')); });
+    }
   });
 
   it('"Reveal in Elements" selects the component’s first host node', async () => {

@@ -68,15 +68,18 @@ export async function panelState<T>(panel: Frame, fn: string): Promise<T> {
  * auto-attaches to the new worker target, which then waits for a debugger
  * before running its script; a real browser has no such pause, so resume
  * it (`Runtime.runIfWaitingForDebugger`) as soon as it appears. The panel's
- * and content script's reconnects are what start it again.
+ * and content script's reconnects are what start it again. Resolves once the
+ * new worker runs, with the `Date.now()` at which the old one was told to stop
+ * (recovery times count from there, not from its return).
  */
-export async function stopWorker(h: Harness): Promise<void> {
+export async function stopWorker(h: Harness): Promise<{ stoppedAt: number }> {
   const session = await h.browser.target().createCDPSession();
   try {
     const isOurs = (t: { type: string; url: string }) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${h.extensionId}/`);
     const { targetInfos } = await session.send('Target.getTargets');
     const old = targetInfos.find(isOurs);
     if (!old) throw new Error('no service worker target');
+    const stoppedAt = Date.now();
     await session.send('Target.closeTarget', { targetId: old.targetId });
     const list = async () => (await session.send('Target.getTargets')).targetInfos.filter(isOurs);
     await waitFor(async () => (await list()).length === 0, { what: 'the worker to stop', interval: 20 });
@@ -87,6 +90,7 @@ export async function stopWorker(h: Harness): Promise<void> {
     const cdp = await fresh.createCDPSession();
     await cdp.send('Runtime.runIfWaitingForDebugger');
     await cdp.detach().catch(() => undefined);
+    return { stoppedAt };
   } finally {
     await session.detach().catch(() => undefined);
   }

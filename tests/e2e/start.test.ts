@@ -53,15 +53,18 @@ describe('npm start --headless (e2e)', function () {
     const snap = JSON.parse(fs.readFileSync(path.join(out, 'snapshot.json'), 'utf8'));
     expect(snap.frames).to.be.an('object');
     expect(snap.components).to.be.an('array');
-    if (snap.components.length === 0) {
-      expect(r.stdout).to.include('no components yet');
-    } else {
-      // The demo's components arrive under their own names (the demo sets displayName on a minified build).
-      const grid = snap.components.find((c: { name: string }) => c.name === 'StressGrid');
-      expect(grid, 'StressGrid in the snapshot').to.exist;
-      expect(grid.authored).to.be.at.least(4900);
-      expect(r.stdout).to.match(/top \d+ of \d+ components/);
-    }
+    // The run measured the demo: an empty snapshot (start.ts then prints "no components yet") is a failed start.
+    expect(r.stdout, 'start.ts gave up waiting for component data').to.not.include('no component data within');
+    expect(snap.components.length, `components in snapshot.json; stdout:\n${r.stdout}`).to.be.greaterThan(0);
+    expect(snap.frames.count, 'frames measured (start.ts waits for 45)').to.be.at.least(45);
+    // The demo's components arrive under their own names (the demo sets displayName on a minified build).
+    const grid = snap.components.find((c: { name: string }) => c.name === 'StressGrid');
+    expect(grid, 'StressGrid in the snapshot').to.exist;
+    expect(grid.authored).to.be.at.least(4900);
+    // The table printed is this snapshot's.
+    const top = /top (\d+) of (\d+) components/.exec(r.stdout);
+    expect(top, r.stdout).to.not.equal(null);
+    expect(Number(top![2])).to.equal(snap.components.length);
   });
 });
 

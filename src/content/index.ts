@@ -30,8 +30,6 @@ class Controller {
   private pendingMode: Mode | null = null;
   /** The last records batch number applied (0: none yet). */
   private lastSeq = 0;
-  /** Resyncs asked for (a lost batch each). */
-  resyncs = 0;
   private modeTimer: ReturnType<typeof setTimeout> | null = null;
   readonly page: PageChannel;
   readonly bg: BackgroundPort;
@@ -158,10 +156,7 @@ class Controller {
         // A skipped number is a lost batch (a post that failed in the page): the tables are stale, start over.
         const gap = this.lastSeq !== 0 && p.seq !== this.lastSeq + 1;
         this.lastSeq = p.seq;
-        if (gap) {
-          this.resyncs++;
-          this.page.send('resync', {});
-        }
+        if (gap) this.page.send('resync', {});
         try {
           this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys);
         } catch (e) {

@@ -79,10 +79,22 @@ export async function stopWorker(h: Harness): Promise<{ stoppedAt: number }> {
     const { targetInfos } = await session.send('Target.getTargets');
     const old = targetInfos.find(isOurs);
     if (!old) throw new Error('no service worker target');
+    // Seen as puppeteer's own report that the target went away, or as no target at all: a reconnect can start the
+    // worker again between two polls of the target list under load (a flake seen beside a CPU hog).
+    const oldTarget = h.browser.targets().find((t) => (t as unknown as { _targetId: string })._targetId === old.targetId);
+    let destroyed = false;
+    const onGone = (t: unknown): void => {
+      if (t === oldTarget) destroyed = true;
+    };
+    h.browser.on('targetdestroyed', onGone);
     const stoppedAt = Date.now();
     await session.send('Target.closeTarget', { targetId: old.targetId });
     const list = async () => (await session.send('Target.getTargets')).targetInfos.filter(isOurs);
-    await waitFor(async () => (await list()).length === 0, { what: 'the worker to stop', interval: 20 });
+    try {
+      await waitFor(async () => destroyed || (await list()).length === 0, { what: 'the worker to stop', interval: 20 });
+    } finally {
+      h.browser.off('targetdestroyed', onGone);
+    }
     // The panel's and the content script's reconnects start it again (possibly under the same target id).
     const info = await waitFor(async () => (await list())[0], { what: 'the restarted worker', interval: 20 });
     const fresh = await waitFor(() => h.browser.targets().find((t) => (t as unknown as { _targetId: string })._targetId === info.targetId),

@@ -73,35 +73,34 @@ export async function panelState<T>(panel: Frame, fn: string): Promise<T> {
  * (recovery times count from there, not from its return).
  */
 export async function stopWorker(h: Harness): Promise<{ stoppedAt: number }> {
+  // The old worker is marked, and "restarted" means a worker without the mark: a reconnect can start the worker again
+  // so fast (a content script sending the panel its table) that neither an empty target list nor a target-destroyed
+  // report is ever seen (a flake beside a CPU hog).
+  await (await h.worker()).evaluate(() => { (globalThis as Record<string, unknown>).__lcOldWorker = true; });
   const session = await h.browser.target().createCDPSession();
   try {
     const isOurs = (t: { type: string; url: string }) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${h.extensionId}/`);
     const { targetInfos } = await session.send('Target.getTargets');
     const old = targetInfos.find(isOurs);
     if (!old) throw new Error('no service worker target');
-    // Seen as puppeteer's own report that the target went away, or as no target at all: a reconnect can start the
-    // worker again between two polls of the target list under load (a flake seen beside a CPU hog).
-    const oldTarget = h.browser.targets().find((t) => (t as unknown as { _targetId: string })._targetId === old.targetId);
-    let destroyed = false;
-    const onGone = (t: unknown): void => {
-      if (t === oldTarget) destroyed = true;
-    };
-    h.browser.on('targetdestroyed', onGone);
     const stoppedAt = Date.now();
     await session.send('Target.closeTarget', { targetId: old.targetId });
     const list = async () => (await session.send('Target.getTargets')).targetInfos.filter(isOurs);
-    try {
-      await waitFor(async () => destroyed || (await list()).length === 0, { what: 'the worker to stop', interval: 20 });
-    } finally {
-      h.browser.off('targetdestroyed', onGone);
-    }
-    // The panel's and the content script's reconnects start it again (possibly under the same target id).
-    const info = await waitFor(async () => (await list())[0], { what: 'the restarted worker', interval: 20 });
-    const fresh = await waitFor(() => h.browser.targets().find((t) => (t as unknown as { _targetId: string })._targetId === info.targetId),
-      { what: 'puppeteer to see the restarted worker', interval: 20 });
-    const cdp = await fresh.createCDPSession();
-    await cdp.send('Runtime.runIfWaitingForDebugger');
-    await cdp.detach().catch(() => undefined);
+    await waitFor(async () => {
+      for (const info of await list()) {
+        const t = h.browser.targets().find((x) => (x as unknown as { _targetId: string })._targetId === info.targetId);
+        if (!t) continue;
+        const cdp = await t.createCDPSession();
+        try {
+          await cdp.send('Runtime.runIfWaitingForDebugger');
+          const r = await cdp.send('Runtime.evaluate', { expression: 'globalThis.__lcOldWorker === true', returnByValue: true });
+          if (r.result.value === false) return true;
+        } finally {
+          await cdp.detach().catch(() => undefined);
+        }
+      }
+      return false;
+    }, { what: 'a restarted worker', interval: 50 });
     return { stoppedAt };
   } finally {
     await session.detach().catch(() => undefined);

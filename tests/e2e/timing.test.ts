@@ -53,9 +53,11 @@ describe('layout timing (e2e)', function () {
         + ` error ${((ours / theirs - 1) * 100).toFixed(1)} %`);
       expect(frames).to.be.at.least(150);
       expect(theirs).to.be.greaterThan(frames * 0.5, 'the fixture does real layout work every frame');
-      // 1–3 % here when the machine is quiet; beside a CPU hog preemption inside our style window (wider than the trace's
-      // UpdateLayoutTree event) reached 10.8 %. The budget itself (5 %) is bench/accuracy.ts's, per frame.
-      expect(Math.abs(ours - theirs) / theirs).to.be.below(0.15);
+      // 1–3 % here when the machine is quiet. Beside a CPU hog the layout half stays within 2 % while our style window
+      // reads 25–35 % more than the trace's UpdateLayoutTree (the total 9–13 %): layout is held tight, the total
+      // loosely. The budget itself (5 %) is bench/accuracy.ts's, per frame.
+      expect(Math.abs(layout - truth.layoutMs) / truth.layoutMs).to.be.below(0.10);
+      expect(Math.abs(ours - theirs) / theirs).to.be.below(0.20);
     });
 
     it('measuring adds no Layout: the trace shows no more Layout events per frame with the overlay on', async () => {

@@ -12,6 +12,15 @@ import { expectMatches } from './truth-match';
 const internal = (page: Page): Promise<Record<string, number>> =>
   page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.agentStats());
 
+/** Ctrl+Shift+L as real key presses (the user's own, trusted). */
+async function pressToggle(page: Page): Promise<void> {
+  await page.keyboard.down('Control');
+  await page.keyboard.down('Shift');
+  await page.keyboard.press('KeyL');
+  await page.keyboard.up('Shift');
+  await page.keyboard.up('Control');
+}
+
 describe('hostile pages (e2e)', function () {
   this.timeout(120_000);
   let h: Harness;
@@ -51,11 +60,7 @@ describe('hostile pages (e2e)', function () {
     const page = await open('hostile-api.html');
     expect(await page.evaluate(() => (window as any).__LAYOUT_COST__.mine)).to.equal(true);
     // No API: turn it on as a user does, with the shortcut.
-    await page.keyboard.down('Control');
-    await page.keyboard.down('Shift');
-    await page.keyboard.press('KeyL');
-    await page.keyboard.up('Shift');
-    await page.keyboard.up('Control');
+    await pressToggle(page);
     await waitFor(async () => ((await internal(page).catch(() => null))?.entries ?? 0) > 0, { what: 'components tracked' });
     const degraded = await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.status().degraded);
     expect(degraded.join(' ')).to.match(/__LAYOUT_COST__/);
@@ -105,11 +110,7 @@ describe('hostile pages (e2e)', function () {
       expect((await ours()).length, 'a frame woke the worker').to.equal(0);
       await new Promise((r) => setTimeout(r, 100));
     }
-    await page.keyboard.down('Control');
-    await page.keyboard.down('Shift');
-    await page.keyboard.press('KeyL');
-    await page.keyboard.up('Shift');
-    await page.keyboard.up('Control');
+    await pressToggle(page);
     // The key press starts the worker; puppeteer holds new workers at start for its debugger: let it run.
     const info = await waitFor(async () => (await ours())[0], { what: 'the worker started by the key press', interval: 20 });
     const fresh = await waitFor(() => h.browser.targets().find((t) => (t as unknown as { _targetId: string })._targetId === info.targetId),

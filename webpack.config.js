@@ -1,4 +1,4 @@
-// One entry per room. The MAIN-world scripts (inject, page, agent) and the content
+// One entry per room. The MAIN-world scripts (inject, agent) and the content
 // script are single self-contained files: no chunk splitting, no runtime.
 import path from 'node:path';
 import fs from 'node:fs';
@@ -29,12 +29,21 @@ class RoomBoundaryPlugin {
         if (from && SHARED.includes(from) && to && ROOMS.includes(to)) {
           throw new Error(`room boundary: shared src/${from} may not import room src/${to}`);
         }
+        const part = partOf(issuer);
+        if (part && part.endsWith('/boot') && partOf(target) !== part && roomOf(target) === from) {
+          throw new Error(`boundary: the always-on ${part} may not import ${path.relative(root, target)} (on-enable code)`);
+        }
         if ((from === 'inject' || to === 'overlay' && from === 'inject') && /webextension-polyfill/.test(target)) {
           throw new Error('room boundary: the MAIN world never loads webextension-polyfill');
         }
       });
     });
   }
+}
+/** `inject/boot`, `inject/agent`, `content/boot`, …: the always-on / on-enable part of a room. */
+function partOf(file) {
+  const rel = path.relative(path.join(root, 'src'), file).split(path.sep);
+  return rel[0] && !rel[0].startsWith('..') && rel.length > 2 ? `${rel[0]}/${rel[1]}` : null;
 }
 function roomOf(file) {
   const rel = path.relative(path.join(root, 'src'), file);
@@ -62,10 +71,12 @@ export default (env, argv) => {
     devtool: dev ? 'inline-source-map' : false,
     context: root,
     entry: {
-      inject: './src/inject/index.ts',
-      page: './src/inject/page.ts',
-      agent: './src/inject/agent.ts',
-      content: './src/content/index.ts',
+      inject: './src/inject/boot/index.ts',
+      // The bundle's last statement is `__LAYOUT_COST_OFFER__(start)`: its value (the offer's token) is what
+      // chrome.scripting.executeScript returns to the worker (src/inject/boot/link.ts).
+      agent: { import: './src/inject/agent/index.ts', library: { type: 'jsonp', name: '__LAYOUT_COST_OFFER__', export: 'default' } },
+      content: './src/content/boot/index.ts',
+      'content-main': './src/content/main/index.ts',
       background: './src/background/index.ts',
       devtools: './src/devtools-panel/devtools.ts',
       panel: './src/devtools-panel/index.ts',
@@ -78,7 +89,12 @@ export default (env, argv) => {
     optimization: {
       splitChunks: false,
       runtimeChunk: false,
-      minimizer: [new EsbuildPlugin({ target: 'es2022', legalComments: 'none' })],
+      minimizer: [
+        new EsbuildPlugin({ target: 'es2022', legalComments: 'none', exclude: /^agent\.js$/ }),
+        // No IIFE around agent.js: its last statement's value is the offer's token (webpack's own output keeps the
+        // module scope closed, so nothing leaks to window).
+        new EsbuildPlugin({ target: 'es2022', legalComments: 'none', include: /^agent\.js$/, format: undefined }),
+      ],
     },
     performance: { hints: false },
     plugins: [

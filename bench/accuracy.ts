@@ -245,7 +245,11 @@ async function timingLoad(origin: string, page: Page): Promise<Scenario> {
   const heavy = comps.find((c) => c.name === 'Heavy');
   let ranking: string | null = null;
   let rankOk: boolean | null = null;
-  if (heavy) {
+  if (!heavy) {
+    // A missing measurement is a failure, never a pass.
+    ranking = `no Heavy component in the snapshot (${comps.length} components)`;
+    rankOk = false;
+  } else {
     const ancestors = new Set<number>();
     for (let p = heavy.parentId; p !== null && p !== undefined; p = byId.get(p)?.parentId ?? null) ancestors.add(p);
     const cost = (c: SnapComp): number => c.styleMs + c.layoutMs + c.forcedMs;
@@ -320,7 +324,8 @@ async function main(): Promise<void> {
       }
     }
   }
-  const pass = worst >= 0.95;
+  // No frame matched in a scenario is a failed measurement.
+  const pass = worst >= 0.95 && Number.isFinite(worst) && rows.length > 0;
   const rankLines = scenarios.filter((s) => s.ranking !== null).map((s) => `${s.name}: ${s.ranking} → ${s.rankOk ? 'ranks first' : 'DOES NOT rank first'}`);
   const rankPass = scenarios.every((s) => s.rankOk !== false);
   console.log(`\nPer-frame style + layout, extension vs Chrome's trace${COI ? ' (cross-origin isolated: 5 µs timers)' : ' (100 µs timers)'}`);

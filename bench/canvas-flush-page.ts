@@ -67,7 +67,8 @@ function makeNodes(n: number, vp: Viewport): BenchNode[] {
     id: 1, parentId: null, depth: 0, layout: 20, authored: n * 2, rendered: n * 3, name: 'App',
     bounds: { x: 0, y: 0, width: vp.width, height: vp.height }, spark: new Float32Array(60),
   }];
-  for (let i = 0; i < n - 1; i++) {
+  // n components besides the page's own node (App, the plan's `page`, which gets no meter).
+  for (let i = 0; i < n; i++) {
     const slot = i % (cols * rows);
     const spark = new Float32Array(60);
     for (let b = 0; b < 60; b++) spark[b] = rand() < 0.3 ? rand() * 30 : 0;

@@ -93,13 +93,18 @@ async function main(): Promise<void> {
     const head = ['case', 'meters', 'p10 ms', 'median ms', 'p95 ms'];
     const body = results.map((r) => [r.label, String(r.meters), r.p10.toFixed(3), r.med.toFixed(3), r.p95.toFixed(3)]);
     console.log(`\n${table(head, body)}`);
-    const budget = results[0].med <= BUDGET_MS;
-    console.log(`\n200 meters ≤ ${BUDGET_MS} ms: ${budget ? 'pass' : 'FAIL'}`);
+    // Judged on the flush that redraws every meter (no cached meter image reused), and only when it drew 200 meters:
+    // a missing measurement or fewer meters is a failure, never a pass.
+    const judged = results[1];
+    const budget = judged !== undefined && judged.meters >= 200 && judged.med <= BUDGET_MS;
+    console.log(`\n200 meters, every meter redrawn, ≤ ${BUDGET_MS} ms: ${budget ? 'pass' : 'FAIL'} (${judged?.meters ?? 0} meters, median ${judged?.med.toFixed(3) ?? 'n/a'} ms)`);
+    if (!budget) process.exitCode = 1;
     if (args.get('doc') === 'true') {
       writeSection('canvas-flush', `## Canvas flush
 
-Budget (SPEC §6): a canvas flush ≤ ${BUDGET_MS} ms for 200 meters — ${passFail(budget)}
-(median ${results[0].med.toFixed(3)} ms). The cap is ${MAX_METERS} meters (src/overlay/cap.ts).
+Budget (SPEC §6): a canvas flush ≤ ${BUDGET_MS} ms for 200 meters, judged on the flush that redraws every meter
+("every sparkline recomputed": no cached meter image reused) — ${passFail(budget)}
+(median ${judged?.med.toFixed(3) ?? 'n/a'} ms, ${judged?.meters ?? 0} meters). The cap is ${MAX_METERS} meters (src/overlay/cap.ts).
 
 \`\`\`
 ${commandLine('bench/canvas-flush.ts')}

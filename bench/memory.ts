@@ -145,8 +145,8 @@ async function soak(b: BenchBrowser, origin: string, on: boolean, keys: 'fresh' 
     }
     const cycles = await page.evaluate(() => (window as any).__soak.cycles as number);
     const agentStats = await page.evaluate(() => {
-      const i = (window as any).__LAYOUT_COST_INTERNAL__;
-      return i && typeof i.agentStats === 'function' ? i.agentStats() as Record<string, number> : null;
+      const api = (window as any).__LAYOUT_COST__;
+      return api && typeof api.internals === 'function' ? api.internals() as Record<string, number> : null;
     });
     const mountedComponents = on ? (await lc.frames(page)).components : 0;
     await cdp.detach();

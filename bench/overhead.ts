@@ -279,12 +279,15 @@ function summarise(runs: Run[], pct: number): { rows: string[][]; verdict: Recor
     figures[`${cfg}.fracMax`] = isExt ? max(extFrac) : cfg === 'react-scan' ? max(scanFrac) : NaN;
     figures[`${cfg}.eff`] = median(eff);
     figures[`${cfg}.direct`] = isExt ? median(directFrac) : NaN;
+    figures[`${cfg}.gross`] = isExt ? median(grossFrac) : cfg === 'react-scan' ? median(scanFrac) : NaN;
   }
+  // A missing measurement is a failure (false), never a pass. Against react-scan, like with like: both gross (all of
+  // each tool's own samples, ours including the style and layout our frame-end flush only moves earlier).
   const verdict: Record<string, boolean | null> = {
-    on: Number.isFinite(figures['on.frac']) ? figures['on.frac'] <= (BUDGET_ON[pct] ?? 5) : null,
-    off: Number.isFinite(figures['off.frac']) ? figures['off.frac'] <= BUDGET_OFF_PCT : null,
-    belowScan: Number.isFinite(figures['on.frac']) && Number.isFinite(figures['react-scan.frac'])
-      ? figures['on.frac'] < figures['react-scan.frac'] : null,
+    on: Number.isFinite(figures['on.frac']) ? figures['on.frac'] <= (BUDGET_ON[pct] ?? 5) : false,
+    off: Number.isFinite(figures['off.frac']) ? figures['off.frac'] <= BUDGET_OFF_PCT : false,
+    belowScan: Number.isFinite(figures['on.gross']) && Number.isFinite(figures['react-scan.gross'])
+      ? figures['on.gross'] < figures['react-scan.gross'] : false,
   };
   return { rows, verdict, figures };
 }
@@ -335,7 +338,7 @@ async function main(): Promise<void> {
     const lines = [
       `on ≤ ${budget} %: ${f2(figures['on.frac'])} % → ${verdict.on === null ? 'n/a' : verdict.on ? 'pass' : 'FAIL'}`,
       `off ≤ ${BUDGET_OFF_PCT} %: ${f2(figures['off.frac'])} % → ${verdict.off === null ? 'n/a' : verdict.off ? 'pass' : 'FAIL'}`,
-      `on < react-scan (${f1(figures['react-scan.frac'])} %): ${verdict.belowScan === null ? 'n/a' : verdict.belowScan ? 'pass' : 'FAIL'}`,
+      `on < react-scan, both gross (${f2(figures['on.gross'])} % vs ${f1(figures['react-scan.gross'])} %): ${verdict.belowScan ? 'pass' : 'FAIL'}`,
       `cross-check (on, charged time less the sampled getAnimations/getBoundingClientRect natives): ${f2(figures['on.direct'])} %`,
     ];
     for (const l of lines) console.log(l);
@@ -343,7 +346,7 @@ async function main(): Promise<void> {
     md.push(`#### ${pct} % mutation\n\n${mdTable(header, rows)}\n`);
     verdicts.push(`| ${pct} % | on ≤ ${budget} % | ${f2(figures['on.frac'])} % (worst round ${f2(figures['on.fracMax'])} %) | ${verdict.on === null ? 'n/a' : passFail(verdict.on)} |`,
       `| ${pct} % | off ≤ ${BUDGET_OFF_PCT} % | ${f2(figures['off.frac'])} % (worst round ${f2(figures['off.fracMax'])} %) | ${verdict.off === null ? 'n/a' : passFail(verdict.off)} |`,
-      `| ${pct} % | on < react-scan | ${f2(figures['on.frac'])} % vs ${f1(figures['react-scan.frac'])} % | ${verdict.belowScan === null ? 'n/a' : passFail(verdict.belowScan)} |`);
+      `| ${pct} % | on < react-scan (both gross; ours net ${f2(figures['on.frac'])} %) | ${f2(figures['on.gross'])} % vs ${f1(figures['react-scan.gross'])} % | ${passFail(verdict.belowScan === true)} |`);
   }
 
   const hot: string[] = [];

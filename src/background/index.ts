@@ -41,7 +41,7 @@ const restored: Promise<void> = (async () => {
 /** One storage.session write per burst of mode changes (issue 11: 5 000 enable/disable calls made 5 000 writes). */
 const PERSIST_DELAY_MS = 100;
 let persistTimer: ReturnType<typeof setTimeout> | null = null;
-const counters = { persists: 0 };
+const counters = { persists: 0, contentMain: 0 };
 
 function persist(): void {
   if (persistTimer !== null) return;
@@ -113,13 +113,30 @@ function toggle(tabId: number): void {
   setTabMode(tabId, nextMode(modes.get(tabId) ?? 'off'));
 }
 
-async function injectAgent(tabId: number, frameId: number): Promise<void> {
+/**
+ * Injects the agent into one frame's MAIN world. The bundle offers itself to the boot script and its completion value
+ * is the offer's token (src/inject/boot/link.ts): only this content script's frame learns it, over its port.
+ */
+async function injectAgent(tabId: number, frameId: number, port: Port): Promise<void> {
   try {
-    await chrome.scripting.executeScript({
+    const [res] = await chrome.scripting.executeScript({
       target: { tabId, frameIds: [frameId] }, world: 'MAIN', files: ['agent.js'], injectImmediately: true,
     });
+    const token = res?.result;
+    if (typeof token === 'number' && Number.isInteger(token) && token > 0) sendContent(port, 'agent', { token });
+    else drops.drop();
   } catch {
     // Pages the extension may not script (chrome://, the web store) or a frame that went away.
+    drops.drop();
+  }
+}
+
+/** The content script's main part, into the frame's isolated world (src/content/main: never at page load). */
+async function injectContentMain(tabId: number, frameId: number): Promise<void> {
+  counters.contentMain++;
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content-main.js'], injectImmediately: true });
+  } catch {
     drops.drop();
   }
 }
@@ -160,7 +177,7 @@ function onContentConnect(port: Port): void {
         if (modes.get(tabId) !== msg.payload.mode) setTabMode(tabId, msg.payload.mode);
         break;
       case 'needAgent':
-        await injectAgent(tabId, frameId);
+        await injectAgent(tabId, frameId, port);
         break;
       case 'status':
         // The panel picks the frame to evaluate in ("Reveal in Elements") by this URL: a frame may report its own
@@ -231,18 +248,34 @@ function onPanelConnect(port: Port): void {
   });
 }
 
-// A content script's portless hello (it holds a port only while it has something to say).
+/**
+ * A content script's portless messages: the boot's hello, the user's key press, and its ask for the main part (it holds
+ * a port only while it has something to say).
+ */
 browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.MessageSender) => {
   const tabId = sender.tab?.id;
   const msg = parseMessage(raw, Source.Content);
-  if (tabId === undefined || msg === null || msg.type !== 'hello') {
+  if (tabId === undefined || msg === null) {
     drops.drop();
     return undefined;
   }
-  return restored.then(() => {
-    const mode = hello(tabId, msg.payload.top, msg.payload.mode);
-    return envelope(Source.Background, 'helloAck', { mode, panel: panels.has(tabId) });
-  });
+  switch (msg.type) {
+    case 'hello':
+      return restored.then(() => {
+        const mode = hello(tabId, msg.payload.top, msg.payload.mode);
+        return envelope(Source.Background, 'helloAck', { mode, panel: panels.has(tabId) });
+      });
+    case 'toggle':
+      return restored.then(() => {
+        toggle(tabId);
+        return null;
+      });
+    case 'needContent':
+      return injectContentMain(tabId, sender.frameId ?? 0).then(() => null);
+    default:
+      drops.drop();
+      return undefined;
+  }
 });
 
 browser.runtime.onConnect.addListener((port) => {

@@ -8,7 +8,7 @@
 import type { PinnedDetail, Settings } from '../protocol';
 import { clear, el, setText } from './dom';
 import { drawSparkline, sparkColorsFrom } from './sparkline-canvas';
-import { rampLevel } from './table-model';
+import { rampLevel } from '../overlay/ramps';
 import { capStack, capText, formatCount, formatMs, formatRatio, inflationRatio } from './text';
 
 export interface PinnedCallbacks {

@@ -25,13 +25,6 @@ export async function commandBinding(): Promise<string | null> {
   }
 }
 
-/** Ctrl+Shift+L (⌘⇧L on macOS), whatever the keyboard layout prints for L. */
-export function isToggleShortcut(e: Pick<KeyboardEvent, 'shiftKey' | 'altKey' | 'repeat' | 'metaKey' | 'ctrlKey' | 'code' | 'key'>, mac: boolean): boolean {
-  if (!e.shiftKey || e.altKey || e.repeat) return false;
-  const mod = mac ? e.metaKey : e.ctrlKey;
-  return mod && (e.code === 'KeyL' || e.key === 'L' || e.key === 'l');
-}
-
 /** "/" focuses the filter unless the user is typing somewhere already. */
 export function isFilterShortcut(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>, target: EventTarget | null): boolean {
   if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return false;

@@ -6,7 +6,7 @@
  * so a quiet component reads as quiet rather than being stretched to full
  * height.
  */
-import { rampLevel } from './table-model';
+import { rampLevel } from '../overlay/ramps';
 
 export interface SparkColors {
   levels: [string, string, string, string];

@@ -63,8 +63,16 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
     out.push({ id: 'hidden', level: 'info', text: `${plural(s.hidden, 'meter')} not drawn: overlapping others or covered (the table lists every component)` });
   }
   if (s.capped) out.push({ id: 'capped', level: 'info', text: `Drawing capped at ${plural(s.drawn, 'meter')} (large tree)` });
+  if (s.mode !== 'off' && s.self) out.push({ id: 'self', level: 'info', text: formatSelf(s.self.msPerFrame, s.self.mainThreadShare) });
   if (s.renderers > 0) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
   return out;
+}
+
+/** "Layout Cost itself: 0.2 ms/frame (1.1 % of the main thread)" — our own cost, from our own timers. */
+export function formatSelf(msPerFrame: number, share: number): string {
+  const ms = msPerFrame < 0.1 ? msPerFrame.toFixed(2) : msPerFrame.toFixed(1);
+  const pct = share * 100;
+  return `Layout Cost itself: ${ms} ms/frame (${pct < 10 ? pct.toFixed(1) : Math.round(pct)} % of the main thread)`;
 }
 
 export function formatResolution(ms: number): string {

@@ -108,9 +108,3 @@ export function viewRows(rows: readonly TableRow[], filter: string, spec: SortSp
   out.sort((a, b) => compareRows(a, b, spec));
   return out;
 }
-
-/** Ramp step of a value: 0 green, 1 yellow, 2 orange, 3 red (thresholds are inclusive upper bounds). */
-export function rampLevel(v: number, ramp: readonly [number, number, number]): 0 | 1 | 2 | 3 {
-  // NaN counts as green, as in the overlay's ramps.
-  return !(v > ramp[0]) ? 0 : v <= ramp[1] ? 1 : v <= ramp[2] ? 2 : 3;
-}

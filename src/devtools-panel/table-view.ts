@@ -8,7 +8,8 @@
  */
 import type { Settings, TableUpdate } from '../protocol';
 import { el, setText } from './dom';
-import { buildRows, DEFAULT_SORT, nextSort, rampLevel, viewRows, type SortKey, type SortSpec, type TableRow } from './table-model';
+import { rampLevel } from '../overlay/ramps';
+import { buildRows, DEFAULT_SORT, nextSort, viewRows, type SortKey, type SortSpec, type TableRow } from './table-model';
 import { capText, formatCount, formatMs, formatRatio } from './text';
 import { moveCursor, pageSize, scrollToReveal, visibleRange } from './virtual-window';
 

@@ -6,6 +6,7 @@
  * controls removed so a name cannot reorder the text around it, and other
  * invisible control characters shown as U+FFFD instead of silently vanishing.
  */
+import { inflationRatio as overlayRatio } from '../overlay/ramps';
 
 /** Default cap for names, keys and URLs; the full string is never rendered. */
 export const MAX_TEXT_CHARS = 200;
@@ -73,13 +74,12 @@ export function formatCount(n: number): string {
 }
 
 /**
- * Inflation ratio rendered ÷ authored, as the overlay computes it: a
- * component that authored nothing but owns DOM built by other code divides
- * by 1, so its whole count reads as inflation. `null` only when it has no DOM.
+ * Inflation ratio rendered ÷ authored: the overlay's (`src/overlay/ramps.ts`), and `null` when the component has no
+ * DOM at all (nothing to say, shown as "–").
  */
 export function inflationRatio(rendered: number, authored: number): number | null {
-  if (!(rendered > 0)) return authored > 0 ? 0 : null;
-  return rendered / Math.max(authored, 1);
+  if (!(rendered > 0) && !(authored > 0)) return null;
+  return overlayRatio(rendered, authored);
 }
 
 export function formatRatio(r: number | null): string {

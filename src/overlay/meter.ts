@@ -78,7 +78,7 @@ export function emitBars(
   const aW = Math.round(w * countFraction(authored));
   const rW = Math.round(w * countFraction(rendered));
   if (aW > 0) sink(body.x, botY, aW, botH, GREY);
-  if (rW > aW) sink(body.x + aW, botY, rW - aW, botH, rampLevel(inflationRatio(authored, rendered), inflationRamp));
+  if (rW > aW) sink(body.x + aW, botY, rW - aW, botH, rampLevel(inflationRatio(rendered, authored), inflationRamp));
 }
 
 /** The element strip under a sparkline: grey up to authored, the inflation-colored tail up to rendered. */
@@ -91,7 +91,7 @@ export function emitStrip(
   const aW = Math.round(body.width * countFraction(authored));
   const rW = Math.round(body.width * countFraction(rendered));
   if (aW > 0) sink(body.x, top, aW, h, GREY);
-  if (rW > aW) sink(body.x + aW, top, rW - aW, h, rampLevel(inflationRatio(authored, rendered), inflationRamp));
+  if (rW > aW) sink(body.x + aW, top, rW - aW, h, rampLevel(inflationRatio(rendered, authored), inflationRamp));
 }
 
 /**

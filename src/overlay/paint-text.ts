@@ -46,7 +46,7 @@ export function formatMs(ms: number): string {
  * that other components portaled in are named apart ("· 1 → 78 el (1.0×, 77 portaled in)") and left out of the ratio.
  */
 export function pinCaption(name: string, layoutMs: number, authored: number, rendered: number, portaledIn = 0): string {
-  const ratio = inflationRatio(authored, Math.max(0, rendered - portaledIn));
+  const ratio = inflationRatio(Math.max(0, rendered - portaledIn), authored);
   const extra = portaledIn > 0 ? `, ${portaledIn} portaled in` : '';
   return `${cleanName(name)} · ${formatMs(layoutMs)} · ${authored} → ${rendered} el (${ratio.toFixed(1)}×${extra})`;
 }

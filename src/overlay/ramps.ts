@@ -45,7 +45,7 @@ export function rampColor(value: number, ramp: Ramp): string {
  * Rendered ÷ authored. A component that authored nothing but owns rendered
  * DOM (built imperatively) divides by 1, so its whole count reads as inflation.
  */
-export function inflationRatio(authored: number, rendered: number): number {
+export function inflationRatio(rendered: number, authored: number): number {
   const r = rendered > 0 ? rendered : 0;
   return r / Math.max(authored, 1);
 }
@@ -57,7 +57,7 @@ export function ownRendered(n: { rendered: number; portaledIn?: number }): numbe
 
 /** A component's inflation: its own rendered elements ÷ authored (portaled-in elements are nobody's inflation). */
 export function nodeInflation(n: { authored: number; rendered: number; portaledIn?: number }): number {
-  return inflationRatio(n.authored, ownRendered(n));
+  return inflationRatio(ownRendered(n), n.authored);
 }
 
 /** Orange and red get the color-blind stripes. */

@@ -8,11 +8,19 @@ import { anyValue, bool, INVALID, isRecord, nullable, num, numArray, oneOf } fro
 
 const id = num(0, 2 ** 31);
 
+/** Our own cost (protocol/snapshot.ts `SelfCost`). */
+export const selfCost = isRecord({ msPerFrame: num(0, 1e6), mainThreadShare: num(0, 1) });
+
+/** An agent offer's number (inject/boot/link.ts). */
+export const agentToken = num(1, 2 ** 31);
+
 export const contentToPageValidators = {
   config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id) }),
   apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyValue }),
   hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
   /** A records batch went missing: send everything again (a Reset and a back-fill). */
   resync: (v: unknown): Record<string, never> | typeof INVALID => (typeof v === 'object' && v !== null ? {} : INVALID),
-  state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53) }),
+  /** The agent's offer to accept: the token its injection returned to the worker (inject/boot/link.ts). */
+  accept: isRecord({ token: agentToken }),
+  state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53), self: nullable(selfCost) }),
 };

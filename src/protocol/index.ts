@@ -1,3 +1,4 @@
 export * from './messages';
 export * from './records';
 export * from './validate';
+export * from './snapshot';

@@ -12,7 +12,8 @@
  */
 import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
 import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
-import { contentToPageValidators } from './content-to-page';
+import { agentToken, contentToPageValidators, selfCost } from './content-to-page';
+import type { SelfCost } from './snapshot';
 import { parseWith } from './guard';
 import {
   anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, validItemsOf, type Validator,
@@ -149,12 +150,15 @@ export interface Status extends PageStatus {
   capped: boolean;
   /** The component the panel's hovered table row outlines on the page, if any. */
   hovered: number | null;
+  /** Layout Cost's own cost in this frame (null while off or not yet measured). */
+  self: SelfCost | null;
 }
 const status: Validator<Status> = (v) => {
   const base = pageStatus(v);
   const rest = isRecord({
     frameId: num(0, 2 ** 53), mode, pinned: optId, components: num(0, 1e8), droppedEvents: num(0, 2 ** 53),
     droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), hidden: num(0, 1e6), capped: bool, hovered: optId,
+    self: nullable(selfCost),
   })(v);
   return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
 };
@@ -171,6 +175,8 @@ export interface PageToContent {
     buffer: ArrayBuffer; count: number; strings: string[]; stringBase: number; dropped: number; keys: string[];
     /** Batches are numbered 1, 2, 3 …: a gap means one was lost (resync). */
     seq: number;
+    /** The agent's own main-thread ms since the last batch (inject/agent/self-clock.ts). */
+    selfMs: number;
   };
   status: PageStatus;
   api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null };
@@ -184,14 +190,18 @@ export interface ContentToPage {
   hitTest: { seq: number; x: number; y: number };
   /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */
   resync: Record<string, never>;
+  /** Start the agent that offered itself under this token (the worker read it from the agent's injection). */
+  accept: { token: number };
   /** Also the handshake's acknowledgement. `dropped`: messages the content script rejected. */
-  state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number };
+  state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number; self: SelfCost | null };
 }
 export interface ContentToBackground {
   hello: { top: boolean; mode: Mode };
   toggle: { via: 'key' | 'api' | 'panel' };
   setMode: { mode: Mode };
   needAgent: Record<string, never>;
+  /** The frame needs the content script's main part (portless: the boot asks, the worker injects content-main.js). */
+  needContent: Record<string, never>;
   status: Status;
   table: TableUpdate;
   snapshot: { reqId: number; snapshot: unknown };
@@ -204,6 +214,8 @@ export interface BackgroundToContent {
   pin: { id: number | null };
   hover: { id: number | null };
   snapshotRequest: { reqId: number };
+  /** The agent was injected into this frame and offered itself under `token` (the injection's result). */
+  agent: { token: number };
 }
 export interface PanelToBackground {
   hello: { tabId: number };
@@ -232,6 +244,7 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
     keys: arrayOf(name, MAX_RECORDS_PER_BATCH),
     seq: num(1, 2 ** 53),
     dropped: num(0, 2 ** 53),
+    selfMs: num(0, 1e7),
   })(v);
   // A Float64Array needs a whole number of slots (a 100-byte buffer threw a RangeError in the content script).
   if (o === INVALID || !Number.isInteger(o.count) || o.buffer.byteLength % 8 !== 0
@@ -266,6 +279,7 @@ export const validators = {
     toggle: isRecord({ via }),
     setMode: isRecord({ mode }),
     needAgent: empty,
+    needContent: empty,
     status,
     table: tableUpdate,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
@@ -277,6 +291,7 @@ export const validators = {
     pin: isRecord({ id: optId }),
     hover: isRecord({ id: optId }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),
+    agent: isRecord({ token: agentToken }),
     // background → panel
     status,
     table: tableUpdate,

@@ -49,7 +49,7 @@ describe('hook coexistence (e2e)', function () {
     await page.evaluateOnNewDocument('globalThis.__name = globalThis.__name || ((f) => f);');
     await page.evaluateOnNewDocument(fs.readFileSync(path.join(ROOT, 'build', 'fixtures', 'rdt.js'), 'utf8'));
     await page.goto(h.url('rdt-none.html'));
-    const chained = await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.hook.chained);
+    const chained = await page.evaluate(() => (window as any).__LAYOUT_COST__.internals().hookChained);
     expect(chained).to.equal(1);
     await bothSeeCommits(page);
     await page.close();

@@ -20,9 +20,9 @@ describe('foundation (e2e)', function () {
   it('runs the hook before the first inline script, and has the API by the time the page has loaded', async () => {
     const seen = await page.evaluate(() => [(window as any).__hookAtFirstInline, (window as any).__apiAtFirstInline, (window as any).__apiAtDCL, (window as any).__apiAtLoad]);
     console.log(`      [foundation] typeof hook / API at the first inline script, API at DOMContentLoaded, at load: ${seen.join(' / ')}`);
-    // The API comes with page.js at document_end (docs/ARCHITECTURE.md): not yet at the first inline script.
+    // The boot script defines the API at document_start (docs/ARCHITECTURE.md): there before any page script.
     expect(seen[0]).to.equal('object');
-    expect(seen[1]).to.equal('undefined');
+    expect(seen[1]).to.equal('object');
     expect(seen[3]).to.equal('object');
   });
 
@@ -80,7 +80,7 @@ describe('foundation (e2e)', function () {
     await waitFor(() => page.evaluate(() => document.querySelector('layout-cost-overlay') === null), { what: 'host removed' });
   });
 
-  it('connects on a page that replaced postMessage, message listeners and MessageChannel before page.js ran', async () => {
+  it('connects on a page that replaced postMessage, message listeners, MessageChannel and MessagePort', async () => {
     const p = await h.browser.newPage();
     await p.goto(h.url('hostile-globals.html'), { waitUntil: 'load' });
     await waitFor(() => p.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
@@ -102,26 +102,23 @@ describe('foundation (e2e)', function () {
 
   it('drops and counts malformed and wrong-version messages, and keeps working', async () => {
     const p = await h.browser.newPage();
-    // Runs before our MAIN-world scripts (as no page script can): captures the
-    // page-side end of the private channel — the partner of the port that goes out
-    // with the handshake — to speak to the content script as a hostile MAIN world would.
+    // Runs before our MAIN-world scripts (as no page script can): the first capture listener for `message`, it takes
+    // the content script's end of the private channel before the boot script can, to speak to the content script as
+    // a hostile MAIN world would (a page itself cannot: hostile-page.test.ts).
     await p.evaluateOnNewDocument(() => {
-      const MC = window.MessageChannel;
-      const channels: MessageChannel[] = [];
-      (window as any).MessageChannel = function () {
-        const c = new MC();
-        channels.push(c);
-        return c;
-      };
-      const post = window.postMessage;
-      (window as any).postMessage = function (this: Window, msg: any, origin: string, transfer?: Transferable[]) {
-        if (msg && msg.type === 'handshake' && msg.source === 'layout-cost:page' && transfer?.length) {
-          (window as any).__stolen ??= channels.find((c) => c.port2 === transfer[0])?.port1;
-        }
-        return (post as (m: unknown, o: string, t: Transferable[]) => void).call(this, msg, origin, transfer ?? []);
-      };
+      const got: unknown[] = [];
+      (window as any).__fromContent = got;
+      window.addEventListener('message', (e) => {
+        const d = e.data as { source?: string; type?: string } | null;
+        // Every offer (the content script offers again at DOMContentLoaded and load until one is answered).
+        if (!d || d.source !== 'layout-cost:content' || d.type !== 'handshake') return;
+        e.stopImmediatePropagation();
+        const port = e.ports[0];
+        port.onmessage = (m) => got.push(m.data);
+        (window as any).__stolen = port;
+      }, true);
     });
-    await p.goto(h.url('basic-r19.html'));
+    await p.goto(h.url('basic-r19.html'), { waitUntil: 'load' });
     await waitFor(() => p.evaluate(() => !!(window as any).__stolen && (window as any).__fixtureReady));
     const sent = await p.evaluate(() => {
       const port = (window as any).__stolen as MessagePort;
@@ -137,11 +134,16 @@ describe('foundation (e2e)', function () {
       for (const j of junk) port.postMessage(j);
       return junk.length;
     });
-    await waitFor(async () => (await lc.state(p)).droppedMessages >= sent, { what: 'drops counted' });
-    // Still alive: enabling works and the components arrive.
-    await lc.enable(p);
-    await waitFor(async () => ((await lc.snapshot(p)) as any).components.length > 3, { what: 'components after junk' });
-    await lc.disable(p);
+    // The content script tells the MAIN world its drop count in its `state` messages.
+    const dropped = (): Promise<number> => p.evaluate(() => Math.max(0, ...((window as any).__fromContent as any[])
+      .filter((m) => m?.type === 'state').map((m) => m.payload.dropped as number)));
+    await waitFor(async () => (await dropped()) >= sent, { what: 'drops counted' });
+    // Still alive: a valid call after the junk is answered.
+    await p.evaluate(() => (window as any).__stolen.postMessage(
+      { source: 'layout-cost:page', v: 1, type: 'api', payload: { reqId: 7, call: 'snapshot', mode: null, id: null } }));
+    await waitFor(() => p.evaluate(() => ((window as any).__fromContent as any[])
+      .some((m) => m?.type === 'apiResult' && m.payload.reqId === 7 && Array.isArray(m.payload.result.components))),
+    { what: 'a snapshot answered after the junk' });
     await p.close();
   });
 

@@ -43,7 +43,7 @@ describe('React adapter (e2e)', function () {
       // Unmount frees every instance and every table entry.
       await page.evaluate(() => (window as any).__unmount());
       await waitFor(async () => ((await lc.snapshot(page)) as any).components.length === 0, { what: 'empty snapshot' });
-      const stats = await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.agentStats());
+      const stats = await page.evaluate(() => (window as any).__LAYOUT_COST__.internals());
       expect(stats.entries).to.equal(0);
       expect(stats.pendingRecounts).to.equal(0);
       await page.close();
@@ -130,7 +130,7 @@ describe('React adapter (e2e)', function () {
     expect(st.agent).to.equal(false);
     // Off: the only trace of us is the hook, the API and the pass-through wrappers.
     const own = await page.evaluate(() => Object.getOwnPropertyNames(window).filter((k) => /LAYOUT_COST|REACT_DEVTOOLS/.test(k)));
-    expect(own.sort()).to.deep.equal(['__LAYOUT_COST_INTERNAL__', '__LAYOUT_COST__']);
+    expect(own.sort()).to.deep.equal(['__LAYOUT_COST_OFFER__', '__LAYOUT_COST__']);
     await page.close();
   });
 });

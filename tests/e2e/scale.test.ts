@@ -21,7 +21,7 @@ describe('scale (e2e)', function () {
     await lc.enable(page);
     // Poll the agent's own table (cheap) rather than snapshot() (50 000 components of JSON each time).
     await waitFor(() => page.evaluate(() => {
-      const st = (window as any).__LAYOUT_COST_INTERNAL__.agentStats?.();
+      const st = (window as any).__LAYOUT_COST__.internals();
       return st && st.entries >= 50_101 && st.pendingRecounts === 0 && st.ring === 0;
     }), { timeout: 60_000, interval: 250, what: '50 101 components tracked' });
     const gap = await page.evaluate(() => (window as any).__maxGapMs as number);

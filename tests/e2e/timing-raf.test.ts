@@ -26,7 +26,7 @@ describe('layout timing: the frame loop (e2e)', function () {
     it('keeps order, cancel, next-frame registration and error isolation exactly as the native does', async () => {
       const native = await page.evaluate(() => (window as any).__rafScenario());
       await lc.enable(page);
-      await waitFor(async () => (await lc.state(page)).agent && (await page.evaluate(() => (window as any).__LAYOUT_COST_INTERNAL__.raf.tap !== null)),
+      await waitFor(async () => (await lc.state(page)).agent && (await page.evaluate(() => (window as any).__LAYOUT_COST__.internals().rafTapped)),
         { what: 'the frame loop' });
       const ours = await page.evaluate(() => (window as any).__rafScenario());
       log(`rAF scenario, native: ${JSON.stringify(native)}; ours: ${JSON.stringify(ours.stamps)}`);

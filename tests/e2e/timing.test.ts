@@ -219,7 +219,7 @@ describe('layout timing (e2e)', function () {
       const on = await page.evaluate(() => ({
         changed: (window as any).__changedSinceLoad() as string[],
         observers: (window as any).__liveObservers() as Record<string, number>,
-        tap: (window as any).__LAYOUT_COST_INTERNAL__.raf.tap !== null,
+        tap: (window as any).__LAYOUT_COST__.internals().rafTapped,
       }));
       log(`while on: ${on.changed.length} members wrapped; observers ${JSON.stringify(on.observers)}`);
       // The test can fail: the wrappers and observers are really there while on.
@@ -232,14 +232,14 @@ describe('layout timing (e2e)', function () {
       await lc.disable(page);
       await waitFor(async () => (await lc.state(page)).mode === 'off', { what: 'off' });
       const off = await waitFor(() => page.evaluate(() => {
-        const internal = (window as any).__LAYOUT_COST_INTERNAL__;
+        const internals = (window as any).__LAYOUT_COST__.internals();
         const r = {
           changed: (window as any).__changedSinceLoad() as string[],
           observers: (window as any).__liveObservers() as Record<string, number>,
-          tap: internal.raf.tap !== null,
-          rafIsPassThrough: window.requestAnimationFrame === internal.raf.wrappedRaf,
+          tap: internals.rafTapped as boolean,
+          rafIsPassThrough: window.requestAnimationFrame === (window as any).__wrappedRaf,
           gbcrNative: Element.prototype.getBoundingClientRect === (window as any).__nativeGbcr,
-          stats: internal.agentStats ? internal.agentStats() : null,
+          stats: internals,
           outside: (window as any).__LAYOUT_COST__.state().outside,
         };
         return r.tap ? null : r;

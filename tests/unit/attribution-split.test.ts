@@ -1,11 +1,11 @@
 /**
  * Attribution of a frame's style/layout and of forced reflows
- * (src/inject/pipeline/attribution.ts): pure, through the real ring buffer
+ * (src/inject/agent/pipeline/attribution.ts): pure, through the real ring buffer
  * and the protocol's toLines decoder.
  */
 import { expect } from 'chai';
-import { attribute, exclusiveWeights, type Dirtied } from '../../src/inject/pipeline/attribution';
-import { RingBuffer } from '../../src/inject/ring-buffer';
+import { attribute, exclusiveWeights, type Dirtied } from '../../src/inject/agent/pipeline/attribution';
+import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 import { RECORD_STRIDE, RecordKind, toLines } from '../../src/protocol';
 
 function node(id: number, rendered: number, parent: Dirtied | null = null): Dirtied {

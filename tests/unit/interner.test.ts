@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Interner, KeyBatch } from '../../src/inject/pipeline/interner';
+import { Interner, KeyBatch } from '../../src/inject/agent/pipeline/interner';
 
 describe('Interner and KeyBatch', () => {
   it('interns names once and ships only the new ones', () => {

@@ -35,10 +35,10 @@ describe('overlay ramps', () => {
   });
 
   it('inflation ratio is rendered ÷ authored, authored floored at 1', () => {
-    expect(inflationRatio(50, 847)).to.be.closeTo(16.94, 0.01);
-    expect(inflationRatio(0, 5)).to.equal(5);
+    expect(inflationRatio(847, 50)).to.be.closeTo(16.94, 0.01);
+    expect(inflationRatio(5, 0)).to.equal(5);
     expect(inflationRatio(0, 0)).to.equal(0);
-    expect(inflationRatio(10, -3)).to.equal(0);
+    expect(inflationRatio(-3, 10)).to.equal(0);
   });
 
   it('stripes orange and red only', () => {

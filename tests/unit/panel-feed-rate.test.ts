@@ -4,8 +4,8 @@
  * latest), while the user's own actions (mode, pin) still go out at once.
  */
 import { expect } from 'chai';
-import { PanelFeed, STATUS_INTERVAL_MS, type FeedSource } from '../../src/content/panel-feed';
-import { RollupStore } from '../../src/content/store';
+import { PanelFeed, STATUS_INTERVAL_MS, type FeedSource } from '../../src/content/main/panel-feed';
+import { RollupStore } from '../../src/content/main/store';
 
 function source(sent: { type: string; payload: any }[]): FeedSource & { pageStatus: any } {
   return {
@@ -15,6 +15,7 @@ function source(sent: { type: string; payload: any }[]): FeedSource & { pageStat
     bg: { send: (type: string, payload: unknown) => sent.push({ type, payload }) } as unknown as FeedSource['bg'],
     overlay: { pinned: null, hovered: null, drawnCount: 0, hiddenCount: 0, capped: false, chainOf: (id: number) => [id] } as unknown as FeedSource['overlay'],
     droppedMessages: () => 0,
+    selfCost: () => null,
   };
 }
 

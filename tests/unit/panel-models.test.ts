@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { Status } from '../../src/protocol';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { chooseFrame, frameLabel, pickerFrames } from '../../src/devtools-panel/model';
-import { isFilterShortcut, isToggleShortcut } from '../../src/devtools-panel/shortcuts';
+import { isFilterShortcut } from '../../src/devtools-panel/shortcuts';
+import { isToggleShortcut } from '../../src/protocol/shortcut';
 import { cloneDefaults, editNumber, MS_RAMP_FIELDS, readSettings, SURFACE_FIELDS } from '../../src/devtools-panel/settings-model';
 import { fileName } from '../../src/devtools-panel/snapshot-export';
 import { formatResolution, notices, type StatusContext } from '../../src/devtools-panel/status';
@@ -12,7 +13,7 @@ function status(o: Partial<Status> = {}): Status {
   return {
     renderers: 1, roots: 1, agent: true, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://a.test/x',
     frameId: 0, mode: 'components', pinned: null, components: 3, droppedEvents: 0, droppedMessages: 0, drawn: 2,
-    hidden: 0, capped: false, hovered: null, ...o,
+    hidden: 0, capped: false, hovered: null, self: null, ...o,
   };
 }
 const ctx = { connected: true, otherReactFrames: 0, shortcut: 'Ctrl+Shift+L' };

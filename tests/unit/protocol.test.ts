@@ -36,13 +36,13 @@ describe('protocol', () => {
 
   it('checks record batches against their buffer size', () => {
     const buffer = new ArrayBuffer(2 * RECORD_STRIDE * 8);
-    const good = envelope(Source.Page, 'records', { buffer, count: 2, strings: ['a'], stringBase: 0, dropped: 0, keys: [], seq: 1 });
+    const good = envelope(Source.Page, 'records', { buffer, count: 2, strings: ['a'], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 });
     expect(parseMessage(good, Source.Page)).to.not.equal(null);
-    const lying = envelope(Source.Page, 'records', { buffer, count: 3, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 2 });
+    const lying = envelope(Source.Page, 'records', { buffer, count: 3, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 2, selfMs: 0 });
     expect(parseMessage(lying, Source.Page)).to.equal(null);
-    const longName = envelope(Source.Page, 'records', { buffer, count: 1, strings: ['x'.repeat(10_000)], stringBase: 0, dropped: 0, keys: [], seq: 1 });
+    const longName = envelope(Source.Page, 'records', { buffer, count: 1, strings: ['x'.repeat(10_000)], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 });
     expect(parseMessage(longName, Source.Page)).to.equal(null);
-    const notBuffer = envelope(Source.Page, 'records', { buffer: [1, 2], count: 0, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1 });
+    const notBuffer = envelope(Source.Page, 'records', { buffer: [1, 2], count: 0, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 });
     expect(parseMessage(notBuffer, Source.Page)).to.equal(null);
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RECORD_STRIDE, RecordKind, toLines } from '../../src/protocol';
-import { RingBuffer } from '../../src/inject/ring-buffer';
+import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 
 describe('RingBuffer', () => {
   it('rejects capacities that are not powers of two', () => {

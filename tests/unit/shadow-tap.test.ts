@@ -3,7 +3,7 @@
  * hosts; a page that creates and drops hosts must not grow it (issue 11).
  */
 import { expect } from 'chai';
-import { installShadowTap } from '../../src/inject/shadow';
+import { installShadowTap } from '../../src/inject/boot/shadow';
 
 describe('attachShadow tap', () => {
   const RealWeakRef = globalThis.WeakRef;

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { envelope, parseMessage, RECORD_STRIDE, RecordKind, Source } from '../../src/protocol';
-import { MAX_BATCH_WORK, MAX_STRINGS, MAX_STRING_CHARS, RollupStore } from '../../src/content/store';
+import { MAX_BATCH_WORK, MAX_STRINGS, MAX_STRING_CHARS, RollupStore } from '../../src/content/main/store';
 import { cleanName } from '../../src/overlay/paint-text';
 
 function batch(...rows: number[][]): Float64Array {
@@ -15,7 +15,7 @@ function batch(...rows: number[][]): Float64Array {
 }
 
 function recordsMessage(buffer: ArrayBuffer, count: number): unknown {
-  return envelope(Source.Page, 'records', { buffer, count, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1 });
+  return envelope(Source.Page, 'records', { buffer, count, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 });
 }
 
 describe('content store and protocol against a hostile page (issue 11)', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RECORD_STRIDE, RecordKind } from '../../src/protocol';
-import { RollupStore } from '../../src/content/store';
+import { RollupStore } from '../../src/content/main/store';
 
 function batch(...rows: number[][]): Float64Array {
   const d = new Float64Array(rows.length * RECORD_STRIDE);

@@ -1,10 +1,9 @@
 /**
- * The forced-reflow timer (src/inject/timing/forced-reflow.ts) on a fake
+ * The forced-reflow timer (src/inject/agent/timing/forced-reflow.ts) on a fake
  * window whose layout reads cost what each test says, on a fake clock.
  */
 import { expect } from 'chai';
-import type { Internal } from '../../src/inject/internal';
-import { ForcedReflowTimer } from '../../src/inject/timing/forced-reflow';
+import { ForcedReflowTimer } from '../../src/inject/agent/timing/forced-reflow';
 
 function world() {
   const clock = { t: 1000 };
@@ -35,13 +34,15 @@ function world() {
     performance: { now: () => clock.t },
   } as unknown as Window & typeof globalThis;
   const posts: { type: string; payload: unknown }[] = [];
-  const internal = {
-    degraded: [] as string[], outside: undefined, debug: () => undefined,
-    post: (type: string, payload: unknown) => posts.push({ type, payload }), status: () => ({}),
-  } as unknown as Internal;
+  const internal = { degraded: [] as string[] };
   let forcedCalls = 0;
   const timer = new ForcedReflowTimer({
-    win, internal, ownerOf: (n) => (n as unknown as FElement).owner, onForced: () => forcedCalls++,
+    win,
+    degrade: (reason) => internal.degraded.push(reason),
+    announce: () => posts.push({ type: 'status', payload: {} }),
+    post: (type, payload) => posts.push({ type, payload }),
+    debug: () => undefined,
+    ownerOf: (n) => (n as unknown as FElement).owner, onForced: () => forcedCalls++,
   });
   const el = (owner: number, cost: number): FHTMLElement => Object.assign(new FHTMLElement(), { owner, cost });
   return { clock, win, internal, posts, timer, el, forced: () => forcedCalls, FElement, FHTMLElement };
@@ -107,6 +108,6 @@ describe('timing: forced-reflow timer', () => {
     w.timer.uninstall();
     expect(Object.getOwnPropertyDescriptor(w.FHTMLElement.prototype, 'offsetHeight')).to.deep.equal(before);
     expect(w.timer.take(new Map())).to.equal(0);
-    expect(w.internal.outside).to.equal(undefined);
+    expect(w.timer.outside).to.equal(undefined);
   });
 });

@@ -1,13 +1,13 @@
 /**
- * The frame loop (src/inject/pipeline/frame-loop.ts) against a model of the
+ * The frame loop (src/inject/agent/pipeline/frame-loop.ts) against a model of the
  * native requestAnimationFrame (HTML "run the animation frame callbacks":
  * the handles are taken when the frame starts, a cancelled callback does not
  * run, a callback requested during the frame waits for the next one), with
  * the real document_start pass-through (src/inject/raf.ts) in front.
  */
 import { expect } from 'chai';
-import { FrameLoop } from '../../src/inject/pipeline/frame-loop';
-import { installRaf } from '../../src/inject/raf';
+import { FrameLoop } from '../../src/inject/agent/pipeline/frame-loop';
+import { installRaf } from '../../src/inject/boot/raf';
 
 class NativeRaf {
   private next = 1;

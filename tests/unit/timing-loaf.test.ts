@@ -1,10 +1,10 @@
 /**
- * The Long Animation Frames cross-check (src/inject/timing/loaf.ts) and the
+ * The Long Animation Frames cross-check (src/inject/agent/timing/loaf.ts) and the
  * span ring it reads, on entries shaped like Chromium 156's.
  */
 import { expect } from 'chai';
-import { emptyTotals, foldEntry, FOREIGN_RAF_MIN_MS, type LoafEntry } from '../../src/inject/timing/loaf';
-import { SpanRing } from '../../src/inject/timing/span-ring';
+import { emptyTotals, foldEntry, FOREIGN_RAF_MIN_MS, type LoafEntry } from '../../src/inject/agent/timing/loaf';
+import { SpanRing } from '../../src/inject/agent/timing/span-ring';
 
 describe('timing: span ring', () => {
   it('sums the spans that start within a window and forgets the oldest past capacity', () => {

@@ -1,6 +1,6 @@
-/** Sampled forced-reflow stacks (src/inject/timing/stacks.ts): trimming and sampling. */
+/** Sampled forced-reflow stacks (src/inject/agent/timing/stacks.ts): trimming and sampling. */
 import { expect } from 'chai';
-import { firstFrameUrl, MAX_STACK_CHARS, StackSampler, trimStack } from '../../src/inject/timing/stacks';
+import { firstFrameUrl, MAX_STACK_CHARS, StackSampler, trimStack } from '../../src/inject/agent/timing/stacks';
 
 const AGENT = 'chrome-extension://abcdef/agent.js';
 const RAW = [

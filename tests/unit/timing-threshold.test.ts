@@ -1,5 +1,5 @@
 /**
- * When a timed call counts as a forced reflow (src/inject/timing/threshold.ts),
+ * When a timed call counts as a forced reflow (src/inject/agent/timing/threshold.ts),
  * against a model of Chrome's clock: performance.now() clamped to 100 µs (or
  * 5 µs when cross-origin isolated) where each interval rounds up past its own
  * pseudo-random threshold (Blink's TimeClamper).
@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import {
   BURST_CALLS, BurstCounter, FLOOR_MS, flushThresholdMs, timerResolutionMs,
-} from '../../src/inject/timing/threshold';
+} from '../../src/inject/agent/timing/threshold';
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {

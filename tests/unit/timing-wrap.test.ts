@@ -1,12 +1,12 @@
 /**
- * The wrapper mechanics (src/inject/timing/wrap.ts) on plain objects: exact
+ * The wrapper mechanics (src/inject/agent/timing/wrap.ts) on plain objects: exact
  * pass-through (this, arguments and their count, return, exceptions, name,
  * length, not constructible), the nesting guard, and identity restored on
  * uninstall.
  */
 import { expect } from 'chai';
-import { OwnerKind } from '../../src/inject/timing/targets';
-import { WrapperSet, type WrapHost, type WrapSpec } from '../../src/inject/timing/wrap';
+import { OwnerKind } from '../../src/inject/agent/timing/targets';
+import { WrapperSet, type WrapHost, type WrapSpec } from '../../src/inject/agent/timing/wrap';
 
 class FakeHost implements WrapHost {
   active = true;

@@ -1,0 +1,22 @@
+/**
+ * What the content script's boot (content.js, document_start, every frame)
+ * hands to its main part (content-main.js, injected by the service worker into
+ * the same isolated world when the frame first needs it). The isolated world's
+ * globals are invisible to the page, so one property there is the handoff.
+ * main/ imports this module for its types; boot/ imports nothing of main/.
+ */
+export const HANDOFF_KEY = '__layoutCostContent';
+
+export interface Handoff {
+  /** The content script's end of the private channel (boot/index.ts offers the other end to the boot script). */
+  readonly port: MessagePort;
+  /** True once the MAIN world said anything on the port (it answers main's first `state`). */
+  readonly answered: boolean;
+  /** Page and worker messages heard before main took over, raw (main validates them). */
+  readonly pageQueue: unknown[];
+  readonly workerQueue: unknown[];
+  /** Messages the boot dropped (queue full, no worker to answer). */
+  readonly dropped: number;
+  /** Main takes over: from now on every message goes to these. */
+  attach(onPage: (raw: unknown) => void, onWorker: (raw: unknown) => void): void;
+}

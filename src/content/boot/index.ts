@@ -1,0 +1,136 @@
+/**
+ * content.js: the content script's boot, at document_start in every frame
+ * (isolated world). It is always on, so it does only what cannot wait:
+ * - offers the private channel to the MAIN world's boot script (one
+ *   `MessageChannel`, one end posted to the window);
+ * - listens for the user's Ctrl+Shift+L (trusted key presses only);
+ * - asks the service worker once, without a port, whether this tab's overlay
+ *   is on or a panel is open (`hello`), and hears its broadcasts;
+ * - when any of that makes the frame needed (the overlay on, a panel open, a
+ *   call of the page's API), asks the worker to inject content-main.js (the
+ *   store, the canvas, the panel feed) and hands it all it heard (handoff.ts).
+ * It uses `chrome.*` directly: no polyfill, no validators beyond the shapes
+ * it acts on (main validates everything before use).
+ */
+import { HANDSHAKE_TYPE, PROTOCOL_VERSION, Source } from '../../protocol/constants';
+import { HANDOFF_KEY, type Handoff } from './handoff';
+import { isToggleShortcut } from '../../protocol/shortcut';
+
+const MAX_QUEUE = 64;
+
+type Msg = { source?: unknown; v?: unknown; type?: unknown; payload?: unknown } | null;
+
+function envelope(type: string, payload: unknown): object {
+  return { source: Source.Content, v: PROTOCOL_VERSION, type, payload };
+}
+
+/**
+ * Its own small function: Blink records the caller's source position for each window.postMessage, and V8 re-parses
+ * the calling function to find it (a large caller costs ≈ 0.5 ms here).
+ */
+function offerPort(port: MessagePort): void {
+  window.postMessage({ source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*', [port]);
+}
+
+function main(): void {
+  const g = globalThis as unknown as Record<string, unknown>;
+  if (g[HANDOFF_KEY] !== undefined) return;
+  let answered = false;
+  let dropped = 0;
+  let mainRequested = false;
+  const pageQueue: unknown[] = [];
+  const workerQueue: unknown[] = [];
+  let onPage: ((raw: unknown) => void) | null = null;
+  let onWorker: ((raw: unknown) => void) | null = null;
+
+  const send = (type: string, payload: unknown): Promise<unknown> => {
+    try {
+      return chrome.runtime.sendMessage(envelope(type, payload)).catch(() => {
+        dropped++;
+      });
+    } catch {
+      // The extension was reloaded or removed: this frame's scripts are orphans.
+      dropped++;
+      return Promise.resolve(undefined);
+    }
+  };
+  const needMain = (): void => {
+    if (mainRequested) return;
+    mainRequested = true;
+    void send('needContent', {});
+  };
+  const queue = (q: unknown[], raw: unknown): void => {
+    if (q.length >= MAX_QUEUE) {
+      q.shift();
+      dropped++;
+    }
+    q.push(raw);
+  };
+
+  function fromWorker(raw: unknown): void {
+    if (onWorker) return onWorker(raw);
+    const m = raw as Msg;
+    if (!m || m.source !== Source.Background) return;
+    const p = m.payload as { mode?: unknown; panel?: unknown; connected?: unknown } | null;
+    queue(workerQueue, raw);
+    // Wanted: the tab's overlay is on, or a DevTools panel is open on it.
+    if ((m.type === 'mode' || m.type === 'helloAck') && p && p.mode !== 'off') needMain();
+    if ((m.type === 'panel' && p && p.connected === true) || (m.type === 'helloAck' && p && p.panel === true)) needMain();
+  }
+
+  // The private channel: one offer, posted now, before any page script exists, so that it is the first handshake
+  // in the window's queue; only the boot script's capture listener, registered before any page script, sees it
+  // (src/inject/boot/channel.ts). The port is theirs from that task on: nothing is lost by posting before it answers.
+  const channel = new MessageChannel();
+  const port = channel.port1;
+  port.onmessage = (e) => {
+    answered = true;
+    if (onPage) return onPage(e.data);
+    const d = e.data as Msg;
+    // Before main, the MAIN world speaks only when the page calls the API: that needs main.
+    queue(pageQueue, e.data);
+    if (d && d.type === 'api') needMain();
+  };
+  offerPort(channel.port2);
+
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  window.addEventListener('keydown', (e) => {
+    // Only the user's own key press: a page's synthetic keydown must not switch the whole tab.
+    if (!e.isTrusted || !isToggleShortcut(e, mac)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    void send('toggle', { via: 'key' });
+  }, true);
+
+  // The worker's broadcasts reach every frame of the tab (tabs.sendMessage), ported or not.
+  chrome.runtime.onMessage.addListener((raw: unknown, sender: chrome.runtime.MessageSender) => {
+    if (sender.id === chrome.runtime.id) fromWorker(raw);
+    return undefined;
+  });
+  void send('hello', { top: window === window.top, mode: 'off' }).then((ack) => {
+    if (ack !== undefined) fromWorker(ack);
+  });
+
+  const handoff: Handoff = {
+    port,
+    get answered() {
+      return answered;
+    },
+    pageQueue,
+    workerQueue,
+    get dropped() {
+      return dropped;
+    },
+    attach(page, worker) {
+      onPage = page;
+      onWorker = worker;
+    },
+  };
+  Object.defineProperty(g, HANDOFF_KEY, { value: handoff });
+}
+
+try {
+  main();
+} catch (e) {
+  console.warn('[layout-cost] content script failed to start', e);
+}

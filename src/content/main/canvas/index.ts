@@ -1,0 +1,324 @@
+/**
+ * The overlay: decides what to draw (src/overlay/plan.ts), draws it on the
+ * one canvas (src/overlay/paint-*.ts), and owns the interaction state —
+ * mode, Inspect hover, the pin, the legend and the mode caption.
+ *
+ * Cadence: the controller flushes at most every 33 ms while the store
+ * changed; while the overlay is on an idle ticker asks for a flush every
+ * 200 ms so sparklines keep moving (and decay) on a quiet page and captions
+ * expire. Bounds come from the agent after its frames; the overlay asks for
+ * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
+ */
+import type { Mode, Settings } from '../../../protocol';
+import { MeterAtlas, type AtlasMeter } from '../../../overlay/atlas';
+import { HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR } from '../../../overlay/paint-meters';
+import { TextBoxCache } from './text-cache';
+import { measureLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../../overlay/paint-text';
+import { legendLines, modeCaption } from '../../../overlay/legend';
+import { ownRendered } from '../../../overlay/ramps';
+import { METER_HEIGHT_PX } from '../../../overlay/anchor';
+import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
+import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../../overlay/sparkline';
+import type { Rect, Viewport } from '../../../overlay/types';
+import type { Point } from '../../../overlay/anchor';
+import type { RollupStore, StoredComponent } from '../store';
+import { CanvasHost, makeSurface } from './host';
+import { Interaction } from './interaction';
+import { LegendState, type LegendStorage } from './legend-state';
+
+export const IDLE_TICK_MS = 200;
+export const MODE_CAPTION_MS = 1500;
+/** How long a choice of meters (surface-through, heatmap ranking: O(all components)) is reused. */
+export const CHOICE_REFRESH_MS = 250;
+/** Scroll events come every frame while scrolling: ask the agent for bounds at most this often (trailing). */
+export const BOUNDS_REQUEST_MS = 30;
+
+export interface OverlayDeps {
+  store: RollupStore;
+  /** Ask the agent which component is under a viewport point (Inspect mode). */
+  hitTest(x: number, y: number): Promise<number | null>;
+  /** The user pinned or unpinned a component on the canvas. */
+  onPin(id: number | null): void;
+  /** Ask for a flush (the controller throttles it to 33 ms); without it the overlay draws at once. */
+  requestRender?(): void;
+  /** Ask the agent to read bounds again: the page scrolled or the viewport changed. */
+  requestBounds?(): void;
+  /** Where the legend's dismissal is remembered (chrome.storage.local); null keeps it in memory. */
+  legendStorage?: LegendStorage | null;
+}
+
+export class Overlay {
+  mode: Mode = 'off';
+  pinned: number | null = null;
+  /** Highlight from the panel's table row hover. */
+  hovered: number | null = null;
+  /** The component under the pointer in Inspect mode. */
+  inspectHover: number | null = null;
+  capped = false;
+  drawnCount = 0;
+  /** Meters left out this frame: no free slot beside the others, or covered by a dialog or menu. */
+  hiddenCount = 0;
+  private canvasHost: CanvasHost | null = null;
+  private readonly interaction: Interaction;
+  private readonly legend: LegendState;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+  private modeCaptionUntil = 0;
+  private want: number[] = [];
+  private drawnIds = new Set<number>();
+  private chains = new Map<number, number[]>();
+  private readonly text = new TextBoxCache();
+  private readonly atlas = new MeterAtlas(makeSurface);
+  private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; size: number } | null = null;
+  private boundsTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Where each drawn meter went (top-left, viewport CSS px). */
+  private meterPositions = new Map<number, Point>();
+  /** Where the legend was last drawn (viewport CSS px), for its dismissing click. */
+  private legendRect: Rect | null = null;
+
+  constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
+    this.legend = new LegendState(deps.legendStorage ?? null);
+    this.interaction = new Interaction({
+      inspecting: () => this.mode === 'inspect',
+      hovered: () => this.inspectHover,
+      pinned: () => this.pinned,
+      hitTest: (x, y) => this.deps.hitTest(x, y),
+      setHovered: (id) => {
+        if (id === this.inspectHover) return;
+        this.inspectHover = id;
+        this.requestBounds();
+        this.requestRender();
+      },
+      pin: (id) => this.deps.onPin(id),
+      escape: () => this.escape(),
+      onLegend: (x, y) => {
+        const r = this.legendRect;
+        return r !== null && this.legend.visible() && x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+      },
+      dismissLegend: () => {
+        if (this.legend.dismiss()) this.requestRender();
+      },
+      // The agent re-reads bounds on scroll and resize by itself (it listens too); the canvas only redraws.
+      viewportChanged: () => this.requestRender(),
+    });
+  }
+
+  setSettings(s: Settings): void {
+    this.settings = s;
+    this.requestRender();
+  }
+
+  setMode(mode: Mode): void {
+    const prev = this.mode;
+    this.mode = mode;
+    if (mode === 'off') {
+      this.removeHost();
+      this.legend.disabled();
+      return;
+    }
+    if (mode !== 'inspect') this.inspectHover = null;
+    this.ensureHost();
+    if (prev === 'off') this.legend.enabled();
+    if (prev !== mode) this.modeCaptionUntil = performance.now() + MODE_CAPTION_MS;
+    this.render();
+  }
+
+  setPin(id: number | null): void {
+    this.pinned = id;
+  }
+
+  setHover(id: number | null): void {
+    this.hovered = id;
+  }
+
+  /** Ids whose bounds the agent should read after its next frame: pinned and hovered first, then the plan's (capped). */
+  wantBounds(): number[] {
+    if (this.mode === 'off') return [];
+    const ids = [this.pinned, this.inspectHover, this.hovered].filter((id): id is number => id !== null && id !== 0);
+    return [...new Set([...ids, ...this.want])];
+  }
+
+  /** Where the meter of `id` was last drawn, or null. */
+  meterAt(id: number): Point | null {
+    const p = this.meterPositions.get(id);
+    return p ? { x: p.x, y: p.y } : null;
+  }
+
+  /** The components folded into the meter that shows `id` (shallowest first), for the panel. */
+  chainOf(id: number): number[] {
+    return this.chains.get(id) ?? [id];
+  }
+
+  get hostElement(): HTMLElement | null {
+    return this.canvasHost?.host ?? null;
+  }
+
+  render(): void {
+    const host = this.canvasHost;
+    if (!host || this.mode === 'off') return;
+    const vp = host.sync();
+    const ctx = host.ctx;
+    const { store } = this.deps;
+    for (const id of this.drawnIds) {
+      const c = id === 0 ? store.page : store.components.get(id);
+      if (c) c.drawn = false;
+    }
+    this.drawnIds.clear();
+    const s = this.settings;
+    const input: PlanInput<StoredComponent> = {
+      mode: this.mode, nodes: store.components.values(), get: (id) => store.components.get(id), page: store.page,
+      viewport: vp, rtl: document.dir === 'rtl',
+      rules: {
+        layoutFraction: s.surfaceLayoutFraction, renderedFraction: s.surfaceRenderedFraction,
+        inflationFactor: s.surfaceInflationFactor, msRamp: s.msRamp, inflationRamp: s.inflationRamp,
+      },
+      pinned: this.pinned, hovered: this.mode === 'inspect' ? this.inspectHover : null, highlighted: this.hovered,
+      occluders: store.occluders,
+    };
+    const plan = placeFrame(input, this.choose(input));
+    this.want = plan.wantBounds;
+    this.capped = plan.capped;
+    this.hiddenCount = plan.hidden;
+    this.chains.clear();
+    this.meterPositions.clear();
+    for (const m of plan.meters) {
+      m.node.drawn = true;
+      this.meterPositions.set(m.node.id, { x: m.at.x, y: m.at.y });
+      this.drawnIds.add(m.node.id);
+      if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
+    }
+    this.drawnCount = plan.meters.length;
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, host.canvas.width, host.canvas.height);
+    paintCoveredOutlines(ctx, plan.outlines, plan.outlineCovers, vp.dpr, vp);
+    paintFills(ctx, plan.accentOutlines, vp.dpr, HOVER_FILL);
+    paintOutlines(ctx, plan.accentOutlines, vp.dpr, HOVER_COLOR);
+    if (plan.pinOutline) paintOutlines(ctx, [plan.pinOutline], vp.dpr, PIN_COLOR);
+    this.atlas.paint(ctx, plan.meters.map((m) => this.meterDraw(m)), vp.dpr, s);
+    this.paintText(ctx, plan.meters, plan.captions, vp);
+  }
+
+  /**
+   * Which components may get a meter: O(all components), so it is reused for
+   * up to CHOICE_REFRESH_MS (EMAs move slowly) unless the mode, the settings
+   * or the set of mounted components changed. Between choices only the chosen
+   * few (and the pinned and hovered ones) have their EMAs decayed to now.
+   */
+  private choose(input: PlanInput<StoredComponent>): Choice<StoredComponent> {
+    const { store } = this.deps;
+    const now = performance.now();
+    const c = this.choice;
+    if (c && c.choice.mode === this.mode && c.settings === this.settings && c.size === store.components.size
+      && now - c.at < CHOICE_REFRESH_MS) {
+      // Unmounted since: drop them (a remount is a new object).
+      const live = c.choice.chosen.filter((n) => n.id === 0 || store.components.get(n.id) === n);
+      for (const n of live) store.ema(n);
+      for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
+      return { ...c.choice, chosen: live };
+    }
+    if (this.mode !== 'inspect') for (const n of store.components.values()) store.ema(n);
+    else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
+    store.ema(store.page);
+    const choice = chooseFrame(input);
+    this.choice = { choice, at: now, settings: this.settings, size: store.components.size };
+    return choice;
+  }
+
+  private decay(id: number): void {
+    const c = this.deps.store.components.get(id);
+    if (c) this.deps.store.ema(c);
+  }
+
+  private meterDraw(m: PlannedMeter<StoredComponent>): AtlasMeter {
+    const c = m.node;
+    const cost = c.cost;
+    let oldest = 0;
+    let bucket: number | undefined;
+    if (cost !== null && cost.spark !== null) {
+      bucket = Math.floor(performance.now() / SPARKLINE_BUCKET_MS);
+      cost.sparkBucket = advanceSparkline(cost.spark, cost.sparkBucket, bucket);
+      oldest = (bucket + 1) % SPARKLINE_BUCKETS;
+    }
+    return {
+      x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: ownRendered(c),
+      spark: cost?.spark ?? null, sparkOldest: oldest, sparkBucket: bucket,
+    };
+  }
+
+  private paintText(
+    ctx: CanvasRenderingContext2D, meters: PlannedMeter<StoredComponent>[],
+    captions: Caption<StoredComponent>[], vp: Viewport,
+  ): void {
+    for (const m of meters) {
+      if (m.label === null) continue;
+      // Beside the meter, vertically centred on it, inside the viewport.
+      const size = measureLines(ctx, [m.label], vp.dpr);
+      const y = Math.max(0, Math.min(vp.height - size.height, m.at.y + METER_HEIGHT_PX / 2 - size.height / 2));
+      this.text.paint(ctx, [m.label], Math.max(0, m.at.x - size.width - 2), y, vp.dpr);
+    }
+    for (const c of captions) {
+      const n = c.node;
+      const lines = [pinCaption(n.name, n.layout, n.authored, n.rendered, n.portaledIn)];
+      const at = placeCaption(c.at, measureLines(ctx, lines, vp.dpr), vp, n.bounds);
+      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
+    }
+    if (performance.now() < this.modeCaptionUntil) {
+      const lines = [modeCaption(this.mode)];
+      const at = placeModeCaption(measureLines(ctx, lines, vp.dpr), vp);
+      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
+    }
+    this.legendRect = null;
+    if (this.legend.visible()) {
+      const lines = legendLines(this.settings);
+      const size = measureLines(ctx, lines, vp.dpr);
+      const at = placeLegend(size, vp);
+      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
+      this.legendRect = { x: at.x, y: at.y, width: size.width, height: size.height };
+    }
+  }
+
+  private escape(): void {
+    if (this.mode !== 'off' && this.pinned !== null) this.deps.onPin(null);
+  }
+
+  private requestBounds(): void {
+    if (this.boundsTimer !== null || !this.deps.requestBounds) return;
+    this.boundsTimer = setTimeout(() => {
+      this.boundsTimer = null;
+      if (this.mode !== 'off') this.deps.requestBounds?.();
+    }, BOUNDS_REQUEST_MS);
+  }
+
+  private requestRender(): void {
+    if (this.deps.requestRender) this.deps.requestRender();
+    else this.render();
+  }
+
+  private ensureHost(): void {
+    if (this.canvasHost) return;
+    this.canvasHost = new CanvasHost(() => this.requestRender());
+    this.interaction.attach();
+    this.ticker = setInterval(() => this.requestRender(), IDLE_TICK_MS);
+  }
+
+  private removeHost(): void {
+    this.canvasHost?.remove();
+    this.canvasHost = null;
+    this.interaction.detach();
+    if (this.ticker !== null) clearInterval(this.ticker);
+    this.ticker = null;
+    this.inspectHover = null;
+    const { store } = this.deps;
+    for (const c of store.components.values()) c.drawn = false;
+    store.page.drawn = false;
+    this.drawnIds.clear();
+    this.chains.clear();
+    this.meterPositions.clear();
+    this.atlas.reset();
+    this.choice = null;
+    this.want = [];
+    this.drawnCount = 0;
+    this.hiddenCount = 0;
+    this.capped = false;
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * content-main.js: the content script's main part, injected into a frame's
+ * isolated world by the service worker when the frame first needs it (the
+ * overlay on, a panel open, a call of the page's API); never at page load.
+ * Owns the rollup store, the overlay canvas and the user's interaction state.
+ * Takes the private port and what the boot heard from it (../boot/handoff.ts);
+ * talks to the MAIN world over that port (untrusted data, validated) and to
+ * the service worker over a long-lived runtime port.
+ */
+import browser from 'webextension-polyfill';
+import { settingsValidator, INVALID, type Mode, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
+import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
+import { BackgroundPort, type BackgroundMessage } from './background-port';
+import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
+import { Overlay } from './canvas';
+import { PageChannel, type PageMessage } from './page-channel';
+import { PanelFeed } from './panel-feed';
+import { SelfCostMeter } from './self-cost';
+import { RollupStore } from './store';
+
+const RENDER_INTERVAL_MS = 33;
+const API_MODE_DELAY_MS = 30;
+
+class Controller {
+  readonly store = new RollupStore();
+  /** Our own main-thread time (the agent's, reported in its batches, and ours). */
+  readonly self = new SelfCostMeter();
+  mode: Mode = 'off';
+  pageStatus: PageStatus | null = null;
+  private settings: Settings = { ...DEFAULT_SETTINGS };
+  private agentRequested = false;
+  private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastConfigKey = '';
+  private hitSeq = 0;
+  private hitWaiters = new Map<number, (id: number | null) => void>();
+  private pendingMode: Mode | null = null;
+  /** The last records batch number applied (0: none yet). */
+  private lastSeq = 0;
+  private modeTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly page: PageChannel;
+  readonly bg: BackgroundPort;
+  readonly overlay: Overlay;
+  readonly feed: PanelFeed;
+  private readonly bootDrops: { readonly dropped: number };
+
+  constructor(handoff: Handoff) {
+    this.overlay = new Overlay({
+      store: this.store,
+      hitTest: (x, y) => this.hitTest(x, y),
+      onPin: (id) => this.pin(id),
+      requestRender: () => this.scheduleRender(),
+      // Scroll, resize or a new Inspect hover: the agent re-reads bounds for wantBounds().
+      requestBounds: () => this.pushConfig(true),
+      legendStorage: {
+        get: async (key) => (await browser.storage.local.get(key))[key],
+        set: (key, value) => browser.storage.local.set({ [key]: value }),
+      },
+    }, this.settings);
+    this.page = new PageChannel(handoff, (m) => this.onPage(m));
+    this.page.onDrop = () => this.pushState();
+    this.bootDrops = handoff;
+    this.feed = new PanelFeed(this);
+    // The port to the worker is held only while there is something to say (background-port.ts).
+    this.bg = new BackgroundPort(
+      (m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode }),
+      () => this.mode !== 'off' || this.feed.isConnected,
+    );
+    // What the boot heard before this script existed (the hello's answer, broadcasts), then the page's queue.
+    for (const raw of handoff.workerQueue.splice(0)) this.bg.receive(raw);
+    this.page.attach((raw) => this.bg.receive(raw));
+    // The MAIN world answers the first state with its status (React or not) and from then on keeps it current.
+    this.pushState();
+    if (this.mode !== 'off') this.pushConfig(true);
+    void this.loadSettings();
+  }
+
+  private async loadSettings(): Promise<void> {
+    try {
+      const got = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
+      this.applySettings(got[SETTINGS_STORAGE_KEY]);
+      browser.storage.onChanged.addListener((changes, area) => {
+        if (area === 'local' && changes[SETTINGS_STORAGE_KEY]) this.applySettings(changes[SETTINGS_STORAGE_KEY].newValue);
+      });
+    } catch {
+      this.bg.drops.drop();
+    }
+  }
+
+  private applySettings(raw: unknown): void {
+    const s = raw === undefined ? INVALID : settingsValidator(raw);
+    this.settings = s === INVALID ? { ...DEFAULT_SETTINGS } : s;
+    this.overlay.setSettings(this.settings);
+    this.scheduleRender();
+  }
+
+  /** The one place a mode change lands, whatever asked for it. */
+  setMode(mode: Mode): void {
+    if (mode === this.mode) return;
+    const wasOff = this.mode === 'off';
+    this.mode = mode;
+    // Off frees what on took (issue 11: 50 000 components stayed after disable); on starts from a clean store.
+    if (wasOff !== (mode === 'off')) {
+      this.store.reset();
+      this.self.reset(0);
+      this.lastSeq = 0;
+    }
+    if (mode !== 'off' && !this.agentRequested) {
+      this.agentRequested = true;
+      this.bg.send('needAgent', {});
+    }
+    if (mode === 'off') this.overlay.setPin(null);
+    this.overlay.setMode(mode);
+    this.pushConfig(true);
+    this.pushState();
+    this.feed.statusChanged(true);
+    this.scheduleRender();
+    this.bg.sync();
+  }
+
+  pin(id: number | null): void {
+    this.overlay.setPin(id !== null && this.store.components.has(id) ? id : null);
+    this.pushConfig(true);
+    this.pushState();
+    this.feed.statusChanged(true);
+    this.scheduleRender();
+  }
+
+  private pushState(): void {
+    this.page.send('state', {
+      mode: this.mode, pinned: this.overlay.pinned, capped: this.overlay.capped, dropped: this.droppedMessages(),
+      self: this.selfCost(),
+    });
+  }
+
+  /** Tells the agent the mode and which bounds to read; only when it changed (or forced). */
+  private pushConfig(force = false): void {
+    const wantBounds = this.overlay.wantBounds();
+    const key = `${this.mode}|${this.overlay.pinned}|${wantBounds.join(',')}`;
+    if (!force && key === this.lastConfigKey) return;
+    this.lastConfigKey = key;
+    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned });
+  }
+
+  private hitTest(x: number, y: number): Promise<number | null> {
+    const seq = ++this.hitSeq;
+    return new Promise((resolve) => {
+      this.hitWaiters.set(seq, resolve);
+      this.page.send('hitTest', { seq, x, y });
+      setTimeout(() => {
+        if (this.hitWaiters.delete(seq)) resolve(null);
+      }, 500);
+    });
+  }
+
+  private onPage(msg: PageMessage): void {
+    switch (msg.type) {
+      case 'records': {
+        // A batch still in flight when the overlay went off: nothing to keep it for.
+        if (this.mode === 'off') break;
+        const p = msg.payload;
+        // A skipped number is a lost batch (a post that failed in the page): the tables are stale, start over.
+        const gap = this.lastSeq !== 0 && p.seq !== this.lastSeq + 1;
+        this.lastSeq = p.seq;
+        if (gap) this.page.send('resync', {});
+        try {
+          this.self.add(p.selfMs);
+          this.self.time(() => this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys));
+        } catch (e) {
+          // Validated, so not expected; a batch that still breaks the store is dropped and counted, never thrown.
+          this.page.drops.drop();
+          console.debug('[layout-cost] records batch dropped', e);
+        }
+        this.scheduleRender();
+        break;
+      }
+      case 'status':
+        this.pageStatus = msg.payload;
+        this.feed.statusChanged();
+        break;
+      case 'api': {
+        const p = msg.payload;
+        if (p.call === 'snapshot') {
+          this.page.send('apiResult', { reqId: p.reqId, result: this.snapshot() });
+        } else if ((p.call === 'enable' || p.call === 'disable') && !this.mayControlTab()) {
+          // A cross-origin frame (an ad, an embed) does not switch the tab, nor get the agent into the top page.
+          this.page.drops.drop();
+          this.pushState();
+        } else if (p.call === 'enable' || p.call === 'disable') {
+          this.requestMode(p.call === 'disable' ? 'off' : (p.mode ?? 'components'));
+        } else if (p.call === 'pin') {
+          this.pin(p.id);
+        }
+        break;
+      }
+      case 'hit': {
+        const w = this.hitWaiters.get(msg.payload.seq);
+        if (w) {
+          this.hitWaiters.delete(msg.payload.seq);
+          w(msg.payload.id);
+        }
+        break;
+      }
+      case 'stack':
+        this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
+        break;
+    }
+  }
+
+  private onBackground(msg: BackgroundMessage): void {
+    switch (msg.type) {
+      case 'mode':
+        this.setMode(msg.payload.mode);
+        break;
+      case 'panel':
+        this.feed.setConnected(msg.payload.connected);
+        break;
+      case 'helloAck':
+        this.feed.setConnected(msg.payload.panel);
+        this.setMode(msg.payload.mode);
+        break;
+      case 'pin':
+        this.pin(msg.payload.id);
+        break;
+      case 'hover':
+        this.overlay.setHover(msg.payload.id);
+        this.pushConfig();
+        this.scheduleRender();
+        break;
+      case 'agent':
+        // The agent the worker injected offered itself under this token: the boot script starts that one.
+        this.page.send('accept', { token: msg.payload.token });
+        break;
+      case 'snapshotRequest':
+        this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.snapshot() });
+        break;
+      default:
+        break;
+    }
+  }
+
+  scheduleRender(): void {
+    if (this.renderTimer !== null) return;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = null;
+      if (this.mode === 'off') return;
+      const wasCapped = this.overlay.capped;
+      this.self.time(() => {
+        this.overlay.render();
+        this.feed.tick();
+      });
+      // state().capped follows what the overlay just drew; state().self changes about once a second.
+      const selfChanged = this.self.sample(this.store.frames.count);
+      if (this.overlay.capped !== wasCapped || selfChanged) this.pushState();
+      if (selfChanged) this.feed.statusChanged();
+      this.pushConfig();
+    }, RENDER_INTERVAL_MS);
+  }
+
+  /**
+   * API mode calls land together, latest wins, API_MODE_DELAY_MS after the first of a burst: a page that calls
+   * enable/disable 5 000 times in a loop gets one switch, not 5 000 (issue 11).
+   */
+  private requestMode(mode: Mode): void {
+    this.pendingMode = mode;
+    this.modeTimer ??= setTimeout(() => {
+      this.modeTimer = null;
+      const m = this.pendingMode;
+      if (m === null) return;
+      this.pendingMode = null;
+      this.setMode(m);
+      this.bg.send('setMode', { mode: m });
+    }, API_MODE_DELAY_MS);
+  }
+
+  /** The API may switch the tab's mode from the top frame and from frames of the top's origin. */
+  private mayControlTab(): boolean {
+    if (window === window.top) return true;
+    try {
+      return window.top !== null && window.top.location.origin === window.location.origin;
+    } catch {
+      // Reading a cross-origin top's location throws: another site's frame.
+      return false;
+    }
+  }
+
+  private snapshot(): Snapshot {
+    return this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost());
+  }
+
+  selfCost(): SelfCost | null {
+    return this.mode === 'off' ? null : this.self.value;
+  }
+
+  droppedMessages(): number {
+    return this.page.drops.count + this.bg.drops.count + this.bootDrops.dropped;
+  }
+}
+
+const handoff = (globalThis as unknown as Record<string, unknown>)[HANDOFF_KEY] as Handoff | undefined;
+const started = Symbol.for('layout-cost.content-main');
+const g = globalThis as unknown as Record<symbol, unknown>;
+if (handoff !== undefined && g[started] === undefined) {
+  g[started] = true;
+  try {
+    new Controller(handoff);
+  } catch (e) {
+    console.warn('[layout-cost] content script failed to start', e);
+  }
+}

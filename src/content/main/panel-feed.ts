@@ -1,0 +1,144 @@
+/**
+ * What the DevTools panel sees of this frame: a status line whenever it
+ * changes and, while a panel is connected, the component table and the
+ * pinned component's details a few times a second.
+ */
+import type { Mode, PageStatus, PinnedDetail, SelfCost, Status, TableUpdate } from '../../protocol';
+import type { BackgroundPort } from './background-port';
+import type { Overlay } from './canvas';
+import type { RollupStore } from './store';
+
+const TABLE_INTERVAL_MS = 500;
+/**
+ * Status lines go out at most this often (trailing, latest wins), except for the user's own actions (mode, pin),
+ * which show at once: a page that forges 5 000 status messages made 5 000 panel updates (issue 11).
+ */
+export const STATUS_INTERVAL_MS = 500;
+const MAX_ROWS = 20_000;
+const MAX_STACKS = 8;
+
+export interface FeedSource {
+  store: RollupStore;
+  mode: Mode;
+  pageStatus: PageStatus | null;
+  bg: BackgroundPort;
+  overlay: Overlay;
+  droppedMessages(): number;
+  selfCost(): SelfCost | null;
+}
+
+export class PanelFeed {
+  private connected = false;
+  private lastTable = 0;
+  private statusKey = '';
+  private lastPinned: number | null = null;
+  private stacks = new Map<number, { ms: number; stack: string }[]>();
+  private lastStatusAt = -Infinity;
+  private statusTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly src: FeedSource) {}
+
+  /** A DevTools panel is open on this tab. */
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  setConnected(connected: boolean): void {
+    this.connected = connected;
+    this.statusKey = '';
+    if (connected) {
+      this.statusChanged(true);
+      this.sendTable();
+    }
+  }
+
+  addStack(id: number, ms: number, stack: string): void {
+    let list = this.stacks.get(id);
+    if (!list) this.stacks.set(id, (list = []));
+    list.unshift({ ms, stack });
+    if (list.length > MAX_STACKS) list.length = MAX_STACKS;
+    if (this.stacks.size > 1000) this.stacks.delete(this.stacks.keys().next().value as number);
+  }
+
+  status(): Status {
+    const s = this.src;
+    const page: PageStatus = s.pageStatus ?? {
+      renderers: 0, roots: 0, agent: false, minified: false, degraded: [], timerResolutionMs: 0.1, url: location.href.slice(0, 2048),
+    };
+    return {
+      ...page, frameId: 0, mode: s.mode, pinned: s.overlay.pinned, components: s.store.components.size,
+      droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: s.overlay.drawnCount, hidden: s.overlay.hiddenCount,
+      capped: s.overlay.capped, hovered: s.overlay.hovered, self: s.selfCost(),
+    };
+  }
+
+  /** The status may have changed; `urgent` for the user's own actions (mode, pin), which skip the rate limit. */
+  statusChanged(urgent = false): void {
+    if (!this.connected) return;
+    const now = performance.now();
+    if (!urgent && now - this.lastStatusAt < STATUS_INTERVAL_MS) {
+      this.statusTimer ??= setTimeout(() => {
+        this.statusTimer = null;
+        this.statusChanged();
+      }, STATUS_INTERVAL_MS - (now - this.lastStatusAt));
+      return;
+    }
+    const st = this.status();
+    const key = JSON.stringify(st);
+    if (key === this.statusKey) return;
+    this.statusKey = key;
+    this.lastStatusAt = now;
+    this.src.bg.send('status', st);
+    // A new pin should show its details now, not at the next 500 ms table tick.
+    if (st.pinned !== this.lastPinned) {
+      this.lastPinned = st.pinned;
+      this.sendTable();
+    }
+  }
+
+  tick(): void {
+    if (!this.connected) return;
+    this.statusChanged();
+    if (performance.now() - this.lastTable >= TABLE_INTERVAL_MS) this.sendTable();
+  }
+
+  private sendTable(): void {
+    this.lastTable = performance.now();
+    const { store, overlay } = this.src;
+    const rows = [];
+    for (const c of store.components.values()) {
+      rows.push(store.row(c));
+      if (rows.length >= MAX_ROWS) break;
+    }
+    const pe = store.ema(store.page);
+    const update: TableUpdate = {
+      frameId: 0,
+      frames: store.frames.count,
+      rows,
+      page: { styleMs: pe.styleMs, layoutMs: pe.layoutMs, forcedMs: pe.forcedMs },
+      pinned: overlay.pinned === null ? null : this.pinnedDetail(overlay.pinned),
+    };
+    this.src.bg.send('table', update);
+  }
+
+  private pinnedDetail(id: number): PinnedDetail | null {
+    const { store } = this.src;
+    const c = store.components.get(id);
+    if (!c) return null;
+    const chain: { id: number; name: string }[] = [];
+    let p = c.parentId === null ? undefined : store.components.get(c.parentId);
+    while (p && chain.length < 256) {
+      chain.push({ id: p.id, name: p.name });
+      p = p.parentId === null ? undefined : store.components.get(p.parentId);
+    }
+    const collapsed = this.src.overlay.chainOf(id);
+    const sharedMeter = collapsed.length > 1
+      ? collapsed.map((x) => ({ id: x, name: store.components.get(x)?.name ?? 'Anonymous' }))
+      : [];
+    return {
+      ...store.row(c), lastStyleMs: c.cost?.lastStyleMs ?? 0, lastLayoutMs: c.cost?.lastLayoutMs ?? 0,
+      lastForcedMs: c.cost?.lastForcedMs ?? 0, frame: c.cost?.lastFrame ?? 0, sparkline: store.sparkline(c), chain,
+      stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS), sharedMeter,
+    };
+  }
+}

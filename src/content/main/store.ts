@@ -1,0 +1,447 @@
+/**
+ * The rollup store: everything the overlay and the panel read, built from
+ * the agent's records. Per component: identity, counts, subtree-inclusive
+ * EMAs (α = 0.2) of style, layout and forced-reflow ms, the last frame's
+ * values, and a 60 × 100 ms sparkline of layout ms (max within a bucket).
+ *
+ * EMAs decay lazily: a component not dirtied in a frame contributes 0 for
+ * it, applied when it is next touched or read, so per-frame work is
+ * proportional to what changed, not to the tree.
+ */
+import { RECORD_STRIDE, RecordKind, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
+import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
+
+export const EMA_ALPHA = 0.2;
+const KEEP = 1 - EMA_ALPHA;
+const MAX_COMPONENTS = 200_000;
+/** The string table (component names) holds at most this many strings and characters (issue 11: it grew with the page). */
+export const MAX_STRINGS = 65_536;
+export const MAX_STRING_CHARS = 4_000_000;
+/**
+ * Work one batch may cost the store (records applied + roll-up steps): a hostile batch of 2^18 cost records on a
+ * 10 000-deep chain stalled the page 15 s (issue 11). Past it the batch's remaining cost records are ignored.
+ */
+export const MAX_BATCH_WORK = 2_000_000;
+/** The ranges the worker's validator accepts for a table row (protocol's componentRow): kept here so a row always passes. */
+const MAX_COUNT = 1e8;
+const MAX_COMMITS = 1e12;
+const MAX_MS = 1e7;
+/** Occluders kept (the agent sends at most this many). */
+const MAX_OCCLUDERS = 32;
+/** Layout ms below which a component gets no sparkline buffer yet (it would draw as nothing). */
+export const SPARK_MIN_MS = 0.05;
+
+
+export interface StoredComponent {
+  id: number;
+  name: string;
+  key: string | null;
+  parentId: number | null;
+  depth: number;
+  authored: number;
+  rendered: number;
+  /** Elements of `rendered` that other components' portals placed in its DOM. */
+  portaledIn: number;
+  /** The occluder (1-based) whose content holds it; 0: the page itself. */
+  layer: number;
+  /** Directly in a dialog's, menu's or tooltip's content: a surface of its own. */
+  surfaceRoot: boolean;
+  commits: number;
+  /**
+   * Layout ms EMA as of `cost.emaFrame` (0 while `cost` is null); read through `store.ema()` to decay it to now.
+   * Kept on the component because the overlay's pure rules read it as `node.layout`.
+   */
+  layout: number;
+  /**
+   * Everything else about its cost, created with its first cost record: most components of a big tree never get one
+   * (their shares are folded into a parent), so they carry none of this (docs/PERFORMANCE.md, memory).
+   */
+  cost: CostState | null;
+  bounds: Bounds | null;
+  drawn: boolean;
+}
+
+export interface CostState {
+  /** EMAs as of `emaFrame` (layout's is on the component). */
+  style: number;
+  forced: number;
+  emaFrame: number;
+  lastStyleMs: number;
+  lastLayoutMs: number;
+  lastForcedMs: number;
+  /** Frame number of the last* values. */
+  lastFrame: number;
+  spark: Float32Array | null;
+  sparkBucket: number;
+  /** This frame's inclusive cost while records are applied (valid when accFrame === store.frameNo + 1). */
+  accFrame: number;
+  accStyle: number;
+  accLayout: number;
+  accForced: number;
+}
+
+function newComponent(id: number): StoredComponent {
+  return {
+    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, portaledIn: 0, layer: 0, surfaceRoot: false, commits: 0, layout: 0,
+    cost: null, bounds: null, drawn: false,
+  };
+}
+
+function newCost(frame: number): CostState {
+  return {
+    style: 0, forced: 0, emaFrame: frame, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
+    spark: null, sparkBucket: 0, accFrame: -1, accStyle: 0, accLayout: 0, accForced: 0,
+  };
+}
+
+export class RollupStore {
+  readonly components = new Map<number, StoredComponent>();
+  /** The `<page>` bucket: cost no component owns (id 0). */
+  readonly page: StoredComponent = newComponent(0);
+  readonly frames: FrameTotals = { count: 0, styleMsTotal: 0, layoutMsTotal: 0, forcedMsTotal: 0 };
+  droppedEvents = 0;
+  /** What the page stacks over its content (dialogs, menus, the top layer), bottom to top. */
+  occluders: Bounds[] = [];
+  /** Records that referenced unknown ids or were malformed. */
+  ignoredRecords = 0;
+  frameNo = 0;
+  /** Bumped whenever anything changed; the overlay and panel redraw on change. */
+  version = 0;
+  private strings: string[] = [];
+  private stringChars = 0;
+  /** Work done on the batch being applied (see MAX_BATCH_WORK). */
+  private batchWork = 0;
+  /** Strings refused because the table was full. */
+  refusedStrings = 0;
+  /** Components (and the page) holding inclusive cost for the frame being applied. */
+  private touched: StoredComponent[] = [];
+
+  constructor(private readonly now: () => number = () => performance.now()) {
+    this.page.name = '<page>';
+  }
+
+  reset(): void {
+    this.components.clear();
+    this.strings = [];
+    this.stringChars = 0;
+    this.touched.length = 0;
+    this.frames.count = this.frames.styleMsTotal = this.frames.layoutMsTotal = this.frames.forcedMsTotal = 0;
+    this.droppedEvents = 0;
+    this.occluders = [];
+    this.frameNo = 0;
+    Object.assign(this.page, newComponent(0), { name: '<page>' });
+    this.version++;
+  }
+
+  /** Applies one batch of records. Unknown ids and kinds are ignored and counted. */
+  apply(
+    data: Float64Array, count: number, strings: readonly string[], stringBase: number, dropped: number,
+    keys: readonly string[] = [],
+  ): void {
+    this.batchWork = 0;
+    if (stringBase <= this.strings.length) {
+      for (let i = 0; i < strings.length; i++) {
+        const at = stringBase + i;
+        const s = strings[i];
+        if (at < this.strings.length) {
+          this.stringChars += s.length - this.strings[at].length;
+          this.strings[at] = s;
+        } else if (at < MAX_STRINGS && this.stringChars + s.length <= MAX_STRING_CHARS) {
+          this.strings.push(s);
+          this.stringChars += s.length;
+        } else {
+          this.refusedStrings += strings.length - i;
+          break;
+        }
+      }
+    }
+    this.droppedEvents = dropped;
+    const n = Math.min(count, Math.floor(data.length / RECORD_STRIDE));
+    for (let r = 0; r < n; r++) {
+      const o = r * RECORD_STRIDE;
+      const a = data[o + 1], b = data[o + 2], c = data[o + 3], d = data[o + 4], e = data[o + 5];
+      switch (data[o]) {
+        case RecordKind.Mount: {
+          if (!validId(a) || this.components.size >= MAX_COMPONENTS) { this.ignoredRecords++; break; }
+          const comp = this.components.get(a) ?? newComponent(a);
+          comp.parentId = validId(b) && b !== a ? b : null;
+          comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
+          comp.name = this.string(d) ?? 'Anonymous';
+          comp.key = Number.isInteger(e) && e >= 0 && e < keys.length ? keys[e] : null;
+          this.components.set(a, comp);
+          break;
+        }
+        case RecordKind.Unmount:
+          if (!this.components.delete(a)) this.ignoredRecords++;
+          break;
+        case RecordKind.Stats: {
+          const comp = this.components.get(a);
+          if (!comp) { this.ignoredRecords++; break; }
+          comp.commits = whole(b, MAX_COMMITS);
+          comp.authored = whole(c, MAX_COUNT);
+          comp.rendered = whole(d, MAX_COUNT);
+          comp.portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
+          break;
+        }
+        case RecordKind.Bounds: {
+          const comp = this.components.get(a);
+          if (!comp) { this.ignoredRecords++; break; }
+          comp.bounds = d >= 0 && e >= 0 && Number.isFinite(b + c + d + e) ? { x: b, y: c, width: d, height: e } : null;
+          break;
+        }
+        case RecordKind.Cost: {
+          const comp = a === 0 ? this.page : this.components.get(a);
+          if (!comp || ++this.batchWork > MAX_BATCH_WORK) { this.ignoredRecords++; break; }
+          // Self cost; endFrame rolls it up to the ancestors (inclusive = self + descendants).
+          this.accumulate(comp, msValue(b), msValue(c), msValue(d));
+          break;
+        }
+        case RecordKind.Frame:
+          // Cost records for a frame precede its Frame record.
+          this.endFrame(whole(a, 2 ** 53), msValue(b), msValue(c), msValue(d));
+          break;
+        case RecordKind.Reset:
+          this.components.clear();
+          this.occluders = [];
+          break;
+        case RecordKind.Layer: {
+          const comp = this.components.get(a);
+          if (!comp || !(b >= 0 && b <= MAX_OCCLUDERS)) { this.ignoredRecords++; break; }
+          comp.layer = Math.floor(b);
+          break;
+        }
+        case RecordKind.Occluder:
+          if (a < 0) this.occluders = [];
+          else if (a === this.occluders.length && a < MAX_OCCLUDERS && d > 0 && e > 0 && Number.isFinite(b + c + d + e)) {
+            this.occluders.push({ x: b, y: c, width: d, height: e });
+          } else this.ignoredRecords++;
+          break;
+        case RecordKind.Surface: {
+          const comp = this.components.get(a);
+          if (!comp) { this.ignoredRecords++; break; }
+          comp.surfaceRoot = b === 1;
+          break;
+        }
+        default:
+          this.ignoredRecords++;
+      }
+    }
+    this.version++;
+  }
+
+  private string(i: number): string | null {
+    return i >= 0 && i < this.strings.length && this.strings[i] !== undefined ? this.strings[i] : null;
+  }
+
+  private accumulate(comp: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number): void {
+    const token = this.frameNo + 1;
+    const c = comp.cost ?? (comp.cost = newCost(this.frameNo));
+    if (c.accFrame !== token) {
+      c.accFrame = token;
+      c.accStyle = c.accLayout = c.accForced = 0;
+      this.touched.push(comp);
+    }
+    c.accStyle += styleMs;
+    c.accLayout += layoutMs;
+    c.accForced += forcedMs;
+  }
+
+  /**
+   * Adds each touched component's cost to its parent's, deepest first, so every ancestor is visited once per frame
+   * however many of its descendants carried cost. A parent must be shallower than its child (a hostile depth or a
+   * parent cycle ends the roll-up there), and the batch's work budget bounds it.
+   */
+  private rollUp(): void {
+    const byDepth = new Map<number, StoredComponent[]>();
+    const depths = new DepthHeap();
+    for (const comp of this.touched) {
+      if (comp === this.page) continue;
+      const list = byDepth.get(comp.depth);
+      if (list) list.push(comp);
+      else {
+        byDepth.set(comp.depth, [comp]);
+        depths.push(comp.depth);
+      }
+    }
+    const token = this.frameNo + 1;
+    for (let d = depths.pop(); d !== undefined; d = depths.pop()) {
+      if (this.batchWork > MAX_BATCH_WORK) {
+        // Out of budget: this frame's ancestors keep what reached them; counted once.
+        this.ignoredRecords++;
+        break;
+      }
+      for (const comp of byDepth.get(d) ?? []) {
+        const c = comp.cost as CostState;
+        const parent = comp.parentId === null ? undefined : this.components.get(comp.parentId);
+        if (!parent || parent.depth >= comp.depth || ++this.batchWork > MAX_BATCH_WORK) continue;
+        const fresh = parent.cost === null || parent.cost.accFrame !== token;
+        this.accumulate(parent, c.accStyle, c.accLayout, c.accForced);
+        if (!fresh) continue;
+        const list = byDepth.get(parent.depth);
+        if (list) list.push(parent);
+        else {
+          byDepth.set(parent.depth, [parent]);
+          depths.push(parent.depth);
+        }
+      }
+    }
+  }
+
+  private endFrame(frameNo: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    this.rollUp();
+    const token = this.frameNo + 1;
+    this.frameNo = Math.max(this.frameNo + 1, frameNo);
+    const f = this.frames;
+    f.count++;
+    f.styleMsTotal += styleMs;
+    f.layoutMsTotal += layoutMs;
+    f.forcedMsTotal += forcedMs;
+    const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
+    for (const comp of this.touched) {
+      const c = comp.cost;
+      if (c === null) continue;
+      if (c.accFrame === token) this.touch(comp, c, c.accStyle, c.accLayout, c.accForced, bucket);
+      c.accFrame = -1;
+    }
+    this.touched.length = 0;
+  }
+
+  /** Folds this frame's values into a component's EMAs, last-frame values and sparkline. */
+  private touch(comp: StoredComponent, c: CostState, styleMs: number, layoutMs: number, forcedMs: number, bucket: number): void {
+    this.decayTo(comp, this.frameNo - 1);
+    c.style = c.style * KEEP + styleMs * EMA_ALPHA;
+    comp.layout = comp.layout * KEEP + layoutMs * EMA_ALPHA;
+    c.forced = c.forced * KEEP + forcedMs * EMA_ALPHA;
+    c.emaFrame = this.frameNo;
+    c.lastStyleMs = styleMs;
+    c.lastLayoutMs = layoutMs;
+    c.lastForcedMs = forcedMs;
+    c.lastFrame = this.frameNo;
+    if (c.spark === null) {
+      // A sparkline buffer only once there is something it could show: the
+      // meter's log scale (0 → 33 ms over 14 px) draws nothing below this.
+      if (layoutMs < SPARK_MIN_MS) return;
+      c.spark = new Float32Array(SPARKLINE_BUCKETS);
+      c.sparkBucket = bucket;
+    }
+    c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
+    const slot = bucket % SPARKLINE_BUCKETS;
+    if (layoutMs > c.spark[slot]) c.spark[slot] = layoutMs;
+  }
+
+  /** Applies the frames a component sat out up to `frame` (each contributed 0). */
+  private decayTo(comp: StoredComponent, frame: number): void {
+    const c = comp.cost;
+    if (c === null) return;
+    const skipped = frame - c.emaFrame;
+    if (skipped > 0) {
+      const k = skipped > 200 ? 0 : KEEP ** skipped;
+      c.style *= k;
+      comp.layout *= k;
+      c.forced *= k;
+      c.emaFrame = frame;
+    }
+  }
+
+  /** Current EMAs (decayed to the latest frame) — what the overlay and snapshot show. */
+  ema(comp: StoredComponent): { styleMs: number; layoutMs: number; forcedMs: number; lastFrameMs: number } {
+    this.decayTo(comp, this.frameNo);
+    const c = comp.cost;
+    if (c === null) return { styleMs: 0, layoutMs: 0, forcedMs: 0, lastFrameMs: 0 };
+    const last = c.lastFrame === this.frameNo;
+    return {
+      styleMs: c.style, layoutMs: comp.layout, forcedMs: c.forced,
+      lastFrameMs: last ? Math.min(MAX_MS, c.lastStyleMs + c.lastLayoutMs + c.lastForcedMs) : 0,
+    };
+  }
+
+  /** The sparkline, oldest bucket first, advanced to now (quiet buckets are 0). */
+  sparkline(comp: StoredComponent): number[] {
+    const c = comp.cost;
+    if (c === null || c.spark === null) return new Array<number>(SPARKLINE_BUCKETS).fill(0);
+    const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
+    c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
+    const out = new Array<number>(SPARKLINE_BUCKETS);
+    for (let i = 0; i < SPARKLINE_BUCKETS; i++) out[i] = c.spark[(bucket + 1 + i) % SPARKLINE_BUCKETS];
+    return out;
+  }
+
+  row(c: StoredComponent): ComponentRow {
+    const e = this.ema(c);
+    return {
+      id: c.id, name: c.name, parentId: c.parentId, depth: c.depth, key: c.key, styleMs: e.styleMs,
+      layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
+      rendered: c.rendered, portaledIn: c.portaledIn, commits: c.commits,
+    };
+  }
+
+  /** `meterAt`: where the overlay drew each component's meter (the overlay's, not the store's, to know). */
+  snapshot(meterAt: (id: number) => { x: number; y: number } | null = () => null, self: SelfCost | null = null): Snapshot {
+    const pe = this.ema(this.page);
+    const components: Snapshot['components'] = [];
+    for (const c of this.components.values()) {
+      const row = this.row(c);
+      components.push({
+        id: row.id, name: row.name, parentId: row.parentId, depth: row.depth, key: row.key,
+        bounds: c.bounds ? { ...c.bounds } : null, authored: row.authored, rendered: row.rendered, portaledIn: row.portaledIn,
+        styleMs: row.styleMs, layoutMs: row.layoutMs, forcedMs: row.forcedMs, lastFrameMs: row.lastFrameMs,
+        commits: row.commits, sparkline: this.sparkline(c), drawn: c.drawn, layer: c.layer, meterAt: meterAt(c.id),
+      });
+    }
+    return {
+      time: Date.now(),
+      frames: { ...this.frames },
+      droppedEvents: this.droppedEvents,
+      page: { styleMs: pe.styleMs, layoutMs: pe.layoutMs, forcedMs: pe.forcedMs },
+      occluders: this.occluders.map((o) => ({ ...o })),
+      components,
+      self: self ? { ...self } : null,
+    };
+  }
+}
+
+function validId(v: number): boolean {
+  return Number.isInteger(v) && v > 0 && v < 2 ** 31;
+}
+/** A whole count in [0, max] (the worker's validator's range): anything else from the page is clamped. */
+function whole(v: number, max: number): number {
+  return Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), max) : 0;
+}
+/** Milliseconds in [0, MAX_MS]. */
+function msValue(v: number): number {
+  return Number.isFinite(v) && v > 0 ? Math.min(v, MAX_MS) : 0;
+}
+
+/** A max-heap of depths (distinct values pushed once each). */
+class DepthHeap {
+  private readonly a: number[] = [];
+  push(v: number): void {
+    const a = this.a;
+    a.push(v);
+    for (let i = a.length - 1; i > 0;) {
+      const p = (i - 1) >> 1;
+      if (a[p] >= a[i]) break;
+      [a[p], a[i]] = [a[i], a[p]];
+      i = p;
+    }
+  }
+  pop(): number | undefined {
+    const a = this.a;
+    if (a.length === 0) return undefined;
+    const top = a[0];
+    const last = a.pop() as number;
+    if (a.length > 0) {
+      a[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < a.length && a[l] > a[m]) m = l;
+        if (r < a.length && a[r] > a[m]) m = r;
+        if (m === i) break;
+        [a[m], a[i]] = [a[i], a[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

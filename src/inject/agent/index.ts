@@ -1,0 +1,52 @@
+/**
+ * agent.js: injected into the MAIN world by the service worker when the
+ * overlay is first enabled in a frame (never at document_start), so a page
+ * where the overlay stays off pays only for the boot script. Evaluating the
+ * bundle does nothing but offer `start` to the boot script
+ * (`__LAYOUT_COST_OFFER__(start)`, webpack's jsonp library output; see
+ * boot/link.ts): the boot script calls it with the link once the content
+ * script names this offer's token. From then on it follows the content
+ * script's config: mode off stops everything, any other mode runs the
+ * pipeline.
+ */
+import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
+import { Pipeline } from './pipeline/pipeline';
+import { ReactAdapter } from './react/adapter';
+import { Reasons } from './reasons';
+
+export default function start(link: AgentLink): AgentHandle {
+  const win = window as Window & typeof globalThis;
+  const reasons = new Reasons();
+  const pipeline: Pipeline = new Pipeline(link, reasons, win,
+    () => (link.hook.renderers.size > 0 ? new ReactAdapter(link.hook, pipeline.clock) : null));
+  const guard = (what: string, fn: () => void): void => {
+    try {
+      pipeline.clock.run(fn);
+    } catch (e) {
+      link.debug(`agent ${what}`, e);
+    }
+  };
+  const apply = (cfg: AgentConfig): void => {
+    if (cfg.mode === 'off') pipeline.stop();
+    else {
+      pipeline.start();
+      pipeline.configure(cfg);
+    }
+    link.announce();
+  };
+  const handle: AgentHandle = {
+    config: (cfg) => guard('config', () => apply(cfg)),
+    resync: () => guard('resync', () => pipeline.resync()),
+    hitTest: (seq, x, y) => guard('hitTest', () => {
+      link.post('hit', { seq, id: pipeline.isRunning ? pipeline.hitTest(x, y) : null });
+    }),
+    // A renderer that registers after enable (lazy-loaded React): attach then.
+    renderer: () => guard('renderer', () => pipeline.attachAdapter()),
+    degraded: () => reasons.all,
+    outside: () => (pipeline.isRunning ? pipeline.forced?.outside : undefined),
+    stats: () => pipeline.stats(),
+    nodeOf: (id) => pipeline.nodeOf(id),
+  };
+  guard('start', () => apply(link.config));
+  return handle;
+}

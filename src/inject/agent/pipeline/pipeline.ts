@@ -1,0 +1,465 @@
+/**
+ * The agent's pipeline while the overlay is on: adapter → registry → ring →
+ * (flush, ≤ 30 Hz) → content script. Owns the frame loop, the frame-end
+ * measurement, bounds reading and the MutationObserver for DOM the
+ * framework did not change. Off means off: `stop()` detaches every wrapper,
+ * observer and listener and frees the state.
+ */
+import { RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
+import type { FrameworkAdapter } from '../adapter';
+import type { AgentLink } from '../../boot/link';
+import type { Reasons } from '../reasons';
+import { RingBuffer } from '../ring-buffer';
+import { BoundsReader } from './bounds';
+import { attribute } from './attribution';
+import { DomCounter } from './dom-counts';
+import { FrameLoop } from './frame-loop';
+import { Interner, KeyBatch } from './interner';
+import { MutationTracker } from './mutations';
+import { Registry } from './registry';
+import { ForcedReflowTimer } from '../timing/forced-reflow';
+import { SelfClock } from '../self-clock';
+
+const FLUSH_INTERVAL_MS = 33;
+// 16 384 × 48 B = 768 KB. A bigger burst (a large back-fill) is handed over early by
+// the registry's high-water mark, so the ring never has to hold a whole tree.
+const RING_CAPACITY = 1 << 14;
+const MAX_WANT_BOUNDS = 1000;
+/** Occluders sent at most (the topmost are kept). */
+const MAX_OCCLUDERS = 32;
+/** Elements of one occluder whose boxes make its rect: its top elements and what is under them, breadth first. */
+const OCCLUDER_ELEMENTS = 64;
+
+/** Timing of forced reflows between frames (see timing/forced-reflow.ts). */
+export interface ForcedSource {
+  install(): void;
+  uninstall(): void;
+  /** Forced style+layout ms since the last call, per owning component id (0 = <page>), and the total. */
+  take(into: Map<number, number>): number;
+  /** The agent's own layout reads (frame-end measure, bounds, hit-testing) run between these: not page forced reflows. */
+  pause(): void;
+  resume(): void;
+  /** Our frame loop's native callback ran from `startMs` for `ms` (the Long Animation Frames cross-check). */
+  loopRan(startMs: number, ms: number): void;
+  /** The Long Animation Frames cross-check while installed (undefined without it). */
+  readonly outside: OutsideMeasurement | undefined;
+}
+
+export class Pipeline {
+  readonly ring = new RingBuffer(RING_CAPACITY);
+  readonly strings = new Interner();
+  private readonly keys = new KeyBatch();
+  readonly registry: Registry;
+  private readonly bounds: BoundsReader;
+  readonly loop: FrameLoop;
+  private readonly mutations: MutationTracker;
+  private adapter: FrameworkAdapter | null = null;
+  private running = false;
+  private dirty = false;
+  private frameNo = 0;
+  private lastFlush = 0;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private wantBounds: number[] = [];
+  private forcedById = new Map<number, number>();
+  forced: ForcedSource | null = null;
+  private rafReplacedReported = false;
+  private rafBrokenReported = false;
+  /** Records batches posted (the content script sees a gap as a loss and asks for a resync). */
+  private seq = 0;
+  /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
+  private topLayerDirty = true;
+  private topLayer: Element[] = [];
+  /** Occluder rects last written, flat [x, y, w, h, …]. */
+  private lastOccluders: number[] = [];
+  /** Entries whose layer was last written non-zero. */
+  private layered = new Set<number>();
+  private readonly onTopLayer = (): void => {
+    this.topLayerDirty = true;
+    this.markDirty();
+  };
+  private readonly now: () => number;
+  /** Our own main-thread time (records batches carry it: the panel's "Layout Cost itself"). */
+  readonly clock: SelfClock;
+  private readonly isLive = (id: number): boolean => this.registry.entries.has(id);
+
+  constructor(private readonly link: AgentLink, private readonly reasons: Reasons, private readonly win: Window & typeof globalThis,
+    private readonly makeAdapter: () => FrameworkAdapter | null) {
+    this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter);
+    this.registry.onChange = this.markDirty;
+    this.registry.onRingHigh = () => this.postRecords();
+    this.bounds = new BoundsReader(win);
+    this.registry.onStructure = () => this.bounds.markStale();
+    this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
+    this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
+      { run: (fn) => this.clock.run(fn) });
+    const perf = win.performance;
+    this.now = perf.now.bind(perf);
+    this.clock = new SelfClock(this.now);
+    this.forced = new ForcedReflowTimer({
+      win,
+      degrade: (reason) => reasons.add(reason),
+      announce: () => link.announce(),
+      post: (type, payload, transfer) => link.post(type, payload, transfer),
+      debug: (...args) => link.debug(...args),
+      ownerOf: (node) => this.adapter?.ownerOf(node) ?? 0, onForced: this.markDirty,
+    });
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  get adapterName(): string | null {
+    return this.adapter?.name ?? null;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.reasons.clear();
+    this.rafReplacedReported = false;
+    this.rafBrokenReported = false;
+    try {
+      this.checkRaf();
+      this.ring.write(RecordKind.Reset, 0);
+      this.loop.install();
+    } catch (e) {
+      // No half a start (issue 11): undo what was done, say why, and let the next enable try again.
+      this.stop();
+      this.reasons.add(`the overlay could not start on this page (${errorText(e)})`);
+      return;
+    }
+    // What the frame timing and counts can do without: each failure is said, and the rest runs.
+    this.optional('forced-reflow timing', () => this.forced?.install());
+    this.optional('the MutationObserver (DOM changes React did not make)', () => this.mutations.start());
+    this.startListening();
+    try {
+      this.attachAdapter();
+    } catch (e) {
+      this.stop();
+      this.reasons.add(`the React adapter could not attach (${errorText(e)})`);
+      return;
+    }
+    this.markDirty();
+  }
+
+  private optional(what: string, step: () => void): void {
+    try {
+      step();
+    } catch (e) {
+      this.reasons.add(`${what} is off on this page (${errorText(e)})`);
+    }
+  }
+
+  private startListening(): void {
+    this.win.addEventListener('scroll', this.markDirty, { capture: true, passive: true });
+    this.win.addEventListener('resize', this.markDirty, { passive: true });
+    // Dialogs and popovers fire `toggle` (and dialogs `close`) when they enter or leave the top layer; neither bubbles.
+    this.win.addEventListener('toggle', this.onTopLayer, { capture: true, passive: true });
+    this.win.addEventListener('close', this.onTopLayer, { capture: true, passive: true });
+    this.topLayerDirty = true;
+  }
+
+  /** Attach to the framework once a renderer exists (now, or when one registers later). */
+  attachAdapter(): void {
+    if (!this.running || this.adapter !== null) return;
+    const adapter = this.makeAdapter();
+    if (!adapter) return;
+    this.adapter = adapter;
+    adapter.attach(this.registry);
+  }
+
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.adapter?.detach();
+    this.adapter = null;
+    this.loop.uninstall();
+    this.forced?.uninstall();
+    this.mutations.stop();
+    this.win.removeEventListener('scroll', this.markDirty, { capture: true });
+    this.win.removeEventListener('resize', this.markDirty);
+    this.win.removeEventListener('toggle', this.onTopLayer, { capture: true });
+    this.win.removeEventListener('close', this.onTopLayer, { capture: true });
+    this.topLayer = [];
+    this.lastOccluders = [];
+    this.layered.clear();
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.registry.clear();
+    this.ring.clear();
+    this.strings.reset();
+    this.keys.clear();
+    this.wantBounds = [];
+    this.forcedById.clear();
+    this.frameNo = 0;
+  }
+
+  configure(cfg: ContentToPage['config']): void {
+    this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
+    for (const id of this.wantBounds) {
+      const e = this.registry.entries.get(id);
+      if (e) e.lastBounds = null;
+    }
+    this.markDirty();
+  }
+
+  readonly markDirty = (): void => {
+    if (!this.running) return;
+    this.dirty = true;
+    this.loop.ensureFrame();
+    // Hidden tabs get no frames: make sure records still reach the content script.
+    this.scheduleFlush(FLUSH_INTERVAL_MS * 3);
+  };
+
+  private frame(_ts: number): void {
+    if (!this.running) return;
+    this.clock.enter();
+    try {
+      this.measureFrame();
+    } finally {
+      this.clock.leave();
+      // The whole native callback is ours (flush included): the Long Animation
+      // Frames cross-check must not mistake any of it for foreign rAF work.
+      this.forced?.loopRan(this.loop.tickStartMs, this.now() - this.loop.tickStartMs);
+    }
+  }
+
+  private measureFrame(): void {
+    const ranPage = this.loop.lastCallbacks > 0;
+    if (!this.dirty && !ranPage) return;
+    this.dirty = false;
+    const forced = this.forced;
+    // Everything below is the agent's own reading: not a page forced reflow.
+    forced?.pause();
+    try {
+      this.checkRaf();
+      // Frame-end measurement: the page's callbacks have run; flush style, then layout. A read of the
+      // root's computed style would force nothing when the root is clean; getAnimations() flushes the
+      // document's style. Both only move this frame's own work earlier (SPEC §5.2).
+      const doc = this.win.document;
+      const t0 = this.now();
+      doc.getAnimations();
+      const t1 = this.now();
+      doc.documentElement.getBoundingClientRect();
+      const t2 = this.now();
+      this.mutations.drain();
+      // Counts current before they weigh the split (a subtree mounted this frame has none yet); only when
+      // structure changed, so that Stats records still go out at the flush rate on ordinary frames.
+      if (this.registry.pendingRecounts > 0) this.registry.flushStats();
+      const forcedMs = forced ? forced.take(this.forcedById) : 0;
+      this.frameNo++;
+      attribute(this.ring, this.registry.takeLayoutDirty(), t1 - t0, t2 - t1, this.forcedById, this.isLive);
+      this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs);
+      // The page's own style and layout, only moved earlier: not ours.
+      this.clock.exclude(t2 - t0);
+      this.readBounds();
+    } catch (e) {
+      this.link.debug('frame', e);
+    } finally {
+      forced?.resume();
+    }
+    const now = this.now();
+    if (now - this.lastFlush >= FLUSH_INTERVAL_MS) this.flush();
+    else this.scheduleFlush(FLUSH_INTERVAL_MS - (now - this.lastFlush));
+  }
+
+  /** A page that swaps requestAnimationFrame (at enable or later) bypasses the frame loop: say so once. */
+  private checkRaf(): void {
+    const { raf } = this.link;
+    if (raf.broken > 0 && !this.rafBrokenReported) {
+      this.rafBrokenReported = true;
+      this.reasons.add('a built-in the frame loop uses failed (replaced by the page?): requestAnimationFrame passes straight through, frame timing misses its callbacks');
+      if (this.frameNo > 0) this.link.announce();
+    }
+    if (this.rafReplacedReported) return;
+    if (this.win.requestAnimationFrame === raf.wrappedRaf && this.win.cancelAnimationFrame === raf.wrappedCaf) return;
+    this.rafReplacedReported = true;
+    this.reasons.add('the page replaced requestAnimationFrame: frame timing may miss its callbacks');
+    // Outside start() nobody else posts status: tell the content script now.
+    if (this.frameNo > 0) this.link.announce();
+  }
+
+  /** Bounds of the components the overlay will draw or hit-test; layout is clean right now. */
+  private readBounds(): void {
+    const now = this.now();
+    for (const id of this.wantBounds) this.writeBounds(id, now);
+    this.readOccluders();
+  }
+
+  /**
+   * What the page stacks over its content, bottom to top: floating portals' content (in document order),
+   * then the top layer. Each is written as one rect (its elements' boxes, breadth first: a dialog's root is
+   * often a zero-size wrapper of fixed children), and each wanted component gets the occluder holding it.
+   */
+  private readOccluders(): void {
+    const doc = this.win.document;
+    if (this.topLayerDirty) {
+      this.topLayerDirty = false;
+      this.topLayer = Array.from(doc.querySelectorAll(':modal, :popover-open'));
+    }
+    const floating = this.registry.floating;
+    if (floating.length === 0 && this.topLayer.length === 0 && this.lastOccluders.length === 0 && this.layered.size === 0) return;
+    const layers = floating.filter((l) => l[0].isConnected)
+      .sort((a, b) => (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    for (const el of this.topLayer) if (el.isConnected) layers.push([el]);
+    const vw = this.win.innerWidth, vh = this.win.innerHeight;
+    const kept: Element[][] = [];
+    const rects: number[] = [];
+    for (const layer of layers.slice(-MAX_OCCLUDERS)) {
+      const r = occluderRect(layer, vw, vh);
+      if (r === null) continue;
+      kept.push(layer);
+      rects.push(r[0], r[1], r[2], r[3]);
+    }
+    if (rects.length !== this.lastOccluders.length || rects.some((v, i) => v !== this.lastOccluders[i])) {
+      this.lastOccluders = rects;
+      this.ring.write(RecordKind.Occluder, -1);
+      for (let i = 0; i < rects.length; i += 4) this.ring.write(RecordKind.Occluder, i / 4, rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
+    }
+    for (const id of this.wantBounds) {
+      const e = this.registry.entries.get(id);
+      if (!e) continue;
+      const host = kept.length > 0 ? this.registry.hostsOf(e)[0] : undefined;
+      let layer = 0;
+      if (host) {
+        for (let k = kept.length - 1; k >= 0 && layer === 0; k--) {
+          if (kept[k].some((el) => el === host || el.contains(host))) layer = k + 1;
+        }
+      }
+      if (layer === e.layer) continue;
+      e.layer = layer;
+      if (layer === 0) this.layered.delete(id);
+      else this.layered.add(id);
+      this.ring.write(RecordKind.Layer, id, layer);
+    }
+  }
+
+  private writeBounds(id: number, now: number): void {
+    const e = this.registry.entries.get(id);
+    if (!e) return;
+    const r = this.bounds.read(this.registry.hostsOf(e), now);
+    const x = r ? r.x : 0, y = r ? r.y : 0, w = r ? r.width : -1, h = r ? r.height : -1;
+    const last = e.lastBounds;
+    if (last !== null && x === last[0] && y === last[1] && w === last[2] && h === last[3]) return;
+    e.lastBounds = [x, y, w, h];
+    this.ring.write(RecordKind.Bounds, id, x, y, w, h);
+  }
+
+  private scheduleFlush(delayMs: number): void {
+    if (this.flushTimer !== null) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.clock.run(() => this.flush());
+    }, Math.max(0, delayMs));
+  }
+
+  /** Sends everything again (a batch was lost on the way): Reset, then a back-fill of every mounted component. */
+  resync(): void {
+    if (!this.running) return;
+    const wantBounds = this.wantBounds;
+    this.stop();
+    this.start();
+    this.wantBounds = wantBounds;
+    this.markDirty();
+  }
+
+  /** Recounts what changed, then hands the records over. */
+  flush(): void {
+    if (!this.running) return;
+    this.lastFlush = performance.now();
+    this.registry.flushStats();
+    if (this.registry.pendingRecounts > 0) this.scheduleFlush(FLUSH_INTERVAL_MS);
+    this.postRecords();
+  }
+
+  /** Hands the drained ring to the content script (buffer transferred). Never recounts. */
+  private postRecords(): void {
+    if (this.ring.length === 0) return;
+    const count = this.ring.length;
+    const data = this.ring.drain();
+    const { strings, stringBase } = this.strings.take();
+    this.link.post('records', {
+      buffer: data.buffer as ArrayBuffer, count, strings, stringBase, dropped: this.ring.dropped, keys: this.keys.take(), seq: ++this.seq,
+      selfMs: this.clock.take(),
+    }, [data.buffer]);
+  }
+
+  hitTest(x: number, y: number): number | null {
+    if (!this.adapter) return null;
+    // Our own read: not a page forced reflow.
+    this.forced?.pause();
+    let el: Element | null;
+    try {
+      el = this.win.document.elementFromPoint(x, y);
+    } finally {
+      this.forced?.resume();
+    }
+    if (!el) return null;
+    const id = this.adapter.ownerOf(el);
+    if (id <= 0) return null;
+    // elementFromPoint just left layout clean: send the hovered component's box
+    // now, so Inspect does not wait a frame for it.
+    this.forced?.pause();
+    try {
+      this.writeBounds(id, this.now());
+    } finally {
+      this.forced?.resume();
+    }
+    this.postRecords();
+    return id;
+  }
+
+  /** Sizes of every table the agent keeps, for leak tests. */
+  stats(): Record<string, number> {
+    return {
+      running: this.running ? 1 : 0,
+      entries: this.registry.entries.size,
+      ring: this.ring.length,
+      dropped: this.ring.dropped,
+      wantBounds: this.wantBounds.length,
+      hostsTracked: this.link.shadow.hosts.length,
+      pendingRecounts: this.registry.pendingRecounts,
+      portals: this.adapter?.portalCount ?? 0,
+      floating: this.registry.floating.length,
+      occluders: this.lastOccluders.length / 4,
+      topLayer: this.topLayer.length,
+    };
+  }
+
+  nodeOf(id: number): Node | null {
+    const e = this.registry.entries.get(id);
+    return e ? (this.registry.hostsOf(e)[0] ?? null) : null;
+  }
+}
+
+/**
+ * The union of the boxes of a layer's elements and what is under them, breadth first, the first
+ * OCCLUDER_ELEMENTS elements: a dialog's content is often zero-size wrappers around fixed children.
+ * Clipped to the viewport; null when nothing of it shows.
+ */
+function occluderRect(layer: readonly Element[], vw: number, vh: number): [number, number, number, number] | null {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const queue: Element[] = layer.slice(0, OCCLUDER_ELEMENTS);
+  for (let i = 0; i < queue.length; i++) {
+    const el = queue[i];
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) {
+      if (r.left < x0) x0 = r.left;
+      if (r.top < y0) y0 = r.top;
+      if (r.right > x1) x1 = r.right;
+      if (r.bottom > y1) y1 = r.bottom;
+    }
+    for (let c = el.firstElementChild; c !== null && queue.length < OCCLUDER_ELEMENTS; c = c.nextElementSibling) queue.push(c);
+  }
+  x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(vw, x1); y1 = Math.min(vh, y1);
+  return x1 > x0 && y1 > y0 ? [x0, y0, x1 - x0, y1 - y0] : null;
+}
+
+function errorText(e: unknown): string {
+  try {
+    return String(e instanceof Error ? e.message : e).slice(0, 120);
+  } catch {
+    return 'unknown error';
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * The component table: one entry per mounted instance, fed by an adapter
+ * through ComponentSink, written out as ring records. Counts are kept
+ * incrementally: only entries whose structure changed are recounted
+ * (deepest first), and Stats records go out once per flush for the entries
+ * that changed.
+ *
+ * A recount's difference is added to the ancestors whose DOM holds the
+ * entry's DOM: up the chain until a portal lies between (its DOM is then
+ * elsewhere). The ancestor above a portal is recounted whole instead, and so
+ * is the parent of an entry whose own top hosts came through a portal. Authored
+ * counts are fibers, not DOM: their difference goes to every ancestor.
+ *
+ * "Portaled in": elements React rendered into a component's DOM through a
+ * portal that a component outside its subtree owns (a chart layer's empty
+ * <g> that the series portal their shapes into). Recomputed from the
+ * adapter's portal list when portals or counts changed; zero cost on a page
+ * without portals.
+ */
+import { RecordKind } from '../../../protocol';
+import type { ComponentSink, FrameworkAdapter } from '../adapter';
+import type { RingBuffer } from '../ring-buffer';
+import type { DomCounter } from './dom-counts';
+import type { Interner, KeyBatch } from './interner';
+
+const RECOUNT = 1;
+const STATS = 2;
+const LAYOUT_DIRTY = 4;
+/** Its rendered count was read from the DOM in this flush: a later difference from below is already in it. */
+const COUNTED = 8;
+/** Above this many pending recounts in one flush, do the rest next flush. */
+const MAX_RECOUNTS_PER_FLUSH = 20_000;
+/** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */
+const MAX_RECOUNT_ROUNDS = 64;
+/** Portals looked at when computing portaled-in counts (a page with more gets the first ones). */
+const MAX_PORTALS = 2_000;
+
+export interface Entry {
+  id: number;
+  handle: object;
+  parent: Entry | null;
+  depth: number;
+  authored: number;
+  rendered: number;
+  commits: number;
+  /** The occluder whose content holds it, as last written (0: the page itself). */
+  layer: number;
+  /** Elements in its DOM that foreign portals rendered (see the file comment). */
+  portaledIn: number;
+  /** Its top hosts came through a portal at the last recount. */
+  portalTop: boolean;
+  marks: number;
+  /** Last bounds written as [x, y, width, height] (null: none yet, or to be rewritten): only drawn components get one. */
+  lastBounds: number[] | null;
+}
+
+export class Registry implements ComponentSink {
+  readonly entries = new Map<number, Entry>();
+  private nextId = 1;
+  private recounts: Entry[] = [];
+  private stats: Entry[] = [];
+  /** Components whose DOM the framework changed since the last frame. */
+  layoutDirty: Entry[] = [];
+  /** Set by the pipeline: something happened that needs a frame. */
+  onChange: () => void = () => {};
+  /** Set by the pipeline: some component's DOM structure may have changed. */
+  onStructure: () => void = () => {};
+  /** Set by the pipeline: the ring is nearly full (a big back-fill or commit); hand records over now. */
+  onRingHigh: () => void = () => {};
+  private readonly ringHigh: number;
+  private readonly hostScratch: Element[] = [];
+  /** Whether the last hostsOf() reached hosts through a portal. */
+  private hostsThroughPortal = false;
+  /** A recount's difference stopped at a portal this flush: the DOM that holds portal content changed too. */
+  private crossedPortal = false;
+  /** Entries marked COUNTED in this flush. */
+  private counted: Entry[] = [];
+  /** Entries with a non-zero portaledIn, and the adapter's portal version they were computed for. */
+  private portaledIn = new Set<Entry>();
+  private portalVersion = -1;
+  /** Components directly in a floating portal's content (a dialog, menu, tooltip): surfaces of their own. */
+  private surfaceRoots = new Set<Entry>();
+  /** The content (top elements) of each floating portal: portals into DOM that no component owns. */
+  floating: Element[][] = [];
+
+  constructor(
+    private readonly ring: RingBuffer,
+    private readonly strings: Interner,
+    private readonly keys: KeyBatch,
+    private readonly counter: DomCounter,
+    private readonly adapter: () => FrameworkAdapter | null,
+  ) {
+    this.ringHigh = ring.capacity - 1024;
+  }
+
+  mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number {
+    const id = this.nextId++;
+    const parent = this.entries.get(parentId) ?? null;
+    const e: Entry = {
+      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, layer: 0, portaledIn: 0, portalTop: false, marks: 0,
+      lastBounds: null,
+    };
+    this.entries.set(id, e);
+    this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, this.strings.intern(name), this.keys.add(key));
+    this.mark(e, RECOUNT);
+    if (this.ring.length >= this.ringHigh) this.onRingHigh();
+    return id;
+  }
+
+  unmount(id: number): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    this.entries.delete(id);
+    e.marks = 0;
+    this.ring.write(RecordKind.Unmount, id);
+    if (this.ring.length >= this.ringHigh) this.onRingHigh();
+  }
+
+  rendered(id: number): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    e.commits++;
+    this.mark(e, STATS);
+  }
+
+  structure(id: number): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    this.mark(e, RECOUNT);
+    this.onStructure();
+  }
+
+  dirty(id: number): void {
+    const e = this.entries.get(id);
+    if (e && (e.marks & LAYOUT_DIRTY) === 0) {
+      e.marks |= LAYOUT_DIRTY;
+      this.layoutDirty.push(e);
+    }
+  }
+
+  rehandle(id: number, handle: object): void {
+    const e = this.entries.get(id);
+    if (e) e.handle = handle;
+  }
+
+  committed(): void {
+    this.onChange();
+  }
+
+  private mark(e: Entry, bit: number): void {
+    if ((e.marks & bit) !== 0) return;
+    e.marks |= bit;
+    (bit === RECOUNT ? this.recounts : this.stats).push(e);
+  }
+
+  /** Takes the layout-dirty list for this frame and clears the marks. */
+  takeLayoutDirty(): Entry[] {
+    const list = this.layoutDirty;
+    this.layoutDirty = [];
+    for (const e of list) e.marks &= ~LAYOUT_DIRTY;
+    return list;
+  }
+
+  /** The topmost host elements of an entry (reused scratch array: copy before keeping). */
+  hostsOf(e: Entry): Element[] {
+    const out = this.hostScratch;
+    out.length = 0;
+    this.hostsThroughPortal = this.adapter()?.topHostNodes(e.handle, out) ?? false;
+    return out;
+  }
+
+  /** Recounts what changed and writes Stats records. Called at flush. */
+  flushStats(): void {
+    const adapter = this.adapter();
+    const recounted = this.recounts.length > 0;
+    if (adapter && recounted) {
+      let list = this.recounts.filter((e) => this.entries.get(e.id) === e);
+      if (list.length > MAX_RECOUNTS_PER_FLUSH) {
+        list.sort((a, b) => b.depth - a.depth);
+        this.recounts = list.slice(MAX_RECOUNTS_PER_FLUSH);
+        list = list.slice(0, MAX_RECOUNTS_PER_FLUSH);
+      } else {
+        this.recounts = [];
+      }
+      list = this.recountRounds(adapter, list);
+      if (this.crossedPortal) {
+        // Content inside a portal changed: the components whose DOM holds a portal's container (a chart's layer
+        // <g>) are not its ancestors, and the MutationObserver sees only what lands directly in the container.
+        this.crossedPortal = false;
+        const holders: Entry[] = [];
+        adapter.portals((container) => {
+          const h = this.entries.get(adapter.ownerOf(container));
+          if (h && (h.marks & RECOUNT) === 0) {
+            h.marks |= RECOUNT;
+            holders.push(h);
+          }
+        });
+        list.push(...this.recountRounds(adapter, holders));
+      }
+      for (const e of list) {
+        e.marks &= ~RECOUNT;
+        this.mark(e, RECOUNT);
+      }
+      for (const e of this.counted) e.marks &= ~COUNTED;
+      this.counted = [];
+    }
+    if (adapter && (adapter.portalCount > 0 || this.portaledIn.size > 0 || this.surfaceRoots.size > 0)
+      && (recounted || adapter.portalVersion !== this.portalVersion)) {
+      this.updatePortals(adapter);
+    }
+    for (const e of this.stats) {
+      e.marks &= ~STATS;
+      if (this.entries.get(e.id) !== e) continue;
+      this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, e.portaledIn);
+      if (this.ring.length >= this.ringHigh) this.onRingHigh();
+    }
+    this.stats = [];
+  }
+
+  /** Recounts `list` and the ancestors above portals it queues, shallower round by round; returns what is left. */
+  private recountRounds(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
+    for (let round = 0; list.length > 0 && round < MAX_RECOUNT_ROUNDS; round++) {
+      list.sort((a, b) => b.depth - a.depth);
+      list = this.recountRound(adapter, list);
+    }
+    return list;
+  }
+
+  /** Recounts `list` (deepest first); returns the ancestors above portals that need a whole recount. */
+  private recountRound(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
+    const childAuthored = (id: number): number | null => this.entries.get(id)?.authored ?? null;
+    const next: Entry[] = [];
+    const queue = (p: Entry): void => {
+      if ((p.marks & RECOUNT) !== 0) return;
+      p.marks |= RECOUNT;
+      next.push(p);
+    };
+    for (const e of list) {
+      e.marks &= ~RECOUNT;
+      if (this.entries.get(e.id) !== e) continue;
+      const authored = adapter.authored(e.handle, childAuthored);
+      const hosts = this.hostsOf(e);
+      const through = this.hostsThroughPortal;
+      const rendered = this.counter.count(hosts, through);
+      if ((e.marks & COUNTED) === 0) {
+        e.marks |= COUNTED;
+        this.counted.push(e);
+      }
+      // Top hosts that came (or until now came) through a portal are not in the parent's DOM.
+      let domLinked = !through && !e.portalTop;
+      e.portalTop = through;
+      if (!domLinked) this.crossedPortal = true;
+      const da = authored - e.authored;
+      const dr = rendered - e.rendered;
+      if (da === 0 && dr === 0) continue;
+      e.authored = authored;
+      e.rendered = rendered;
+      this.mark(e, STATS);
+      // Past a portal, the ancestors whose top hosts come through portals too (wrappers around the portal's
+      // owner) are counted whole, up to and including the first whose DOM is its own.
+      let queuing = dr !== 0;
+      let child = e;
+      for (let p = e.parent; p !== null; child = p, p = p.parent) {
+        if (this.entries.get(p.id) !== p) break;
+        if (dr !== 0 && domLinked && adapter.portalAbove(child.handle)) {
+          domLinked = false;
+          this.crossedPortal = true;
+        }
+        if (!domLinked && queuing) {
+          queue(p);
+          queuing = p.portalTop || adapter.portalAbove(p.handle);
+        }
+        // Read from the DOM earlier in this flush: this change is in it already, and in what it passed up.
+        if (domLinked && (p.marks & COUNTED) !== 0) {
+          domLinked = false;
+          queuing = false;
+        }
+        p.authored += da;
+        if (domLinked) p.rendered += dr;
+        else if (da === 0 && !queuing) break;
+        this.mark(p, STATS);
+      }
+    }
+    return next;
+  }
+
+  /** Recomputes portaled-in counts, surface roots and floating layers from the adapter's portals. */
+  private updatePortals(adapter: FrameworkAdapter): void {
+    this.portalVersion = adapter.portalVersion;
+    const fresh = new Map<Entry, number>();
+    const roots = new Set<Entry>();
+    const floating: Element[][] = [];
+    let seen = 0;
+    adapter.portals((container, ownerId, tops, inner) => {
+      if (seen++ >= MAX_PORTALS || tops.length === 0) return;
+      // A container not in the document yet (a library appends it in an effect) belongs to no component either.
+      const holder = container.isConnected ? this.entries.get(adapter.ownerOf(container)) : undefined;
+      if (!holder) {
+        // Into DOM no component owns (document.body, a library's layer root): something floating over the page.
+        const content = tops.slice();
+        floating.push(content);
+        // The component that renders the portal is the surface when the portal is all it shows (a menu's item
+        // list, a tooltip); else the outermost components inside the portal are.
+        const owner = this.entries.get(ownerId);
+        const own = owner ? this.hostsOf(owner) : [];
+        if (owner && own.length > 0 && own.every((h) => content.some((t) => t === h || t.contains(h)))) {
+          roots.add(owner);
+          return;
+        }
+        for (const id of inner) {
+          const e = this.entries.get(id);
+          if (e) roots.add(e);
+        }
+        return;
+      }
+      // The portal's own component and its ancestors rendered this content: not portaled in for them.
+      const owners = new Set<Entry>();
+      for (let o = this.entries.get(ownerId) ?? null, g = 0; o !== null && g < 10_000; o = o.parent, g++) owners.add(o);
+      const n = this.counter.count(tops, tops.length > 1);
+      for (let cur: Entry | null = holder, g = 0; cur !== null && !owners.has(cur) && g < 10_000; cur = cur.parent, g++) {
+        fresh.set(cur, (fresh.get(cur) ?? 0) + n);
+        // Its parent's DOM holds it only when no portal lies between.
+        if (cur.portalTop || adapter.portalAbove(cur.handle)) break;
+      }
+    });
+    for (const e of this.portaledIn) {
+      if (!fresh.has(e) && e.portaledIn !== 0) {
+        e.portaledIn = 0;
+        this.mark(e, STATS);
+      }
+    }
+    this.portaledIn.clear();
+    for (const [e, n] of fresh) {
+      if (this.entries.get(e.id) !== e) continue;
+      this.portaledIn.add(e);
+      if (e.portaledIn !== n) {
+        e.portaledIn = n;
+        this.mark(e, STATS);
+      }
+    }
+    for (const e of this.surfaceRoots) {
+      if (!roots.has(e) && this.entries.get(e.id) === e) this.ring.write(RecordKind.Surface, e.id, 0);
+    }
+    for (const e of roots) if (!this.surfaceRoots.has(e)) this.ring.write(RecordKind.Surface, e.id, 1);
+    this.surfaceRoots = roots;
+    this.floating = floating;
+  }
+
+  /** Re-queues every live entry for a recount (DOM changed in ways we cannot localise). */
+  recountAll(): void {
+    for (const e of this.entries.values()) this.mark(e, RECOUNT);
+  }
+
+  get pendingRecounts(): number {
+    return this.recounts.length;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.recounts = [];
+    this.stats = [];
+    this.layoutDirty = [];
+    this.portaledIn.clear();
+    this.portalVersion = -1;
+    this.surfaceRoots.clear();
+    this.floating = [];
+  }
+}

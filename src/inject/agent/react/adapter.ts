@@ -1,0 +1,376 @@
+/**
+ * The React adapter: turns commits into mounts, renders, unmounts and dirty
+ * marks, descending only where the fibers say something changed (a subtree
+ * whose child pointer is shared with the previous tree bailed out and is
+ * skipped whole). One walk at attach back-fills what is already mounted.
+ */
+import type { ComponentSink, FrameworkAdapter } from '../adapter';
+import type { FiberRootLike, HookState, RendererLike } from '../../boot/link';
+import { CHILD_DELETION, componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber, type TagTable } from './fiber';
+
+const MAX_DEPTH = 10_000;
+const CHANGED = PERFORMED_WORK | PLACEMENT | UPDATE;
+/** React 18+: a child whose own and bubbled flags have none of these bits rendered nothing and changed nothing below. */
+const ACTIVITY = CHANGED | CHILD_DELETION;
+
+export class ReactAdapter implements FrameworkAdapter {
+  readonly name = 'react';
+  private sink: ComponentSink | null = null;
+  /** A fiber and its alternate share one id. */
+  private ids = new WeakMap<Fiber, number>();
+  private tables = new Map<number, TagTable>();
+  /** Expando keys React copies put on DOM nodes (one per copy: the suffix is random). */
+  private fiberKeys: string[] = [];
+  private prevTap: HookState['tap'] = null;
+  /** Mounted portals by their stateNode (shared by a fiber and its alternate), each with its latest fiber seen. */
+  private portalFibers = new Map<object, Fiber>();
+  portalVersion = 0;
+  private readonly portalTops: Element[] = [];
+  private readonly portalInner: number[] = [];
+
+  /** `clock` times each commit and unmount as the agent's own work (../self-clock.ts). */
+  constructor(private readonly hook: HookState, private readonly clock: { enter(): void; leave(): void } | null = null) {}
+
+  get minified(): boolean {
+    for (const r of this.hook.renderers.values()) if (r.bundleType === 0) return true;
+    return false;
+  }
+
+  attach(sink: ComponentSink): void {
+    this.sink = sink;
+    this.hook.adopt();
+    for (const [id, r] of this.hook.renderers) this.tables.set(id, tagsFor(r.version));
+    this.prevTap = this.hook.tap;
+    this.hook.tap = {
+      renderer: (id: number, r: RendererLike) => this.tables.set(id, tagsFor(r.version)),
+      commit: (id: number, root: FiberRootLike) => {
+        this.clock?.enter();
+        try {
+          this.onCommit(id, root);
+        } finally {
+          this.clock?.leave();
+        }
+      },
+      // React 16/17 detach deleted fibers (children nulled) before onCommitFiberRoot,
+      // so the per-fiber unmount callback is the only complete record there. On 18+
+      // the diff in onCommit finds the same fibers; unmounting twice is a no-op.
+      unmount: (rendererId: number, fiber: unknown) => {
+        this.clock?.enter();
+        try {
+          this.onUnmountFiber(rendererId, fiber as Fiber);
+        } finally {
+          this.clock?.leave();
+        }
+      },
+    };
+    for (const [rendererId, roots] of this.hook.roots) {
+      const tags = this.tagsOf(rendererId);
+      for (const root of roots) {
+        const current = root.current as Fiber | null;
+        if (current) this.mountChildren(current, 0, -1, tags);
+      }
+    }
+    sink.committed();
+  }
+
+  detach(): void {
+    if (this.hook.tap !== null) this.hook.tap = this.prevTap;
+    this.sink = null;
+    this.ids = new WeakMap();
+    this.portalFibers.clear();
+    this.portalVersion++;
+  }
+
+  get portalCount(): number {
+    return this.portalFibers.size;
+  }
+
+  private trackPortal(f: Fiber, live: boolean): void {
+    const key = f.stateNode !== null && typeof f.stateNode === 'object' ? f.stateNode : f;
+    if (!live) {
+      if (this.portalFibers.delete(key)) this.portalVersion++;
+      return;
+    }
+    if (!this.portalFibers.has(key)) this.portalVersion++;
+    this.portalFibers.set(key, f);
+  }
+
+  private tagsOf(rendererId: number): TagTable {
+    let t = this.tables.get(rendererId);
+    if (!t) this.tables.set(rendererId, (t = tagsFor(this.hook.renderers.get(rendererId)?.version)));
+    return t;
+  }
+
+  private idOf(f: Fiber): number {
+    return this.ids.get(f) ?? (f.alternate ? this.ids.get(f.alternate) ?? 0 : 0);
+  }
+
+  private onCommit(rendererId: number, root: FiberRootLike): void {
+    const sink = this.sink;
+    if (!sink) return;
+    const tags = this.tagsOf(rendererId);
+    const next = root.current as Fiber | null;
+    if (!next) return;
+    const prev = next.alternate;
+    if (prev === null) this.mountChildren(next, 0, -1, tags);
+    else this.updateChildren(next, prev, 0, -1, tags);
+    sink.committed();
+  }
+
+  private onUnmountFiber(rendererId: number, f: Fiber): void {
+    const sink = this.sink;
+    if (!sink) return;
+    const tags = this.tagsOf(rendererId);
+    // The nearest live component above a deleted fiber lost DOM: recount it.
+    for (let p = f.return; p !== null; p = p.return) {
+      if (!tags.component.has(p.tag)) continue;
+      const owner = this.idOf(p);
+      if (owner !== 0) {
+        sink.structure(owner);
+        sink.dirty(owner);
+      }
+      break;
+    }
+    if (f.tag === tags.hostPortal) this.trackPortal(f, false);
+    if (!tags.component.has(f.tag)) return;
+    const id = this.idOf(f);
+    if (id === 0) return;
+    this.ids.delete(f);
+    if (f.alternate) this.ids.delete(f.alternate);
+    sink.unmount(id);
+  }
+
+  /** Registers every component in the subtrees of `parent`'s children. */
+  private mountChildren(parent: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    for (let c = parent.child; c !== null; c = c.sibling) this.mountFiber(c, parentId, parentDepth, tags);
+  }
+
+  private mountFiber(f: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    const sink = this.sink as ComponentSink;
+    let id = parentId;
+    let depth = parentDepth;
+    if (tags.component.has(f.tag)) {
+      depth = parentDepth + 1;
+      if (depth > MAX_DEPTH) return;
+      id = sink.mount(f, parentId, depth, componentName(f), keyOf(f));
+      this.ids.set(f, id);
+      if (f.alternate) this.ids.set(f.alternate, id);
+      sink.rendered(id);
+    } else if (f.tag === tags.hostPortal) {
+      this.trackPortal(f, true);
+    }
+    this.mountChildren(f, id, depth, tags);
+  }
+
+  private unmountFiber(f: Fiber, tags: TagTable): void {
+    const sink = this.sink as ComponentSink;
+    // Children first, so that a parent's recount never sees freed children.
+    for (let c = f.child; c !== null; c = c.sibling) this.unmountFiber(c, tags);
+    if (f.tag === tags.hostPortal) this.trackPortal(f, false);
+    if (tags.component.has(f.tag)) {
+      const id = this.idOf(f);
+      if (id !== 0) {
+        this.ids.delete(f);
+        if (f.alternate) this.ids.delete(f.alternate);
+        sink.unmount(id);
+      }
+    }
+  }
+
+  /**
+   * `next` is the committed fiber, `prev` its alternate (the previous tree).
+   * Children with an alternate were updated in place; children without one
+   * are new. Deleted children are listed on the parent (`deletions`, React
+   * 18+) or reported one by one through onCommitFiberUnmount (16/17, which
+   * detach deleted fibers before the commit callback).
+   */
+  private updateChildren(next: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    // Shared child pointer: the subtree bailed out, nothing below changed.
+    if (next.child === prev.child) return;
+    let structural = false;
+    for (let c = next.child; c !== null; c = c.sibling) {
+      const alt = c.alternate;
+      // React 18+: the child and everything below it are quiet — one look at the child, not at its alternate (a
+      // re-rendered list of thousands of memoised children is walked at about the cost of reading their flags).
+      const sub = c.subtreeFlags;
+      if (sub !== undefined && alt !== null && (((c.flags ?? 0) | sub) & ACTIVITY) === 0) continue;
+      if (alt !== null) {
+        // updateFiber's bail-out test, inlined: a list of thousands of memoised
+        // children that did not render costs one comparison each, no call.
+        if (c.child === alt.child && (((c.flags ?? c.effectTag ?? 0) | 0) & CHANGED) === 0) continue;
+        this.updateFiber(c, alt, parentId, parentDepth, tags);
+      } else {
+        structural = true;
+        this.mountFiber(c, parentId, parentDepth, tags);
+      }
+    }
+    const deletions = next.deletions;
+    if (deletions) {
+      for (const d of deletions) this.unmountFiber(d, tags);
+      if (deletions.length > 0) structural = true;
+    }
+    if (structural && parentId > 0) {
+      const sink = this.sink as ComponentSink;
+      sink.structure(parentId);
+      sink.dirty(parentId);
+    }
+  }
+
+  private updateFiber(f: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+    const flags = flagsOf(f);
+    // The common case on a big list: a memoised child that bailed out. Nothing
+    // rendered, nothing moved, children shared: one comparison and out.
+    if (f.child === prev.child && (flags & (PERFORMED_WORK | PLACEMENT | UPDATE)) === 0) return;
+    let id = parentId;
+    let depth = parentDepth;
+    if (tags.component.has(f.tag)) {
+      depth = parentDepth + 1;
+      id = this.ids.get(f) ?? 0;
+      if (id === 0) {
+        id = this.ids.get(prev) ?? 0;
+        if (id === 0) {
+          // Not seen before (e.g. mounted while we were detached): treat as a mount.
+          this.mountFiber(f, parentId, parentDepth, tags);
+          return;
+        }
+        this.ids.set(f, id);
+      }
+      const sink = this.sink as ComponentSink;
+      // The pipeline's handle must reach the current children; a bailed-out
+      // fiber shares its children with the alternate, so only a fiber that
+      // rendered or got new children needs the update.
+      sink.rehandle(id, f);
+      if ((flags & PERFORMED_WORK) !== 0) sink.rendered(id);
+    } else if (parentId > 0 && (flags & (PLACEMENT | UPDATE)) !== 0 && (tags.host.has(f.tag) || f.tag === tags.hostText)) {
+      const sink = this.sink as ComponentSink;
+      sink.dirty(parentId);
+      if ((flags & PLACEMENT) !== 0) sink.structure(parentId);
+    } else if (f.tag === tags.hostPortal) {
+      // Keep the fiber whose children are current (the content's top hosts are read from it).
+      this.trackPortal(f, true);
+    }
+    this.updateChildren(f, prev, id, depth, tags);
+  }
+
+  topHostNodes(handle: object, out: Element[]): boolean {
+    return this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
+  }
+
+  /** Appends the top hosts under `first` and its siblings; true when any was reached through a portal. */
+  private collectHosts(first: Fiber | null, out: Element[], tags: TagTable, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    let through = false;
+    for (let c = first; c !== null; c = c.sibling) {
+      if (tags.host.has(c.tag)) {
+        if (c.stateNode instanceof Element) out.push(c.stateNode);
+      } else if (c.tag === tags.hostPortal) {
+        const before = out.length;
+        this.collectHosts(c.child, out, tags, depth + 1);
+        if (out.length > before) through = true;
+      } else if (c.tag !== tags.hostText) {
+        if (this.collectHosts(c.child, out, tags, depth + 1)) through = true;
+      }
+    }
+    return through;
+  }
+
+  portalAbove(handle: object): boolean {
+    const tags = this.anyTags();
+    let guard = 0;
+    for (let f = (handle as Fiber).return; f !== null && guard++ < MAX_DEPTH; f = f.return) {
+      if (f.tag === tags.hostPortal) return true;
+      if (tags.component.has(f.tag) || f.tag === tags.hostRoot) return false;
+    }
+    return false;
+  }
+
+  portals(visit: (container: Element, ownerId: number, tops: Element[], inner: number[]) => void): void {
+    const tags = this.anyTags();
+    const tops = this.portalTops;
+    const inner = this.portalInner;
+    const outermost = (first: Fiber | null, depth: number): void => {
+      for (let c = first; c !== null && depth < MAX_DEPTH; c = c.sibling) {
+        if (tags.component.has(c.tag)) {
+          const id = this.idOf(c);
+          if (id !== 0) inner.push(id);
+        } else if (c.tag !== tags.hostPortal) {
+          outermost(c.child, depth + 1);
+        }
+      }
+    };
+    for (const f of this.portalFibers.values()) {
+      const container = (f.stateNode as { containerInfo?: unknown } | null)?.containerInfo;
+      if (!(container instanceof Element)) continue;
+      let owner = 0;
+      let guard = 0;
+      for (let p = f.return; p !== null && guard++ < MAX_DEPTH; p = p.return) {
+        if (tags.component.has(p.tag)) {
+          owner = this.idOf(p);
+          break;
+        }
+      }
+      tops.length = 0;
+      this.collectHosts(f.child, tops, tags, 0);
+      inner.length = 0;
+      outermost(f.child, 0);
+      visit(container, owner, tops, inner);
+    }
+  }
+
+  authored(handle: object, childAuthored: (childId: number) => number | null): number {
+    const tags = this.anyTags();
+    const walk = (first: Fiber | null, depth: number): number => {
+      let n = 0;
+      for (let c = first; c !== null && depth < MAX_DEPTH; c = c.sibling) {
+        if (tags.component.has(c.tag)) {
+          const known = childAuthored(this.idOf(c));
+          if (known !== null) {
+            n += known;
+            continue;
+          }
+        }
+        if (tags.host.has(c.tag)) n++;
+        n += walk(c.child, depth + 1);
+      }
+      return n;
+    };
+    return walk((handle as Fiber).child, 0);
+  }
+
+  private anyTags(): TagTable {
+    return this.tables.values().next().value ?? tagsFor(undefined);
+  }
+
+  ownerOf(node: Node): number {
+    let n: Node | null = node;
+    let guard = 0;
+    while (n !== null && guard++ < 10_000) {
+      const fiber = this.fiberOfNode(n);
+      if (fiber) {
+        for (let f: Fiber | null = fiber.return; f !== null; f = f.return) {
+          const id = this.idOf(f);
+          if (id !== 0) return id;
+        }
+        return 0;
+      }
+      n = n.parentNode ?? ((n as ShadowRoot).host instanceof Element ? (n as ShadowRoot).host : null);
+    }
+    return 0;
+  }
+
+  /** React stores the fiber on each DOM node under `__reactFiber$…` (17+) or `__reactInternalInstance$…` (16). */
+  private fiberOfNode(n: Node): Fiber | null {
+    const rec = n as unknown as Record<string, Fiber | undefined>;
+    for (const k of this.fiberKeys) {
+      const f = rec[k];
+      if (f) return f;
+    }
+    for (const k of Object.keys(n)) {
+      if (k.startsWith('__reactFiber$') || k.startsWith('__reactInternalInstance$')) {
+        this.fiberKeys.push(k);
+        return rec[k] ?? null;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The MAIN world's end of the private channel to the content script.
+ *
+ * The content script creates the `MessageChannel` (at document_start, in its
+ * isolated world) and posts one end to the window. This module, run at
+ * document_start before any page script exists, registered the first capture
+ * listener for `message` on window: it takes that port, stops the event there
+ * (no page listener ever sees it) and keeps the port in this closure only.
+ * Everything it touches after document_start (the event's getters,
+ * `stopImmediatePropagation`, the port's `postMessage`/`onmessage`) is a
+ * native kept now, called through a kept `Reflect.apply`: a page that later
+ * wraps `MessagePort.prototype.postMessage` or `MessageEvent.prototype.data`
+ * sees nothing. The argument that this cannot be taken or read is in
+ * docs/ARCHITECTURE.md (security model).
+ */
+import type { ContentToPage, PageToContent } from '../../protocol';
+import { HANDSHAKE_TYPE, PROTOCOL_VERSION, Source } from '../../protocol/constants';
+import { contentToPageValidators } from '../../protocol/content-to-page';
+import { envelope, parseWith } from '../../protocol/guard';
+
+/** A content → page message, validated. */
+export type ContentMessage = { [T in keyof ContentToPage]: { type: T; payload: ContentToPage[T] } }[keyof ContentToPage];
+
+/** Posts to the content script; queued (the latest 64) until the port is here. */
+export type PagePost = <T extends keyof PageToContent>(type: T, payload: PageToContent[T], transfer?: Transferable[]) => void;
+
+type Getter<T> = (this: unknown) => T;
+
+function getter<T>(proto: object, name: string): Getter<T> {
+  const d = Object.getOwnPropertyDescriptor(proto, name);
+  if (!d || typeof d.get !== 'function') throw new TypeError(`no ${name} getter`);
+  return d.get as Getter<T>;
+}
+
+export interface Channel {
+  post: PagePost;
+  readonly connected: boolean;
+}
+
+export function openChannel(
+  win: Window & typeof globalThis,
+  apply: typeof Reflect.apply,
+  onMessage: (msg: ContentMessage) => void,
+  report: (e: unknown) => void,
+): Channel {
+  // Kept before any page script runs.
+  const dataOf = getter<unknown>(MessageEvent.prototype, 'data');
+  const portsOf = getter<readonly MessagePort[]>(MessageEvent.prototype, 'ports');
+  const sourceOf = getter<unknown>(MessageEvent.prototype, 'source');
+  const stop = Event.prototype.stopImmediatePropagation;
+  const removeListener = EventTarget.prototype.removeEventListener;
+  const portPost = MessagePort.prototype.postMessage as (this: MessagePort, m: unknown, t: Transferable[]) => void;
+  const d = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+  const setOnMessage = d?.set as ((this: MessagePort, fn: (e: MessageEvent) => void) => void) | undefined;
+  if (!setOnMessage) throw new TypeError('no MessagePort.onmessage');
+
+  let port: MessagePort | null = null;
+  const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
+
+  function send(type: string, payload: unknown, transfer?: Transferable[]): void {
+    if (port === null) {
+      // Until the content script's port is here, keep the latest few.
+      if (pending.length >= 64) pending.shift();
+      pending.push({ type, payload, transfer });
+      return;
+    }
+    try {
+      apply(portPost, port, [envelope(Source.Page, type, payload), transfer ?? []]);
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  function onPortMessage(e: MessageEvent): void {
+    let data: unknown;
+    try {
+      data = apply(dataOf, e, []);
+    } catch {
+      return;
+    }
+    const msg = parseWith(data, Source.Content, contentToPageValidators);
+    if (msg === null) return;
+    try {
+      onMessage(msg as ContentMessage);
+    } catch (err) {
+      report(err);
+    }
+  }
+
+  function onWindowMessage(e: MessageEvent): void {
+    if (port !== null) return;
+    try {
+      if (apply(sourceOf, e, []) !== win) return;
+      const ports = apply(portsOf, e, []) as readonly MessagePort[];
+      if (ports.length !== 1) return;
+      const data = apply(dataOf, e, []) as { source?: unknown; v?: unknown; type?: unknown } | null;
+      if (typeof data !== 'object' || data === null || data.source !== Source.Content || data.type !== HANDSHAKE_TYPE
+        || data.v !== PROTOCOL_VERSION) return;
+      // Ours: nobody else hears of it, and this listener goes.
+      apply(stop, e, []);
+      apply(removeListener, win, ['message', onWindowMessage, true]);
+      const p = ports[0];
+      apply(setOnMessage as (...a: unknown[]) => void, p, [onPortMessage]);
+      port = p;
+    } catch (err) {
+      report(err);
+      return;
+    }
+    try {
+      for (const m of pending.splice(0)) send(m.type, m.payload, m.transfer);
+    } catch (err) {
+      report(err);
+    }
+  }
+  // Capture, registered before any page script: the first listener the handshake meets.
+  win.addEventListener('message', onWindowMessage, true);
+
+  return {
+    post: send as PagePost,
+    get connected() {
+      return port !== null;
+    },
+  };
+}

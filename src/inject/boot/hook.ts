@@ -1,0 +1,169 @@
+/**
+ * `__REACT_DEVTOOLS_GLOBAL_HOOK__`: React registers each renderer with it
+ * (`inject`) and reports every commit (`onCommitFiberRoot`). While the overlay
+ * is off this only remembers renderers and roots; the agent sets `tap` to
+ * receive commits.
+ *
+ * Coexistence:
+ * - No hook yet (the usual case at document_start): ours is defined as an
+ *   accessor on Window.prototype, not as an own property of window. React
+ *   finds it through the global's prototype chain, while React DevTools'
+ *   installer (which bails out when window *owns* the property) can still
+ *   define its real hook; `adopt()` then chains onto that one.
+ * - A hook already there (React DevTools loaded first, react-refresh's stub):
+ *   its methods are wrapped in place and keep working.
+ */
+import type { FiberRootLike, HookState, RendererLike } from './link';
+
+const HOOK_KEY = '__REACT_DEVTOOLS_GLOBAL_HOOK__';
+const CHAINED = Symbol.for('layout-cost.chained');
+
+type AnyHook = Record<string | symbol, unknown> & {
+  renderers?: Map<number, RendererLike>;
+  getFiberRoots?: (id: number) => Set<FiberRootLike>;
+};
+
+export function installHook(win: Window & typeof globalThis, report: (e: unknown) => void): HookState {
+  const state: HookState = {
+    renderers: new Map(),
+    roots: new Map(),
+    tap: null,
+    onRenderer: null,
+    chained: 0,
+    adopt,
+  };
+  let nextRendererId = 1;
+
+  function noteRenderer(id: number, renderer: RendererLike): void {
+    state.renderers.set(id, renderer);
+    if (!state.roots.has(id)) state.roots.set(id, new Set());
+    try {
+      state.tap?.renderer(id, renderer);
+      state.onRenderer?.();
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  function noteCommit(id: number, root: FiberRootLike): void {
+    let set = state.roots.get(id);
+    if (!set) state.roots.set(id, (set = new Set()));
+    // A root whose element is gone has been unmounted (root.render(null) / unmount()).
+    const current = root.current as { memoizedState?: { element?: unknown } | null } | null;
+    if (current && current.memoizedState && current.memoizedState.element == null) set.delete(root);
+    else set.add(root);
+    if (state.tap !== null) {
+      try {
+        state.tap.commit(id, root);
+      } catch (e) {
+        report(e);
+      }
+    }
+  }
+
+  function noteUnmount(id: number, fiber: unknown): void {
+    if (state.tap === null) return;
+    try {
+      state.tap.unmount(id, fiber);
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  const ours = {
+    renderers: new Map<number, RendererLike>(),
+    supportsFiber: true,
+    inject(renderer: RendererLike): number {
+      const id = nextRendererId++;
+      ours.renderers.set(id, renderer);
+      noteRenderer(id, renderer);
+      return id;
+    },
+    onScheduleFiberRoot(): void {},
+    onCommitFiberRoot(id: number, root: FiberRootLike): void {
+      noteCommit(id, root);
+    },
+    onCommitFiberUnmount(id: number, fiber: unknown): void {
+      noteUnmount(id, fiber);
+    },
+    onPostCommitFiberRoot(): void {},
+    checkDCE(): void {},
+    getFiberRoots(id: number): Set<FiberRootLike> {
+      return state.roots.get(id) ?? new Set();
+    },
+    // Minimal event emitter: React DevTools' backend subscribes through these.
+    sub(): () => void {
+      return () => {};
+    },
+    on(): void {},
+    off(): void {},
+    emit(): void {},
+  };
+
+  /** Wrap another hook's methods so that we see what React reports to it. */
+  function chain(hook: AnyHook): void {
+    if (hook === (ours as unknown) || hook[CHAINED]) return;
+    try {
+      Object.defineProperty(hook, CHAINED, { value: true });
+      state.chained++;
+      const wrap = (key: string, before: (...a: never[]) => void, after?: (r: unknown, ...a: never[]) => void) => {
+        const orig = hook[key];
+        if (typeof orig !== 'function') return;
+        hook[key] = function (this: unknown, ...args: never[]) {
+          if (!after) before(...args);
+          const r = (orig as (...a: unknown[]) => unknown).apply(this, args);
+          if (after) after(r, ...args);
+          return r;
+        };
+      };
+      wrap('inject', () => {}, (id, renderer) => {
+        if (typeof id === 'number') noteRenderer(id, renderer as RendererLike);
+      });
+      wrap('onCommitFiberRoot', (id: number, root: FiberRootLike) => noteCommit(id, root));
+      wrap('onCommitFiberUnmount', (id: number, fiber: unknown) => noteUnmount(id, fiber));
+      // Renderers and roots it saw before us.
+      if (hook.renderers instanceof Map) {
+        for (const [id, r] of hook.renderers) {
+          noteRenderer(id, r);
+          const roots = typeof hook.getFiberRoots === 'function' ? hook.getFiberRoots(id) : null;
+          if (roots) for (const root of roots) state.roots.get(id)?.add(root);
+        }
+      }
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  function adopt(): void {
+    try {
+      const desc = Object.getOwnPropertyDescriptor(win, HOOK_KEY);
+      if (!desc) return;
+      const hook = 'value' in desc ? desc.value : desc.get?.call(win);
+      if (hook && typeof hook === 'object') chain(hook as AnyHook);
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  try {
+    if (Object.prototype.hasOwnProperty.call(win, HOOK_KEY)) {
+      adopt();
+    } else {
+      const proto = Object.getPrototypeOf(win) as object;
+      Object.defineProperty(proto, HOOK_KEY, {
+        configurable: true,
+        enumerable: false,
+        get: () => ours,
+        // A plain assignment (`window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = hook`)
+        // lands here: keep the newcomer as an own property and chain onto it.
+        set(this: unknown, value: unknown) {
+          Object.defineProperty(win, HOOK_KEY, { value, writable: true, configurable: true, enumerable: false });
+          if (value && typeof value === 'object') chain(value as AnyHook);
+        },
+      });
+    }
+  } catch (e) {
+    report(e);
+  }
+  return state;
+}

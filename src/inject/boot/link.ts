@@ -1,0 +1,136 @@
+/**
+ * The link between the boot script (document_start, every frame: hook, rAF,
+ * attachShadow, the private channel and the API) and the agent (injected only
+ * when the overlay is first enabled). They are separate bundles in one MAIN
+ * world; they meet through one frozen function on window (OFFER_KEY) and an
+ * offer number only the extension carries, so page code can neither take the
+ * agent's place nor reach the channel (docs/ARCHITECTURE.md, security model). The
+ * agent imports this module for its types only; boot/ may import nothing of
+ * agent/ (the build enforces both).
+ */
+import type { ContentToPage, OutsideMeasurement, PageToContent } from '../../protocol';
+
+/** The subset of a React renderer (`ReactDOM` internals) the hook keeps. */
+export interface RendererLike {
+  version?: string;
+  bundleType?: number;
+  rendererPackageName?: string;
+  findFiberByHostInstance?: unknown;
+  [k: string]: unknown;
+}
+
+/** A fiber root as the hook sees it; the agent's adapter knows the rest. */
+export interface FiberRootLike {
+  current: unknown;
+  containerInfo?: unknown;
+}
+
+/** Callbacks the agent installs on the hook while the overlay is on. */
+export interface CommitTap {
+  commit(rendererId: number, root: FiberRootLike): void;
+  unmount(rendererId: number, fiber: unknown): void;
+  renderer(rendererId: number, renderer: RendererLike): void;
+}
+
+/**
+ * The agent's per-frame hook. While set, requestAnimationFrame callbacks are
+ * queued by the tap and run from one native callback (see raf.ts).
+ */
+export interface FrameTap {
+  request(cb: FrameRequestCallback): number;
+  cancel(handle: number): void;
+}
+
+export interface HookState {
+  renderers: Map<number, RendererLike>;
+  roots: Map<number, Set<FiberRootLike>>;
+  tap: CommitTap | null;
+  /** Called after a renderer registers (always, cheap). */
+  onRenderer: (() => void) | null;
+  /** Hooks found on window that are not ours and that we chained onto. */
+  chained: number;
+  /** Re-check window for a hook installed after ours (React DevTools) and chain onto it. */
+  adopt(): void;
+}
+
+export interface RafState {
+  nativeRaf: typeof requestAnimationFrame;
+  nativeCaf: typeof cancelAnimationFrame;
+  wrappedRaf: typeof requestAnimationFrame;
+  wrappedCaf: typeof cancelAnimationFrame;
+  tap: FrameTap | null;
+  /** Times the tap failed and rAF fell back to the native (the page broke a built-in the frame loop uses). */
+  broken: number;
+  /** `Reflect.apply` as it was at document_start, before any page script. */
+  apply: typeof Reflect.apply;
+}
+
+export interface ShadowState {
+  /** Closed (and open) shadow roots seen by the attachShadow wrapper. */
+  rootOf: WeakMap<Element, ShadowRoot>;
+  hosts: WeakRef<Element>[];
+  /** Called with each new shadow root while the agent is on. */
+  onAttach: ((host: Element, root: ShadowRoot) => void) | null;
+  nativeAttachShadow: typeof Element.prototype.attachShadow;
+}
+
+/** The last config the content script sent (the agent starts from it). */
+export type AgentConfig = ContentToPage['config'];
+
+/**
+ * What the boot script hands the agent when it accepts its offer: the
+ * document_start state and a typed line to the content script. It exists only
+ * in the two closures; nothing of it is on window.
+ */
+export interface AgentLink {
+  readonly version: string;
+  readonly hook: HookState;
+  readonly raf: RafState;
+  readonly shadow: ShadowState;
+  /** The config the content script last sent (the agent applies it at once). */
+  readonly config: AgentConfig;
+  /** Reasons found before the agent (the API name taken, …): they head `state().degraded`. */
+  readonly notes: readonly string[];
+  /** Sends a page → content message over the private port (a records buffer is transferred). */
+  post<T extends keyof PageToContent>(type: T, payload: PageToContent[T], transfer?: Transferable[]): void;
+  /** Sends the current status now (after the agent's degraded reasons or outside measurement changed). */
+  announce(): void;
+  debug(...args: unknown[]): void;
+}
+
+/** What the agent gives back: the boot script routes the content script's messages to it. */
+export interface AgentHandle {
+  config(cfg: AgentConfig): void;
+  hitTest(seq: number, x: number, y: number): void;
+  resync(): void;
+  /** A renderer registered after the agent started (lazy-loaded React). */
+  renderer(): void;
+  /** Reasons measurement is degraded now (cleared when the overlay starts again). */
+  degraded(): readonly string[];
+  /** The Long Animation Frames cross-check while on (timing/loaf.ts). */
+  outside(): OutsideMeasurement | undefined;
+  /** Sizes of the agent's tables (diagnostics and leak tests: `__LAYOUT_COST__.internals()`). */
+  stats(): Record<string, number>;
+  /** The first host node of a mounted component. */
+  nodeOf(id: number): Node | null;
+}
+
+/** The agent bundle's one export: called once, when the boot script accepts its offer. */
+export type AgentStart = (link: AgentLink) => AgentHandle;
+
+/**
+ * The one name the boot script puts on window besides the public API: a frozen
+ * function the agent bundle calls with its `AgentStart` (webpack's `jsonp`
+ * library output: `__LAYOUT_COST_OFFER__(start)` is the bundle's last
+ * statement). It returns the offer's number, which is thereby the script's
+ * completion value: `chrome.scripting.executeScript` hands it to the service
+ * worker, the worker to the content script, and the content script tells the
+ * boot script over the private port which offer to accept. Page code may
+ * offer too; whatever it learns, only the private port can name an offer.
+ */
+export const OFFER_KEY = '__LAYOUT_COST_OFFER__';
+
+declare const __DEBUG__: boolean;
+declare const __VERSION__: string;
+export const DEBUG: boolean = typeof __DEBUG__ !== 'undefined' && __DEBUG__;
+export const VERSION: string = typeof __VERSION__ !== 'undefined' ? __VERSION__ : '0.0.0-dev';

@@ -1,0 +1,87 @@
+/**
+ * The public contract of `window.__LAYOUT_COST__`: what `state()` returns and
+ * what `snapshot()` resolves to. Declared once, here; the content store builds
+ * it, the MAIN world's API returns it, and the tests and benchmarks import it.
+ * Documented field by field in the README ("Automation API").
+ */
+import type { Mode } from './constants';
+import type { OutsideMeasurement } from './messages';
+
+/** A box in viewport CSS px. */
+export interface Bounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface FrameTotals {
+  count: number;
+  styleMsTotal: number;
+  layoutMsTotal: number;
+  forcedMsTotal: number;
+}
+
+/**
+ * What Layout Cost itself costs the page while on, from its own timers (the agent's work in the page's world and the
+ * content script's, both on the page's main thread), over the last second or so.
+ */
+export interface SelfCost {
+  /** Our main-thread ms per measured frame. */
+  msPerFrame: number;
+  /** Our main-thread ms ÷ wall-clock ms, 0‥1. */
+  mainThreadShare: number;
+}
+
+export interface SnapshotComponent {
+  id: number;
+  name: string;
+  parentId: number | null;
+  depth: number;
+  key: string | null;
+  bounds: Bounds | null;
+  authored: number;
+  rendered: number;
+  /** Elements other components' portals put in its DOM (left out of its inflation). */
+  portaledIn: number;
+  styleMs: number;
+  layoutMs: number;
+  forcedMs: number;
+  lastFrameMs: number;
+  commits: number;
+  sparkline: number[];
+  drawn: boolean;
+  /** The occluder (1-based) whose content holds it, 0: the page; read for drawn, pinned and hovered components. */
+  layer: number;
+  /** Where its meter is drawn (top-left, viewport CSS px), null when it has none. */
+  meterAt: { x: number; y: number } | null;
+}
+
+export interface Snapshot {
+  time: number;
+  frames: FrameTotals;
+  droppedEvents: number;
+  page: { styleMs: number; layoutMs: number; forcedMs: number };
+  /** What the page stacks over its content (dialogs, menus, the top layer), bottom to top, viewport CSS px. */
+  occluders: Bounds[];
+  components: SnapshotComponent[];
+  /** Our own cost; null while off or before a second of measurement. */
+  self: SelfCost | null;
+}
+
+export interface LayoutCostState {
+  enabled: boolean;
+  mode: Mode;
+  pinned: number | null;
+  react: { renderers: number; roots: number };
+  minified: boolean;
+  capped: boolean;
+  agent: boolean;
+  degraded: string[];
+  /** Long Animation Frames cross-check of forced-reflow timing while on (docs/TIMING.md); null when unavailable. */
+  outside: OutsideMeasurement | null;
+  /** Messages from this page that the extension rejected as malformed (cumulative). */
+  droppedMessages: number;
+  /** Our own cost, as in the snapshot; null while off. */
+  self: SelfCost | null;
+}

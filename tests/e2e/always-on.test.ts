@@ -1,0 +1,82 @@
+/**
+ * The always-on / on-enable split (issue 10), from Chrome's own trace: a page
+ * load with the overlay off evaluates only the boot files (inject.js in the
+ * MAIN world, content.js in the isolated world), in every frame; enabling
+ * evaluates the rest (content-main.js, agent.js) in the frame that needs it.
+ */
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { launch, lc, waitFor, type Harness } from './harness';
+
+interface TraceEvent { name: string; ph: string; args?: { data?: { url?: string; frame?: string } } }
+
+/** Which of our files Chrome evaluated (EvaluateScript events with our URL), with how many evaluations each. */
+async function traced(page: Page, prefix: string, during: () => Promise<void>, frame?: string): Promise<Record<string, number>> {
+  await page.tracing.start({ categories: ['devtools.timeline'] });
+  await during();
+  const raw = await page.tracing.stop();
+  const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
+  const out: Record<string, number> = {};
+  for (const e of trace.traceEvents) {
+    const url = e.args?.data?.url ?? '';
+    if (e.name !== 'EvaluateScript' || !url.startsWith(prefix)) continue;
+    if (frame !== undefined && e.args?.data?.frame !== frame) continue;
+    const file = url.slice(prefix.length);
+    out[file] = (out[file] ?? 0) + 1;
+  }
+  return out;
+}
+
+describe('always on, on enable (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  before(async () => {
+    h = await launch();
+  });
+  after(async () => h?.close());
+
+  it('a page load with the overlay off evaluates only inject.js and content.js, in every frame', async () => {
+    const page = await h.browser.newPage();
+    const prefix = `chrome-extension://${h.extensionId}/`;
+    const files = await traced(page, prefix, async () => {
+      await page.goto(h.url('frames10.html'), { waitUntil: 'load' });
+      await waitFor(() => page.evaluate(() => [...document.querySelectorAll('iframe')]
+        .every((f) => (f as HTMLIFrameElement).contentDocument?.readyState !== 'loading')), { what: 'frames' });
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    // Eleven documents (the page and ten frames, five of them cross-site): each evaluated both boot files, nothing else.
+    expect(files).to.deep.equal({ 'inject.js': 11, 'content.js': 11 });
+    await page.close();
+  });
+
+  it('enabling evaluates content-main.js and agent.js once in the frame, and off loads nothing more', async () => {
+    const page = await h.newPage('basic-r19.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    const prefix = `chrome-extension://${h.extensionId}/`;
+    // This document's evaluations only (a trace may carry the tail of the load's).
+    const frame = (page.mainFrame() as unknown as { _id: string })._id;
+    const on = await traced(page, prefix, async () => {
+      await lc.enable(page);
+      await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 3, { what: 'components' });
+    }, frame);
+    // (The boot files may show again: a trace can carry the tail of the page load's events.)
+    expect(on['content-main.js']).to.equal(1);
+    expect(on['agent.js']).to.equal(1);
+    // Our own cost, from our own timers, once a window of a second has closed (a commit keeps the agent busy).
+    await page.evaluate(() => (window as any).__setItems(['a', 'b', 'c', 'd']));
+    const self = await waitFor(async () => (await lc.state(page)).self, { what: 'state().self' });
+    expect(self.msPerFrame).to.be.a('number').and.at.least(0);
+    expect(self.mainThreadShare).to.be.within(0, 0.5);
+    expect(((await lc.snapshot(page)) as any).self).to.have.keys(['msPerFrame', 'mainThreadShare']);
+    const again = await traced(page, prefix, async () => {
+      await lc.disable(page);
+      await waitFor(async () => (await lc.state(page)).mode === 'off', { what: 'off' });
+      expect((await lc.state(page)).self, 'no own cost while off').to.equal(null);
+      await lc.enable(page);
+      await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'on again' });
+    }, frame);
+    expect(again['content-main.js'] ?? 0).to.equal(0);
+    expect(again['agent.js'] ?? 0).to.equal(0);
+    await page.close();
+  });
+});

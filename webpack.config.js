@@ -76,6 +76,7 @@ export default (env, argv) => {
       // chrome.scripting.executeScript returns to the worker (src/inject/boot/link.ts).
       agent: { import: './src/inject/agent/index.ts', library: { type: 'jsonp', name: '__LAYOUT_COST_OFFER__', export: 'default' } },
       content: './src/content/boot/index.ts',
+      'content-hello': './src/content/boot/hello.ts',
       'content-main': './src/content/main/index.ts',
       background: './src/background/index.ts',
       devtools: './src/devtools-panel/devtools.ts',

@@ -35,6 +35,7 @@ import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, par
   waitFor } from './lib/env';
 import { mdTable, median, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import type { SnapshotComponent } from '../src/protocol/snapshot';
 
 const TOLERANCE_MS = 0.5;
 const TOLERANCE_SHARE = 0.05;
@@ -205,14 +206,7 @@ async function stressGrid(origin: string, page: Page): Promise<Scenario> {
   return { name: 'StressGrid 10 %', frames: match(events, rec, 'lc-acc-start', 'lc-acc-end'), ranking: null, rankOk: null };
 }
 
-interface SnapComp {
-  id: number;
-  name: string;
-  parentId: number | null;
-  styleMs: number;
-  layoutMs: number;
-  forcedMs: number;
-}
+type SnapComp = SnapshotComponent;
 
 async function timingLoad(origin: string, page: Page): Promise<Scenario> {
   await page.goto(`${origin}/timing-load-r19.html${COI ? '?coi=1' : ''}`, { waitUntil: 'load' });

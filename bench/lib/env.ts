@@ -150,12 +150,8 @@ export const lc = {
   }),
 };
 
-export interface FrameTotals {
-  count: number;
-  styleMsTotal: number;
-  layoutMsTotal: number;
-  forcedMsTotal: number;
-}
+import type { FrameTotals } from '../../src/protocol/snapshot';
+export type { FrameTotals };
 
 /** Turns the overlay on and waits until the agent runs and frames arrive with the grid's components. */
 export async function enableOverlay(page: Page, minComponents: number, mode = 'components'): Promise<void> {

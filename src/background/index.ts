@@ -23,6 +23,8 @@ const contents = new Map<number, Map<number, Port>>();
 const panels = new Map<number, Port>();
 const modes = new Map<number, Mode>();
 const lastToggle = new Map<number, number>();
+/** When each tab's overlay was last turned on (epoch ms); unknown after a worker restart (a hello then counts as a new document). */
+const onSince = new Map<number, number>();
 
 const restored: Promise<void> = (async () => {
   try {
@@ -41,7 +43,69 @@ const restored: Promise<void> = (async () => {
 /** One storage.session write per burst of mode changes (issue 11: 5 000 enable/disable calls made 5 000 writes). */
 const PERSIST_DELAY_MS = 100;
 let persistTimer: ReturnType<typeof setTimeout> | null = null;
-const counters = { persists: 0, contentMain: 0 };
+const counters = { persists: 0, contentMain: 0, helloRegistrations: 0 };
+
+/**
+ * Frames say hello (and so touch the extension APIs at load) only while some tab is being inspected: while any tab
+ * has the overlay on or a panel open, `content-hello.js` is registered for every frame at document_start; it asks the
+ * boot to say hello (src/content/boot). With no tab active nothing is registered, and a page load runs only the two
+ * boot files, which say nothing (docs/ARCHITECTURE.md, docs/PERFORMANCE.md "Always on").
+ */
+const HELLO_SCRIPT_ID = 'layout-cost-hello';
+let helloRegistered: boolean | null = null;
+let helloSync: Promise<void> = Promise.resolve();
+
+function anyTabActive(): boolean {
+  if (panels.size > 0) return true;
+  for (const m of modes.values()) if (m !== 'off') return true;
+  return false;
+}
+
+function syncHello(): void {
+  helloSync = helloSync.then(async () => {
+    const want = anyTabActive();
+    try {
+      if (helloRegistered === null) {
+        helloRegistered = (await chrome.scripting.getRegisteredContentScripts({ ids: [HELLO_SCRIPT_ID] })).length > 0;
+      }
+      if (want && !helloRegistered) {
+        await chrome.scripting.registerContentScripts([{
+          id: HELLO_SCRIPT_ID, js: ['content-hello.js'], matches: ['<all_urls>'], allFrames: true, matchOriginAsFallback: true,
+          runAt: 'document_start', persistAcrossSessions: false,
+        }]);
+        helloRegistered = true;
+        counters.helloRegistrations++;
+      } else if (!want && helloRegistered) {
+        await chrome.scripting.unregisterContentScripts({ ids: [HELLO_SCRIPT_ID] });
+        helloRegistered = false;
+      }
+    } catch {
+      helloRegistered = null;
+      drops.drop();
+    }
+  });
+}
+
+/**
+ * The content script's main part into every frame of the tab that has the boot and not yet the main part (a first,
+ * tiny injection asks each frame; the 60 KB file is evaluated only where it is missing).
+ */
+async function injectMainEverywhere(tabId: number): Promise<void> {
+  try {
+    const found = await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true }, injectImmediately: true,
+      func: () => (globalThis as Record<string, unknown>).__layoutCostContent !== undefined
+        && (globalThis as Record<symbol, unknown>)[Symbol.for('layout-cost.content-main')] === undefined,
+    });
+    const frameIds = found.filter((r) => r.result === true).map((r) => r.frameId);
+    if (frameIds.length === 0) return;
+    counters.contentMain += frameIds.length;
+    await chrome.scripting.executeScript({ target: { tabId, frameIds }, files: ['content-main.js'], injectImmediately: true });
+  } catch {
+    // chrome:// and the web store, or a tab that went away.
+    drops.drop();
+  }
+}
 
 function persist(): void {
   if (persistTimer !== null) return;
@@ -84,9 +148,12 @@ function broadcast<T extends keyof BackgroundToContent>(tabId: number, type: T, 
 }
 
 /** What a content script's hello (port or portless) changes, and the mode to tell it. */
-function hello(tabId: number, top: boolean, pageMode: Mode): Mode {
+function hello(tabId: number, top: boolean, pageMode: Mode, since: number): Mode {
   const known = modes.get(tabId);
-  if (top && pageMode === 'off' && known && known !== 'off' && !panels.has(tabId)) {
+  // A document that started before the tab was turned on (the worker injected its main part when it turned on) keeps
+  // the mode; one that started after is a new page.
+  const newDocument = since > (onSince.get(tabId) ?? 0);
+  if (top && newDocument && pageMode === 'off' && known && known !== 'off' && !panels.has(tabId)) {
     // A new top-level document: off until asked, unless a panel is inspecting this tab.
     setTabMode(tabId, 'off');
   } else if (known === undefined && pageMode !== 'off') {
@@ -97,9 +164,14 @@ function hello(tabId: number, top: boolean, pageMode: Mode): Mode {
 }
 
 function setTabMode(tabId: number, mode: Mode): void {
-  if (modes.get(tabId) === mode) return;
+  const was = modes.get(tabId) ?? 'off';
+  if (was === mode) return;
   modes.set(tabId, mode);
+  if (was === 'off') onSince.set(tabId, Date.now());
   persist();
+  syncHello();
+  // Frames that never said hello have no main part yet: give it to every frame (it takes the mode from its hello).
+  if (was === 'off' && mode !== 'off' && !panels.has(tabId)) void injectMainEverywhere(tabId);
   broadcast(tabId, 'mode', { mode });
   sendPanel(tabId, 'mode', { mode });
   chrome.action.setBadgeText({ tabId, text: BADGE[mode] }).catch(() => drops.drop());
@@ -165,7 +237,7 @@ function onContentConnect(port: Port): void {
     await restored;
     switch (msg.type) {
       case 'hello': {
-        const mode = hello(tabId, msg.payload.top, msg.payload.mode);
+        const mode = hello(tabId, msg.payload.top, msg.payload.mode, msg.payload.since);
         if (mode !== msg.payload.mode) sendContent(port, 'mode', { mode });
         sendContent(port, 'panel', { connected: panels.has(tabId) });
         break;
@@ -208,7 +280,10 @@ function onPanelConnect(port: Port): void {
     await restored;
     if (msg.type === 'hello') {
       tabId = msg.payload.tabId;
+      const hadPanel = panels.has(tabId);
       panels.set(tabId, port);
+      syncHello();
+      if (!hadPanel && (modes.get(tabId) ?? 'off') === 'off') void injectMainEverywhere(tabId);
       broadcast(tabId, 'panel', { connected: true });
       sendPanel(tabId, 'mode', { mode: modes.get(tabId) ?? 'off' });
       return;
@@ -244,6 +319,7 @@ function onPanelConnect(port: Port): void {
   port.onDisconnect.addListener(() => {
     if (tabId === null || panels.get(tabId) !== port) return;
     panels.delete(tabId);
+    syncHello();
     broadcast(tabId, 'panel', { connected: false });
   });
 }
@@ -262,7 +338,7 @@ browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.Mes
   switch (msg.type) {
     case 'hello':
       return restored.then(() => {
-        const mode = hello(tabId, msg.payload.top, msg.payload.mode);
+        const mode = hello(tabId, msg.payload.top, msg.payload.mode, msg.payload.since);
         return envelope(Source.Background, 'helloAck', { mode, panel: panels.has(tabId) });
       });
     case 'toggle':
@@ -296,10 +372,15 @@ browser.tabs.onRemoved.addListener((tabId) => {
   contents.delete(tabId);
   panels.delete(tabId);
   lastToggle.delete(tabId);
+  onSince.delete(tabId);
   if (modes.delete(tabId)) persist();
+  syncHello();
 });
 
 /** For tests and debugging through the worker target: the router's own counters. */
 (globalThis as Record<string, unknown>).__layoutCostBackground = {
-  drops, modes, contents, panels, toggle, setTabMode, counters,
+  drops, modes, contents, panels, toggle, setTabMode, counters, helloRegistered: () => helloRegistered,
 };
+
+// A restarted worker finds its registration as it left it; make it match the restored modes.
+void restored.then(syncHello);

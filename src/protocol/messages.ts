@@ -196,7 +196,8 @@ export interface ContentToPage {
   state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number; self: SelfCost | null };
 }
 export interface ContentToBackground {
-  hello: { top: boolean; mode: Mode };
+  /** `since`: when this document started (`performance.timeOrigin`, epoch ms): a document older than the tab's mode keeps it. */
+  hello: { top: boolean; mode: Mode; since: number };
   toggle: { via: 'key' | 'api' | 'panel' };
   setMode: { mode: Mode };
   needAgent: Record<string, never>;
@@ -275,7 +276,7 @@ export const validators = {
   [Source.Content]: {
     ...contentToPageValidators,
     // content → background
-    hello: isRecord({ top: bool, mode }),
+    hello: isRecord({ top: bool, mode, since: num(0, 1e15) }),
     toggle: isRecord({ via }),
     setMode: isRecord({ mode }),
     needAgent: empty,

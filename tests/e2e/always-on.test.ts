@@ -79,4 +79,28 @@ describe('always on, on enable (e2e)', function () {
     expect(again['agent.js'] ?? 0).to.equal(0);
     await page.close();
   });
+
+  it('while a tab is inspected a frame added later turns on (the hello script); with none, nothing is registered', async () => {
+    const worker = await h.worker();
+    const registered = (): Promise<boolean | null> =>
+      worker.evaluate(() => (globalThis as any).__layoutCostBackground.helloRegistered() as boolean | null);
+    const page = await h.newPage('basic-r19.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    expect(await registered()).to.not.equal(true);
+    await lc.enable(page);
+    await waitFor(async () => (await registered()) === true, { what: 'the hello script registered' });
+    // A same-origin frame added now: its boot says hello, the worker answers with the tab's mode, it turns on.
+    await page.evaluate((src) => {
+      const f = document.createElement('iframe');
+      f.src = src;
+      f.id = 'late';
+      document.body.appendChild(f);
+    }, h.url('basic-r18.html'));
+    const frame = await waitFor(() => page.frames().find((f) => f.url().includes('basic-r18.html')) ?? null, { what: 'the frame' });
+    await waitFor(async () => (await lc.state(frame)).mode === 'components', { what: 'the late frame on' });
+    await waitFor(async () => ((await lc.snapshot(frame)) as any).components.length > 3, { what: 'its components' });
+    await lc.disable(page);
+    await waitFor(async () => (await registered()) === false, { what: 'unregistered when no tab is inspected' });
+    await page.close();
+  });
 });

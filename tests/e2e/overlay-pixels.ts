@@ -12,6 +12,7 @@ import { AUTHORED_RGB, LEVEL_RGB } from '../../src/overlay/ramps';
 import { ROOT } from '../../scripts/chrome';
 import { lc, waitFor } from './harness';
 import { decodePng, pixel, type Image } from './png';
+import type { SnapshotComponent } from '../../src/protocol/snapshot';
 
 export type RGB = readonly [number, number, number];
 export const OUT_DIR = path.join(ROOT, 'out');
@@ -105,10 +106,7 @@ export function frames(page: Page, n: number): Promise<void> {
   }), n);
 }
 
-export interface Comp {
-  id: number; name: string; parentId: number | null; authored: number; rendered: number; layoutMs: number;
-  bounds: { x: number; y: number; width: number; height: number } | null; drawn: boolean; sparkline: number[];
-}
+export type Comp = SnapshotComponent;
 
 export async function comps(page: Page): Promise<Comp[]> {
   return ((await lc.snapshot(page)) as { components: Comp[] }).components;

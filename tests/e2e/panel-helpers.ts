@@ -5,6 +5,7 @@
  */
 import type { Frame, Page } from 'puppeteer-core';
 import { lc, waitFor, type Harness } from './harness';
+import type { Snapshot, SnapshotComponent } from '../../src/protocol/snapshot';
 
 /** Column order of the panel's table (src/devtools-panel/table-view.ts). */
 export const COLS = ['name', 'layoutMs', 'styleMs', 'forcedMs', 'lastFrameMs', 'rendered', 'authored', 'ratio', 'commits', 'depth'] as const;
@@ -15,18 +16,9 @@ export interface DomRow {
   cells: Record<(typeof COLS)[number], string>;
 }
 
-export interface SnapComponent {
-  id: number; name: string; parentId: number | null; depth: number; key: string | null;
-  authored: number; rendered: number; commits: number; styleMs: number; layoutMs: number; forcedMs: number; lastFrameMs: number;
-  bounds: { x: number; y: number; width: number; height: number } | null;
-}
-export interface Snap {
-  components: SnapComponent[];
-  page: { styleMs: number; layoutMs: number; forcedMs: number };
-  frames: unknown;
-  droppedEvents: number;
-  time: number;
-}
+/** The public contract, declared once in src/protocol/snapshot.ts. */
+export type SnapComponent = SnapshotComponent;
+export type Snap = Snapshot;
 
 /** The rows currently in the panel's DOM, top to bottom. */
 export async function domRows(panel: Frame): Promise<DomRow[]> {

@@ -13,10 +13,9 @@ import { METER_HEIGHT_PX, METER_WIDTH_PX } from '../../src/overlay/anchor';
 import { frames, shot } from './overlay-pixels';
 import type { Image } from './png';
 import { expectMatches } from './truth-match';
+import type { SnapshotComponent } from '../../src/protocol/snapshot';
 
-interface SnapComp {
-  id: number; name: string; parentId: number | null; depth: number; authored: number; rendered: number; portaledIn: number; drawn: boolean;
-}
+type SnapComp = SnapshotComponent;
 
 const call = (page: Page, fn: string, ...args: unknown[]): Promise<unknown> =>
   page.evaluate((f, a) => (window as any)[f](...a), fn, args);

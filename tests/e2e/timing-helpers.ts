@@ -6,21 +6,12 @@
  * (style) and Layout events inside it.
  */
 import type { Page } from 'puppeteer-core';
+import type { Snapshot, SnapshotComponent } from '../../src/protocol/snapshot';
 import { lc, waitFor, type Harness } from './harness';
 
-export interface Comp {
-  id: number;
-  name: string;
-  parentId: number | null;
-  styleMs: number;
-  layoutMs: number;
-  forcedMs: number;
-}
-export interface Snap {
-  frames: { count: number; styleMsTotal: number; layoutMsTotal: number; forcedMsTotal: number };
-  page: { styleMs: number; layoutMs: number; forcedMs: number };
-  components: Comp[];
-}
+/** The public contract, declared once in src/protocol/snapshot.ts. */
+export type Comp = SnapshotComponent;
+export type Snap = Snapshot;
 
 export const snap = async (page: Page): Promise<Snap> => (await lc.snapshot(page)) as Snap;
 export const byName = (s: Snap, name: string): Comp[] => s.components.filter((c) => c.name === name);

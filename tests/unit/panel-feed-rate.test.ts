@@ -12,8 +12,9 @@ function source(sent: { type: string; payload: any }[]): FeedSource & { pageStat
     store: new RollupStore(() => 0),
     mode: 'components',
     pageStatus: { renderers: 1, roots: 1, agent: true, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://a.test/' },
-    bg: { send: (type: string, payload: unknown) => sent.push({ type, payload }) } as unknown as FeedSource['bg'],
-    overlay: { pinned: null, hovered: null, drawnCount: 0, hiddenCount: 0, capped: false, chainOf: (id: number) => [id] } as unknown as FeedSource['overlay'],
+    send: (type: string, payload: unknown) => { sent.push({ type, payload }); },
+    overlayView: () => ({ pinned: null, hovered: null, drawnCount: 0, hiddenCount: 0, capped: false }),
+    chainOf: (id: number) => [id],
     droppedMessages: () => 0,
     selfCost: () => null,
   };

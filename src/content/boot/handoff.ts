@@ -6,6 +6,8 @@
  * main/ imports this module for its types; boot/ imports nothing of main/.
  */
 export const HANDOFF_KEY = '__layoutCostContent';
+/** Set by content-hello.js when it runs before the boot (../boot/hello.ts). */
+export const HELLO_FLAG = '__layoutCostHello';
 
 export interface Handoff {
   /** The content script's end of the private channel (boot/index.ts offers the other end to the boot script). */
@@ -17,6 +19,8 @@ export interface Handoff {
   readonly workerQueue: unknown[];
   /** Messages the boot dropped (queue full, no worker to answer). */
   readonly dropped: number;
-  /** Main takes over: from now on every message goes to these. */
+  /** Main takes over: from now on every message goes to these (and the hello is said, if it was not). */
   attach(onPage: (raw: unknown) => void, onWorker: (raw: unknown) => void): void;
+  /** Asks the worker once whether this tab is being inspected, and starts hearing its broadcasts. */
+  hello(): void;
 }

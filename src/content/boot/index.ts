@@ -3,17 +3,22 @@
  * (isolated world). It is always on, so it does only what cannot wait:
  * - offers the private channel to the MAIN world's boot script (one
  *   `MessageChannel`, one end posted to the window);
- * - listens for the user's Ctrl+Shift+L (trusted key presses only);
- * - asks the service worker once, without a port, whether this tab's overlay
- *   is on or a panel is open (`hello`), and hears its broadcasts;
- * - when any of that makes the frame needed (the overlay on, a panel open, a
- *   call of the page's API), asks the worker to inject content-main.js (the
- *   store, the canvas, the panel feed) and hands it all it heard (handoff.ts).
+ * - listens for the user's Ctrl+Shift+L (trusted key presses only).
+ * That is all it does at load: no extension API is touched (the first touch
+ * of `chrome.runtime` in a frame costs ≈ 1 ms here). Later, and only then:
+ * - `hello()`: asks the service worker once, without a port, whether this
+ *   tab's overlay is on or a panel is open, and from then on hears its
+ *   broadcasts. Said when content-hello.js asks (the worker registers it only
+ *   while some tab is being inspected) or when main starts;
+ * - when the frame is needed (the overlay on, a panel open, a call of the
+ *   page's API), asks the worker to inject content-main.js (the store, the
+ *   canvas, the panel feed) and hands it all it heard (handoff.ts); the worker
+ *   also injects it into every frame of a tab it turns on.
  * It uses `chrome.*` directly: no polyfill, no validators beyond the shapes
  * it acts on (main validates everything before use).
  */
 import { HANDSHAKE_TYPE, PROTOCOL_VERSION, Source } from '../../protocol/constants';
-import { HANDOFF_KEY, type Handoff } from './handoff';
+import { HANDOFF_KEY, HELLO_FLAG, type Handoff } from './handoff';
 import { isToggleShortcut } from '../../protocol/shortcut';
 
 const MAX_QUEUE = 64;
@@ -24,13 +29,6 @@ function envelope(type: string, payload: unknown): object {
   return { source: Source.Content, v: PROTOCOL_VERSION, type, payload };
 }
 
-/**
- * Its own small function: Blink records the caller's source position for each window.postMessage, and V8 re-parses
- * the calling function to find it (a large caller costs ≈ 0.5 ms here).
- */
-function offerPort(port: MessagePort): void {
-  window.postMessage({ source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*', [port]);
-}
 
 function main(): void {
   const g = globalThis as unknown as Record<string, unknown>;
@@ -78,9 +76,12 @@ function main(): void {
     if ((m.type === 'panel' && p && p.connected === true) || (m.type === 'helloAck' && p && p.panel === true)) needMain();
   }
 
-  // The private channel: one offer, posted now, before any page script exists, so that it is the first handshake
-  // in the window's queue; only the boot script's capture listener, registered before any page script, sees it
-  // (src/inject/boot/channel.ts). The port is theirs from that task on: nothing is lost by posting before it answers.
+  // The private channel: one offer, posted before any page script exists (a microtask of this script's evaluation,
+  // at document_start), so that it is the first handshake in the window's queue; only the boot script's capture
+  // listener, registered before any page script, sees it (src/inject/boot/channel.ts). The port is theirs from that
+  // task on: nothing is lost by posting before it answers. The microtask calls the bound native with no script of ours
+  // on the stack: Blink records the caller's source position for each window.postMessage, and V8 re-parses the
+  // calling functions to find it (≈ 0.7 ms here).
   const channel = new MessageChannel();
   const port = channel.port1;
   port.onmessage = (e) => {
@@ -91,7 +92,8 @@ function main(): void {
     queue(pageQueue, e.data);
     if (d && d.type === 'api') needMain();
   };
-  offerPort(channel.port2);
+  const post = window.postMessage as (message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
+  queueMicrotask(post.bind(window, { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*', [channel.port2]));
 
   const mac = /Mac|iPhone|iPad/.test(navigator.platform);
   window.addEventListener('keydown', (e) => {
@@ -102,14 +104,23 @@ function main(): void {
     void send('toggle', { via: 'key' });
   }, true);
 
-  // The worker's broadcasts reach every frame of the tab (tabs.sendMessage), ported or not.
-  chrome.runtime.onMessage.addListener((raw: unknown, sender: chrome.runtime.MessageSender) => {
-    if (sender.id === chrome.runtime.id) fromWorker(raw);
-    return undefined;
-  });
-  void send('hello', { top: window === window.top, mode: 'off' }).then((ack) => {
-    if (ack !== undefined) fromWorker(ack);
-  });
+  let helloSaid = false;
+  function hello(): void {
+    if (helloSaid) return;
+    helloSaid = true;
+    try {
+      // The worker's broadcasts reach every frame of the tab (tabs.sendMessage), ported or not.
+      chrome.runtime.onMessage.addListener((raw: unknown, sender: chrome.runtime.MessageSender) => {
+        if (sender.id === chrome.runtime.id) fromWorker(raw);
+        return undefined;
+      });
+    } catch {
+      dropped++;
+    }
+    void send('hello', { top: window === window.top, mode: 'off', since: performance.timeOrigin }).then((ack) => {
+      if (ack !== undefined) fromWorker(ack);
+    });
+  }
 
   const handoff: Handoff = {
     port,
@@ -124,9 +135,13 @@ function main(): void {
     attach(page, worker) {
       onPage = page;
       onWorker = worker;
+      hello();
     },
+    hello,
   };
   Object.defineProperty(g, HANDOFF_KEY, { value: handoff });
+  // content-hello.js ran first (the worker registers it while a tab is being inspected).
+  if (g[HELLO_FLAG] === true) hello();
 }
 
 try {

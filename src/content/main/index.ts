@@ -44,6 +44,7 @@ class Controller {
   private readonly bootDrops: { readonly dropped: number };
 
   constructor(handoff: Handoff) {
+    const controller = this; // the feed reads the mode and the page status as they change
     this.overlay = new Overlay({
       store: this.store,
       hitTest: (x, y) => this.hitTest(x, y),
@@ -59,10 +60,27 @@ class Controller {
     this.page = new PageChannel(handoff, (m) => this.onPage(m));
     this.page.onDrop = () => this.pushState();
     this.bootDrops = handoff;
-    this.feed = new PanelFeed(this);
+    const overlay = this.overlay;
+    this.feed = new PanelFeed({
+      store: this.store,
+      get mode() {
+        return controller.mode;
+      },
+      get pageStatus() {
+        return controller.pageStatus;
+      },
+      send: (type: 'status' | 'table', payload: unknown) => this.bg.send(type, payload as never),
+      overlayView: () => ({
+        pinned: overlay.pinned, hovered: overlay.hovered, drawnCount: overlay.drawnCount, hiddenCount: overlay.hiddenCount,
+        capped: overlay.capped,
+      }),
+      chainOf: (id) => overlay.chainOf(id),
+      droppedMessages: () => this.droppedMessages(),
+      selfCost: () => this.selfCost(),
+    });
     // The port to the worker is held only while there is something to say (background-port.ts).
     this.bg = new BackgroundPort(
-      (m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode }),
+      (m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode, since: performance.timeOrigin }),
       () => this.mode !== 'off' || this.feed.isConnected,
     );
     // What the boot heard before this script existed (the hello's answer, broadcasts), then the page's queue.

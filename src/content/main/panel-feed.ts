@@ -4,8 +4,6 @@
  * pinned component's details a few times a second.
  */
 import type { Mode, PageStatus, PinnedDetail, SelfCost, Status, TableUpdate } from '../../protocol';
-import type { BackgroundPort } from './background-port';
-import type { Overlay } from './canvas';
 import type { RollupStore } from './store';
 
 const TABLE_INTERVAL_MS = 500;
@@ -17,12 +15,26 @@ export const STATUS_INTERVAL_MS = 500;
 const MAX_ROWS = 20_000;
 const MAX_STACKS = 8;
 
+/** What the overlay shows now, as the feed reports it. */
+export interface OverlayView {
+  pinned: number | null;
+  hovered: number | null;
+  drawnCount: number;
+  hiddenCount: number;
+  capped: boolean;
+}
+
+/** What the feed reads and where it sends: narrow getters, not the controller. */
 export interface FeedSource {
-  store: RollupStore;
-  mode: Mode;
-  pageStatus: PageStatus | null;
-  bg: BackgroundPort;
-  overlay: Overlay;
+  /** Read only: rows, EMAs, sparklines, the component tree. */
+  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline'>;
+  readonly mode: Mode;
+  readonly pageStatus: PageStatus | null;
+  send(type: 'status', payload: Status): void;
+  send(type: 'table', payload: TableUpdate): void;
+  overlayView(): OverlayView;
+  /** The components sharing one meter with `id` (collapsed chains), `[id]` when none. */
+  chainOf(id: number): number[];
   droppedMessages(): number;
   selfCost(): SelfCost | null;
 }
@@ -62,13 +74,14 @@ export class PanelFeed {
 
   status(): Status {
     const s = this.src;
+    const o = s.overlayView();
     const page: PageStatus = s.pageStatus ?? {
       renderers: 0, roots: 0, agent: false, minified: false, degraded: [], timerResolutionMs: 0.1, url: location.href.slice(0, 2048),
     };
     return {
-      ...page, frameId: 0, mode: s.mode, pinned: s.overlay.pinned, components: s.store.components.size,
-      droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: s.overlay.drawnCount, hidden: s.overlay.hiddenCount,
-      capped: s.overlay.capped, hovered: s.overlay.hovered, self: s.selfCost(),
+      ...page, frameId: 0, mode: s.mode, pinned: o.pinned, components: s.store.components.size,
+      droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: o.drawnCount, hidden: o.hiddenCount,
+      capped: o.capped, hovered: o.hovered, self: s.selfCost(),
     };
   }
 
@@ -88,7 +101,7 @@ export class PanelFeed {
     if (key === this.statusKey) return;
     this.statusKey = key;
     this.lastStatusAt = now;
-    this.src.bg.send('status', st);
+    this.src.send('status', st);
     // A new pin should show its details now, not at the next 500 ms table tick.
     if (st.pinned !== this.lastPinned) {
       this.lastPinned = st.pinned;
@@ -104,7 +117,8 @@ export class PanelFeed {
 
   private sendTable(): void {
     this.lastTable = performance.now();
-    const { store, overlay } = this.src;
+    const { store } = this.src;
+    const { pinned } = this.src.overlayView();
     const rows = [];
     for (const c of store.components.values()) {
       rows.push(store.row(c));
@@ -116,9 +130,9 @@ export class PanelFeed {
       frames: store.frames.count,
       rows,
       page: { styleMs: pe.styleMs, layoutMs: pe.layoutMs, forcedMs: pe.forcedMs },
-      pinned: overlay.pinned === null ? null : this.pinnedDetail(overlay.pinned),
+      pinned: pinned === null ? null : this.pinnedDetail(pinned),
     };
-    this.src.bg.send('table', update);
+    this.src.send('table', update);
   }
 
   private pinnedDetail(id: number): PinnedDetail | null {
@@ -131,7 +145,7 @@ export class PanelFeed {
       chain.push({ id: p.id, name: p.name });
       p = p.parentId === null ? undefined : store.components.get(p.parentId);
     }
-    const collapsed = this.src.overlay.chainOf(id);
+    const collapsed = this.src.chainOf(id);
     const sharedMeter = collapsed.length > 1
       ? collapsed.map((x) => ({ id: x, name: store.components.get(x)?.name ?? 'Anonymous' }))
       : [];

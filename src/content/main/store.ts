@@ -58,7 +58,6 @@ export interface StoredComponent {
    */
   cost: CostState | null;
   bounds: Bounds | null;
-  drawn: boolean;
 }
 
 export interface CostState {
@@ -83,7 +82,7 @@ export interface CostState {
 function newComponent(id: number): StoredComponent {
   return {
     id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, portaledIn: 0, layer: 0, surfaceRoot: false, commits: 0, layout: 0,
-    cost: null, bounds: null, drawn: false,
+    cost: null, bounds: null,
   };
 }
 
@@ -355,6 +354,18 @@ export class RollupStore {
     };
   }
 
+  /**
+   * Advances a component's sparkline ring to now (quiet buckets become 0) and returns the current bucket number, or
+   * undefined when it has none. The store owns the ring; the overlay reads it after this.
+   */
+  advanceSparkline(comp: StoredComponent): number | undefined {
+    const c = comp.cost;
+    if (c === null || c.spark === null) return undefined;
+    const bucket = Math.floor(this.now() / SPARKLINE_BUCKET_MS);
+    c.sparkBucket = advanceSparkline(c.spark, c.sparkBucket, bucket);
+    return bucket;
+  }
+
   /** The sparkline, oldest bucket first, advanced to now (quiet buckets are 0). */
   sparkline(comp: StoredComponent): number[] {
     const c = comp.cost;
@@ -381,11 +392,13 @@ export class RollupStore {
     const components: Snapshot['components'] = [];
     for (const c of this.components.values()) {
       const row = this.row(c);
+      // Drawn: the overlay placed a meter for it (the overlay keeps its own drawn set).
+      const at = meterAt(c.id);
       components.push({
         id: row.id, name: row.name, parentId: row.parentId, depth: row.depth, key: row.key,
         bounds: c.bounds ? { ...c.bounds } : null, authored: row.authored, rendered: row.rendered, portaledIn: row.portaledIn,
         styleMs: row.styleMs, layoutMs: row.layoutMs, forcedMs: row.forcedMs, lastFrameMs: row.lastFrameMs,
-        commits: row.commits, sparkline: this.sparkline(c), drawn: c.drawn, layer: c.layer, meterAt: meterAt(c.id),
+        commits: row.commits, sparkline: this.sparkline(c), drawn: at !== null, layer: c.layer, meterAt: at,
       });
     }
     return {

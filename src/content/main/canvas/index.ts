@@ -18,7 +18,7 @@ import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
 import { METER_HEIGHT_PX } from '../../../overlay/anchor';
 import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
-import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../../overlay/sparkline';
+import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
 import type { Rect, Viewport } from '../../../overlay/types';
 import type { Point } from '../../../overlay/anchor';
 import type { RollupStore, StoredComponent } from '../store';
@@ -158,10 +158,6 @@ export class Overlay {
     const vp = host.sync();
     const ctx = host.ctx;
     const { store } = this.deps;
-    for (const id of this.drawnIds) {
-      const c = id === 0 ? store.page : store.components.get(id);
-      if (c) c.drawn = false;
-    }
     this.drawnIds.clear();
     const s = this.settings;
     const input: PlanInput<StoredComponent> = {
@@ -181,7 +177,6 @@ export class Overlay {
     this.chains.clear();
     this.meterPositions.clear();
     for (const m of plan.meters) {
-      m.node.drawn = true;
       this.meterPositions.set(m.node.id, { x: m.at.x, y: m.at.y });
       this.drawnIds.add(m.node.id);
       if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
@@ -232,13 +227,8 @@ export class Overlay {
   private meterDraw(m: PlannedMeter<StoredComponent>): AtlasMeter {
     const c = m.node;
     const cost = c.cost;
-    let oldest = 0;
-    let bucket: number | undefined;
-    if (cost !== null && cost.spark !== null) {
-      bucket = Math.floor(performance.now() / SPARKLINE_BUCKET_MS);
-      cost.sparkBucket = advanceSparkline(cost.spark, cost.sparkBucket, bucket);
-      oldest = (bucket + 1) % SPARKLINE_BUCKETS;
-    }
+    const bucket = this.deps.store.advanceSparkline(c);
+    const oldest = bucket === undefined ? 0 : (bucket + 1) % SPARKLINE_BUCKETS;
     return {
       x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: ownRendered(c),
       spark: cost?.spark ?? null, sparkOldest: oldest, sparkBucket: bucket,
@@ -308,9 +298,6 @@ export class Overlay {
     if (this.ticker !== null) clearInterval(this.ticker);
     this.ticker = null;
     this.inspectHover = null;
-    const { store } = this.deps;
-    for (const c of store.components.values()) c.drawn = false;
-    store.page.drawn = false;
     this.drawnIds.clear();
     this.chains.clear();
     this.meterPositions.clear();

@@ -77,6 +77,8 @@ interface Run {
   refreshCommitsPs: number;
   refreshFramesPs: number;
   frameCount: number;
+  /** What the extension's own timers say (`state().self.mainThreadShare`, % of wall time), read at the window's end. */
+  selfPct: number;
 }
 
 const args = parseArgs();
@@ -127,6 +129,7 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
     const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
     const c1 = await counters(page);
     const s1 = cfg === 'on' ? await lc.frames(page) : null;
+    const self = cfg === 'on' ? (await lc.state(page)).self as { mainThreadShare: number } | null : null;
     await cdp.send('Profiler.disable');
     let r0 = c1, r1 = c1;
     if (REFRESH_MS > 0) {
@@ -167,6 +170,7 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
       commitsPs: rate(c0, c1, 'commits'), framesPs: rate(c0, c1, 'frames'),
       refreshCommitsPs: rate(r0, r1, 'commits'), refreshFramesPs: rate(r0, r1, 'frames'),
       frameCount: s0 && s1 ? s1.frames.count - s0.frames.count : 0,
+      selfPct: self ? 100 * self.mainThreadShare : NaN,
     };
   } finally {
     await cdp?.detach().catch(() => undefined);
@@ -274,6 +278,8 @@ function summarise(runs: Run[], pct: number): { rows: string[][]; verdict: Recor
       spread(rs.map((r) => r.refreshFramesPs), 1),
       spread(eff, 1),
       spread(effProfiled, 1),
+      // Our own timers (state().self) against the profile's net share of wall time: the panel's figure, checked.
+      cfg === 'on' ? `${spread(rs.map((r) => r.selfPct), 2, ' %')} / ${spread(rs.map((r) => pctOf(r.extNetMs, r.a.windowMs)), 2, ' %')}` : '—',
     ]);
     figures[`${cfg}.frac`] = isExt ? median(extFrac) : cfg === 'react-scan' ? median(scanFrac) : NaN;
     figures[`${cfg}.fracMax`] = isExt ? max(extFrac) : cfg === 'react-scan' ? max(scanFrac) : NaN;
@@ -326,7 +332,7 @@ async function main(): Promise<void> {
   }
 
   const header = ['config', 'ext or react-scan self % of busy', 'ext gross %', 'cross-check: ext w/o sampled flush', 'moved ms/s', 'main thread busy',
-    'commits/s', 'frames/s', 'effective refresh', 'eff. (profiled)'];
+    'commits/s', 'frames/s', 'effective refresh', 'eff. (profiled)', 'own timers / profile net, % of wall'];
   const md: string[] = [];
   const verdicts: string[] = [];
   let allPass = true;

@@ -9,29 +9,40 @@
 export class SelfClock {
   private depth = 0;
   private t0 = 0;
+  /** The page's own work inside the open entry, taken out when it closes. */
+  private excluded = 0;
   private ms = 0;
 
   constructor(private readonly now: () => number) {}
 
   enter(): void {
-    if (this.depth++ === 0) this.t0 = this.now();
+    if (this.depth++ === 0) {
+      this.t0 = this.now();
+      this.excluded = 0;
+    }
   }
 
   leave(): void {
     if (this.depth === 0) return;
-    if (--this.depth === 0) this.ms += this.now() - this.t0;
+    if (--this.depth === 0) {
+      const ms = this.now() - this.t0 - this.excluded;
+      if (ms > 0) this.ms += ms;
+    }
   }
 
-  /** Time inside an entry that was the page's own work (the style and layout the measurement flushed). */
+  /**
+   * Time inside the open entry that was the page's own work (the style and layout the measurement flushed). Taken
+   * out when the entry closes, so a `take` inside the entry (a batch posted mid-frame) cannot lose it.
+   */
   exclude(ms: number): void {
-    if (ms > 0) this.ms -= ms;
+    if (ms > 0 && this.depth > 0) this.excluded += ms;
   }
 
-  /** What accrued since the last take, never negative. */
+  /** What closed entries accrued since the last take (an open entry counts when it closes). */
   take(): number {
     const m = this.ms;
     this.ms = 0;
-    return m > 0 ? m : 0;
+    return m;
   }
 
   /** Runs `fn` as ours. */

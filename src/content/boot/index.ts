@@ -29,7 +29,6 @@ function envelope(type: string, payload: unknown): object {
   return { source: Source.Content, v: PROTOCOL_VERSION, type, payload };
 }
 
-
 function main(): void {
   const g = globalThis as unknown as Record<string, unknown>;
   if (g[HANDOFF_KEY] !== undefined) return;

@@ -97,12 +97,20 @@ async function injectMainEverywhere(tabId: number): Promise<void> {
       func: () => (globalThis as Record<string, unknown>).__layoutCostContent !== undefined
         && (globalThis as Record<symbol, unknown>)[Symbol.for('layout-cost.content-main')] === undefined,
     });
-    const frameIds = found.filter((r) => r.result === true).map((r) => r.frameId);
-    if (frameIds.length === 0) return;
-    counters.contentMain += frameIds.length;
-    await chrome.scripting.executeScript({ target: { tabId, frameIds }, files: ['content-main.js'], injectImmediately: true });
+    await injectMain(tabId, found.filter((r) => r.result === true).map((r) => r.frameId));
   } catch {
     // chrome:// and the web store, or a tab that went away.
+    drops.drop();
+  }
+}
+
+/** The content script's main part into these frames' isolated world (src/content/main: never at page load). */
+async function injectMain(tabId: number, frameIds: number[]): Promise<void> {
+  if (frameIds.length === 0) return;
+  counters.contentMain += frameIds.length;
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds }, files: ['content-main.js'], injectImmediately: true });
+  } catch {
     drops.drop();
   }
 }
@@ -199,16 +207,6 @@ async function injectAgent(tabId: number, frameId: number, port: Port): Promise<
     else drops.drop();
   } catch {
     // Pages the extension may not script (chrome://, the web store) or a frame that went away.
-    drops.drop();
-  }
-}
-
-/** The content script's main part, into the frame's isolated world (src/content/main: never at page load). */
-async function injectContentMain(tabId: number, frameId: number): Promise<void> {
-  counters.contentMain++;
-  try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content-main.js'], injectImmediately: true });
-  } catch {
     drops.drop();
   }
 }
@@ -347,7 +345,7 @@ browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.Mes
         return null;
       });
     case 'needContent':
-      return injectContentMain(tabId, sender.frameId ?? 0).then(() => null);
+      return injectMain(tabId, [sender.frameId ?? 0]).then(() => null);
     default:
       drops.drop();
       return undefined;

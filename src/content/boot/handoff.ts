@@ -12,8 +12,6 @@ export const HELLO_FLAG = '__layoutCostHello';
 export interface Handoff {
   /** The content script's end of the private channel (boot/index.ts offers the other end to the boot script). */
   readonly port: MessagePort;
-  /** True once the MAIN world said anything on the port (it answers main's first `state`). */
-  readonly answered: boolean;
   /** Page and worker messages heard before main took over, raw (main validates them). */
   readonly pageQueue: unknown[];
   readonly workerQueue: unknown[];

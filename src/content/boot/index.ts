@@ -32,7 +32,6 @@ function envelope(type: string, payload: unknown): object {
 function main(): void {
   const g = globalThis as unknown as Record<string, unknown>;
   if (g[HANDOFF_KEY] !== undefined) return;
-  let answered = false;
   let dropped = 0;
   let mainRequested = false;
   const pageQueue: unknown[] = [];
@@ -84,7 +83,6 @@ function main(): void {
   const channel = new MessageChannel();
   const port = channel.port1;
   port.onmessage = (e) => {
-    answered = true;
     if (onPage) return onPage(e.data);
     const d = e.data as Msg;
     // Before main, the MAIN world speaks only when the page calls the API: that needs main.
@@ -94,10 +92,13 @@ function main(): void {
   const post = window.postMessage as (message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
   queueMicrotask(post.bind(window, { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*', [channel.port2]));
 
-  const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  // Which modifier is the shortcut's is read on the first key press, not on every page load.
+  let mac: boolean | null = null;
   window.addEventListener('keydown', (e) => {
     // Only the user's own key press: a page's synthetic keydown must not switch the whole tab.
-    if (!e.isTrusted || !isToggleShortcut(e, mac)) return;
+    if (!e.isTrusted || !e.shiftKey) return;
+    mac ??= /Mac|iPhone|iPad/.test(navigator.platform);
+    if (!isToggleShortcut(e, mac)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
     void send('toggle', { via: 'key' });
@@ -123,9 +124,6 @@ function main(): void {
 
   const handoff: Handoff = {
     port,
-    get answered() {
-      return answered;
-    },
     pageQueue,
     workerQueue,
     get dropped() {

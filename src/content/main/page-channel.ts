@@ -41,10 +41,6 @@ export class PageChannel {
     }, 0);
   }
 
-  get connected(): boolean {
-    return this.handoff.answered;
-  }
-
   send<T extends keyof ContentToPage>(type: T, payload: ContentToPage[T]): void {
     try {
       this.handoff.port.postMessage(envelope(Source.Content, type, payload));

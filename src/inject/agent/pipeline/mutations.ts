@@ -20,12 +20,12 @@ export class MutationTracker {
     private readonly ownerOf: (node: Node) => number,
     private readonly registry: Registry,
     private readonly onDirty: () => void,
-    private readonly clock: { run<T>(fn: () => T): T } | null = null,
+    private readonly clock: { enter(): void; leave(): void } | null = null,
   ) {}
 
   start(): void {
     if (this.observer) return;
-    this.observer = new MutationObserver((records) => (this.clock ? this.clock.run(() => this.handle(records)) : this.handle(records)));
+    this.observer = new MutationObserver(this.observed);
     this.observer.observe(document, OPTIONS);
     for (const ref of this.shadow.hosts) {
       const host = ref.deref();
@@ -34,6 +34,16 @@ export class MutationTracker {
     }
     this.shadow.onAttach = (_host, root) => this.observer?.observe(root, OPTIONS);
   }
+
+  /** The observer's callback: the agent's own work (self-clock.ts). */
+  private readonly observed = (records: MutationRecord[]): void => {
+    this.clock?.enter();
+    try {
+      this.handle(records);
+    } finally {
+      this.clock?.leave();
+    }
+  };
 
   stop(): void {
     this.observer?.disconnect();

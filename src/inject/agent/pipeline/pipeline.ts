@@ -91,7 +91,7 @@ export class Pipeline {
     this.registry.onStructure = () => this.bounds.markStale();
     this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
     this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
-      { run: (fn) => this.clock.run(fn) });
+      { enter: () => this.clock.enter(), leave: () => this.clock.leave() });
     const perf = win.performance;
     this.now = perf.now.bind(perf);
     this.clock = new SelfClock(this.now);

@@ -48,7 +48,8 @@ describe('DevTools panel states (e2e)', function () {
       await panel.$eval('#filter', (i) => { (i as HTMLInputElement).value = 'Measurer'; i.dispatchEvent(new Event('input')); });
       await waitForRows(panel, (r) => r.some((x) => x.id === measurer.id), 'Measurer row');
       await panel.click(rowSel(measurer.id));
-      await waitFor(async () => (await lc.state(page)).pinned === measurer.id, { what: 'pinned Measurer' });
+      // Panel → worker → content → page and back, beside a CPU hog: give the round trip more than the default.
+      await waitFor(async () => (await lc.state(page)).pinned === measurer.id, { what: 'pinned Measurer', timeout: 15_000 });
       await waitFor(() => panel.$$eval('.stacks details', (d) => d.length > 0), { what: 'a sampled stack', timeout: 15_000 });
       const first = await panel.$eval('.stacks details pre', (p) => p.textContent ?? '');
       const lines = first.split('\n');

@@ -16,7 +16,15 @@
  * this site and five of another; reported per frame). Targets: ≤ 1 ms,
  * ≤ 1.5 ms, ≤ 1 ms per frame. A load in which a script we expect (inject.js,
  * content.js) left no event is a failed measurement, never a zero.
+ *
+ * Beside ours, in the same browser and on the same loads, an extension whose
+ * two content scripts are one line each, declared exactly as ours (MAIN and
+ * isolated world, document_start, every frame): what any extension built this
+ * way pays here before it does anything (the "extension floor").
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
 import { mdTable, median, quantile, table } from './lib/stats';
@@ -34,6 +42,8 @@ interface TraceEvent {
 
 interface Load {
   totalMs: number;
+  /** The one-line extension's two scripts on the same load. */
+  extFloorMs: number;
   /** The page's own first inline script's EvaluateScript (plain.html's one line): this machine's floor. */
   floorMs: number;
   byFile: Map<string, number>;
@@ -75,19 +85,37 @@ export function ourCost(events: readonly TraceEvent[], prefix: string, pageUrl: 
   const evals = (f: string): number => ours.filter((e) => e.name === 'EvaluateScript' && urlOf(e) === prefix + f).length;
   const inline = events.find((e) => e.ph === 'X' && e.name === 'EvaluateScript' && urlOf(e).split('?')[0] === pageUrl);
   return {
-    totalMs: total, byFile, framesSeen: Math.min(evals('inject.js'), evals('content.js')),
+    totalMs: total, byFile, extFloorMs: NaN, framesSeen: Math.min(evals('inject.js'), evals('content.js')),
     floorMs: inline ? (inline.tdur ?? inline.dur ?? 0) / 1000 : NaN,
   };
 }
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
+/** An unpacked extension with our manifest's two content-script declarations, each one line long. */
+function floorExtension(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-floor-ext-'));
+  const all = { matches: ['<all_urls>'], run_at: 'document_start', all_frames: true, match_about_blank: true };
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({
+    manifest_version: 3, name: 'floor', version: '1.0.0', background: { service_worker: 'background.js' },
+    host_permissions: ['<all_urls>'],
+    content_scripts: [{ ...all, js: ['inject.js'], world: 'MAIN' }, { ...all, js: ['content.js'] }],
+  }));
+  fs.writeFileSync(path.join(dir, 'background.js'), 'void 0;\n');
+  fs.writeFileSync(path.join(dir, 'inject.js'), 'globalThis.__floorMain = 1;\n');
+  fs.writeFileSync(path.join(dir, 'content.js'), 'globalThis.__floorIsolated = 1;\n');
+  return dir;
+}
+
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const server = await startServer();
   const b = await launchBrowser({ dist });
+  const floorDir = floorExtension();
+  const floorId = await b.browser.installExtension(floorDir);
   const version = await b.browser.version();
   const prefix = `chrome-extension://${b.extensionId}/`;
+  const floorPrefix = `chrome-extension://${floorId}/`;
   const results = new Map<string, Load[]>();
   const failures: string[] = [];
   try {
@@ -102,10 +130,13 @@ async function main(): Promise<void> {
         await page.close();
         const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
         const load = ourCost(trace.traceEvents, prefix, `${server.origin}/${p.file}`);
-        if (load.framesSeen < p.frames) {
-          failures.push(`${p.file} round ${round}: our scripts seen in ${load.framesSeen} of ${p.frames} frames`);
+        const floorExt = ourCost(trace.traceEvents, floorPrefix, '');
+        if (load.framesSeen < p.frames || floorExt.framesSeen < p.frames) {
+          failures.push(`${p.file} round ${round}: our scripts seen in ${load.framesSeen}, the one-line extension's in`
+            + ` ${floorExt.framesSeen}, of ${p.frames} frames`);
           continue;
         }
+        load.extFloorMs = floorExt.totalMs;
         // The first round warms the HTTP and code caches: reported apart from the medians.
         if (round === 0) continue;
         const list = results.get(p.file) ?? [];
@@ -116,13 +147,15 @@ async function main(): Promise<void> {
   } finally {
     await b.close();
     await server.close();
+    fs.rmSync(floorDir, { recursive: true, force: true });
   }
   if (failures.length > 0) {
     console.error(`missing measurements (a failure, not a zero):\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;
   }
 
-  const header = ['page', 'loads', 'ours per load, thread ms (median / p90)', 'per frame (median)', 'by file (median ms)', 'target', 'verdict'];
+  const header = ['page', 'loads', 'ours per load, thread ms (median / p90)', 'per frame (median)', 'by file (median ms)',
+    'one-line extension (median ms)', 'target', 'verdict'];
   // The page's own one-line inline script on plain.html: what any script evaluation costs on this machine now.
   const floor = median((results.get('plain.html') ?? []).map((l) => l.floorMs).filter(Number.isFinite));
   const rows: string[][] = [];
@@ -136,12 +169,15 @@ async function main(): Promise<void> {
     const ok = loads.length >= Math.max(1, LOADS - 2) && perFrame <= p.budgetMs;
     allPass &&= ok;
     rows.push([`${p.file} (${p.label})`, `${loads.length}`, `${f3(median(totals))} / ${f3(quantile(totals, 0.9))}`, f3(perFrame), by,
-      `≤ ${p.budgetMs} ms${p.frames > 1 ? ' per frame' : ''}`, ok ? 'pass' : 'FAIL']);
+      f3(median(loads.map((l) => l.extFloorMs))), `≤ ${p.budgetMs} ms${p.frames > 1 ? ' per frame' : ''}`, ok ? 'pass' : 'FAIL']);
   }
   console.log(`\nInstalled, overlay off: our main-thread time per page load (${version})`);
   console.log(table(header, rows));
   const plainMs = median((results.get('plain.html') ?? []).map((l) => l.totalMs));
+  const extFloor = median((results.get('plain.html') ?? []).map((l) => l.extFloorMs));
   console.log(`floor: the page's own one-line inline script ${f3(floor)} ms; ours on plain.html = ${(plainMs / floor).toFixed(1)} × that`);
+  console.log(`extension floor: two one-line content scripts declared as ours ${f3(extFloor)} ms; ours on plain.html`
+    + ` ${f3(plainMs - extFloor)} ms above it`);
   if (!allPass) process.exitCode = 1;
 
   if (args.has('doc')) {
@@ -157,7 +193,20 @@ ${mdTable(header, rows)}
 
 For scale, on the same loads the page's own one-line inline script (\`plain.html\`) took ${f3(floor)} ms of thread time:
 ours on that page is ${(plainMs / floor).toFixed(1)} × the cost of evaluating one line of script here. (Issue 10 was
-filed on a machine where that line took 0.09 ms and ours 14.8 ms, 164 ×; its 1 ms target is 11 × that floor.)
+filed on a machine where that line took 0.09 ms and ours 14.8 ms, 164 ×; its 1 ms target is 11 × that floor.) An
+extension whose two content scripts are declared as ours but are one line each, installed beside ours and measured on
+the same loads, took ${f3(extFloor)} ms on \`plain.html\`: what declaring a MAIN and an isolated document_start script
+costs before either does anything. Ours is ${f3(plainMs - extFloor)} ms above that.
+
+Where ours goes (Chrome's trace, \`v8.compile\` / \`v8.run\` inside each \`EvaluateScript\`, and \`console.timeStamp\`
+marks in a scratch build): compiling inject.js's 9 KB takes 0.8–1.0 ms here (extension scripts get no code cache) and
+running it 1.5–1.8 ms, of which the attachShadow tap (≈ 0.45 ms) and the channel's natives (≈ 0.5 ms) are mostly Blink
+creating the \`Element\` and \`MessageEvent\`/\`MessagePort\` interface objects on first touch (a page that uses them pays
+that anyway, later, and the trace then charges it to the page: a scratch run in which the one-line extension's MAIN
+script only read \`Element.prototype.attachShadow\`, \`MessageEvent\`'s \`ports\` getter and \`MessagePort.prototype.postMessage\`
+cost 0.99 ms instead of 0.45, and ours 0.6 ms less); content.js compiles in 0.3–0.4 ms and runs in 0.6–0.9
+ms (the isolated world's first \`MessageChannel\`). Within this design the way down is fewer bytes at load, and
+\`chrome.dom.openOrClosedShadowRoot\` in place of the tap (docs/ARCHITECTURE.md says what the tap serves).
 
 What is evaluated at load is only the always-on part: \`inject.js\` (MAIN world: hook, rAF pass-through, attachShadow
 tap, the private channel, the API) and \`content.js\` (isolated world: the channel's other end, the shortcut, one

@@ -37,6 +37,7 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'timing-load', react: 19 },
   { app: 'timing-load', react: 17 },
   { app: 'timing-forced', react: 19 },
+  { app: 'experiment', react: 19 },
   { app: 'hostile', react: 19, dev: true },
   { app: 'panel-grid', react: 19, dev: true },
   { app: 'overlay', react: 19, dev: true },

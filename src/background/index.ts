@@ -260,6 +260,9 @@ function onContentConnect(port: Port): void {
       case 'snapshot':
         sendPanel(tabId, 'snapshot', { ...msg.payload, frameId });
         break;
+      case 'experimentResult':
+        sendPanel(tabId, 'experimentResult', { ...msg.payload, frameId });
+        break;
       default:
         drops.drop();
     }
@@ -308,6 +311,14 @@ function onPanelConnect(port: Port): void {
       case 'snapshotRequest': {
         const p = frame(msg.payload.frameId);
         if (p) sendContent(p, 'snapshotRequest', { reqId: msg.payload.reqId });
+        break;
+      }
+      case 'experiment': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'experiment', { reqId: msg.payload.reqId, request: msg.payload.request });
+        else sendPanel(tabId!, 'experimentResult', {
+          reqId: msg.payload.reqId, frameId: msg.payload.frameId, outcome: { ok: false, error: 'that frame is gone' },
+        });
         break;
       }
       default:

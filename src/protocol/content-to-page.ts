@@ -22,5 +22,13 @@ export const contentToPageValidators = {
   resync: (v: unknown): Record<string, never> | typeof INVALID => (typeof v === 'object' && v !== null ? {} : INVALID),
   /** The agent's offer to accept: the token its injection returned to the worker (inject/boot/link.ts). */
   accept: isRecord({ token: agentToken }),
+  /**
+   * Run a containment experiment (the answer is the page's `experimentResult` with the same seq). The request
+   * was checked whole by the content script (`experimentRequest`), the only party on this private port; here
+   * only its shape, so that the document_start script carries no CSS checker.
+   */
+  experiment: isRecord({
+    seq: num(0, 2 ** 53), request: isRecord({ id, css: (v: unknown) => (typeof v === 'string' && v.length <= 300 ? v : INVALID), frames: num(1, 1e4) }),
+  }),
   state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53), self: nullable(selfCost) }),
 };

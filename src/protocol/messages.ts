@@ -13,6 +13,7 @@
 import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
 import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
 import { agentToken, contentToPageValidators, selfCost } from './content-to-page';
+import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
 import type { SelfCost } from './snapshot';
 import { parseWith } from './guard';
 import {
@@ -163,7 +164,7 @@ const status: Validator<Status> = (v) => {
   return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
 };
 
-export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot';
+export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot' | 'experiment';
 
 /** Payload types per message type; one map per direction. */
 export interface PageToContent {
@@ -179,8 +180,14 @@ export interface PageToContent {
     selfMs: number;
   };
   status: PageStatus;
-  api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null };
+  /**
+   * `experiment` is set for the `experiment` call only, as the page gave it: the content script checks it
+   * (`experimentRequest`) and answers a bad one with why, rather than dropping the call.
+   */
+  api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null; experiment?: unknown };
   hit: { seq: number; id: number | null };
+  /** The answer to the content script's `experiment` with the same seq. */
+  experimentResult: { seq: number; outcome: ExperimentOutcome };
   stack: { id: number; ms: number; stack: string };
 }
 export interface ContentToPage {
@@ -192,6 +199,7 @@ export interface ContentToPage {
   resync: Record<string, never>;
   /** Start the agent that offered itself under this token (the worker read it from the agent's injection). */
   accept: { token: number };
+  experiment: { seq: number; request: ExperimentRequest };
   /** Also the handshake's acknowledgement. `dropped`: messages the content script rejected. */
   state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number; self: SelfCost | null };
 }
@@ -206,6 +214,7 @@ export interface ContentToBackground {
   status: Status;
   table: TableUpdate;
   snapshot: { reqId: number; snapshot: unknown };
+  experimentResult: { reqId: number; outcome: ExperimentOutcome };
 }
 export interface BackgroundToContent {
   mode: { mode: Mode };
@@ -217,6 +226,7 @@ export interface BackgroundToContent {
   snapshotRequest: { reqId: number };
   /** The agent was injected into this frame and offered itself under `token` (the injection's result). */
   agent: { token: number };
+  experiment: { reqId: number; request: ExperimentRequest };
 }
 export interface PanelToBackground {
   hello: { tabId: number };
@@ -225,6 +235,7 @@ export interface PanelToBackground {
   pin: { id: number | null; frameId: number };
   hover: { id: number | null; frameId: number };
   snapshotRequest: { reqId: number; frameId: number };
+  experiment: { reqId: number; frameId: number; request: ExperimentRequest };
 }
 export interface BackgroundToPanel {
   mode: { mode: Mode };
@@ -232,6 +243,7 @@ export interface BackgroundToPanel {
   table: TableUpdate;
   snapshot: { reqId: number; frameId: number; snapshot: unknown };
   contentGone: { frameId: number };
+  experimentResult: { reqId: number; frameId: number; outcome: ExperimentOutcome };
 }
 
 type Validators<M> = { [K in keyof M]: Validator<M[K]> };
@@ -267,10 +279,11 @@ export const validators = {
     records: recordsPayload,
     status: pageStatus,
     api: isRecord({
-      reqId: num(0, 2 ** 53), call: oneOf(['enable', 'disable', 'pin', 'snapshot'] as const),
-      mode: nullable(mode), id: optId,
+      reqId: num(0, 2 ** 53), call: oneOf(['enable', 'disable', 'pin', 'snapshot', 'experiment'] as const),
+      mode: nullable(mode), id: optId, experiment: (v: unknown) => (v === undefined ? null : v),
     }),
     hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),
+    experimentResult: isRecord({ seq: num(0, 2 ** 53), outcome: experimentOutcome }),
     stack: isRecord({ id, ms, stack: str(4096) }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {
@@ -284,6 +297,7 @@ export const validators = {
     status,
     table: tableUpdate,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
+    experimentResult: isRecord({ reqId: num(0, 2 ** 53), outcome: experimentOutcome }),
   } satisfies Validators<ContentToPage & ContentToBackground>,
   [Source.Background]: {
     mode: isRecord({ mode }),
@@ -293,11 +307,13 @@ export const validators = {
     hover: isRecord({ id: optId }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),
     agent: isRecord({ token: agentToken }),
+    experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
     // background → panel
     status,
     table: tableUpdate,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), snapshot: anyJson }),
     contentGone: isRecord({ frameId: num(0, 2 ** 53) }),
+    experimentResult: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), outcome: experimentOutcome }),
   } satisfies Validators<BackgroundToContent & BackgroundToPanel>,
   [Source.Panel]: {
     hello: isRecord({ tabId: num(0, 2 ** 53) }),
@@ -306,6 +322,7 @@ export const validators = {
     pin: isRecord({ id: optId, frameId: num(0, 2 ** 53) }),
     hover: isRecord({ id: optId, frameId: num(0, 2 ** 53) }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53) }),
+    experiment: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), request: experimentRequest }),
   } satisfies Validators<PanelToBackground>,
 };
 

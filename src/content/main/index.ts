@@ -8,6 +8,7 @@
  * the service worker over a long-lived runtime port.
  */
 import browser from 'webextension-polyfill';
+import { experimentRequest, type ExperimentOutcome } from '../../protocol/experiment';
 import { settingsValidator, INVALID, type Mode, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
@@ -19,6 +20,8 @@ import { SelfCostMeter } from './self-cost';
 import { RollupStore } from './store';
 
 const RENDER_INTERVAL_MS = 33;
+/** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
+const EXPERIMENT_TIMEOUT_MS = 170_000;
 const API_MODE_DELAY_MS = 30;
 
 class Controller {
@@ -33,6 +36,8 @@ class Controller {
   private lastConfigKey = '';
   private hitSeq = 0;
   private hitWaiters = new Map<number, (id: number | null) => void>();
+  private experimentSeq = 0;
+  private experimentWaiters = new Map<number, (outcome: ExperimentOutcome) => void>();
   private pendingMode: Mode | null = null;
   /** The last records batch number applied (0: none yet). */
   private lastSeq = 0;
@@ -170,6 +175,32 @@ class Controller {
     });
   }
 
+  /**
+   * Runs a containment experiment in the agent (API and panel alike). The request is checked here whatever its
+   * origin; the answer carries the component's name from the store.
+   */
+  private experiment(raw: unknown): Promise<ExperimentOutcome> {
+    const req = experimentRequest(raw);
+    if (req === INVALID) {
+      return Promise.resolve({
+        ok: false, error: 'not a valid experiment: { css: "property: value; …" (no braces or at-rules), frames: 12–600 }',
+      });
+    }
+    if (this.mode === 'off') return Promise.resolve({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
+    const seq = ++this.experimentSeq;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.experimentWaiters.delete(seq)) resolve({ ok: false, error: 'no answer from the page' });
+      }, EXPERIMENT_TIMEOUT_MS);
+      this.experimentWaiters.set(seq, (outcome) => {
+        clearTimeout(timer);
+        if (outcome.ok) outcome.result.name = this.store.components.get(outcome.result.id)?.name ?? `#${outcome.result.id}`;
+        resolve(outcome);
+      });
+      this.page.send('experiment', { seq, request: req });
+    });
+  }
+
   private onPage(msg: PageMessage): void {
     switch (msg.type) {
       case 'records': {
@@ -207,6 +238,16 @@ class Controller {
           this.requestMode(p.call === 'disable' ? 'off' : (p.mode ?? 'components'));
         } else if (p.call === 'pin') {
           this.pin(p.id);
+        } else if (p.call === 'experiment') {
+          void this.experiment(p.experiment).then((outcome) => this.page.send('apiResult', { reqId: p.reqId, result: outcome }));
+        }
+        break;
+      }
+      case 'experimentResult': {
+        const w = this.experimentWaiters.get(msg.payload.seq);
+        if (w) {
+          this.experimentWaiters.delete(msg.payload.seq);
+          w(msg.payload.outcome);
         }
         break;
       }
@@ -251,6 +292,11 @@ class Controller {
       case 'snapshotRequest':
         this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.snapshot() });
         break;
+      case 'experiment': {
+        const reqId = msg.payload.reqId;
+        void this.experiment(msg.payload.request).then((outcome) => this.bg.send('experimentResult', { reqId, outcome }));
+        break;
+      }
       default:
         break;
     }

@@ -10,6 +10,7 @@
  * pipeline.
  */
 import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
+import { ExperimentRunner } from './experiment/experiment';
 import { Pipeline } from './pipeline/pipeline';
 import { ReactAdapter } from './react/adapter';
 import { Reasons } from './reasons';
@@ -19,6 +20,14 @@ export default function start(link: AgentLink): AgentHandle {
   const reasons = new Reasons();
   const pipeline: Pipeline = new Pipeline(link, reasons, win,
     () => (link.hook.renderers.size > 0 ? new ReactAdapter(link.hook, pipeline.clock) : null));
+  const experiments = new ExperimentRunner({
+    win, now: () => performance.now(), hostsOf: (id) => pipeline.hostsOf(id),
+    pause: () => pipeline.pauseForced(), resume: () => pipeline.resumeForced(), debug: (...args) => link.debug(...args),
+  });
+  pipeline.onMeasured = (styleMs, layoutMs, forcedMs, end) => {
+    if (experiments.busy) experiments.frame({ styleMs, layoutMs, forcedMs }, end);
+  };
+  pipeline.onStop = () => experiments.abort('the overlay stopped during the experiment (turned off, or restarted after a lost message)');
   const guard = (what: string, fn: () => void): void => {
     try {
       pipeline.clock.run(fn);
@@ -46,6 +55,13 @@ export default function start(link: AgentLink): AgentHandle {
     outside: () => (pipeline.isRunning ? pipeline.forced?.outside : undefined),
     stats: () => pipeline.stats(),
     nodeOf: (id) => pipeline.nodeOf(id),
+    experiment: (req, done) => {
+      if (!pipeline.isRunning) {
+        done({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
+        return;
+      }
+      guard('experiment', () => experiments.start(req, done));
+    },
   };
   guard('start', () => apply(link.config));
   return handle;

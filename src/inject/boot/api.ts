@@ -6,10 +6,13 @@
  */
 import type { ContentToPage, LayoutCostState, Mode, PageStatus, SelfCost } from '../../protocol';
 import { MODES } from '../../protocol/constants';
+import { DEFAULT_EXPERIMENT_FRAMES } from '../../protocol/experiment-request';
 import type { PagePost } from './channel';
 
 export const API_KEY = '__LAYOUT_COST__';
 const SNAPSHOT_TIMEOUT_MS = 10_000;
+/** An experiment runs for at most 250 ms per frame asked (agent/experiment/experiment.ts), plus the way there and back. */
+const EXPERIMENT_TIMEOUT_MS = 180_000;
 
 /** What the API needs of the boot script. */
 export interface ApiDeps {
@@ -41,6 +44,22 @@ export function installApi(
   const request = (call: 'enable' | 'disable' | 'pin', m: Mode | null, id: number | null): void => {
     deps.post('api', { reqId: nextReq++, call, mode: m, id });
   };
+  /** A call with an answer: resolved by the content script's `apiResult` for its reqId. */
+  const ask = (call: 'snapshot' | 'experiment', id: number | null, experiment: unknown, timeoutMs: number): Promise<unknown> => {
+    const reqId = nextReq++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(reqId);
+        reject(new Error('layout-cost: no answer from the extension'));
+      }, timeoutMs);
+      waiters.set(reqId, (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      });
+      // Checked by the content script like everything from the page (a bad request is answered with why).
+      deps.post('api', { reqId, call, mode: null, id, experiment });
+    });
+  };
 
   const api = Object.freeze({
     version: deps.version,
@@ -62,17 +81,19 @@ export function installApi(
       };
     },
     snapshot(): Promise<unknown> {
-      const reqId = nextReq++;
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(reqId);
-          reject(new Error('layout-cost: no answer from the extension'));
-        }, SNAPSHOT_TIMEOUT_MS);
-        waiters.set(reqId, (result) => {
-          clearTimeout(timer);
-          resolve(result);
-        });
-        deps.post('api', { reqId, call: 'snapshot', mode: null, id: null });
+      return ask('snapshot', null, null, SNAPSHOT_TIMEOUT_MS);
+    },
+    /**
+     * Measures a CSS declaration on a component's top host elements, with and without, over the page's own frames
+     * (docs/DIAGNOSE.md). Resolves to the result; rejects when it cannot run (overlay off, unknown id, bad CSS).
+     */
+    experiment(id: unknown, options?: unknown): Promise<unknown> {
+      const o = (typeof options === 'object' && options !== null ? options : {}) as { css?: unknown; frames?: unknown };
+      const req = { id: typeof id === 'number' ? id : -1, css: o.css, frames: o.frames ?? DEFAULT_EXPERIMENT_FRAMES };
+      return ask('experiment', null, req, EXPERIMENT_TIMEOUT_MS).then((r) => {
+        const out = r as { ok?: boolean; result?: unknown; error?: unknown } | null;
+        if (out?.ok === true) return out.result;
+        throw new Error(`layout-cost: ${typeof out?.error === 'string' ? out.error : 'the experiment did not run'}`);
       });
     },
     pin(id: unknown): void {

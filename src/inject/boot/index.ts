@@ -12,6 +12,7 @@
  * is compiled on every page load (docs/PERFORMANCE.md).
  */
 import type { PageStatus } from '../../protocol';
+import type { ExperimentOutcome } from '../../protocol/experiment';
 import { type ApiHandle, installApi } from './api';
 import { type ContentMessage, openChannel } from './channel';
 import { installHook } from './hook';
@@ -110,6 +111,13 @@ function main(win: Window & typeof globalThis): void {
       case 'accept':
         accept(msg.payload.token);
         break;
+      case 'experiment': {
+        const seq = msg.payload.seq;
+        const reply = (outcome: ExperimentOutcome): void => channel.post('experimentResult', { seq, outcome });
+        if (agent === null) reply({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
+        else agent.experiment(msg.payload.request, reply);
+        break;
+      }
     }
   }
 

@@ -9,6 +9,7 @@
  * agent/ (the build enforces both).
  */
 import type { ContentToPage, OutsideMeasurement, PageToContent } from '../../protocol';
+import type { ExperimentOutcome, ExperimentRequest } from '../../protocol/experiment';
 
 /** The subset of a React renderer (`ReactDOM` internals) the hook keeps. */
 export interface RendererLike {
@@ -113,6 +114,8 @@ export interface AgentHandle {
   stats(): Record<string, number>;
   /** The first host node of a mounted component. */
   nodeOf(id: number): Node | null;
+  /** Runs a containment experiment (agent/experiment/); `done` is called once, with a result or why not. */
+  experiment(req: ExperimentRequest, done: (outcome: ExperimentOutcome) => void): void;
 }
 
 /** The agent bundle's one export: called once, when the boot script accepts its offer. */

@@ -81,6 +81,10 @@ export class Pipeline {
   /** Our own main-thread time (records batches carry it: the panel's "Layout Cost itself"). */
   readonly clock: SelfClock;
   private readonly isLive = (id: number): boolean => this.registry.entries.has(id);
+  /** Each measured frame's own figures, as they are measured (a running experiment, experiment/experiment.ts). */
+  onMeasured: ((styleMs: number, layoutMs: number, forcedMs: number, end: number) => void) | null = null;
+  /** The pipeline stopped (off, or a resync): whatever runs on it must end. */
+  onStop: (() => void) | null = null;
 
   constructor(private readonly link: AgentLink, private readonly reasons: Reasons, private readonly win: Window & typeof globalThis,
     private readonly makeAdapter: () => FrameworkAdapter | null) {
@@ -172,6 +176,7 @@ export class Pipeline {
   stop(): void {
     if (!this.running) return;
     this.running = false;
+    this.onStop?.();
     this.adapter?.detach();
     this.adapter = null;
     this.loop.uninstall();
@@ -254,6 +259,7 @@ export class Pipeline {
       // The page's own style and layout, only moved earlier: not ours.
       this.clock.exclude(t2 - t0);
       this.readBounds();
+      this.onMeasured?.(t1 - t0, t2 - t1, forcedMs, this.now());
     } catch (e) {
       this.link.debug('frame', e);
     } finally {
@@ -430,6 +436,21 @@ export class Pipeline {
   nodeOf(id: number): Node | null {
     const e = this.registry.entries.get(id);
     return e ? (this.registry.hostsOf(e)[0] ?? null) : null;
+  }
+
+  /** A copy of a component's top host elements (empty when it is not mounted). */
+  hostsOf(id: number): Element[] {
+    const e = this.registry.entries.get(id);
+    return e ? this.registry.hostsOf(e).slice() : [];
+  }
+
+  /** Our own layout reads (an experiment's box comparison) run between these: not the page's forced reflows. */
+  pauseForced(): void {
+    this.forced?.pause();
+  }
+
+  resumeForced(): void {
+    this.forced?.resume();
   }
 }
 

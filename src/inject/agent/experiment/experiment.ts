@@ -1,0 +1,321 @@
+/**
+ * A containment experiment on the live page (docs/DIAGNOSE.md). A CSS
+ * declaration goes on a component's top host elements through one adopted
+ * style sheet whose only rule selects a generated attribute; the attribute is
+ * set on those hosts for the experiment's length and removed afterwards, with
+ * the sheet, so the page's own style sheets and DOM are never touched (the
+ * agent's MutationObserver watches children only, and React never sees an
+ * attribute it did not set).
+ *
+ * The sheet is switched on and off (`disabled`) between blocks of the page's
+ * own frames in ABBA order (off, on, on, off, …), so a page whose work drifts
+ * weighs on both sides alike; the first frame after each switch carries the
+ * switch's own restyle and is not counted. Before the first block the boxes
+ * of the hosts and of their first descendants are read with the sheet off and
+ * on, in one task (the page cannot change in between): a box that moved or
+ * resized means the declaration changes what the page shows, and such a
+ * declaration is never called faster (verdict.ts). The same comparison runs
+ * again after the last block.
+ *
+ * Everything here is the agent's own work (clock), and its layout reads are
+ * not the page's forced reflows (forced.pause()).
+ */
+import type { ExperimentBlock, ExperimentOutcome, ExperimentRequest } from '../../../protocol/experiment';
+import { figures, judge, type FrameSample } from './verdict';
+
+/** Frames per block; the block count is frames / BLOCK_FRAMES, rounded up to even (ABBA). */
+const BLOCK_FRAMES = 10;
+/** An experiment gives up waiting for frames after this long without one… */
+const IDLE_MS = 3_000;
+/** …and ends after this long per requested frame, whatever it has. */
+const MS_PER_FRAME_LIMIT = 250;
+const MIN_DURATION_MS = 15_000;
+/** Elements whose boxes are compared: the top hosts and their descendants, breadth first. */
+const MAX_BOXES = 400;
+/** A box that moved or resized by more than this (CSS px) has changed. */
+const BOX_EPSILON = 0.01;
+export const EXPERIMENT_ATTRIBUTE = 'data-layout-cost-experiment';
+
+export interface ExperimentHost {
+  readonly win: Window & typeof globalThis;
+  now(): number;
+  /** The component's top host elements now (empty: unknown id or no DOM). */
+  hostsOf(id: number): Element[];
+  /** Our own layout reads run between these (not page forced reflows). */
+  pause(): void;
+  resume(): void;
+  /** Asks for frames while the page has none of its own (never: the experiment measures the page's frames). */
+  debug(...args: unknown[]): void;
+}
+
+interface Running {
+  req: ExperimentRequest;
+  hosts: Element[];
+  roots: (Document | ShadowRoot)[];
+  sheet: CSSStyleSheet;
+  token: string;
+  /** The sheet is on for the current block. */
+  applied: boolean;
+  block: number;
+  blocks: number;
+  blockFrames: number;
+  discard: boolean;
+  lastEnd: number;
+  blockStart: number;
+  before: FrameSample[];
+  after: FrameSample[];
+  windows: ExperimentBlock[];
+  boxesCompared: number;
+  boxesChanged: number;
+  boundary: string | null;
+  selector: string;
+  scroll: [number, number];
+  idleTimer: ReturnType<typeof setTimeout> | null;
+  deadline: number;
+  done: (o: ExperimentOutcome) => void;
+}
+
+let tokens = 0;
+
+export class ExperimentRunner {
+  private run: Running | null = null;
+
+  constructor(private readonly host: ExperimentHost) {}
+
+  get busy(): boolean {
+    return this.run !== null;
+  }
+
+  start(req: ExperimentRequest, done: (o: ExperimentOutcome) => void): void {
+    if (this.run !== null) {
+      done({ ok: false, error: 'another experiment is running on this page' });
+      return;
+    }
+    const { win } = this.host;
+    const hosts = this.host.hostsOf(req.id).filter((h) => h.isConnected);
+    if (hosts.length === 0) {
+      done({ ok: false, error: `component ${req.id} is not mounted or has no DOM of its own` });
+      return;
+    }
+    const token = `${++tokens}`;
+    let sheet: CSSStyleSheet;
+    try {
+      sheet = new win.CSSStyleSheet();
+      sheet.replaceSync(`[${EXPERIMENT_ATTRIBUTE}="${token}"] { ${req.css} }`);
+      const rule = sheet.cssRules[0] as CSSStyleRule | undefined;
+      if (!rule || rule.style.length === 0) {
+        done({ ok: false, error: `the browser accepts none of "${req.css}"` });
+        return;
+      }
+    } catch (e) {
+      done({ ok: false, error: `the declaration could not be applied (${String((e as Error)?.message ?? e).slice(0, 100)})` });
+      return;
+    }
+    sheet.disabled = true;
+    const roots: (Document | ShadowRoot)[] = [];
+    for (const h of hosts) {
+      const r = h.getRootNode();
+      if ((r instanceof win.Document || r instanceof win.ShadowRoot) && !roots.includes(r)) roots.push(r);
+    }
+    for (const r of roots) r.adoptedStyleSheets = [...r.adoptedStyleSheets, sheet];
+    for (const h of hosts) h.setAttribute(EXPERIMENT_ATTRIBUTE, token);
+    const blocks = Math.max(2, 2 * Math.ceil(req.frames / BLOCK_FRAMES / 2));
+    const now = this.host.now();
+    const run: Running = {
+      req, hosts, roots, sheet, token, applied: false, block: 0, blocks, blockFrames: 0, discard: true, lastEnd: now, blockStart: now,
+      before: [], after: [], windows: [], boxesCompared: 0, boxesChanged: 0, boundary: null, selector: selectorOf(hosts[0]),
+      scroll: [win.scrollX, win.scrollY], idleTimer: null, deadline: now + Math.max(MIN_DURATION_MS, req.frames * MS_PER_FRAME_LIMIT), done,
+    };
+    this.run = run;
+    this.host.pause();
+    try {
+      run.boundary = boundaryOf(win, hosts);
+      this.compareBoxes(run);
+    } catch (e) {
+      this.host.debug('experiment boxes', e);
+    } finally {
+      this.host.resume();
+    }
+    this.armIdle(run);
+  }
+
+  /** One measured frame of the page (pipeline.ts, at frame end). */
+  frame(sample: FrameSample, end: number): void {
+    const run = this.run;
+    if (run === null) return;
+    this.armIdle(run);
+    if (run.discard) {
+      // The frame after a switch carries the switch's restyle: not counted; the block starts after it.
+      run.discard = false;
+      run.lastEnd = end;
+      run.blockStart = end;
+    } else {
+      (run.applied ? run.after : run.before).push(sample);
+      run.blockFrames++;
+      run.lastEnd = end;
+    }
+    if (run.blockFrames >= BLOCK_FRAMES) this.nextBlock(run);
+    else if (end >= run.deadline) this.finish(run);
+  }
+
+  /** Stops now (the overlay was turned off, the page is going away): the page is restored, the caller told. */
+  abort(reason: string): void {
+    const run = this.run;
+    if (run === null) return;
+    this.cleanup(run);
+    run.done({ ok: false, error: reason });
+  }
+
+  private nextBlock(run: Running): void {
+    run.windows.push({ applied: run.applied, start: run.blockStart, end: run.lastEnd, frames: run.blockFrames });
+    run.block++;
+    run.blockFrames = 0;
+    if (run.block >= run.blocks || run.lastEnd >= run.deadline) {
+      this.finish(run);
+      return;
+    }
+    // ABBA: off on on off off on …
+    const applied = (run.block & 3) === 1 || (run.block & 3) === 2;
+    if (applied !== run.applied) {
+      run.applied = applied;
+      run.sheet.disabled = !applied;
+      run.discard = true;
+    } else {
+      run.blockStart = run.lastEnd;
+    }
+  }
+
+  private finish(run: Running): void {
+    if (run.blockFrames > 0) run.windows.push({ applied: run.applied, start: run.blockStart, end: run.lastEnd, frames: run.blockFrames });
+    this.host.pause();
+    try {
+      if (run.hosts.every((h) => h.isConnected)) this.compareBoxes(run);
+    } catch (e) {
+      this.host.debug('experiment boxes', e);
+    } finally {
+      this.host.resume();
+    }
+    this.cleanup(run);
+    const minFrames = Math.max(5, Math.floor(run.req.frames / 4));
+    const j = judge(run.before, run.after, minFrames, run.boxesChanged, null);
+    const before = figures(run.before), after = figures(run.after);
+    const total = (f: typeof before): number => f.styleMs + f.layoutMs + f.forcedMs;
+    run.done({
+      ok: true,
+      result: {
+        id: run.req.id, name: '', css: run.req.css, selector: run.selector, before, after, speedup: j.speedup,
+        spread: Math.max(0, total(before) - total(after)), boundary: run.boundary,
+        boxesCompared: run.boxesCompared, boxesChanged: run.boxesChanged, pixelsCompared: 0, pixelsChanged: null,
+        verdict: j.verdict, reason: j.reason, blocks: run.windows.slice(0, 200),
+      },
+    });
+  }
+
+  /** Takes everything of ours off the page and puts its scroll position back if a switch moved it. */
+  private cleanup(run: Running): void {
+    this.run = null;
+    if (run.idleTimer !== null) clearTimeout(run.idleTimer);
+    run.idleTimer = null;
+    const { win } = this.host;
+    for (const h of run.hosts) {
+      try {
+        if (h.getAttribute(EXPERIMENT_ATTRIBUTE) === run.token) h.removeAttribute(EXPERIMENT_ATTRIBUTE);
+      } catch (e) {
+        this.host.debug('experiment cleanup', e);
+      }
+    }
+    for (const r of run.roots) {
+      try {
+        // The page may have changed its own adopted sheets meanwhile: only ours goes.
+        r.adoptedStyleSheets = r.adoptedStyleSheets.filter((s) => s !== run.sheet);
+      } catch (e) {
+        this.host.debug('experiment cleanup', e);
+      }
+    }
+    if (win.scrollX !== run.scroll[0] || win.scrollY !== run.scroll[1]) win.scrollTo(run.scroll[0], run.scroll[1]);
+  }
+
+  /** Ends the experiment with what it has when the page stops drawing frames. */
+  private armIdle(run: Running): void {
+    if (run.idleTimer !== null) clearTimeout(run.idleTimer);
+    run.idleTimer = setTimeout(() => {
+      run.idleTimer = null;
+      if (this.run === run) this.finish(run);
+    }, IDLE_MS);
+  }
+
+  /** Reads the boxes with the sheet off, then on (one task), and counts the ones that differ. Leaves the sheet as it was. */
+  private compareBoxes(run: Running): void {
+    const els = boxElements(run.hosts);
+    const was = run.sheet.disabled;
+    run.sheet.disabled = true;
+    const off = els.map((e) => e.getBoundingClientRect());
+    run.sheet.disabled = false;
+    const on = els.map((e) => e.getBoundingClientRect());
+    run.sheet.disabled = was;
+    let changed = 0;
+    for (let i = 0; i < els.length; i++) {
+      const a = off[i], b = on[i];
+      if (Math.abs(a.x - b.x) > BOX_EPSILON || Math.abs(a.y - b.y) > BOX_EPSILON
+        || Math.abs(a.width - b.width) > BOX_EPSILON || Math.abs(a.height - b.height) > BOX_EPSILON) changed++;
+    }
+    run.boxesCompared = Math.max(run.boxesCompared, els.length);
+    run.boxesChanged = Math.max(run.boxesChanged, changed);
+  }
+}
+
+/** The hosts and their descendants, breadth first, at most MAX_BOXES. */
+function boxElements(hosts: readonly Element[]): Element[] {
+  const out: Element[] = hosts.slice(0, MAX_BOXES);
+  for (let i = 0; i < out.length && out.length < MAX_BOXES; i++) {
+    for (let c = out[i].firstElementChild; c !== null && out.length < MAX_BOXES; c = c.nextElementSibling) out.push(c);
+  }
+  return out;
+}
+
+/**
+ * Whether the hosts already stop layout from spreading: every one has layout
+ * containment (contain: layout/content/strict, content-visibility: auto or
+ * hidden) or a fixed size with clipped overflow. Null when not.
+ */
+export function boundaryOf(win: Window, hosts: readonly Element[]): string | null {
+  const why: string[] = [];
+  for (const h of hosts) {
+    const cs = win.getComputedStyle(h);
+    const contain = cs.contain;
+    const cv = cs.contentVisibility;
+    if (/\b(layout|content|strict)\b/.test(contain)) why.push(`contain: ${contain}`);
+    else if (cv === 'auto' || cv === 'hidden') why.push(`content-visibility: ${cv}`);
+    else if (/px$/.test((h as HTMLElement).style?.width ?? '') && /px$/.test((h as HTMLElement).style?.height ?? '')
+      && cs.overflow !== 'visible') why.push(`fixed size, overflow: ${cs.overflow}`);
+    else return null;
+  }
+  return why.length > 0 ? [...new Set(why)].join('; ').slice(0, 200) : null;
+}
+
+/** A selector the developer can find in their own code: the id, else tag and classes, else a path from the nearest id. */
+export function selectorOf(el: Element): string {
+  const esc = (s: string): string => s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
+  const one = (e: Element): string => {
+    if (e.id) return `#${esc(e.id)}`;
+    const tag = e.localName;
+    const classes = Array.from(e.classList).filter((c) => !c.startsWith('css-') || c.length < 12).slice(0, 3);
+    return classes.length > 0 ? `${tag}.${classes.map(esc).join('.')}` : tag;
+  };
+  const self = one(el);
+  if (el.id || self.includes('.')) return self.slice(0, 500);
+  // A path up to the nearest ancestor with an id or classes, with positions where the tag alone is ambiguous.
+  const parts: string[] = [];
+  let e: Element | null = el;
+  for (let depth = 0; e !== null && depth < 6; depth++, e = e.parentElement) {
+    let part = one(e);
+    const parent: Element | null = e.parentElement;
+    if (!part.includes('#') && !part.includes('.') && parent) {
+      const same = Array.from(parent.children).filter((c) => c.localName === e!.localName);
+      if (same.length > 1) part += `:nth-of-type(${same.indexOf(e) + 1})`;
+    }
+    parts.unshift(part);
+    if (part.includes('#') || part.includes('.') || e.localName === 'body') break;
+  }
+  return parts.join(' > ').slice(0, 500);
+}

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { judge, figures, type FrameSample } from '../../src/inject/agent/experiment/verdict';
+import { experimentOutcome, experimentRequest, safeDeclarations } from '../../src/protocol/experiment';
+import { INVALID } from '../../src/protocol/validate';
+
+/** `n` frames of `ms` layout each, with a deterministic ± `jitter` wobble. */
+function frames(n: number, ms: number, jitter = 0): FrameSample[] {
+  return Array.from({ length: n }, (_, i) => ({ styleMs: 0, layoutMs: ms + (i % 2 === 0 ? jitter : -jitter), forcedMs: 0 }));
+}
+
+describe('containment experiments: the verdict', () => {
+  it('a clear drop is faster, with the speedup of the means', () => {
+    const j = judge(frames(30, 10, 1), frames(30, 0.5, 0.1), 15, 0, null);
+    expect(j.verdict).to.equal('faster');
+    expect(j.speedup).to.be.closeTo(20, 0.01);
+  });
+
+  it('a declaration that moves a box or a pixel changes rendering, however fast it is', () => {
+    expect(judge(frames(30, 10), frames(30, 0.5), 15, 1, null).verdict).to.equal('changes-rendering');
+    const p = judge(frames(30, 10), frames(30, 0.5), 15, 0, 12);
+    expect(p.verdict).to.equal('changes-rendering');
+    expect(p.reason).to.include('12 pixels');
+  });
+
+  it('too few frames on either side is inconclusive (an idle page), never a verdict from nothing', () => {
+    const j = judge(frames(4, 10), frames(30, 0.5), 15, 0, null);
+    expect(j.verdict).to.equal('inconclusive');
+    expect(j.speedup).to.equal(null);
+    expect(judge([], [], 5, 0, null).verdict).to.equal('inconclusive');
+  });
+
+  it('the same cost with a tight margin is no gain; with a wide one it is inconclusive', () => {
+    expect(judge(frames(30, 5, 0.05), frames(30, 5, 0.05), 15, 0, null).verdict).to.equal('no-gain');
+    expect(judge(frames(30, 5, 4), frames(30, 4.5, 4), 15, 0, null).verdict).to.equal('inconclusive');
+  });
+
+  it('a real but small drop (below 1.1×) is no gain; a slower result too', () => {
+    expect(judge(frames(30, 5, 0.01), frames(30, 4.8, 0.01), 15, 0, null).verdict).to.equal('no-gain');
+    expect(judge(frames(30, 5, 0.01), frames(30, 6, 0.01), 15, 0, null).verdict).to.equal('no-gain');
+  });
+
+  it('figures are per-frame means of each part and the median of their sum', () => {
+    const f = figures([{ styleMs: 1, layoutMs: 2, forcedMs: 0 }, { styleMs: 3, layoutMs: 2, forcedMs: 1 }, { styleMs: 2, layoutMs: 2, forcedMs: 2 }]);
+    expect(f).to.deep.equal({ frames: 3, styleMs: 2, layoutMs: 2, forcedMs: 1, medianMs: 6 });
+  });
+});
+
+describe('containment experiments: what crosses the boundaries', () => {
+  it('only plain declarations may be applied: nothing that could close the generated rule', () => {
+    expect(safeDeclarations(' contain: layout ')).to.equal('contain: layout');
+    expect(safeDeclarations('content-visibility: auto; contain-intrinsic-size: auto 90px 18px;')).to.not.equal(null);
+    for (const bad of ['color: red } body { display: none', '@import url(x)', 'color: red /* x */', 'contain', '', 'a: b; <script>',
+      'x: url(\\7d)', 'a'.repeat(301), 42, null]) {
+      expect(safeDeclarations(bad), String(bad)).to.equal(null);
+    }
+  });
+
+  it('a request is checked whole; a result from the page is data, checked and capped', () => {
+    expect(experimentRequest({ id: 3, css: 'contain: layout', frames: 60 })).to.deep.equal({ id: 3, css: 'contain: layout', frames: 60 });
+    expect(experimentRequest({ id: 3, css: 'contain: layout', frames: 5 })).to.equal(INVALID);
+    expect(experimentRequest({ id: -1, css: 'contain: layout', frames: 60 })).to.equal(INVALID);
+    expect(experimentOutcome({ ok: false, error: 'x'.repeat(1000) })).to.deep.equal({ ok: false, error: 'x'.repeat(300) });
+    expect(experimentOutcome({ ok: true, result: { id: 1 } })).to.equal(INVALID);
+    expect(experimentOutcome({ ok: 'yes' })).to.equal(INVALID);
+  });
+});

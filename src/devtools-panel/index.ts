@@ -11,6 +11,8 @@ import type { Mode, PinnedDetail, Settings } from '../protocol';
 import { SETTINGS_STORAGE_KEY } from '../overlay/settings';
 import { PanelConnection, type BackgroundMessage } from './connection';
 import { el } from './dom';
+import { ExperimentBook } from './experiment-model';
+import { DEFAULT_EXPERIMENT_FRAMES } from '../protocol/experiment';
 import { LegendView } from './legend-view';
 import { PanelModel } from './model';
 import { PinnedView } from './pinned-view';
@@ -45,6 +47,10 @@ followTheme();
 
 const conn = new PanelConnection(tabId, onMessage, (c) => {
   model.setConnected(c);
+  if (!c && experiments.running) {
+    experiments.abandon('the connection to the page dropped during the experiment');
+    pinned.setExperiments(experiments);
+  }
   schedule();
 });
 
@@ -55,7 +61,9 @@ const send = {
 };
 
 const table = new TableView({ hover: send.hover, pin: send.pin }, settings);
-const pinned = new PinnedView({ pin: send.pin, reveal }, settings);
+const experiments = new ExperimentBook();
+const pinned = new PinnedView({ pin: send.pin, reveal, tryCss, copy }, settings);
+pinned.setExperiments(experiments);
 const settingsView = new SettingsView({ write: writeSettings });
 const legend = new LegendView(() => {
   browser.tabs.create({ url: 'chrome://extensions/shortcuts' }).catch((e: unknown) => showFlash('warn', `Open chrome://extensions/shortcuts yourself (${String(e)})`));
@@ -107,6 +115,13 @@ function onMessage(msg: BackgroundMessage): void {
       break;
     case 'contentGone':
       model.onContentGone(msg.payload.frameId);
+      if (msg.payload.frameId === experimentFrame) {
+        experiments.abandon('the page went away (reload or navigation) during the experiment');
+        pinned.setExperiments(experiments);
+      }
+      break;
+    case 'experimentResult':
+      if (experiments.settle(msg.payload.reqId, msg.payload.outcome)) pinned.setExperiments(experiments);
       break;
     default:
       break;
@@ -158,6 +173,39 @@ function showFlash(level: Notice['level'], text: string): void {
     schedule();
   }, FLASH_MS);
   schedule();
+}
+
+/** The frame the running experiment runs in. */
+let experimentFrame: number | null = null;
+
+/** Runs a containment experiment on a component of the selected frame (the agent runs one at a time). */
+function tryCss(id: number, css: string): void {
+  if (model.frameId === null || !conn.connected || experiments.running) return;
+  const reqId = experiments.begin(id, css);
+  experimentFrame = model.frameId;
+  conn.send('experiment', { reqId, frameId: model.frameId, request: { id, css, frames: DEFAULT_EXPERIMENT_FRAMES } });
+  pinned.setExperiments(experiments);
+}
+
+/** The clipboard, or the old way where DevTools' focus rules refuse it. */
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el('textarea', { class: 'copy-buffer' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
 }
 
 /** Selects the component's first host node in the Elements panel. */

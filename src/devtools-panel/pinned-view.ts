@@ -2,18 +2,24 @@
  * The pinned component in full: name, key, style / layout / forced-reflow
  * ms (EMA and last frame), authored, rendered, ratio, commits, frame
  * number, a large sparkline, the owner chain (click an ancestor to pin it),
- * sampled forced-reflow stacks, and "Reveal in Elements". Updated in place
- * twice a second, so focus and open <details> survive refreshes.
+ * sampled forced-reflow stacks, "Reveal in Elements", and containment
+ * experiments to try (experiment-model.ts). Updated in place twice a second,
+ * so focus and open <details> survive refreshes.
  */
 import type { PinnedDetail, Settings } from '../protocol';
 import { clear, el, setText } from './dom';
 import { drawSparkline, sparkColorsFrom } from './sparkline-canvas';
 import { rampLevel } from '../overlay/ramps';
 import { capStack, capText, formatCount, formatMs, formatRatio, inflationRatio } from './text';
+import { CANDIDATES, cssRule, describe, ranked, type Candidate, type CandidateState, type ExperimentBook } from './experiment-model';
 
 export interface PinnedCallbacks {
   pin(id: number | null): void;
   reveal(id: number): void;
+  /** Runs a containment experiment on a component (one at a time). */
+  tryCss(id: number, css: string): void;
+  /** Puts text on the clipboard; resolves false when the browser refused. */
+  copy(text: string): Promise<boolean>;
 }
 
 type MetricKey = 'style' | 'layout' | 'forced' | 'authored' | 'rendered' | 'portaled' | 'ratio' | 'commits' | 'frame';
@@ -31,6 +37,12 @@ export class PinnedView {
   /** "Drawn as one meter with …": the wrapper chain the overlay collapsed. */
   private readonly sharedEl = el('p', { class: 'shared-meter' });
   private readonly stacksEl = el('div', { class: 'stacks' });
+  private readonly experimentsEl = el('ol', { class: 'experiments', attrs: { 'aria-label': 'Containment experiments' } });
+  private readonly tryAllEl = el('button', { id: 'try-all', on: { click: () => this.tryAll() } }, 'Try all');
+  private experimentsKey = '';
+  private book: ExperimentBook | null = null;
+  /** "Try all": the declarations still to run, one after another. */
+  private queue: { id: number; css: string[] } | null = null;
   private chainKey = '';
   private stacksKey = '';
   private detail: PinnedDetail | null = null;
@@ -68,6 +80,10 @@ export class PinnedView {
       this.sharedEl,
       el('h3', {}, 'Forced reflow stacks (sampled)'),
       this.stacksEl,
+      el('div', { class: 'experiments-head' }, el('h3', {}, 'Try containment'), this.tryAllEl),
+      el('p', { class: 'dim' }, 'Each declaration is applied to this component\'s top elements and measured on the live page, with and '
+        + 'without, over its own next 60 frames; then the page is left as it was. Nothing runs until you click.'),
+      this.experimentsEl,
     );
     this.root = el('section', { id: 'pinned', class: 'pinned', attrs: { 'aria-label': 'Pinned component' } }, this.emptyEl, this.detailEl);
     this.update(null);
@@ -107,7 +123,67 @@ export class PinnedView {
     this.set('frame', formatCount(d.frame));
     this.updateChain(d);
     this.updateStacks(d);
+    this.updateExperiments();
     this.redrawSparkline();
+  }
+
+  /** The experiments' states changed (or the book is new). */
+  setExperiments(book: ExperimentBook): void {
+    this.book = book;
+    const q = this.queue;
+    if (q !== null && !book.running) {
+      const next = q.css.shift();
+      if (next === undefined || this.detail?.id !== q.id) this.queue = null;
+      else this.cb.tryCss(q.id, next);
+    }
+    this.updateExperiments();
+  }
+
+  private tryAll(): void {
+    const d = this.detail;
+    if (d === null || this.book?.running) return;
+    const css = CANDIDATES.map((c) => c.css);
+    const first = css.shift() as string;
+    this.queue = { id: d.id, css };
+    this.cb.tryCss(d.id, first);
+  }
+
+  private updateExperiments(): void {
+    const d = this.detail;
+    const book = this.book;
+    if (d === null || book === null) return;
+    const states = CANDIDATES.map((c) => [c, book.state(d.id, c.css)] as [Candidate, CandidateState]);
+    const key = `${d.id}|${book.running}|${states.map(([c, s]) => `${c.css}:${s.kind}:${s.kind === 'done' ? s.result.verdict + s.result.speedup : ''}`).join(',')}`;
+    if (key === this.experimentsKey) return;
+    this.experimentsKey = key;
+    this.tryAllEl.disabled = book.running;
+    clear(this.experimentsEl);
+    for (const [c, s] of ranked(states)) this.experimentsEl.append(this.experimentRow(d.id, c, s, book.running));
+  }
+
+  private experimentRow(id: number, c: Candidate, s: CandidateState, busy: boolean): HTMLElement {
+    const verdict = s.kind === 'done' ? s.result.verdict : s.kind;
+    const status = s.kind === 'running' ? 'Measuring…'
+      : s.kind === 'failed' ? `Could not run: ${capText(s.error, 160)}`
+        : s.kind === 'done' ? describe(s.result) : c.note;
+    const row = el('li', { class: `experiment v-${verdict}`, attrs: { 'data-css': c.css } },
+      el('code', { class: 'decl' }, s.kind === 'done' ? capText(s.result.css, 120) : c.css),
+      el('button', {
+        class: 'try', attrs: { title: `Measure ${c.css} on this component` },
+        on: { click: () => this.cb.tryCss(id, c.css) },
+      }, s.kind === 'done' || s.kind === 'failed' ? 'Again' : 'Try'),
+      el('span', { class: 'exp-status' }, status));
+    (row.querySelector('button.try') as HTMLButtonElement).disabled = busy;
+    if (s.kind === 'done' && s.result.verdict !== 'changes-rendering') {
+      const rule = cssRule(s.result);
+      const copy = el('button', { class: 'copy', attrs: { title: 'Copy this rule, with the measurement as a comment' } }, 'Copy CSS');
+      const pre = el('pre', { class: 'css-rule' }, rule);
+      copy.addEventListener('click', () => {
+        void this.cb.copy(rule).then((ok) => setText(copy, ok ? 'Copied' : 'Select the text below'));
+      });
+      row.append(copy, pre);
+    }
+    return row;
   }
 
   private set(key: MetricKey, a: string, b: string | null = null, level: number | null = null): void {

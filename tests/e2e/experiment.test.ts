@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { launch, lc, waitFor, type Harness } from './harness';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { enableAndFind, log, one, openFixture, snap, styleLayoutWithin, traced, type TraceEvent } from './timing-helpers';
 
 interface Figures { frames: number; styleMs: number; layoutMs: number; forcedMs: number; medianMs: number }
@@ -157,5 +157,40 @@ describe('containment experiments (e2e)', function () {
     await waitFor(async () => (await lc.state(page)).mode === 'off', { what: 'off' });
     const off = await experiment(page, null, ticker, 'contain: layout');
     expect(off.error).to.match(/overlay is off/);
+  });
+});
+
+describe('containment experiments in the panel (e2e)', function () {
+  this.timeout(240_000);
+  let h: Harness;
+  after(async () => h?.close());
+
+  it('Try on the pinned component measures on the live page and offers the rule to copy', async () => {
+    h = await launch();
+    const page = await openFixture(h, 'experiment-r19.html');
+    await enableAndFind(page, 'Ticker');
+    const ticker = one(await snap(page), 'Ticker').id;
+    const { panel, devtools } = await openPanel(h, page);
+    try {
+      await lc.pin(page, ticker);
+      await waitFor(() => panel.$('#pinned .experiment[data-css="contain: layout"] button.try'), { timeout: 20_000, what: 'the Try button' });
+      await page.evaluate(() => (window as any).__work.start('ticker'));
+      // A DOM click (puppeteer's mouse lands off target in the DevTools-hosted frame here).
+      await panel.evaluate(() => (document.querySelector('#pinned .experiment[data-css="contain: layout"] button.try') as HTMLButtonElement).click());
+      const status = await waitFor(() => panel.evaluate(() => {
+        const row = document.querySelector('#pinned .experiment[data-css="contain: layout"]');
+        return row && row.classList.contains('v-faster') ? row.querySelector('.exp-status')?.textContent ?? null : null;
+      }), { timeout: 60_000, what: 'the experiment\'s result in the panel' });
+      const rule = await panel.evaluate(() => document.querySelector('#pinned .experiment.v-faster .css-rule')?.textContent ?? '');
+      log(`panel: ${status}; rule:\n${rule}`);
+      expect(status).to.match(/^Faster ×\d/);
+      expect(rule).to.match(/#ticker \{\n {2}contain: layout;\n\}/);
+      // Measured ones rank first: the faster row is the list's first.
+      expect(await panel.evaluate(() => document.querySelector('#pinned .experiment')?.getAttribute('data-css'))).to.equal('contain: layout');
+      if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT });
+    } finally {
+      await page.evaluate(() => (window as any).__work.stop());
+      await devtools.close();
+    }
   });
 });

@@ -64,3 +64,60 @@ describe('containment experiments: what crosses the boundaries', () => {
     expect(experimentOutcome({ ok: 'yes' })).to.equal(INVALID);
   });
 });
+
+import { CANDIDATES, cssRule, describe as describeResult, ExperimentBook, ranked, type CandidateState } from '../../src/devtools-panel/experiment-model';
+import type { ExperimentResult } from '../../src/protocol/experiment';
+
+function result(over: Partial<ExperimentResult>): ExperimentResult {
+  const f = { frames: 30, styleMs: 0, layoutMs: 10, forcedMs: 0, medianMs: 10 };
+  return {
+    id: 4, name: 'Ticker', css: 'contain: layout', selector: '#ticker', before: f, after: { ...f, layoutMs: 0.5, medianMs: 0.5 },
+    speedup: 20, spread: 9.5, boundary: null, boxesCompared: 1, boxesChanged: 0, pixelsCompared: 0, pixelsChanged: null,
+    verdict: 'faster', reason: '', blocks: [], ...over,
+  };
+}
+
+describe('containment experiments: the panel', () => {
+  it('suggests in order of safety until something is measured, then ranks by speedup, rendering changes last', () => {
+    const idle = CANDIDATES.map((c) => [c, { kind: 'idle' } as CandidateState] as const).map(([c, s]) => [c, s] as [typeof c, CandidateState]);
+    expect(ranked(idle).map(([c]) => c.css)).to.deep.equal(CANDIDATES.map((c) => c.css));
+    const states: [typeof CANDIDATES[number], CandidateState][] = [
+      [CANDIDATES[0], { kind: 'done', result: result({ speedup: 5 }) }],
+      [CANDIDATES[1], { kind: 'done', result: result({ speedup: 9 }) }],
+      [CANDIDATES[2], { kind: 'idle' }],
+      [CANDIDATES[3], { kind: 'done', result: result({ speedup: 30, verdict: 'changes-rendering' }) }],
+      [CANDIDATES[4], { kind: 'done', result: result({ speedup: 1, verdict: 'no-gain' }) }],
+    ];
+    expect(ranked(states).map(([c]) => c.css)).to.deep.equal([
+      'contain: layout paint', 'contain: layout', 'content-visibility: auto', 'contain: content', 'contain: strict',
+    ]);
+  });
+
+  it('a book keeps what was asked and settles only its own answers', () => {
+    const b = new ExperimentBook();
+    const req = b.begin(4, 'contain: layout');
+    expect(b.running).to.equal(true);
+    expect(b.state(4, 'contain: layout').kind).to.equal('running');
+    expect(b.settle(req + 1, { ok: false, error: 'x' })).to.equal(false);
+    expect(b.settle(req, { ok: true, result: result({}) })).to.equal(true);
+    expect(b.running).to.equal(false);
+    expect(b.state(4, 'contain: layout').kind).to.equal('done');
+    b.begin(4, 'contain: strict');
+    b.abandon('gone');
+    expect(b.state(4, 'contain: strict')).to.deep.equal({ kind: 'failed', error: 'gone' });
+  });
+
+  it('"Copy CSS" is a rule with the measurement as a comment; page text cannot break out of either', () => {
+    const rule = cssRule(result({ css: 'content-visibility: auto; contain-intrinsic-size: auto 90px 18px' }));
+    expect(rule).to.include('#ticker {\n  content-visibility: auto;\n  contain-intrinsic-size: auto 90px 18px;\n}');
+    expect(rule).to.include('10.00 → 0.50 ms per frame (×20.0)');
+    const hostile = cssRule(result({ name: 'X */ body { display: none } /*', selector: 'div { } body' }));
+    expect(hostile).to.not.match(/body \{/);
+    // The name cannot end the comment early: its first end is ours, after the whole name.
+    const comment = hostile.slice(0, hostile.indexOf('*/') + 2);
+    expect(comment).to.include('X * / body  display: none  /*');
+    expect(comment).to.match(/: faster\. \*\/$/);
+    expect(hostile).to.include('/* the element of <');
+    expect(describeResult(result({}))).to.equal('Faster ×20.0: 10.00 → 0.50 ms/frame');
+  });
+});

@@ -99,6 +99,16 @@ export class ExperimentRunner {
     }
     const token = `${++tokens}`;
     let sheet: CSSStyleSheet;
+    // content-visibility: auto without a placeholder size would collapse the box while skipped: give it its size now.
+    if (/content-visibility\s*:\s*auto/i.test(req.css) && !/contain-intrinsic-size/i.test(req.css)) {
+      this.host.pause();
+      try {
+        const r = hosts[0].getBoundingClientRect();
+        req = { ...req, css: `${req.css.replace(/;\s*$/, '')}; contain-intrinsic-size: auto ${Math.round(r.width)}px ${Math.round(r.height)}px` };
+      } finally {
+        this.host.resume();
+      }
+    }
     try {
       sheet = new win.CSSStyleSheet();
       sheet.replaceSync(`[${EXPERIMENT_ATTRIBUTE}="${token}"] { ${req.css} }`);

@@ -77,7 +77,7 @@ export function judge(
   const f = (x: number): string => x.toFixed(2);
   if (boxesChanged > 0 || (pixelsChanged ?? 0) > 0) {
     const n = pixelsChanged ?? 0;
-    const what = [boxesChanged > 0 ? `${boxesChanged} of its box${boxesChanged === 1 ? '' : 'es'} moved or resized` : '',
+    const what = [boxesChanged > 0 ? `${boxesChanged} of its boxes moved or resized` : '',
       n > 0 ? `${n} pixel${n === 1 ? '' : 's'} of its area changed` : ''].filter(Boolean).join(' and ');
     return { verdict: 'changes-rendering', speedup, reason: `it changes what the page shows: with it, ${what}` };
   }

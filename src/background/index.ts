@@ -6,6 +6,7 @@
  * badge. Every listener is registered at top level: MV3 restarts the worker.
  */
 import browser from 'webextension-polyfill';
+import { Screenshots } from './capture';
 import {
   DropCounter, envelope, nextMode, parseMessage, PORT_NAME_CONTENT, PORT_NAME_PANEL, Source,
   type BackgroundToContent, type BackgroundToPanel, type Mode,
@@ -19,6 +20,7 @@ const BADGE: Record<Mode, string> = { off: '', components: 'C', heatmap: 'H', in
 const SESSION_KEY = 'tabModes';
 
 const drops = new DropCounter();
+const screenshots = new Screenshots();
 const contents = new Map<number, Map<number, Port>>();
 const panels = new Map<number, Port>();
 const modes = new Map<number, Mode>();
@@ -263,6 +265,15 @@ function onContentConnect(port: Port): void {
       case 'experimentResult':
         sendPanel(tabId, 'experimentResult', { ...msg.payload, frameId });
         break;
+      case 'capture': {
+        const { reqId, step, rect, viewport } = msg.payload;
+        // A frame cannot know where it is on the screen: pixels are compared in the top frame only.
+        const answer = frameId !== 0
+          ? Promise.resolve({ ok: false, error: 'pixels are compared in the top frame only', pixelsCompared: 0, pixelsChanged: 0 })
+          : screenshots.take(tabId, step, rect, viewport);
+        void answer.then((a) => sendContent(port, 'captured', { reqId, ...a }));
+        break;
+      }
       default:
         drops.drop();
     }

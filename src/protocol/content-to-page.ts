@@ -30,5 +30,10 @@ export const contentToPageValidators = {
   experiment: isRecord({
     seq: num(0, 2 ** 53), request: isRecord({ id, css: (v: unknown) => (typeof v === 'string' && v.length <= 300 ? v : INVALID), frames: num(1, 1e4) }),
   }),
+  /** The answer to the agent's `capture` (messages.ts PixelAnswer). */
+  captured: isRecord({
+    seq: num(0, 2 ** 53), ok: bool, error: nullable((v: unknown) => (typeof v === 'string' && v.length <= 300 ? v : INVALID)),
+    pixelsCompared: num(0, 1e9), pixelsChanged: num(0, 1e9),
+  }),
   state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53), self: nullable(selfCost) }),
 };

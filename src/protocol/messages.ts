@@ -164,6 +164,22 @@ const status: Validator<Status> = (v) => {
   return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
 };
 
+/**
+ * The answer to a screenshot step. After step 2: of the pixels that were the same in both captures without the
+ * declaration (`pixelsCompared`), how many differed with it (`pixelsChanged`). `error` says why not.
+ */
+export interface PixelAnswer {
+  ok: boolean;
+  error: string | null;
+  pixelsCompared: number;
+  pixelsChanged: number;
+}
+const pixelAnswer = { ok: bool, error: nullable(str(300)), pixelsCompared: num(0, 1e9), pixelsChanged: num(0, 1e9) };
+const rect4: Validator<number[]> = (v) => {
+  const a = numArray(4, -1e6, 1e6)(v);
+  return a !== INVALID && a.length === 4 ? a : INVALID;
+};
+
 export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot' | 'experiment';
 
 /** Payload types per message type; one map per direction. */
@@ -188,6 +204,8 @@ export interface PageToContent {
   hit: { seq: number; id: number | null };
   /** The answer to the content script's `experiment` with the same seq. */
   experimentResult: { seq: number; outcome: ExperimentOutcome };
+  /** An experiment's screenshot `step` (0 off, 1 on, 2 off) of `rect` (viewport CSS px, x y w h): see PixelAnswer. */
+  capture: { seq: number; step: number; rect: number[] };
   stack: { id: number; ms: number; stack: string };
 }
 export interface ContentToPage {
@@ -200,6 +218,8 @@ export interface ContentToPage {
   /** Start the agent that offered itself under this token (the worker read it from the agent's injection). */
   accept: { token: number };
   experiment: { seq: number; request: ExperimentRequest };
+  /** The answer to the agent's `capture` with the same seq. */
+  captured: PixelAnswer & { seq: number };
   /** Also the handshake's acknowledgement. `dropped`: messages the content script rejected. */
   state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number; self: SelfCost | null };
 }
@@ -215,6 +235,8 @@ export interface ContentToBackground {
   table: TableUpdate;
   snapshot: { reqId: number; snapshot: unknown };
   experimentResult: { reqId: number; outcome: ExperimentOutcome };
+  /** A screenshot of the tab for an experiment (top frame only); `viewport`: the frame's CSS px size. */
+  capture: { reqId: number; step: number; rect: number[]; viewport: number[] };
 }
 export interface BackgroundToContent {
   mode: { mode: Mode };
@@ -227,6 +249,7 @@ export interface BackgroundToContent {
   /** The agent was injected into this frame and offered itself under `token` (the injection's result). */
   agent: { token: number };
   experiment: { reqId: number; request: ExperimentRequest };
+  captured: PixelAnswer & { reqId: number };
 }
 export interface PanelToBackground {
   hello: { tabId: number };
@@ -284,6 +307,7 @@ export const validators = {
     }),
     hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),
     experimentResult: isRecord({ seq: num(0, 2 ** 53), outcome: experimentOutcome }),
+    capture: isRecord({ seq: num(0, 2 ** 53), step: num(0, 2), rect: rect4 }),
     stack: isRecord({ id, ms, stack: str(4096) }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {
@@ -298,6 +322,7 @@ export const validators = {
     table: tableUpdate,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), outcome: experimentOutcome }),
+    capture: isRecord({ reqId: num(0, 2 ** 53), step: num(0, 2), rect: rect4, viewport: numArray(2, 0, 1e6) }),
   } satisfies Validators<ContentToPage & ContentToBackground>,
   [Source.Background]: {
     mode: isRecord({ mode }),
@@ -308,6 +333,7 @@ export const validators = {
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),
     agent: isRecord({ token: agentToken }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
+    captured: isRecord({ reqId: num(0, 2 ** 53), ...pixelAnswer }),
     // background → panel
     status,
     table: tableUpdate,

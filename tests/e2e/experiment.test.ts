@@ -14,7 +14,7 @@ import { enableAndFind, log, one, openFixture, snap, styleLayoutWithin, traced, 
 interface Figures { frames: number; styleMs: number; layoutMs: number; forcedMs: number; medianMs: number }
 interface Result {
   id: number; name: string; css: string; selector: string; before: Figures; after: Figures; speedup: number | null;
-  spread: number; boundary: string | null; boxesCompared: number; boxesChanged: number; pixelsChanged: number | null;
+  spread: number; boundary: string | null; boxesCompared: number; boxesChanged: number; pixelsCompared: number; pixelsChanged: number | null;
   verdict: string; reason: string; blocks: { applied: boolean; start: number; end: number; frames: number }[];
 }
 
@@ -69,7 +69,7 @@ describe('containment experiments (e2e)', function () {
   after(async () => h?.close());
 
   it('contain: layout on the ticker is faster, by what Chrome\'s trace measures over the same blocks', async () => {
-    await page.evaluate(() => window.scrollTo(0, 200));
+    await page.evaluate(() => window.scrollTo(0, 12));
     const shape = await pageShape(page);
     let r: (Result & { error?: string }) | null = null;
     let ref: { perf: number } | null = null;
@@ -91,10 +91,14 @@ describe('containment experiments (e2e)', function () {
     const traceBefore = truth.before / res.before.frames, traceAfter = truth.after / res.after.frames;
     log(`experiment ${res.css} on ${res.name}: ours ${total(res.before).toFixed(2)} → ${total(res.after).toFixed(2)} ms/frame`
       + ` (${res.before.frames} + ${res.after.frames} frames, ×${res.speedup?.toFixed(1)}), trace ${traceBefore.toFixed(2)} →`
-      + ` ${traceAfter.toFixed(2)}; ${res.verdict}: ${res.reason}; selector ${res.selector}`);
+      + ` ${traceAfter.toFixed(2)}; ${res.verdict}: ${res.reason}; selector ${res.selector}; pixels ${res.pixelsChanged} of`
+      + ` ${res.pixelsCompared} changed`);
     expect(res.name).to.equal('Ticker');
     expect(res.verdict).to.equal('faster');
     expect(res.boxesChanged).to.equal(0);
+    // Its own text changes every frame: its pixels cannot tell the declaration's change from its own, and say so.
+    expect(res.pixelsChanged).to.equal(null);
+    expect(res.reason).to.include('pixels not compared: it changed on its own');
     expect(res.selector).to.equal('#ticker');
     expect(res.before.frames).to.be.at.least(25);
     expect(res.after.frames).to.be.at.least(25);
@@ -118,6 +122,25 @@ describe('containment experiments (e2e)', function () {
     expect(r.verdict).to.equal('changes-rendering');
     expect(r.boxesChanged).to.be.at.least(1);
     expect(await pageShape(page)).to.equal(shape);
+  });
+
+  it('contain: paint that clips an overflowing label moves no box: the pixels show it changes rendering', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const clip = one(await snap(page), 'Clip').id;
+    // The page is busy elsewhere (the ticker), so there are frames to measure; the label itself is static.
+    const r = await experiment(page, 'ticker', clip, 'contain: paint');
+    log(`experiment ${r.css} on ${r.name}: ${r.verdict}; boxes ${r.boxesChanged} of ${r.boxesCompared}, pixels ${r.pixelsChanged} of`
+      + ` ${r.pixelsCompared}: ${r.reason}`);
+    expect(r.error, r.error).to.equal(undefined);
+    expect(r.boxesChanged).to.equal(0);
+    expect(r.pixelsChanged).to.be.greaterThan(50);
+    expect(r.verdict).to.equal('changes-rendering');
+    // The same box with layout containment only: nothing changes on screen.
+    const same = await experiment(page, 'ticker', clip, 'contain: layout');
+    log(`experiment ${same.css} on ${same.name}: ${same.verdict}; pixels ${same.pixelsChanged} of ${same.pixelsCompared}`);
+    expect(same.pixelsCompared).to.be.greaterThan(100);
+    expect(same.pixelsChanged).to.equal(0);
+    expect(same.verdict).to.not.equal('changes-rendering');
   });
 
   it('an idle page gives no verdict but inconclusive; nothing runs unless asked', async () => {

@@ -9,7 +9,7 @@
  */
 import browser from 'webextension-polyfill';
 import { experimentRequest, type ExperimentOutcome } from '../../protocol/experiment';
-import { settingsValidator, INVALID, type Mode, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
+import { settingsValidator, INVALID, type Mode, type PixelAnswer, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
@@ -22,6 +22,8 @@ import { RollupStore } from './store';
 const RENDER_INTERVAL_MS = 33;
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
 const EXPERIMENT_TIMEOUT_MS = 170_000;
+/** Captures wait their turn (two a second in Chrome): three steps of one experiment take about 1.5 s. */
+const CAPTURE_TIMEOUT_MS = 10_000;
 const API_MODE_DELAY_MS = 30;
 
 class Controller {
@@ -38,6 +40,8 @@ class Controller {
   private hitWaiters = new Map<number, (id: number | null) => void>();
   private experimentSeq = 0;
   private experimentWaiters = new Map<number, (outcome: ExperimentOutcome) => void>();
+  private captureSeq = 0;
+  private captureWaiters = new Map<number, (answer: PixelAnswer) => void>();
   private pendingMode: Mode | null = null;
   /** The last records batch number applied (0: none yet). */
   private lastSeq = 0;
@@ -201,6 +205,27 @@ class Controller {
     });
   }
 
+  /**
+   * A screenshot step for the agent's experiment: our canvas hidden, two frames for the page (and the agent's
+   * switch of the declaration) to reach the screen, then the worker captures the tab.
+   */
+  private capture(step: number, rect: number[]): Promise<PixelAnswer> {
+    const reqId = ++this.captureSeq;
+    this.overlay.hideForCapture(true);
+    return new Promise<PixelAnswer>((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.captureWaiters.delete(reqId)) resolve({ ok: false, error: 'no screenshot came', pixelsCompared: 0, pixelsChanged: 0 });
+      }, CAPTURE_TIMEOUT_MS);
+      this.captureWaiters.set(reqId, (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      });
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        this.bg.send('capture', { reqId, step, rect, viewport: [window.innerWidth, window.innerHeight] });
+      }));
+    }).finally(() => this.overlay.hideForCapture(false));
+  }
+
   private onPage(msg: PageMessage): void {
     switch (msg.type) {
       case 'records': {
@@ -241,6 +266,11 @@ class Controller {
         } else if (p.call === 'experiment') {
           void this.experiment(p.experiment).then((outcome) => this.page.send('apiResult', { reqId: p.reqId, result: outcome }));
         }
+        break;
+      }
+      case 'capture': {
+        const seq = msg.payload.seq;
+        void this.capture(msg.payload.step, msg.payload.rect).then((a) => this.page.send('captured', { seq, ...a }));
         break;
       }
       case 'experimentResult': {
@@ -292,6 +322,15 @@ class Controller {
       case 'snapshotRequest':
         this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.snapshot() });
         break;
+      case 'captured': {
+        const w = this.captureWaiters.get(msg.payload.reqId);
+        if (w) {
+          this.captureWaiters.delete(msg.payload.reqId);
+          const { ok, error, pixelsCompared, pixelsChanged } = msg.payload;
+          w({ ok, error, pixelsCompared, pixelsChanged });
+        }
+        break;
+      }
       case 'experiment': {
         const reqId = msg.payload.reqId;
         void this.experiment(msg.payload.request).then((outcome) => this.bg.send('experimentResult', { reqId, outcome }));

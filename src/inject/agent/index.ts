@@ -9,6 +9,7 @@
  * script's config: mode off stops everything, any other mode runs the
  * pipeline.
  */
+import type { PixelAnswer } from '../../protocol';
 import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
 import { ExperimentRunner } from './experiment/experiment';
 import { Pipeline } from './pipeline/pipeline';
@@ -20,8 +21,19 @@ export default function start(link: AgentLink): AgentHandle {
   const reasons = new Reasons();
   const pipeline: Pipeline = new Pipeline(link, reasons, win,
     () => (link.hook.renderers.size > 0 ? new ReactAdapter(link.hook, pipeline.clock) : null));
+  // Screenshot steps of experiments: asked of the content script, answered by `captured` with the same seq.
+  const captures = new Map<number, (a: PixelAnswer) => void>();
+  let captureSeq = 0;
+  const capture = (step: number, rect: number[]): Promise<PixelAnswer> => new Promise((resolve) => {
+    const seq = ++captureSeq;
+    captures.set(seq, resolve);
+    setTimeout(() => {
+      if (captures.delete(seq)) resolve({ ok: false, error: 'no screenshot came', pixelsCompared: 0, pixelsChanged: 0 });
+    }, 15_000);
+    link.post('capture', { seq, step, rect });
+  });
   const experiments = new ExperimentRunner({
-    win, now: () => performance.now(), hostsOf: (id) => pipeline.hostsOf(id),
+    win, now: () => performance.now(), hostsOf: (id) => pipeline.hostsOf(id), capture,
     pause: () => pipeline.pauseForced(), resume: () => pipeline.resumeForced(), debug: (...args) => link.debug(...args),
   });
   pipeline.onMeasured = (styleMs, layoutMs, forcedMs, end) => {
@@ -55,6 +67,12 @@ export default function start(link: AgentLink): AgentHandle {
     outside: () => (pipeline.isRunning ? pipeline.forced?.outside : undefined),
     stats: () => pipeline.stats(),
     nodeOf: (id) => pipeline.nodeOf(id),
+    captured: (a) => {
+      const w = captures.get(a.seq);
+      if (!w) return;
+      captures.delete(a.seq);
+      w({ ok: a.ok, error: a.error, pixelsCompared: a.pixelsCompared, pixelsChanged: a.pixelsChanged });
+    },
     experiment: (req, done) => {
       if (!pipeline.isRunning) {
         done({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });

@@ -111,6 +111,9 @@ function main(win: Window & typeof globalThis): void {
       case 'accept':
         accept(msg.payload.token);
         break;
+      case 'captured':
+        agent?.captured(msg.payload);
+        break;
       case 'experiment': {
         const seq = msg.payload.seq;
         const reply = (outcome: ExperimentOutcome): void => channel.post('experimentResult', { seq, outcome });

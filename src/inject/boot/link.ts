@@ -8,7 +8,7 @@
  * agent imports this module for its types only; boot/ may import nothing of
  * agent/ (the build enforces both).
  */
-import type { ContentToPage, OutsideMeasurement, PageToContent } from '../../protocol';
+import type { ContentToPage, OutsideMeasurement, PageToContent, PixelAnswer } from '../../protocol';
 import type { ExperimentOutcome, ExperimentRequest } from '../../protocol/experiment';
 
 /** The subset of a React renderer (`ReactDOM` internals) the hook keeps. */
@@ -116,6 +116,8 @@ export interface AgentHandle {
   nodeOf(id: number): Node | null;
   /** Runs a containment experiment (agent/experiment/); `done` is called once, with a result or why not. */
   experiment(req: ExperimentRequest, done: (outcome: ExperimentOutcome) => void): void;
+  /** The content script's answer to the agent's `capture` (an experiment's screenshot step). */
+  captured(answer: PixelAnswer & { seq: number }): void;
 }
 
 /** The agent bundle's one export: called once, when the boot script accepts its offer. */

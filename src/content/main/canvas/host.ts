@@ -53,6 +53,11 @@ export class CanvasHost {
     }
   }
 
+  /** Hidden for a screenshot of the page (an experiment's pixel comparison): visibility only, no layout. */
+  setHidden(hidden: boolean): void {
+    this.canvas.style.visibility = hidden ? 'hidden' : 'visible';
+  }
+
   private observed(entries: ResizeObserverEntry[]): void {
     for (const e of entries) {
       const cb = e.contentBoxSize?.[0];

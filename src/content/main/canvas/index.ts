@@ -148,6 +148,11 @@ export class Overlay {
     return this.chains.get(id) ?? [id];
   }
 
+  /** Keeps our meters out of the page's screenshots (an experiment's pixel comparison). */
+  hideForCapture(hidden: boolean): void {
+    this.canvasHost?.setHidden(hidden);
+  }
+
   get hostElement(): HTMLElement | null {
     return this.canvasHost?.host ?? null;
   }

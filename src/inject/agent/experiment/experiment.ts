@@ -19,7 +19,14 @@
  *
  * Everything here is the agent's own work (clock), and its layout reads are
  * not the page's forced reflows (forced.pause()).
+ *
+ * Then, where the content script can take screenshots (the top frame), the
+ * area of those boxes is captured three times — off, on, off — before the
+ * first block: pixels the same in both "off" captures but not in the "on" one
+ * changed because of the declaration (background/pixel-diff.ts). Frames in
+ * that phase are not counted.
  */
+import type { PixelAnswer } from '../../../protocol';
 import type { ExperimentBlock, ExperimentOutcome, ExperimentRequest } from '../../../protocol/experiment';
 import { figures, judge, type FrameSample } from './verdict';
 
@@ -44,7 +51,8 @@ export interface ExperimentHost {
   /** Our own layout reads run between these (not page forced reflows). */
   pause(): void;
   resume(): void;
-  /** Asks for frames while the page has none of its own (never: the experiment measures the page's frames). */
+  /** A screenshot step (0 off, 1 on, 2 off) of a viewport rect, through the content script and the worker. */
+  capture(step: number, rect: number[]): Promise<PixelAnswer>;
   debug(...args: unknown[]): void;
 }
 
@@ -67,6 +75,13 @@ interface Running {
   windows: ExperimentBlock[];
   boxesCompared: number;
   boxesChanged: number;
+  /** The union of the compared boxes, off and on (viewport CSS px: x, y, w, h); null when none showed. */
+  area: number[] | null;
+  /** Screenshots first, then the measured blocks. */
+  phase: 'pixels' | 'measure';
+  pixelsCompared: number;
+  pixelsChanged: number | null;
+  pixelNote: string | null;
   boundary: string | null;
   selector: string;
   scroll: [number, number];
@@ -133,7 +148,8 @@ export class ExperimentRunner {
     const now = this.host.now();
     const run: Running = {
       req, hosts, roots, sheet, token, applied: false, block: 0, blocks, blockFrames: 0, discard: true, lastEnd: now, blockStart: now,
-      before: [], after: [], windows: [], boxesCompared: 0, boxesChanged: 0, boundary: null, selector: selectorOf(hosts[0]),
+      before: [], after: [], windows: [], boxesCompared: 0, boxesChanged: 0, area: null, phase: 'pixels',
+      pixelsCompared: 0, pixelsChanged: null, pixelNote: null, boundary: null, selector: selectorOf(hosts[0]),
       scroll: [win.scrollX, win.scrollY], idleTimer: null, deadline: now + Math.max(MIN_DURATION_MS, req.frames * MS_PER_FRAME_LIMIT), done,
     };
     this.run = run;
@@ -146,13 +162,59 @@ export class ExperimentRunner {
     } finally {
       this.host.resume();
     }
+    void this.comparePixels(run);
+  }
+
+  /** The screenshot phase (see the file comment); then the measured blocks begin. */
+  private async comparePixels(run: Running): Promise<void> {
+    // A component that changes on its own between screenshots (a ticker) cannot be compared pixel by pixel: its
+    // own change would be taken for the declaration's. Its DOM is watched while they are taken.
+    let moved = false;
+    const watch = new this.host.win.MutationObserver((records) => {
+      if (records.some((r) => r.attributeName !== EXPERIMENT_ATTRIBUTE)) moved = true;
+    });
+    try {
+      for (const h of run.hosts) watch.observe(h, { subtree: true, childList: true, characterData: true, attributes: true });
+      const area = run.area;
+      if (area === null) run.pixelNote = 'nothing of it on screen';
+      for (let step = 0; step < 3 && area !== null; step++) {
+        run.sheet.disabled = step !== 1;
+        const a = await this.host.capture(step, area);
+        if (this.run !== run) return;
+        if (!a.ok) {
+          run.pixelNote = a.error ?? 'no screenshot';
+          break;
+        }
+        if (step === 2) {
+          run.pixelsCompared = a.pixelsCompared;
+          run.pixelsChanged = a.pixelsChanged;
+        }
+      }
+      if (watch.takeRecords().some((r) => r.attributeName !== EXPERIMENT_ATTRIBUTE)) moved = true;
+      if (moved && run.pixelNote === null) {
+        run.pixelNote = 'it changed on its own while they were taken';
+        run.pixelsChanged = null;
+        run.pixelsCompared = 0;
+      }
+    } catch (e) {
+      this.host.debug('experiment pixels', e);
+      run.pixelNote = 'no screenshot';
+      run.pixelsChanged = null;
+    } finally {
+      watch.disconnect();
+    }
+    if (this.run !== run) return;
+    run.sheet.disabled = true;
+    run.applied = false;
+    run.phase = 'measure';
+    run.discard = true;
     this.armIdle(run);
   }
 
   /** One measured frame of the page (pipeline.ts, at frame end). */
   frame(sample: FrameSample, end: number): void {
     const run = this.run;
-    if (run === null) return;
+    if (run === null || run.phase !== 'measure') return;
     this.armIdle(run);
     if (run.discard) {
       // The frame after a switch carries the switch's restyle: not counted; the block starts after it.
@@ -207,7 +269,8 @@ export class ExperimentRunner {
     }
     this.cleanup(run);
     const minFrames = Math.max(5, Math.floor(run.req.frames / 4));
-    const j = judge(run.before, run.after, minFrames, run.boxesChanged, null);
+    const j = judge(run.before, run.after, minFrames, run.boxesChanged, run.pixelsChanged);
+    const reason = run.pixelNote === null ? j.reason : `${j.reason} (pixels not compared: ${run.pixelNote})`;
     const before = figures(run.before), after = figures(run.after);
     const total = (f: typeof before): number => f.styleMs + f.layoutMs + f.forcedMs;
     run.done({
@@ -215,8 +278,8 @@ export class ExperimentRunner {
       result: {
         id: run.req.id, name: '', css: run.req.css, selector: run.selector, before, after, speedup: j.speedup,
         spread: Math.max(0, total(before) - total(after)), boundary: run.boundary,
-        boxesCompared: run.boxesCompared, boxesChanged: run.boxesChanged, pixelsCompared: 0, pixelsChanged: null,
-        verdict: j.verdict, reason: j.reason, blocks: run.windows.slice(0, 200),
+        boxesCompared: run.boxesCompared, boxesChanged: run.boxesChanged, pixelsCompared: run.pixelsCompared,
+        pixelsChanged: run.pixelsChanged, verdict: j.verdict, reason: reason.slice(0, 300), blocks: run.windows.slice(0, 200),
       },
     });
   }
@@ -264,6 +327,14 @@ export class ExperimentRunner {
     const on = els.map((e) => e.getBoundingClientRect());
     run.sheet.disabled = was;
     let changed = 0;
+    const { innerWidth: vw, innerHeight: vh } = this.host.win;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const r of [...off, ...on]) {
+      if (r.width <= 0 || r.height <= 0) continue;
+      x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top); x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom);
+    }
+    x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(vw, x1); y1 = Math.min(vh, y1);
+    if (run.area === null && x1 > x0 && y1 > y0) run.area = [x0, y0, x1 - x0, y1 - y0];
     for (let i = 0; i < els.length; i++) {
       const a = off[i], b = on[i];
       if (Math.abs(a.x - b.x) > BOX_EPSILON || Math.abs(a.y - b.y) > BOX_EPSILON

@@ -10,7 +10,7 @@ import type { PinnedDetail, Settings } from '../protocol';
 import { clear, el, setText } from './dom';
 import { drawSparkline, sparkColorsFrom } from './sparkline-canvas';
 import { rampLevel } from '../overlay/ramps';
-import { capStack, capText, formatCount, formatMs, formatRatio, inflationRatio } from './text';
+import { capStack, capText, dirtiedLine, formatCount, formatMs, formatRatio, inflationRatio } from './text';
 import { CANDIDATES, cssRule, describe, ranked, type Candidate, type CandidateState, type ExperimentBook } from './experiment-model';
 
 export interface PinnedCallbacks {
@@ -37,6 +37,8 @@ export class PinnedView {
   /** "Drawn as one meter with …": the wrapper chain the overlay collapsed. */
   private readonly sharedEl = el('p', { class: 'shared-meter' });
   private readonly stacksEl = el('div', { class: 'stacks' });
+  private readonly dirtiedEl = el('ul', { class: 'dirtied', attrs: { 'aria-label': 'What dirtied it' } });
+  private dirtiedKey = '';
   private readonly experimentsEl = el('ol', { class: 'experiments', attrs: { 'aria-label': 'Containment experiments' } });
   private readonly tryAllEl = el('button', { id: 'try-all', on: { click: () => this.tryAll() } }, 'Try all');
   private experimentsKey = '';
@@ -78,6 +80,8 @@ export class PinnedView {
       el('h3', {}, 'Owner chain'),
       el('nav', { attrs: { 'aria-label': 'Owner chain' } }, this.chainEl),
       this.sharedEl,
+      el('h3', {}, 'What dirtied it'),
+      this.dirtiedEl,
       el('h3', {}, 'Forced reflow stacks (sampled)'),
       this.stacksEl,
       el('div', { class: 'experiments-head' }, el('h3', {}, 'Try containment'), this.tryAllEl),
@@ -123,6 +127,7 @@ export class PinnedView {
     this.set('frame', formatCount(d.frame));
     this.updateChain(d);
     this.updateStacks(d);
+    this.updateDirtied(d);
     this.updateExperiments();
     this.redrawSparkline();
   }
@@ -222,6 +227,21 @@ export class PinnedView {
         if (i > 0) this.sharedEl.append(' → ');
         this.sharedEl.append(el('bdi', {}, capText(c.name, 60) || 'Anonymous'));
       });
+    }
+  }
+
+  private updateDirtied(d: PinnedDetail): void {
+    const key = `${d.id}|${d.dirtiedBy.map((x) => `${x.kind}:${x.name}:${x.on}:${x.source}:${x.perFrame.toFixed(1)}:${x.last}`).join(',')}`;
+    if (key === this.dirtiedKey) return;
+    this.dirtiedKey = key;
+    clear(this.dirtiedEl);
+    if (d.dirtiedBy.length === 0) {
+      this.dirtiedEl.append(el('li', { class: 'dim' }, 'No DOM change in its subtree lately.'));
+      return;
+    }
+    for (const x of d.dirtiedBy) {
+      const line = dirtiedLine(x);
+      this.dirtiedEl.append(el('li', { class: `dirtied-${x.source}` }, `${line.count} `, el('code', {}, line.what), line.rest));
     }
   }
 

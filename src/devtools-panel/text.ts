@@ -86,3 +86,16 @@ export function formatRatio(r: number | null): string {
   if (r === null) return '–';
   return r < 10 ? `${r.toFixed(1)}×` : `${Math.round(r)}×`;
 }
+
+/** One line of "What dirtied it": what changed, where, how often, from whom. */
+export function dirtiedLine(d: { kind: string; name: string; on: string; source: string; perFrame: number; last: number }): {
+  count: string; what: string; rest: string;
+} {
+  const n = d.perFrame >= 10 ? Math.round(d.perFrame).toLocaleString('en-US') : d.perFrame.toFixed(1);
+  const on = capText(d.on, 40).toUpperCase();
+  const from = d.source === 'react' ? 'from React' : 'from other code';
+  const last = `last frame ${Math.round(d.last)}`;
+  if (d.kind === 'attribute') return { count: n, what: capText(d.name, 60), rest: ` changes on ${on} per frame, ${from} (${last})` };
+  if (d.kind === 'text') return { count: n, what: 'text', rest: ` changes in ${on} per frame, ${from} (${last})` };
+  return { count: n, what: d.name === 'added' ? 'children added' : 'children removed', rest: ` ${d.name === 'added' ? 'to' : 'from'} ${on} per frame, ${from} (${last})` };
+}

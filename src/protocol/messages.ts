@@ -14,7 +14,7 @@ import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD
 import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
 import { agentToken, contentToPageValidators, selfCost } from './content-to-page';
 import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
-import type { SelfCost } from './snapshot';
+import type { DirtiedBy, SelfCost } from './snapshot';
 import { parseWith } from './guard';
 import {
   anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, validItemsOf, type Validator,
@@ -112,6 +112,8 @@ export interface PinnedDetail extends ComponentRow {
   sparkline: number[];
   chain: { id: number; name: string }[];
   stacks: { ms: number; stack: string }[];
+  /** What dirtied its subtree (pinned only; snapshot.ts DirtiedBy). */
+  dirtiedBy: DirtiedBy[];
   /**
    * A wrapper chain whose meters collapsed into one on the canvas (same box),
    * shallowest first, this component included; empty when it has its own meter.
@@ -119,13 +121,18 @@ export interface PinnedDetail extends ComponentRow {
   sharedMeter: { id: number; name: string }[];
 }
 const idName = isRecord({ id, name });
+export const dirtiedByValidator: Validator<DirtiedBy> = isRecord({
+  kind: oneOf(['attribute', 'text', 'children'] as const), name: str(60), on: str(40), source: oneOf(['react', 'other'] as const),
+  perFrame: num(0, 1e7), last: num(0, 1e7),
+});
+const dirtiedList: Validator<DirtiedBy[]> = (v) => (v === undefined ? [] : arrayOf(dirtiedByValidator, 5)(v));
 const sharedMeter: Validator<{ id: number; name: string }[]> = (v) => (v === undefined ? [] : arrayOf(idName, 64)(v));
 const pinnedDetail: Validator<PinnedDetail> = (v) => {
   const row = componentRow(v);
   if (row === INVALID) return INVALID;
   const rest = isRecord({
     lastStyleMs: ms, lastLayoutMs: ms, lastForcedMs: ms, frame: num(0, 1e12), sparkline: numArray(120, 0, 1e7),
-    chain: arrayOf(idName, 256), stacks: arrayOf(isRecord({ ms, stack: str(4096) }), 16), sharedMeter,
+    chain: arrayOf(idName, 256), stacks: arrayOf(isRecord({ ms, stack: str(4096) }), 16), sharedMeter, dirtiedBy: dirtiedList,
   })(v);
   return rest === INVALID ? INVALID : { ...row, ...rest };
 };
@@ -204,6 +211,8 @@ export interface PageToContent {
   hit: { seq: number; id: number | null };
   /** The answer to the content script's `experiment` with the same seq. */
   experimentResult: { seq: number; outcome: ExperimentOutcome };
+  /** What dirtied the pinned component `id` (at most 5, busiest first; see agent/pipeline/dirtied.ts). */
+  dirtied: { id: number; items: DirtiedBy[] };
   /** An experiment's screenshot `step` (0 off, 1 on, 2 off) of `rect` (viewport CSS px, x y w h): see PixelAnswer. */
   capture: { seq: number; step: number; rect: number[] };
   stack: { id: number; ms: number; stack: string };
@@ -308,6 +317,7 @@ export const validators = {
     hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),
     experimentResult: isRecord({ seq: num(0, 2 ** 53), outcome: experimentOutcome }),
     capture: isRecord({ seq: num(0, 2 ** 53), step: num(0, 2), rect: rect4 }),
+    dirtied: isRecord({ id, items: arrayOf(dirtiedByValidator, 5) }),
     stack: isRecord({ id, ms, stack: str(4096) }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {

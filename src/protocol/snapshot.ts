@@ -55,6 +55,24 @@ export interface SnapshotComponent {
   layer: number;
   /** Where its meter is drawn (top-left, viewport CSS px), null when it has none. */
   meterAt: { x: number; y: number } | null;
+  /**
+   * What dirtied its subtree, busiest first (at most 5): tracked for the pinned component only (docs/DIAGNOSE.md),
+   * empty for the others.
+   */
+  dirtiedBy: DirtiedBy[];
+}
+
+/** DOM changes in a component's subtree of one kind, on one element type, from one source. */
+export interface DirtiedBy {
+  kind: 'attribute' | 'text' | 'children';
+  /** The attribute's name; '#text'; 'added' or 'removed'. */
+  name: string;
+  /** The element (tag) they landed on. */
+  on: string;
+  source: 'react' | 'other';
+  /** Per frame: EMA (α = 0.2) and the last frame. */
+  perFrame: number;
+  last: number;
 }
 
 export interface Snapshot {

@@ -143,6 +143,57 @@ describe('containment experiments (e2e)', function () {
     expect(same.verdict).to.not.equal('changes-rendering');
   });
 
+  it('what dirtied the pinned component: kind, element and source, per frame as the page itself counts them', async () => {
+    // The page's own count of DOM changes under an element, per tick (an observer of its own: the truth from outside).
+    const watchFrom = (sel: string) => page.evaluate((s) => {
+      const w = window as any;
+      w.__changes = 0;
+      w.__ticks0 = w.__work.ticks;
+      w.__truth?.disconnect();
+      w.__truth = new MutationObserver((rs) => { w.__changes += rs.filter((r) => r.attributeName !== 'data-layout-cost-experiment').length; });
+      w.__truth.observe(document.querySelector(s)!, { subtree: true, attributes: true, characterData: true, childList: true });
+    }, sel);
+    const truthPerTick = () => page.evaluate(() => {
+      const w = window as any;
+      return w.__changes / Math.max(1, w.__work.ticks - w.__ticks0);
+    });
+    const dirtied = async (id: number) => (await snap(page)).components.find((c) => c.id === id)!.dirtiedBy;
+    const imperative = one(await snap(page), 'Imperative').id;
+
+    await lc.pin(page, ticker);
+    await watchFrom('#ticker');
+    await page.evaluate(() => (window as any).__work.start('ticker'));
+    const fromReact = await waitFor(async () => {
+      const d = await dirtied(ticker);
+      return d.length > 0 && d[0].perFrame > 0.8 ? d : null;
+    }, { timeout: 30_000, what: 'the ticker\'s changes' });
+    await page.evaluate(() => (window as any).__work.stop());
+    const truthTicker = await truthPerTick();
+    log(`dirtied Ticker: ${JSON.stringify(fromReact)}; the page counted ${truthTicker.toFixed(2)} changes per tick`);
+    expect(fromReact[0]).to.include({ kind: 'text', source: 'react', on: 'span' });
+    expect(fromReact[0].perFrame).to.be.closeTo(truthTicker, 0.25 * truthTicker);
+
+    await lc.pin(page, imperative);
+    await watchFrom('#imperative');
+    await page.evaluate(() => (window as any).__work.start('imperative'));
+    const fromOther = await waitFor(async () => {
+      const d = await dirtied(imperative);
+      return d.length >= 2 && d.every((x) => x.perFrame > 0.8) ? d : null;
+    }, { timeout: 30_000, what: 'Imperative\'s changes' });
+    await page.evaluate(() => (window as any).__work.stop());
+    const truthImp = await truthPerTick();
+    log(`dirtied Imperative: ${JSON.stringify(fromOther)}; the page counted ${truthImp.toFixed(2)} changes per tick`);
+    const attr = fromOther.find((x) => x.kind === 'attribute');
+    const text = fromOther.find((x) => x.kind === 'text');
+    expect(attr).to.include({ name: 'data-n', on: 'div', source: 'other' });
+    expect(text).to.include({ on: 'b', source: 'other' });
+    expect(attr!.perFrame + text!.perFrame).to.be.closeTo(truthImp, 0.25 * truthImp);
+    // Only the pinned component is tracked: the ticker's list is gone.
+    expect(await dirtied(ticker)).to.deep.equal([]);
+    await lc.pin(page, null);
+    await page.evaluate(() => (window as any).__truth.disconnect());
+  });
+
   it('an idle page gives no verdict but inconclusive; nothing runs unless asked', async () => {
     // Watch every attribute change for a while with the overlay on and the ticker running: none of ours.
     await page.evaluate(() => {

@@ -292,6 +292,9 @@ class Controller {
       case 'stack':
         this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
         break;
+      case 'dirtied':
+        this.store.setDirtied(msg.payload.id, msg.payload.items);
+        break;
     }
   }
 

@@ -27,7 +27,7 @@ export interface OverlayView {
 /** What the feed reads and where it sends: narrow getters, not the controller. */
 export interface FeedSource {
   /** Read only: rows, EMAs, sparklines, the component tree. */
-  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline'>;
+  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf'>;
   readonly mode: Mode;
   readonly pageStatus: PageStatus | null;
   send(type: 'status', payload: Status): void;
@@ -152,7 +152,7 @@ export class PanelFeed {
     return {
       ...store.row(c), lastStyleMs: c.cost?.lastStyleMs ?? 0, lastLayoutMs: c.cost?.lastLayoutMs ?? 0,
       lastForcedMs: c.cost?.lastForcedMs ?? 0, frame: c.cost?.lastFrame ?? 0, sparkline: store.sparkline(c), chain,
-      stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS), sharedMeter,
+      stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS), sharedMeter, dirtiedBy: store.dirtiedOf(id),
     };
   }
 }

@@ -9,6 +9,7 @@
  * proportional to what changed, not to the tree.
  */
 import { RECORD_STRIDE, RecordKind, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
+import type { DirtiedBy } from '../../protocol/snapshot';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
 
 export const EMA_ALPHA = 0.2;
@@ -119,7 +120,19 @@ export class RollupStore {
     this.page.name = '<page>';
   }
 
+  /** What dirtied the pinned component, as the agent last said (agent/pipeline/dirtied.ts). */
+  dirtied: { id: number; items: DirtiedBy[] } = { id: 0, items: [] };
+
+  setDirtied(id: number, items: DirtiedBy[]): void {
+    this.dirtied = { id, items };
+  }
+
+  dirtiedOf(id: number): DirtiedBy[] {
+    return this.dirtied.id === id ? this.dirtied.items.map((d) => ({ ...d })) : [];
+  }
+
   reset(): void {
+    this.dirtied = { id: 0, items: [] };
     this.components.clear();
     this.strings = [];
     this.stringChars = 0;
@@ -399,6 +412,7 @@ export class RollupStore {
         bounds: c.bounds ? { ...c.bounds } : null, authored: row.authored, rendered: row.rendered, portaledIn: row.portaledIn,
         styleMs: row.styleMs, layoutMs: row.layoutMs, forcedMs: row.forcedMs, lastFrameMs: row.lastFrameMs,
         commits: row.commits, sparkline: this.sparkline(c), drawn: at !== null, layer: c.layer, meterAt: at,
+        dirtiedBy: this.dirtiedOf(c.id),
       });
     }
     return {

@@ -16,6 +16,7 @@ import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
 import { Interner, KeyBatch } from './interner';
 import { MutationTracker } from './mutations';
+import { DirtiedTracker } from './dirtied';
 import { Registry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
@@ -25,6 +26,8 @@ const FLUSH_INTERVAL_MS = 33;
 // the registry's high-water mark, so the ring never has to hold a whole tree.
 const RING_CAPACITY = 1 << 14;
 const MAX_WANT_BOUNDS = 1000;
+/** What dirtied the pinned component goes to the content script at most this often. */
+const DIRTIED_INTERVAL_MS = 250;
 /** Occluders sent at most (the topmost are kept). */
 const MAX_OCCLUDERS = 32;
 /** Elements of one occluder whose boxes make its rect: its top elements and what is under them, breadth first. */
@@ -60,6 +63,10 @@ export class Pipeline {
   private lastFlush = 0;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private wantBounds: number[] = [];
+  private pinned: number | null = null;
+  /** What dirtied the pinned component (dirtied.ts). */
+  private readonly dirtied: DirtiedTracker;
+  private lastDirtiedPost = 0;
   private forcedById = new Map<number, number>();
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
@@ -93,6 +100,8 @@ export class Pipeline {
     this.registry.onRingHigh = () => this.postRecords();
     this.bounds = new BoundsReader(win);
     this.registry.onStructure = () => this.bounds.markStale();
+    this.dirtied = new DirtiedTracker(win, { enter: () => this.clock.enter(), leave: () => this.clock.leave() });
+    this.registry.onCommitted = () => this.dirtied.takeReact();
     this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
     this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
       { enter: () => this.clock.enter(), leave: () => this.clock.leave() });
@@ -196,12 +205,17 @@ export class Pipeline {
     this.strings.reset();
     this.keys.clear();
     this.wantBounds = [];
+    this.dirtied.stop();
     this.forcedById.clear();
     this.frameNo = 0;
   }
 
   configure(cfg: ContentToPage['config']): void {
     this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
+    if (cfg.pinned !== this.pinned) {
+      this.pinned = cfg.pinned;
+      this.trackDirtied(true);
+    }
     for (const id of this.wantBounds) {
       const e = this.registry.entries.get(id);
       if (e) e.lastBounds = null;
@@ -259,6 +273,7 @@ export class Pipeline {
       // The page's own style and layout, only moved earlier: not ours.
       this.clock.exclude(t2 - t0);
       this.readBounds();
+      this.trackDirtied(false);
       this.onMeasured?.(t1 - t0, t2 - t1, forcedMs, this.now());
     } catch (e) {
       this.link.debug('frame', e);
@@ -268,6 +283,30 @@ export class Pipeline {
     const now = this.now();
     if (now - this.lastFlush >= FLUSH_INTERVAL_MS) this.flush();
     else this.scheduleFlush(FLUSH_INTERVAL_MS - (now - this.lastFlush));
+  }
+
+  /**
+   * At frame end: closes the pinned component's dirtied tally for this frame and (re)watches its top elements for
+   * the next; says what it found at most every DIRTIED_INTERVAL_MS, and at once when the pin changed.
+   */
+  private trackDirtied(pinChanged: boolean): void {
+    const id = this.pinned;
+    const d = this.dirtied;
+    if (!pinChanged && d.id !== 0) d.endFrame();
+    const entry = id === null ? undefined : this.registry.entries.get(id);
+    if (entry === undefined) {
+      if (d.id !== 0 || pinChanged) {
+        d.stop();
+        this.link.post('dirtied', { id: 0, items: [] });
+      }
+      return;
+    }
+    d.watch(entry.id, this.registry.hostsOf(entry));
+    const now = this.now();
+    if (pinChanged || now - this.lastDirtiedPost >= DIRTIED_INTERVAL_MS) {
+      this.lastDirtiedPost = now;
+      this.link.post('dirtied', { id: entry.id, items: d.tally.top() });
+    }
   }
 
   /** A page that swaps requestAnimationFrame (at enable or later) bypasses the frame loop: say so once. */

@@ -65,6 +65,8 @@ export class Registry implements ComponentSink {
   onChange: () => void = () => {};
   /** Set by the pipeline: some component's DOM structure may have changed. */
   onStructure: () => void = () => {};
+  /** Set by the pipeline: a commit just ended (its DOM changes are applied). */
+  onCommitted: () => void = () => {};
   /** Set by the pipeline: the ring is nearly full (a big back-fill or commit); hand records over now. */
   onRingHigh: () => void = () => {};
   private readonly ringHigh: number;
@@ -144,6 +146,7 @@ export class Registry implements ComponentSink {
   }
 
   committed(): void {
+    this.onCommitted();
     this.onChange();
   }
 

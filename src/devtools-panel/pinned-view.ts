@@ -39,6 +39,7 @@ export class PinnedView {
   private readonly stacksEl = el('div', { class: 'stacks' });
   private readonly dirtiedEl = el('ul', { class: 'dirtied', attrs: { 'aria-label': 'What dirtied it' } });
   private dirtiedKey = '';
+  private readonly spreadEl = el('p', { class: 'spread' });
   private readonly experimentsEl = el('ol', { class: 'experiments', attrs: { 'aria-label': 'Containment experiments' } });
   private readonly tryAllEl = el('button', { id: 'try-all', on: { click: () => this.tryAll() } }, 'Try all');
   private experimentsKey = '';
@@ -82,6 +83,7 @@ export class PinnedView {
       this.sharedEl,
       el('h3', {}, 'What dirtied it'),
       this.dirtiedEl,
+      this.spreadEl,
       el('h3', {}, 'Forced reflow stacks (sampled)'),
       this.stacksEl,
       el('div', { class: 'experiments-head' }, el('h3', {}, 'Try containment'), this.tryAllEl),
@@ -231,6 +233,13 @@ export class PinnedView {
   }
 
   private updateDirtied(d: PinnedDetail): void {
+    const spread = d.boundary !== null
+      ? `Its top elements are a layout boundary already (${capText(d.boundary, 120)}): its layout stays inside.`
+      : d.alone.frames === 0
+        ? 'Not a layout boundary: its layout can spread to the page. No frame yet in which only it changed.'
+        : `Not a layout boundary: in the ${formatCount(d.alone.frames)} frames in which only it changed, the page laid out `
+          + `${formatMs(d.alone.layoutMs)} ms per frame (its own subtree and whatever its change spread to). Try containment below.`;
+    setText(this.spreadEl, spread);
     const key = `${d.id}|${d.dirtiedBy.map((x) => `${x.kind}:${x.name}:${x.on}:${x.source}:${x.perFrame.toFixed(1)}:${x.last}`).join(',')}`;
     if (key === this.dirtiedKey) return;
     this.dirtiedKey = key;

@@ -114,6 +114,10 @@ export interface PinnedDetail extends ComponentRow {
   stacks: { ms: number; stack: string }[];
   /** What dirtied its subtree (pinned only; snapshot.ts DirtiedBy). */
   dirtiedBy: DirtiedBy[];
+  /** Its top elements' layout containment, if any ("contain: layout"), null when none (pinned only). */
+  boundary: string | null;
+  /** Frames in which only its subtree changed, and their layout ms per frame (EMA): its spread (pinned only). */
+  alone: AloneFrames;
   /**
    * A wrapper chain whose meters collapsed into one on the canvas (same box),
    * shallowest first, this component included; empty when it has its own meter.
@@ -125,6 +129,11 @@ export const dirtiedByValidator: Validator<DirtiedBy> = isRecord({
   kind: oneOf(['attribute', 'text', 'children'] as const), name: str(60), on: str(40), source: oneOf(['react', 'other'] as const),
   perFrame: num(0, 1e7), last: num(0, 1e7),
 });
+export interface AloneFrames {
+  frames: number;
+  layoutMs: number;
+}
+const aloneFrames: Validator<AloneFrames> = isRecord({ frames: num(0, 2 ** 53), layoutMs: num(0, 1e7) });
 const dirtiedList: Validator<DirtiedBy[]> = (v) => (v === undefined ? [] : arrayOf(dirtiedByValidator, 5)(v));
 const sharedMeter: Validator<{ id: number; name: string }[]> = (v) => (v === undefined ? [] : arrayOf(idName, 64)(v));
 const pinnedDetail: Validator<PinnedDetail> = (v) => {
@@ -133,6 +142,8 @@ const pinnedDetail: Validator<PinnedDetail> = (v) => {
   const rest = isRecord({
     lastStyleMs: ms, lastLayoutMs: ms, lastForcedMs: ms, frame: num(0, 1e12), sparkline: numArray(120, 0, 1e7),
     chain: arrayOf(idName, 256), stacks: arrayOf(isRecord({ ms, stack: str(4096) }), 16), sharedMeter, dirtiedBy: dirtiedList,
+    boundary: (x: unknown) => (x === undefined ? null : nullable(str(200))(x)),
+    alone: (x: unknown) => (x === undefined ? { frames: 0, layoutMs: 0 } : aloneFrames(x)),
   })(v);
   return rest === INVALID ? INVALID : { ...row, ...rest };
 };
@@ -211,8 +222,11 @@ export interface PageToContent {
   hit: { seq: number; id: number | null };
   /** The answer to the content script's `experiment` with the same seq. */
   experimentResult: { seq: number; outcome: ExperimentOutcome };
-  /** What dirtied the pinned component `id` (at most 5, busiest first; see agent/pipeline/dirtied.ts). */
-  dirtied: { id: number; items: DirtiedBy[] };
+  /**
+   * What dirtied the pinned component `id` (at most 5, busiest first; see agent/pipeline/dirtied.ts), whether its
+   * top elements are layout boundaries already, and the layout of frames in which only it changed.
+   */
+  dirtied: { id: number; items: DirtiedBy[]; boundary: string | null; alone: AloneFrames };
   /** An experiment's screenshot `step` (0 off, 1 on, 2 off) of `rect` (viewport CSS px, x y w h): see PixelAnswer. */
   capture: { seq: number; step: number; rect: number[] };
   stack: { id: number; ms: number; stack: string };
@@ -317,7 +331,7 @@ export const validators = {
     hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),
     experimentResult: isRecord({ seq: num(0, 2 ** 53), outcome: experimentOutcome }),
     capture: isRecord({ seq: num(0, 2 ** 53), step: num(0, 2), rect: rect4 }),
-    dirtied: isRecord({ id, items: arrayOf(dirtiedByValidator, 5) }),
+    dirtied: isRecord({ id, items: arrayOf(dirtiedByValidator, 5), boundary: nullable(str(200)), alone: aloneFrames }),
     stack: isRecord({ id, ms, stack: str(4096) }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {

@@ -249,6 +249,14 @@ describe('containment experiments in the panel (e2e)', function () {
       await lc.pin(page, ticker);
       await waitFor(() => panel.$('#pinned .experiment[data-css="contain: layout"] button.try'), { timeout: 20_000, what: 'the Try button' });
       await page.evaluate(() => (window as any).__work.start('ticker'));
+      // How far it spreads: the ticker is one <span>; several ms of layout per frame when only it changed is the table.
+      const spread = await waitFor(() => panel.evaluate(() => {
+        const t = document.querySelector('#pinned .spread')?.textContent ?? '';
+        return /frames in which only it changed/.test(t) ? t : null;
+      }), { timeout: 30_000, what: 'the spread line' });
+      log(`panel: ${spread}`);
+      expect(spread).to.match(/^Not a layout boundary/);
+      expect(Number(/laid out ([\d.]+) ms per frame/.exec(spread!)?.[1])).to.be.greaterThan(2);
       // A DOM click (puppeteer's mouse lands off target in the DevTools-hosted frame here).
       await panel.evaluate(() => (document.querySelector('#pinned .experiment[data-css="contain: layout"] button.try') as HTMLButtonElement).click());
       const status = await waitFor(() => panel.evaluate(() => {

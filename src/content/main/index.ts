@@ -293,7 +293,7 @@ class Controller {
         this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
         break;
       case 'dirtied':
-        this.store.setDirtied(msg.payload.id, msg.payload.items);
+        this.store.setDirtied(msg.payload);
         break;
     }
   }

@@ -27,7 +27,7 @@ export interface OverlayView {
 /** What the feed reads and where it sends: narrow getters, not the controller. */
 export interface FeedSource {
   /** Read only: rows, EMAs, sparklines, the component tree. */
-  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf'>;
+  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf' | 'dirtied'>;
   readonly mode: Mode;
   readonly pageStatus: PageStatus | null;
   send(type: 'status', payload: Status): void;
@@ -153,6 +153,8 @@ export class PanelFeed {
       ...store.row(c), lastStyleMs: c.cost?.lastStyleMs ?? 0, lastLayoutMs: c.cost?.lastLayoutMs ?? 0,
       lastForcedMs: c.cost?.lastForcedMs ?? 0, frame: c.cost?.lastFrame ?? 0, sparkline: store.sparkline(c), chain,
       stacks: (this.stacks.get(id) ?? []).slice(0, MAX_STACKS), sharedMeter, dirtiedBy: store.dirtiedOf(id),
+      boundary: store.dirtied.id === id ? store.dirtied.boundary : null,
+      alone: store.dirtied.id === id ? { ...store.dirtied.alone } : { frames: 0, layoutMs: 0 },
     };
   }
 }

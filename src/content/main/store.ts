@@ -121,10 +121,12 @@ export class RollupStore {
   }
 
   /** What dirtied the pinned component, as the agent last said (agent/pipeline/dirtied.ts). */
-  dirtied: { id: number; items: DirtiedBy[] } = { id: 0, items: [] };
+  dirtied: { id: number; items: DirtiedBy[]; boundary: string | null; alone: { frames: number; layoutMs: number } } = {
+    id: 0, items: [], boundary: null, alone: { frames: 0, layoutMs: 0 },
+  };
 
-  setDirtied(id: number, items: DirtiedBy[]): void {
-    this.dirtied = { id, items };
+  setDirtied(d: RollupStore['dirtied']): void {
+    this.dirtied = d;
   }
 
   dirtiedOf(id: number): DirtiedBy[] {
@@ -132,7 +134,7 @@ export class RollupStore {
   }
 
   reset(): void {
-    this.dirtied = { id: 0, items: [] };
+    this.dirtied = { id: 0, items: [], boundary: null, alone: { frames: 0, layoutMs: 0 } };
     this.components.clear();
     this.strings = [];
     this.stringChars = 0;

@@ -16,6 +16,7 @@ import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
 import { Interner, KeyBatch } from './interner';
 import { MutationTracker } from './mutations';
+import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
 import { Registry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
@@ -67,6 +68,8 @@ export class Pipeline {
   /** What dirtied the pinned component (dirtied.ts). */
   private readonly dirtied: DirtiedTracker;
   private lastDirtiedPost = 0;
+  /** Frames in which only the pinned component (or DOM below it) changed, and their layout ms (EMA). */
+  private alone = { frames: 0, layoutMs: 0 };
   private forcedById = new Map<number, number>();
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
@@ -268,7 +271,9 @@ export class Pipeline {
       if (this.registry.pendingRecounts > 0) this.registry.flushStats();
       const forcedMs = forced ? forced.take(this.forcedById) : 0;
       this.frameNo++;
-      attribute(this.ring, this.registry.takeLayoutDirty(), t1 - t0, t2 - t1, this.forcedById, this.isLive);
+      const dirtyList = this.registry.takeLayoutDirty();
+      this.noteAlone(dirtyList, t2 - t1 + forcedMs);
+      attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive);
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs);
       // The page's own style and layout, only moved earlier: not ours.
       this.clock.exclude(t2 - t0);
@@ -286,6 +291,24 @@ export class Pipeline {
   }
 
   /**
+   * A frame in which React changed only the pinned component's subtree: all of its layout (frame-end and forced) was
+   * caused by it, inside its subtree or spread beyond it (issue 12, item 2).
+   */
+  private noteAlone(dirty: readonly { id: number; parent: { id: number; parent: unknown } | null }[], layoutMs: number): void {
+    const id = this.pinned;
+    if (id === null || dirty.length === 0) return;
+    for (const d of dirty) {
+      let e: { id: number; parent: unknown } | null = d;
+      let g = 0;
+      while (e !== null && e.id !== id && g++ < 10_000) e = e.parent as { id: number; parent: unknown } | null;
+      if (e === null || e.id !== id) return;
+    }
+    const a = this.alone;
+    a.frames++;
+    a.layoutMs += (a.frames === 1 ? 1 : 0.2) * (layoutMs - a.layoutMs);
+  }
+
+  /**
    * At frame end: closes the pinned component's dirtied tally for this frame and (re)watches its top elements for
    * the next; says what it found at most every DIRTIED_INTERVAL_MS, and at once when the pin changed.
    */
@@ -294,18 +317,27 @@ export class Pipeline {
     const d = this.dirtied;
     if (!pinChanged && d.id !== 0) d.endFrame();
     const entry = id === null ? undefined : this.registry.entries.get(id);
+    if (pinChanged) this.alone = { frames: 0, layoutMs: 0 };
     if (entry === undefined) {
       if (d.id !== 0 || pinChanged) {
         d.stop();
-        this.link.post('dirtied', { id: 0, items: [] });
+        this.link.post('dirtied', { id: 0, items: [], boundary: null, alone: { ...this.alone } });
       }
       return;
     }
-    d.watch(entry.id, this.registry.hostsOf(entry));
+    const hosts = this.registry.hostsOf(entry);
+    d.watch(entry.id, hosts);
     const now = this.now();
     if (pinChanged || now - this.lastDirtiedPost >= DIRTIED_INTERVAL_MS) {
       this.lastDirtiedPost = now;
-      this.link.post('dirtied', { id: entry.id, items: d.tally.top() });
+      let boundary: string | null = null;
+      try {
+        // Style and layout are clean at frame end: reading computed style forces nothing.
+        boundary = hosts.length > 0 ? boundaryOf(this.win, hosts) : null;
+      } catch (e) {
+        this.link.debug('boundary', e);
+      }
+      this.link.post('dirtied', { id: entry.id, items: d.tally.top(), boundary, alone: { ...this.alone } });
     }
   }
 

@@ -7,7 +7,7 @@
  * developer clicks Try; then the measured speedup ranks them, and a
  * candidate that changed rendering is marked and sinks to the bottom.
  */
-import type { ExperimentOutcome, ExperimentResult } from '../protocol/experiment';
+import { DEFAULT_EXPERIMENT_FRAMES, MAX_EXPERIMENT_FRAMES, type ExperimentOutcome, type ExperimentResult } from '../protocol/experiment';
 import { capText } from './text';
 
 export interface Candidate {
@@ -43,6 +43,17 @@ export class ExperimentBook {
 
   get running(): boolean {
     return this.inflight.size > 0;
+  }
+
+  /**
+   * Frames to ask for: the default, or twice the last run's when it was inconclusive (a noisy page needs more),
+   * up to the maximum.
+   */
+  framesFor(id: number, css: string): number {
+    const s = this.state(id, css);
+    if (s.kind !== 'done' || s.result.verdict !== 'inconclusive') return DEFAULT_EXPERIMENT_FRAMES;
+    const last = s.result.before.frames + s.result.after.frames;
+    return Math.min(MAX_EXPERIMENT_FRAMES, Math.max(DEFAULT_EXPERIMENT_FRAMES, 2 * last));
   }
 
   /** Starts one; returns its request id. */

@@ -12,7 +12,6 @@ import { SETTINGS_STORAGE_KEY } from '../overlay/settings';
 import { PanelConnection, type BackgroundMessage } from './connection';
 import { el } from './dom';
 import { ExperimentBook } from './experiment-model';
-import { DEFAULT_EXPERIMENT_FRAMES } from '../protocol/experiment';
 import { LegendView } from './legend-view';
 import { PanelModel } from './model';
 import { PinnedView } from './pinned-view';
@@ -181,9 +180,10 @@ let experimentFrame: number | null = null;
 /** Runs a containment experiment on a component of the selected frame (the agent runs one at a time). */
 function tryCss(id: number, css: string): void {
   if (model.frameId === null || !conn.connected || experiments.running) return;
+  const frames = experiments.framesFor(id, css);
   const reqId = experiments.begin(id, css);
   experimentFrame = model.frameId;
-  conn.send('experiment', { reqId, frameId: model.frameId, request: { id, css, frames: DEFAULT_EXPERIMENT_FRAMES } });
+  conn.send('experiment', { reqId, frameId: model.frameId, request: { id, css, frames } });
   pinned.setExperiments(experiments);
 }
 

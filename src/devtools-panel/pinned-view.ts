@@ -88,7 +88,8 @@ export class PinnedView {
       this.stacksEl,
       el('div', { class: 'experiments-head' }, el('h3', {}, 'Try containment'), this.tryAllEl),
       el('p', { class: 'dim' }, 'Each declaration is applied to this component\'s top elements and measured on the live page, with and '
-        + 'without, over its own next 60 frames; then the page is left as it was. Nothing runs until you click.'),
+        + 'without, over its own next 60 frames (more when you try again after an inconclusive result); then the page is '
+        + 'left as it was. Nothing runs until you click.'),
       this.experimentsEl,
     );
     this.root = el('section', { id: 'pinned', class: 'pinned', attrs: { 'aria-label': 'Pinned component' } }, this.emptyEl, this.detailEl);
@@ -174,14 +175,15 @@ export class PinnedView {
       : s.kind === 'failed' ? `Could not run: ${capText(s.error, 160)}`
         : s.kind === 'done' ? describe(s.result) : c.note;
     const row = el('li', { class: `experiment v-${verdict}`, attrs: { 'data-css': c.css } },
-      el('code', { class: 'decl' }, s.kind === 'done' ? capText(s.result.css, 120) : c.css),
+      el('code', { class: 'decl', attrs: { title: s.kind === 'done' ? capText(s.result.css, 300) : c.css } },
+        s.kind === 'done' ? capText(s.result.css, 120) : c.css),
       el('button', {
         class: 'try', attrs: { title: `Measure ${c.css} on this component` },
         on: { click: () => this.cb.tryCss(id, c.css) },
-      }, s.kind === 'done' || s.kind === 'failed' ? 'Again' : 'Try'),
+      }, s.kind === 'done' && s.result.verdict === 'inconclusive' ? 'Again, longer' : s.kind === 'done' || s.kind === 'failed' ? 'Again' : 'Try'),
       el('span', { class: 'exp-status' }, status));
     (row.querySelector('button.try') as HTMLButtonElement).disabled = busy;
-    if (s.kind === 'done' && s.result.verdict !== 'changes-rendering') {
+    if (s.kind === 'done' && s.result.verdict === 'faster') {
       const rule = cssRule(s.result);
       const copy = el('button', { class: 'copy', attrs: { title: 'Copy this rule, with the measurement as a comment' } }, 'Copy CSS');
       const pre = el('pre', { class: 'css-rule' }, rule);

@@ -121,3 +121,20 @@ describe('containment experiments: the panel', () => {
     expect(describeResult(result({}))).to.equal('Faster ×20.0: 10.00 → 0.50 ms/frame');
   });
 });
+
+describe('containment experiments: trying again', () => {
+  it('after an inconclusive result asks for twice the frames, up to the maximum; otherwise the default', () => {
+    const b = new ExperimentBook();
+    expect(b.framesFor(4, 'contain: layout')).to.equal(60);
+    const r1 = b.begin(4, 'contain: layout');
+    b.settle(r1, { ok: true, result: result({ verdict: 'inconclusive' }) });
+    expect(b.framesFor(4, 'contain: layout')).to.equal(120);
+    const r2 = b.begin(4, 'contain: layout');
+    const f = { frames: 400, styleMs: 0, layoutMs: 1, forcedMs: 0, medianMs: 1 };
+    b.settle(r2, { ok: true, result: result({ verdict: 'inconclusive', before: f, after: f }) });
+    expect(b.framesFor(4, 'contain: layout')).to.equal(600);
+    const r3 = b.begin(4, 'contain: layout');
+    b.settle(r3, { ok: true, result: result({}) });
+    expect(b.framesFor(4, 'contain: layout')).to.equal(60);
+  });
+});

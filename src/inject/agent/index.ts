@@ -39,6 +39,7 @@ export default function start(link: AgentLink): AgentHandle {
   pipeline.onMeasured = (styleMs, layoutMs, forcedMs, end) => {
     if (experiments.busy) experiments.frame({ styleMs, layoutMs, forcedMs }, end);
   };
+  pipeline.experimenting = () => experiments.busy;
   pipeline.onStop = () => experiments.abort('the overlay stopped during the experiment (turned off, or restarted after a lost message)');
   const guard = (what: string, fn: () => void): void => {
     try {

@@ -374,29 +374,42 @@ export function boundaryOf(win: Window, hosts: readonly Element[]): string | nul
   return why.length > 0 ? [...new Set(why)].join('; ').slice(0, 200) : null;
 }
 
-/** A selector the developer can find in their own code: the id, else tag and classes, else a path from the nearest id. */
+/**
+ * A selector the developer can find in their own code and that selects this element alone: its id; else its tag
+ * and (non-generated) classes; else, up from it, parents until the path is unique (positions where the tag is
+ * ambiguous), at most 6 levels.
+ */
 export function selectorOf(el: Element): string {
   const esc = (s: string): string => s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
-  const one = (e: Element): string => {
-    if (e.id) return `#${esc(e.id)}`;
-    const tag = e.localName;
-    const classes = Array.from(e.classList).filter((c) => !c.startsWith('css-') || c.length < 12).slice(0, 3);
-    return classes.length > 0 ? `${tag}.${classes.map(esc).join('.')}` : tag;
-  };
-  const self = one(el);
-  if (el.id || self.includes('.')) return self.slice(0, 500);
-  // A path up to the nearest ancestor with an id or classes, with positions where the tag alone is ambiguous.
-  const parts: string[] = [];
-  let e: Element | null = el;
-  for (let depth = 0; e !== null && depth < 6; depth++, e = e.parentElement) {
-    let part = one(e);
-    const parent: Element | null = e.parentElement;
-    if (!part.includes('#') && !part.includes('.') && parent) {
-      const same = Array.from(parent.children).filter((c) => c.localName === e!.localName);
-      if (same.length > 1) part += `:nth-of-type(${same.indexOf(e) + 1})`;
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const unique = (sel: string): boolean => {
+    try {
+      return root.querySelectorAll(sel).length === 1;
+    } catch {
+      return false;
     }
-    parts.unshift(part);
-    if (part.includes('#') || part.includes('.') || e.localName === 'body') break;
+  };
+  const one = (e: Element, nth: boolean): string => {
+    if (e.id) return `#${esc(e.id)}`;
+    // Generated class names (emotion's css-…, styled-components' sc-…, hashes) are not in the developer's code.
+    const classes = Array.from(e.classList)
+      .filter((c) => !/^(css|sc|jsx|emotion|styled)-/.test(c) && !(c.length >= 6 && /\d/.test(c) && /[A-Z]/.test(c))).slice(0, 3);
+    let s = e.localName + classes.map((c) => `.${esc(c)}`).join('');
+    const parent = e.parentElement;
+    if (nth && parent) {
+      const same = Array.from(parent.children).filter((c) => c.localName === e.localName);
+      if (same.length > 1) s += `:nth-of-type(${same.indexOf(e) + 1})`;
+    }
+    return s;
+  };
+  const self = one(el, false);
+  if (el.id || unique(self)) return self.slice(0, 500);
+  let path = one(el, true);
+  let e: Element | null = el.parentElement;
+  for (let depth = 0; e !== null && depth < 6; depth++, e = e.parentElement) {
+    if (unique(path)) break;
+    path = `${one(e, true)} > ${path}`;
+    if (e.id) break;
   }
-  return parts.join(' > ').slice(0, 500);
+  return path.slice(0, 500);
 }

@@ -70,6 +70,9 @@ export class Pipeline {
   private lastDirtiedPost = 0;
   /** Frames in which only the pinned component (or DOM below it) changed, and their layout ms (EMA). */
   private alone = { frames: 0, layoutMs: 0 };
+  private lastBoundary: string | null = null;
+  /** True while an experiment puts its own declaration on the page: the pinned component's boundary is not read then. */
+  experimenting: () => boolean = () => false;
   private forcedById = new Map<number, number>();
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
@@ -330,12 +333,16 @@ export class Pipeline {
     const now = this.now();
     if (pinChanged || now - this.lastDirtiedPost >= DIRTIED_INTERVAL_MS) {
       this.lastDirtiedPost = now;
-      let boundary: string | null = null;
-      try {
-        // Style and layout are clean at frame end: reading computed style forces nothing.
-        boundary = hosts.length > 0 ? boundaryOf(this.win, hosts) : null;
-      } catch (e) {
-        this.link.debug('boundary', e);
+      let boundary = this.lastBoundary;
+      // During an experiment the computed style would show its declaration, not the page's.
+      if (pinChanged || !this.experimenting()) {
+        try {
+          // Style and layout are clean at frame end: reading computed style forces nothing.
+          boundary = hosts.length > 0 ? boundaryOf(this.win, hosts) : null;
+        } catch (e) {
+          this.link.debug('boundary', e);
+        }
+        this.lastBoundary = boundary;
       }
       this.link.post('dirtied', { id: entry.id, items: d.tally.top(), boundary, alone: { ...this.alone } });
     }

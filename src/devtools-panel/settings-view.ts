@@ -20,6 +20,7 @@ export class SettingsView {
   private readonly inputs = new Map<NumberField, HTMLInputElement>();
   private readonly styleRadios: HTMLInputElement[] = [];
   private readonly colorBlind: HTMLInputElement;
+  private readonly track: HTMLInputElement;
   private readonly error = el('p', { class: 'settings-error', id: 'settings-error', attrs: { role: 'alert' } });
 
   constructor(private readonly cb: SettingsCallbacks) {
@@ -29,6 +30,10 @@ export class SettingsView {
       this.styleRadios.push(r);
       styleSet.append(el('label', { class: 'radio' }, r, ` ${label}`));
     }
+    this.track = el('input', {
+      id: 'performance-track', attrs: { type: 'checkbox' },
+      on: { change: () => this.commit({ ...this.settings, performanceTrack: this.track.checked }) },
+    });
     this.colorBlind = el('input', {
       id: 'color-blind', attrs: { type: 'checkbox' },
       on: { change: () => this.commit({ ...this.settings, colorBlind: this.colorBlind.checked }) },
@@ -36,6 +41,8 @@ export class SettingsView {
     this.root = el('form', { id: 'settings', class: 'settings', attrs: { 'aria-label': 'Settings', novalidate: '' }, on: { submit: (e) => e.preventDefault() } },
       styleSet,
       el('label', { class: 'check' }, this.colorBlind, ' Color-blind-safe: stripes on orange and red'),
+      el('label', { class: 'check' }, this.track,
+        ' Performance panel track: each frame\'s style and layout by component, and forced reflows, in a "Layout Cost" track group'),
       this.fieldset('Layout ms ramp', MS_RAMP_FIELDS, 'red above'),
       this.fieldset('Inflation ramp (rendered ÷ authored)', INFLATION_RAMP_FIELDS, 'red above'),
       this.fieldset('Surface through a parent’s meter when', SURFACE_FIELDS, 'any one is enough'),
@@ -82,6 +89,7 @@ export class SettingsView {
     this.settings = s;
     for (const r of this.styleRadios) r.checked = r.value === s.meterStyle;
     this.colorBlind.checked = s.colorBlind;
+    this.track.checked = s.performanceTrack;
     for (const [f, input] of this.inputs) {
       if (!force && document.activeElement === input) continue;
       if (input.getAttribute('aria-invalid') === 'true' && !force) continue;

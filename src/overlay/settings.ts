@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   surfaceLayoutFraction: 0.5,
   surfaceRenderedFraction: 0.5,
   surfaceInflationFactor: 2,
+  performanceTrack: true,
 });
 
 export const SETTINGS_STORAGE_KEY = 'settings';

@@ -15,7 +15,7 @@ export const selfCost = isRecord({ msPerFrame: num(0, 1e6), mainThreadShare: num
 export const agentToken = num(1, 2 ** 31);
 
 export const contentToPageValidators = {
-  config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id) }),
+  config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id), track: bool }),
   apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyValue }),
   hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
   /** A records batch went missing: send everything again (a Reset and a back-fill). */

@@ -72,6 +72,8 @@ export interface Settings {
   surfaceLayoutFraction: number;
   surfaceRenderedFraction: number;
   surfaceInflationFactor: number;
+  /** Write each frame's style/layout split and forced reflows to a "Layout Cost" track group in the Performance panel. */
+  performanceTrack: boolean;
 }
 const ramp: Validator<[number, number, number]> = (v) => {
   const a = numArray(3, 0, 1e6)(v);
@@ -80,6 +82,8 @@ const ramp: Validator<[number, number, number]> = (v) => {
 export const settingsValidator: Validator<Settings> = isRecord({
   meterStyle: oneOf(['sparkline', 'bars'] as const), colorBlind: bool, msRamp: ramp, inflationRamp: ramp,
   surfaceLayoutFraction: num(0, 1), surfaceRenderedFraction: num(0, 1), surfaceInflationFactor: num(1, 1000),
+  // Added later: settings stored before it have none (on by default).
+  performanceTrack: (v: unknown) => (v === undefined ? true : bool(v)),
 });
 
 /** A component as the panel and the snapshot see it. */
@@ -232,8 +236,8 @@ export interface PageToContent {
   stack: { id: number; ms: number; stack: string };
 }
 export interface ContentToPage {
-  /** What the agent should do: `mode` off detaches everything. */
-  config: { mode: Mode; wantBounds: number[]; pinned: number | null };
+  /** What the agent should do: `mode` off detaches everything; `track`: write the Performance panel track. */
+  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean };
   apiResult: { reqId: number; result: unknown };
   hitTest: { seq: number; x: number; y: number };
   /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */

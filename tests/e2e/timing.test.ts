@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import {
   byName, enableAndFind, log, markWindow, one, openFixture, runWork, settled, snap, styleLayoutWithin, traced, type Comp, type Snap,
@@ -88,6 +89,42 @@ describe('layout timing (e2e)', function () {
       const on = await layoutsPerTick(true);
       expect(off).to.be.greaterThan(0.9, 'the fixture lays out every frame');
       expect(on).to.be.at.most(off + 0.05);
+    });
+
+    it('the Performance panel track: Chrome\'s trace holds a "Layout Cost" group whose layout spans name Heavy and add up to the trace\'s Layout', async () => {
+      const trackEvents = async (): Promise<{ spans: { message: string; track: string; start: number; end: number }[]; layoutMs: number }> => {
+        let windowed: { from: number; to: number; pid: number; tid: number } | null = null;
+        const events = await traced(page, async () => {
+          await page.evaluate(() => performance.mark('lc-track-start'));
+          await runWork(page, 40);
+          await settled(page);
+          await page.evaluate(() => performance.mark('lc-track-end'));
+        });
+        windowed = markWindow(events, 'lc-track-start', 'lc-track-end');
+        const w = windowed;
+        const spans = events.filter((e) => e.name === 'TimeStamp' && e.pid === w.pid && e.ts >= w.from && e.ts <= w.to)
+          .map((e) => (e.args as { data: { message: string; track: string; trackGroup: string; start: number; end: number } }).data)
+          .filter((d) => d.trackGroup === 'Layout Cost');
+        return { spans, layoutMs: styleLayoutWithin(events, w).layoutMs };
+      };
+      const on = await trackEvents();
+      const layoutSpans = on.spans.filter((d) => d.track === 'Layout (by component)');
+      const spanMs = layoutSpans.reduce((t, d) => t + (d.end - d.start) / 1000, 0);
+      const heavyMs = layoutSpans.filter((d) => d.message === 'Heavy').reduce((t, d) => t + (d.end - d.start) / 1000, 0);
+      log(`track: ${on.spans.length} spans (${layoutSpans.length} layout), layout spans ${spanMs.toFixed(1)} ms of which Heavy`
+        + ` ${heavyMs.toFixed(1)}; the trace's Layout ${on.layoutMs.toFixed(1)} ms`);
+      expect(heavyMs).to.be.greaterThan(0.5 * spanMs);
+      expect(Math.abs(spanMs - on.layoutMs) / on.layoutMs).to.be.below(0.15);
+      // The setting turns it off: nothing written.
+      const w = await h.worker();
+      await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, performanceTrack: false });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        const off = await trackEvents();
+        expect(off.spans).to.have.length(0);
+      } finally {
+        await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS });
+      }
     });
 
     it('an expensive component carries most of its parent\'s cost and outranks its cheap siblings', async () => {

@@ -162,10 +162,11 @@ class Controller {
   /** Tells the agent the mode and which bounds to read; only when it changed (or forced). */
   private pushConfig(force = false): void {
     const wantBounds = this.overlay.wantBounds();
-    const key = `${this.mode}|${this.overlay.pinned}|${wantBounds.join(',')}`;
+    const track = this.settings.performanceTrack;
+    const key = `${this.mode}|${this.overlay.pinned}|${track}|${wantBounds.join(',')}`;
     if (!force && key === this.lastConfigKey) return;
     this.lastConfigKey = key;
-    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned });
+    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track });
   }
 
   private hitTest(x: number, y: number): Promise<number | null> {

@@ -35,7 +35,7 @@ function main(win: Window & typeof globalThis): void {
   const shadow = installShadowTap(win, report);
   const setTimeoutNative = win.setTimeout;
   const notes: string[] = [];
-  let config: AgentConfig = { mode: 'off', wantBounds: [], pinned: null };
+  let config: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false };
   let agent: AgentHandle | null = null;
   // A null-prototype record, not a Map: offer() is called by page code, and nothing it reaches may be a built-in the
   // page can have replaced (Map.prototype.set) or a setter on a prototype (Array.prototype[0]).

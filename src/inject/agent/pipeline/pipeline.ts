@@ -11,7 +11,8 @@ import type { AgentLink } from '../../boot/link';
 import type { Reasons } from '../reasons';
 import { RingBuffer } from '../ring-buffer';
 import { BoundsReader } from './bounds';
-import { attribute } from './attribution';
+import { attribute, type CostSink } from './attribution';
+import { PerfTrack, type FrameShare } from '../timing/perf-track';
 import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
 import { Interner, KeyBatch } from './interner';
@@ -94,6 +95,21 @@ export class Pipeline {
   /** Our own main-thread time (records batches carry it: the panel's "Layout Cost itself"). */
   readonly clock: SelfClock;
   private readonly isLive = (id: number): boolean => this.registry.entries.has(id);
+  /** The Performance panel's "Layout Cost" track group (timing/perf-track.ts), while the setting allows. */
+  readonly track: PerfTrack;
+  /** This frame's Cost records by component, for the track (filled only while it is on). */
+  private readonly shares = new Map<number, FrameShare>();
+  private readonly shareSink: CostSink = {
+    write: (kind, a, b = 0, c = 0, d = 0) => {
+      this.ring.write(kind, a, b, c, d);
+      if (kind !== RecordKind.Cost) return;
+      const s = this.shares.get(a);
+      if (s) {
+        s.styleMs += b;
+        s.layoutMs += c;
+      } else this.shares.set(a, { id: a, styleMs: b, layoutMs: c });
+    },
+  };
   /** Each measured frame's own figures, as they are measured (a running experiment, experiment/experiment.ts). */
   onMeasured: ((styleMs: number, layoutMs: number, forcedMs: number, end: number) => void) | null = null;
   /** The pipeline stopped (off, or a resync): whatever runs on it must end. */
@@ -121,7 +137,9 @@ export class Pipeline {
       post: (type, payload, transfer) => link.post(type, payload, transfer),
       debug: (...args) => link.debug(...args),
       ownerOf: (node) => this.adapter?.ownerOf(node) ?? 0, onForced: this.markDirty,
+      onSpan: (id, t0, ms) => this.track.forced(`${this.registry.nameOf(id)} (forced reflow)`, t0, ms),
     });
+    this.track = new PerfTrack(win, link.raf.apply);
   }
 
   get isRunning(): boolean {
@@ -218,6 +236,7 @@ export class Pipeline {
 
   configure(cfg: ContentToPage['config']): void {
     this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
+    this.track.enabled = cfg.track;
     if (cfg.pinned !== this.pinned) {
       this.pinned = cfg.pinned;
       this.trackDirtied(true);
@@ -276,7 +295,13 @@ export class Pipeline {
       this.frameNo++;
       const dirtyList = this.registry.takeLayoutDirty();
       this.noteAlone(dirtyList, t2 - t1 + forcedMs);
-      attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive);
+      if (this.track.enabled) {
+        attribute(this.shareSink, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive);
+        this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
+        this.shares.clear();
+      } else {
+        attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive);
+      }
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs);
       // The page's own style and layout, only moved earlier: not ours.
       this.clock.exclude(t2 - t0);

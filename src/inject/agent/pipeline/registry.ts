@@ -52,6 +52,8 @@ export interface Entry {
   marks: number;
   /** Last bounds written as [x, y, width, height] (null: none yet, or to be rewritten): only drawn components get one. */
   lastBounds: number[] | null;
+  /** Its name's index in the interner (-1: none): the Performance panel track names it. */
+  nameIdx: number;
 }
 
 export class Registry implements ComponentSink {
@@ -98,12 +100,13 @@ export class Registry implements ComponentSink {
   mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number {
     const id = this.nextId++;
     const parent = this.entries.get(parentId) ?? null;
+    const nameIdx = this.strings.intern(name);
     const e: Entry = {
       id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, layer: 0, portaledIn: 0, portalTop: false, marks: 0,
-      lastBounds: null,
+      lastBounds: null, nameIdx,
     };
     this.entries.set(id, e);
-    this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, this.strings.intern(name), this.keys.add(key));
+    this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, nameIdx, this.keys.add(key));
     this.mark(e, RECOUNT);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
     return id;
@@ -154,6 +157,13 @@ export class Registry implements ComponentSink {
     if ((e.marks & bit) !== 0) return;
     e.marks |= bit;
     (bit === RECOUNT ? this.recounts : this.stats).push(e);
+  }
+
+  /** A component's name (for the Performance panel track); `<page>` for 0. */
+  nameOf(id: number): string {
+    if (id === 0) return '<page>';
+    const e = this.entries.get(id);
+    return (e ? this.strings.at(e.nameIdx) : null) ?? 'Anonymous';
   }
 
   /** Takes the layout-dirty list for this frame and clears the marks. */

@@ -38,6 +38,8 @@ export interface ForcedTimerDeps {
   ownerOf(node: Node): number;
   /** A forced reflow was recorded since the last `take`: the pipeline needs a frame to report it. */
   onForced(): void;
+  /** Each forced reflow as it is timed (the Performance panel track). */
+  onSpan?(id: number, t0: number, ms: number): void;
 }
 
 export class ForcedReflowTimer implements ForcedSource, WrapHost {
@@ -155,6 +157,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
       this.byOwner.set(id, (this.byOwner.get(id) ?? 0) + ms);
       this.total += ms;
       this.spans.push(t0, ms);
+      this.deps.onSpan?.(id, t0, ms);
       if (this.stacks.want(t0)) this.deps.post('stack', { id, ms, stack: this.stacks.capture() });
       if (!this.notified) {
         this.notified = true;

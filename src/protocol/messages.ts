@@ -202,7 +202,7 @@ const rect4: Validator<number[]> = (v) => {
   return a !== INVALID && a.length === 4 ? a : INVALID;
 };
 
-export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot' | 'experiment';
+export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot' | 'experiment' | 'startRecording' | 'stopRecording' | 'exportTrace';
 
 /** Payload types per message type; one map per direction. */
 export interface PageToContent {
@@ -329,7 +329,7 @@ export const validators = {
     records: recordsPayload,
     status: pageStatus,
     api: isRecord({
-      reqId: num(0, 2 ** 53), call: oneOf(['enable', 'disable', 'pin', 'snapshot', 'experiment'] as const),
+      reqId: num(0, 2 ** 53), call: oneOf(['enable', 'disable', 'pin', 'snapshot', 'experiment', 'startRecording', 'stopRecording', 'exportTrace'] as const),
       mode: nullable(mode), id: optId, experiment: (v: unknown) => (v === undefined ? null : v),
     }),
     hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),

@@ -32,7 +32,7 @@ export const enum RecordKind {
   Stats = 3,
   /** id, x, y, width, height (viewport CSS px; width < 0 means no box) */
   Bounds = 4,
-  /** frameNo, styleMs, layoutMs, forcedMs (forced reflows timed since the previous frame) */
+  /** frameNo, styleMs, layoutMs, forcedMs (forced reflows timed since the previous frame), startMs (performance.now() when the frame-end style flush began) */
   Frame = 5,
   /** id (0 = <page>), styleMs, layoutMs, forcedMs — self cost for the frame just recorded */
   Cost = 6,

@@ -127,6 +127,51 @@ describe('layout timing (e2e)', function () {
       }
     });
 
+    it('a recording exported as a trace: its events add up to Chrome\'s UpdateLayoutTree + Layout, name Heavy, and line up with the trace', async () => {
+      let ref = 0;
+      let trace: { traceEvents: { name: string; cat?: string; ph: string; ts?: number; dur?: number; tid: number; args?: any }[] } | null = null;
+      let recording: any = null;
+      const events = await traced(page, async () => {
+        ref = await page.evaluate(() => performance.mark('lc-rec-ref').startTime);
+        await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+        await runWork(page, 60);
+        await settled(page);
+        recording = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
+        trace = await page.evaluate(() => (window as any).__LAYOUT_COST__.exportTrace());
+      });
+      const mark = events.find((e) => e.name === 'lc-rec-ref' && e.cat.includes('user_timing'))!;
+      const shift = mark.ts - ref * 1000; // page clock (µs) → trace clock
+      const frames = trace!.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'layout-cost,frame');
+      const comps = trace!.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'layout-cost');
+      expect(recording.kind).to.equal('layout-cost-recording');
+      expect(recording.frames.length).to.equal(frames.length);
+      expect(frames.length).to.be.at.least(55);
+      // Per frame, the component events add up to the frame.
+      for (const f of frames.slice(0, 20)) {
+        const inFrame = comps.filter((c) => c.args.frame === f.args.frame).reduce((t, c) => t + (c.dur ?? 0), 0);
+        expect(Math.abs(inFrame - (f.dur ?? 0))).to.be.at.most(2 + 0.01 * (f.dur ?? 0));
+      }
+      // Against the trace over the recorded frames' own windows, shifted onto its clock.
+      const first = frames[0], last = frames[frames.length - 1];
+      const from = (first.ts ?? 0) + shift - 2000, to = (last.ts ?? 0) + (last.dur ?? 0) + shift + 2000;
+      const truth = styleLayoutWithin(events, { pid: mark.pid, tid: mark.tid, from, to });
+      const ours = frames.reduce((t, f) => t + (f.dur ?? 0), 0) / 1000;
+      const theirs = truth.styleMs + truth.layoutMs;
+      const heavy = comps.filter((c) => c.name === 'Heavy').reduce((t, c) => t + (c.dur ?? 0), 0) / 1000;
+      log(`recording: ${frames.length} frames, ${comps.length} component events; ours ${ours.toFixed(1)} ms, trace`
+        + ` ${theirs.toFixed(1)} ms (${truth.layoutEvents} Layout); Heavy ${heavy.toFixed(1)} ms`);
+      expect(Math.abs(ours - theirs) / theirs).to.be.below(0.10);
+      expect(heavy).to.be.greaterThan(0.5 * ours);
+      // Lined up: each recorded frame, shifted, starts where the trace has that frame's style flush (within 1 ms).
+      const flushes = events.filter((e) => e.ph === 'X' && e.name === 'UpdateLayoutTree' && e.pid === mark.pid && e.tid === mark.tid);
+      let near = 0;
+      for (const f of frames) if (flushes.some((e) => Math.abs(e.ts - ((f.ts ?? 0) + shift)) < 1000)) near++;
+      expect(near / frames.length).to.be.greaterThan(0.9);
+      // The same run's trace holds our Performance panel track, naming Heavy.
+      expect(events.some((e) => e.name === 'TimeStamp' && (e.args as any)?.data?.trackGroup === 'Layout Cost'
+        && (e.args as any)?.data?.message === 'Heavy')).to.equal(true);
+    });
+
     it('an expensive component carries most of its parent\'s cost and outranks its cheap siblings', async () => {
       await runWork(page, 60);
       const s = await snap(page);

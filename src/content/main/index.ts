@@ -14,6 +14,7 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
+import { Recorder, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { PanelFeed } from './panel-feed';
 import { SelfCostMeter } from './self-cost';
@@ -40,6 +41,9 @@ class Controller {
   private hitWaiters = new Map<number, (id: number | null) => void>();
   private experimentSeq = 0;
   private experimentWaiters = new Map<number, (outcome: ExperimentOutcome) => void>();
+  /** The recording in progress, and the last one stopped (for exportTrace and the panel). */
+  private recorder: Recorder | null = null;
+  private lastRecording: Recording | null = null;
   private captureSeq = 0;
   private captureWaiters = new Map<number, (answer: PixelAnswer) => void>();
   private pendingMode: Mode | null = null;
@@ -264,6 +268,16 @@ class Controller {
           this.requestMode(p.call === 'disable' ? 'off' : (p.mode ?? 'components'));
         } else if (p.call === 'pin') {
           this.pin(p.id);
+        } else if (p.call === 'startRecording') {
+          this.startRecording();
+        } else if (p.call === 'stopRecording') {
+          const r = this.stopRecording();
+          this.page.send('apiResult', { reqId: p.reqId, result: r ? { ok: true, result: r } : { ok: false, error: 'not recording' } });
+        } else if (p.call === 'exportTrace') {
+          const r = this.lastRecording;
+          this.page.send('apiResult', {
+            reqId: p.reqId, result: r ? { ok: true, result: toTrace(r) } : { ok: false, error: 'no recording yet: startRecording(), then stopRecording()' },
+          });
         } else if (p.call === 'experiment') {
           void this.experiment(p.experiment).then((outcome) => this.page.send('apiResult', { reqId: p.reqId, result: outcome }));
         }
@@ -292,6 +306,7 @@ class Controller {
       }
       case 'stack':
         this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
+        this.recorder?.stack(msg.payload.id, msg.payload.ms, msg.payload.stack);
         break;
       case 'dirtied':
         this.store.setDirtied(msg.payload);
@@ -388,6 +403,28 @@ class Controller {
       // Reading a cross-origin top's location throws: another site's frame.
       return false;
     }
+  }
+
+  /** Starts a recording (a running one goes on). */
+  startRecording(): void {
+    if (this.recorder) return;
+    const store = this.store;
+    this.recorder = new Recorder((id) => {
+      const c = store.components.get(id);
+      return c ? { name: c.name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
+    });
+    store.recorder = this.recorder;
+  }
+
+  /** Stops the recording and keeps it as the last one; null when none ran. */
+  stopRecording(): Recording | null {
+    const rec = this.recorder;
+    if (!rec) return null;
+    this.recorder = null;
+    this.store.recorder = null;
+    const d = this.store.dirtied;
+    this.lastRecording = rec.finish(String(location.href).slice(0, 2048), d.id !== 0 ? { id: d.id, items: d.items } : null);
+    return this.lastRecording;
   }
 
   private snapshot(): Snapshot {

@@ -10,6 +10,7 @@
  */
 import { RECORD_STRIDE, RecordKind, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
 import type { DirtiedBy } from '../../protocol/snapshot';
+import type { FrameSink } from './recorder';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
 
 export const EMA_ALPHA = 0.2;
@@ -120,6 +121,9 @@ export class RollupStore {
     this.page.name = '<page>';
   }
 
+  /** A recording in progress is fed from here (recorder.ts); null when not recording: nothing is done for it. */
+  recorder: FrameSink | null = null;
+
   /** What dirtied the pinned component, as the agent last said (agent/pipeline/dirtied.ts). */
   dirtied: { id: number; items: DirtiedBy[]; boundary: string | null; alone: { frames: number; layoutMs: number } } = {
     id: 0, items: [], boundary: null, alone: { frames: 0, layoutMs: 0 },
@@ -183,15 +187,19 @@ export class RollupStore {
           comp.name = this.string(d) ?? 'Anonymous';
           comp.key = Number.isInteger(e) && e >= 0 && e < keys.length ? keys[e] : null;
           this.components.set(a, comp);
+          this.recorder?.mount(a);
           break;
         }
         case RecordKind.Unmount:
           if (!this.components.delete(a)) this.ignoredRecords++;
+          else this.recorder?.unmount(a);
           break;
         case RecordKind.Stats: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
-          comp.commits = whole(b, MAX_COMMITS);
+          const commits = whole(b, MAX_COMMITS);
+          if (this.recorder && commits > comp.commits) this.recorder.commits(a, commits - comp.commits);
+          comp.commits = commits;
           comp.authored = whole(c, MAX_COUNT);
           comp.rendered = whole(d, MAX_COUNT);
           comp.portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
@@ -208,11 +216,12 @@ export class RollupStore {
           if (!comp || ++this.batchWork > MAX_BATCH_WORK) { this.ignoredRecords++; break; }
           // Self cost; endFrame rolls it up to the ancestors (inclusive = self + descendants).
           this.accumulate(comp, msValue(b), msValue(c), msValue(d));
+          this.recorder?.self(a, msValue(b), msValue(c), msValue(d));
           break;
         }
         case RecordKind.Frame:
           // Cost records for a frame precede its Frame record.
-          this.endFrame(whole(a, 2 ** 53), msValue(b), msValue(c), msValue(d));
+          this.endFrame(whole(a, 2 ** 53), msValue(b), msValue(c), msValue(d), Number.isFinite(e) && e >= 0 ? e : 0);
           break;
         case RecordKind.Reset:
           this.components.clear();
@@ -301,7 +310,7 @@ export class RollupStore {
     }
   }
 
-  private endFrame(frameNo: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+  private endFrame(frameNo: number, styleMs: number, layoutMs: number, forcedMs: number, startMs: number): void {
     this.rollUp();
     const token = this.frameNo + 1;
     this.frameNo = Math.max(this.frameNo + 1, frameNo);
@@ -314,10 +323,14 @@ export class RollupStore {
     for (const comp of this.touched) {
       const c = comp.cost;
       if (c === null) continue;
-      if (c.accFrame === token) this.touch(comp, c, c.accStyle, c.accLayout, c.accForced, bucket);
+      if (c.accFrame === token) {
+        this.touch(comp, c, c.accStyle, c.accLayout, c.accForced, bucket);
+        this.recorder?.inclusive(comp.id, c.accStyle, c.accLayout, c.accForced);
+      }
       c.accFrame = -1;
     }
     this.touched.length = 0;
+    this.recorder?.endFrame(this.frameNo, startMs, styleMs, layoutMs, forcedMs);
   }
 
   /** Folds this frame's values into a component's EMAs, last-frame values and sparkline. */

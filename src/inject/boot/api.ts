@@ -44,8 +44,15 @@ export function installApi(
   const request = (call: 'enable' | 'disable' | 'pin', m: Mode | null, id: number | null): void => {
     deps.post('api', { reqId: nextReq++, call, mode: m, id });
   };
+  /** `{ ok, result }` → the result; `{ ok: false, error }` → a rejection saying why. */
+  const unwrap = (r: unknown): unknown => {
+    const out = r as { ok?: boolean; result?: unknown; error?: unknown } | null;
+    if (out?.ok === true) return out.result;
+    throw new Error(`layout-cost: ${typeof out?.error === 'string' ? out.error : 'no answer'}`);
+  };
   /** A call with an answer: resolved by the content script's `apiResult` for its reqId. */
-  const ask = (call: 'snapshot' | 'experiment', id: number | null, experiment: unknown, timeoutMs: number): Promise<unknown> => {
+  const ask = (call: 'snapshot' | 'experiment' | 'stopRecording' | 'exportTrace', id: number | null, experiment: unknown,
+    timeoutMs: number): Promise<unknown> => {
     const reqId = nextReq++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -90,11 +97,19 @@ export function installApi(
     experiment(id: unknown, options?: unknown): Promise<unknown> {
       const o = (typeof options === 'object' && options !== null ? options : {}) as { css?: unknown; frames?: unknown };
       const req = { id: typeof id === 'number' ? id : -1, css: o.css, frames: o.frames ?? DEFAULT_EXPERIMENT_FRAMES };
-      return ask('experiment', null, req, EXPERIMENT_TIMEOUT_MS).then((r) => {
-        const out = r as { ok?: boolean; result?: unknown; error?: unknown } | null;
-        if (out?.ok === true) return out.result;
-        throw new Error(`layout-cost: ${typeof out?.error === 'string' ? out.error : 'the experiment did not run'}`);
-      });
+      return ask('experiment', null, req, EXPERIMENT_TIMEOUT_MS).then(unwrap);
+    },
+    /** Starts recording every measured frame (docs/RECORDING.md); the overlay must be on for frames to come. */
+    startRecording(): void {
+      deps.post('api', { reqId: nextReq++, call: 'startRecording', mode: null, id: null });
+    },
+    /** Stops and resolves to the recording (`{ kind, version, frames, components, … }`); rejects when none ran. */
+    stopRecording(): Promise<unknown> {
+      return ask('stopRecording', null, null, SNAPSHOT_TIMEOUT_MS).then(unwrap);
+    },
+    /** The last recording in Chrome's Trace Event Format (`{ traceEvents }`); rejects when there is none. */
+    exportTrace(): Promise<unknown> {
+      return ask('exportTrace', null, null, SNAPSHOT_TIMEOUT_MS).then(unwrap);
     },
     pin(id: unknown): void {
       const n = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;

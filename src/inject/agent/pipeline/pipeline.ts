@@ -302,7 +302,7 @@ export class Pipeline {
       } else {
         attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive);
       }
-      this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs);
+      this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs, t0);
       // The page's own style and layout, only moved earlier: not ours.
       this.clock.exclude(t2 - t0);
       this.readBounds();

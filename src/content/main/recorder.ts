@@ -1,0 +1,243 @@
+/**
+ * Recording (issue 13, item 2): per measured frame, its time and style /
+ * layout / forced ms, the components that carried cost (self and inclusive
+ * ms), commits, mounts and unmounts, and the forced reflows' sampled stacks;
+ * the names of every component it mentions. The store feeds it while it
+ * records (store.ts `recorder`); not recording, nothing is kept or done.
+ *
+ * Bounded: at most MAX_FRAME_COMPONENTS components per frame (the costliest
+ * by inclusive ms; the rest counted), and MAX_ROWS component rows in all —
+ * past it the oldest frames go, counted in `droppedFrames`. 400 000 rows is
+ * minutes of StressGrid (≈ 50 rows a frame at 7–15 frames a second).
+ *
+ * The schema is docs/RECORDING.md's; `toTrace` turns a recording into
+ * Chrome's Trace Event Format.
+ */
+import type { DirtiedBy } from '../../protocol/snapshot';
+
+export const RECORDING_VERSION = 1;
+export const MAX_FRAME_COMPONENTS = 200;
+export const MAX_ROWS = 400_000;
+const MAX_STACKS_PER_FRAME = 8;
+const MAX_LIST = 10_000;
+
+export interface RecordedComponent {
+  id: number;
+  /** Self cost in this frame (what the frame's attribution gave it). */
+  selfStyleMs: number;
+  selfLayoutMs: number;
+  selfForcedMs: number;
+  /** Inclusive: itself and every descendant. */
+  styleMs: number;
+  layoutMs: number;
+  forcedMs: number;
+}
+
+export interface RecordedFrame {
+  frame: number;
+  /** performance.now() of the page (ms) when the frame-end style flush began. */
+  time: number;
+  styleMs: number;
+  layoutMs: number;
+  forcedMs: number;
+  components: RecordedComponent[];
+  /** Components with cost this frame left out of `components` (past MAX_FRAME_COMPONENTS). */
+  componentsLeftOut: number;
+  mounts: number[];
+  unmounts: number[];
+  /** [id, commits since the previous frame] */
+  commits: [number, number][];
+  stacks: { id: number; ms: number; stack: string }[];
+}
+
+export interface ComponentInfo {
+  name: string;
+  parentId: number | null;
+  depth: number;
+  key: string | null;
+}
+
+export interface Recording {
+  kind: 'layout-cost-recording';
+  version: number;
+  url: string;
+  /** Date.now() at start and stop. */
+  startedAt: number;
+  stoppedAt: number;
+  /** performance.timeOrigin of the page: `time` + timeOrigin is the wall clock. */
+  timeOrigin: number;
+  frames: RecordedFrame[];
+  components: Record<string, ComponentInfo>;
+  /** Oldest frames dropped to stay under MAX_ROWS. */
+  droppedFrames: number;
+  limits: { maxRows: number; maxFrameComponents: number };
+  /** The pinned component's dirtied-by at the stop, if any (docs/DIAGNOSE.md). */
+  dirtied?: { id: number; items: DirtiedBy[] } | null;
+}
+
+/** What the store tells the recorder, in apply order. */
+export interface FrameSink {
+  self(id: number, styleMs: number, layoutMs: number, forcedMs: number): void;
+  inclusive(id: number, styleMs: number, layoutMs: number, forcedMs: number): void;
+  endFrame(frame: number, time: number, styleMs: number, layoutMs: number, forcedMs: number): void;
+  mount(id: number): void;
+  unmount(id: number): void;
+  commits(id: number, n: number): void;
+}
+
+export class Recorder implements FrameSink {
+  private frames: RecordedFrame[] = [];
+  private head = 0;
+  private rows = 0;
+  private dropped = 0;
+  private readonly startedAt = Date.now();
+  private readonly selfById = new Map<number, [number, number, number]>();
+  private readonly incl: RecordedComponent[] = [];
+  private mounts: number[] = [];
+  private unmounts: number[] = [];
+  private commitList: [number, number][] = [];
+  private readonly ids = new Set<number>();
+
+  constructor(private readonly info: (id: number) => ComponentInfo | null) {}
+
+  self(id: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    const s = this.selfById.get(id);
+    if (s) {
+      s[0] += styleMs;
+      s[1] += layoutMs;
+      s[2] += forcedMs;
+    } else this.selfById.set(id, [styleMs, layoutMs, forcedMs]);
+  }
+
+  inclusive(id: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    const s = this.selfById.get(id);
+    this.incl.push({
+      id, selfStyleMs: s?.[0] ?? 0, selfLayoutMs: s?.[1] ?? 0, selfForcedMs: s?.[2] ?? 0, styleMs, layoutMs, forcedMs,
+    });
+  }
+
+  mount(id: number): void {
+    if (this.mounts.length < MAX_LIST) this.mounts.push(id);
+    this.note(id);
+  }
+
+  unmount(id: number): void {
+    if (this.unmounts.length < MAX_LIST) this.unmounts.push(id);
+  }
+
+  commits(id: number, n: number): void {
+    if (this.commitList.length < MAX_LIST) this.commitList.push([id, n]);
+    this.note(id);
+  }
+
+  /** A sampled forced-reflow stack: goes with the last frame recorded (or the next, if none yet). */
+  stack(id: number, ms: number, stack: string): void {
+    const f = this.frames.length > this.head ? this.frames[this.frames.length - 1] : null;
+    if (f && f.stacks.length < MAX_STACKS_PER_FRAME) {
+      f.stacks.push({ id, ms, stack });
+      this.note(id);
+    }
+  }
+
+  endFrame(frame: number, time: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    const all = this.incl.sort((a, b) => (b.styleMs + b.layoutMs + b.forcedMs) - (a.styleMs + a.layoutMs + a.forcedMs));
+    const components = all.slice(0, MAX_FRAME_COMPONENTS);
+    for (const c of components) this.note(c.id);
+    this.frames.push({
+      frame, time, styleMs, layoutMs, forcedMs, components, componentsLeftOut: all.length - components.length,
+      mounts: this.mounts, unmounts: this.unmounts, commits: this.commitList, stacks: [],
+    });
+    this.rows += components.length + 1;
+    this.incl.length = 0;
+    this.selfById.clear();
+    this.mounts = [];
+    this.unmounts = [];
+    this.commitList = [];
+    while (this.rows > MAX_ROWS && this.head < this.frames.length) {
+      this.rows -= this.frames[this.head].components.length + 1;
+      this.head++;
+      this.dropped++;
+    }
+    // Compact now and then, not on every drop.
+    if (this.head > 1024 && this.head * 2 > this.frames.length) {
+      this.frames = this.frames.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private note(id: number): void {
+    if (id > 0) this.ids.add(id);
+  }
+
+  /** The recording so far (a copy of the frame list; the frames themselves are not touched again). */
+  finish(url: string, dirtied: Recording['dirtied'] = null): Recording {
+    const components: Record<string, ComponentInfo> = {};
+    for (const id of this.ids) {
+      const i = this.info(id);
+      if (i) components[String(id)] = i;
+    }
+    return {
+      kind: 'layout-cost-recording', version: RECORDING_VERSION, url, startedAt: this.startedAt, stoppedAt: Date.now(),
+      timeOrigin: performance.timeOrigin, frames: this.frames.slice(this.head), components, droppedFrames: this.dropped,
+      limits: { maxRows: MAX_ROWS, maxFrameComponents: MAX_FRAME_COMPONENTS }, dirtied,
+    };
+  }
+}
+
+export interface TraceEventOut {
+  name: string;
+  cat?: string;
+  ph: 'X' | 'M' | 'i';
+  ts?: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  s?: 't' | 'p' | 'g';
+  args?: Record<string, unknown>;
+}
+
+const PID = 1;
+const TID_FRAMES = 1;
+const TID_COMPONENTS = 2;
+
+/**
+ * Chrome's Trace Event Format: per frame one "Frame" event, and one complete event per component per frame, named
+ * after the component, `cat` "layout-cost", laid end to end inside the frame's own window as long as the
+ * component's self style + layout + forced ms (so a frame's component events add up to the frame). Timestamps are
+ * the page's performance.now() in µs (docs/RECORDING.md: lining it up with a Chrome trace of the same run).
+ */
+export function toTrace(r: Recording): { traceEvents: TraceEventOut[]; displayTimeUnit: 'ms'; metadata: Record<string, unknown> } {
+  const name = (id: number): string => (id === 0 ? '<page>' : r.components[String(id)]?.name ?? 'Anonymous');
+  const ev: TraceEventOut[] = [
+    { name: 'process_name', ph: 'M', pid: PID, tid: 0, args: { name: 'Layout Cost' } },
+    { name: 'thread_name', ph: 'M', pid: PID, tid: TID_FRAMES, args: { name: 'Frames (style + layout + forced)' } },
+    { name: 'thread_name', ph: 'M', pid: PID, tid: TID_COMPONENTS, args: { name: 'Components (self ms)' } },
+  ];
+  const us = (ms: number): number => Math.round(ms * 1000);
+  for (const f of r.frames) {
+    const total = f.styleMs + f.layoutMs + f.forcedMs;
+    ev.push({
+      name: `Frame ${f.frame}`, cat: 'layout-cost,frame', ph: 'X', ts: us(f.time), dur: us(total), pid: PID, tid: TID_FRAMES,
+      args: { frame: f.frame, styleMs: f.styleMs, layoutMs: f.layoutMs, forcedMs: f.forcedMs },
+    });
+    let t = f.time;
+    for (const c of f.components) {
+      const self = c.selfStyleMs + c.selfLayoutMs + c.selfForcedMs;
+      if (self <= 0) continue;
+      ev.push({
+        name: name(c.id), cat: 'layout-cost', ph: 'X', ts: us(t), dur: us(self), pid: PID, tid: TID_COMPONENTS,
+        args: {
+          id: c.id, styleMs: c.selfStyleMs, layoutMs: c.selfLayoutMs, forcedMs: c.selfForcedMs,
+          inclusive: { styleMs: c.styleMs, layoutMs: c.layoutMs, forcedMs: c.forcedMs }, frame: f.frame,
+        },
+      });
+      t += self;
+    }
+  }
+  return {
+    traceEvents: ev, displayTimeUnit: 'ms',
+    metadata: {
+      'layout-cost': { version: r.version, url: r.url, timeOrigin: r.timeOrigin, clock: 'the page\'s performance.now(), µs', droppedFrames: r.droppedFrames },
+    },
+  };
+}

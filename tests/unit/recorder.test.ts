@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { MAX_FRAME_COMPONENTS, MAX_ROWS, Recorder, toTrace } from '../../src/content/main/recorder';
+
+const info = (id: number) => ({ name: `C${id}`, parentId: id > 1 ? 1 : null, depth: id > 1 ? 1 : 0, key: null });
+
+describe('recording', () => {
+  it('keeps per frame the components that carried cost, self and inclusive, with mounts, commits and stacks', () => {
+    const r = new Recorder(info);
+    r.mount(2);
+    r.commits(2, 3);
+    r.self(2, 0.5, 4, 0);
+    r.inclusive(2, 0.5, 4, 0);
+    r.inclusive(1, 0.5, 4, 0);
+    r.endFrame(7, 1000, 0.5, 4, 0);
+    r.stack(2, 1.2, 'at f (x.js:1:2)');
+    const rec = r.finish('http://x/');
+    expect(rec.kind).to.equal('layout-cost-recording');
+    expect(rec.frames).to.have.length(1);
+    const f = rec.frames[0];
+    expect(f).to.include({ frame: 7, time: 1000, styleMs: 0.5, layoutMs: 4, forcedMs: 0, componentsLeftOut: 0 });
+    expect(f.components[0]).to.deep.equal({ id: 2, selfStyleMs: 0.5, selfLayoutMs: 4, selfForcedMs: 0, styleMs: 0.5, layoutMs: 4, forcedMs: 0 });
+    expect(f.components[1]).to.include({ id: 1, selfLayoutMs: 0, layoutMs: 4 });
+    expect(f.mounts).to.deep.equal([2]);
+    expect(f.commits).to.deep.equal([[2, 3]]);
+    expect(f.stacks[0]).to.include({ id: 2, ms: 1.2 });
+    expect(rec.components['2'].name).to.equal('C2');
+  });
+
+  it('stays under its cap: the oldest frames go and are counted; a frame keeps its costliest components', () => {
+    const r = new Recorder(info);
+    const frames = Math.ceil(MAX_ROWS / (MAX_FRAME_COMPONENTS + 1)) + 50;
+    for (let f = 1; f <= frames; f++) {
+      for (let id = 1; id <= MAX_FRAME_COMPONENTS + 20; id++) r.inclusive(id, 0, id, 0);
+      r.endFrame(f, f * 16, 0, 1, 0);
+    }
+    const rec = r.finish('');
+    const rows = rec.frames.reduce((t, f) => t + f.components.length + 1, 0);
+    expect(rows).to.be.at.most(MAX_ROWS);
+    expect(rec.droppedFrames).to.be.greaterThan(0);
+    expect(rec.frames.length + rec.droppedFrames).to.equal(frames);
+    expect(rec.frames[rec.frames.length - 1].frame).to.equal(frames);
+    expect(rec.frames[0].components[0].id).to.equal(MAX_FRAME_COMPONENTS + 20);
+    expect(rec.frames[0].componentsLeftOut).to.equal(20);
+  });
+
+  it('exports Chrome\'s Trace Event Format: a frame event and, end to end inside it, one event per component', () => {
+    const r = new Recorder(info);
+    r.self(2, 0, 3, 0); r.inclusive(2, 0, 3, 0);
+    r.self(0, 0.5, 0, 0); r.inclusive(0, 0.5, 0, 0);
+    r.inclusive(1, 0, 3, 0);
+    r.endFrame(1, 10, 0.5, 3, 0);
+    const t = toTrace(r.finish(''));
+    const x = t.traceEvents.filter((e) => e.ph === 'X');
+    expect(x.map((e) => [e.name, e.ts, e.dur])).to.deep.equal([['Frame 1', 10000, 3500], ['C2', 10000, 3000], ['<page>', 13000, 500]]);
+    expect(x[1].cat).to.equal('layout-cost');
+    expect(x[1].args).to.include({ id: 2, layoutMs: 3 });
+  });
+});

@@ -265,6 +265,9 @@ function onContentConnect(port: Port): void {
       case 'experimentResult':
         sendPanel(tabId, 'experimentResult', { ...msg.payload, frameId });
         break;
+      case 'recording':
+        sendPanel(tabId, 'recording', { recording: msg.payload.recording, frameId });
+        break;
       case 'capture': {
         const { reqId, step, rect, viewport } = msg.payload;
         // A frame cannot know where it is on the screen: pixels are compared in the top frame only.
@@ -322,6 +325,11 @@ function onPanelConnect(port: Port): void {
       case 'snapshotRequest': {
         const p = frame(msg.payload.frameId);
         if (p) sendContent(p, 'snapshotRequest', { reqId: msg.payload.reqId });
+        break;
+      }
+      case 'record': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'record', { on: msg.payload.on });
         break;
       }
       case 'experiment': {

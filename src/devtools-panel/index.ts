@@ -15,6 +15,8 @@ import { ExperimentBook } from './experiment-model';
 import { LegendView } from './legend-view';
 import { PanelModel } from './model';
 import { PinnedView } from './pinned-view';
+import { recordingTable } from './recording-model';
+import { RecordingView } from './recording-view';
 import { cloneDefaults, readSettings } from './settings-model';
 import { SettingsView } from './settings-view';
 import { isToggleShortcut } from '../protocol/shortcut';
@@ -90,9 +92,22 @@ const toolbar = new ToolbarView({
   exportSnapshot: () => exporter.start(model.status?.url ?? ''),
 });
 const statusView = new StatusView();
+const recordingView = new RecordingView({
+  record: (on) => {
+    if (model.frameId === null || !conn.connected) return false;
+    conn.send('record', { frameId: model.frameId, on });
+    return true;
+  },
+  changed: () => {
+    renderedTable = -1;
+    schedule();
+  },
+  flash: (ok, message) => showFlash(ok ? 'info' : 'warn', message),
+});
+toolbar.root.append(recordingView.toolbarItems);
 
 const app = document.getElementById('app') as HTMLElement;
-app.append(toolbar.root, statusView.root, el('main', { class: 'layout' }, table.root, tabs.root));
+app.append(toolbar.root, statusView.root, recordingView.root, el('main', { class: 'layout' }, table.root, tabs.root));
 
 function onMessage(msg: BackgroundMessage): void {
   switch (msg.type) {
@@ -118,6 +133,10 @@ function onMessage(msg: BackgroundMessage): void {
         experiments.abandon('the page went away (reload or navigation) during the experiment');
         pinned.setExperiments(experiments);
       }
+      break;
+    case 'recording':
+      recordingView.setRecordingNow(false);
+      recordingView.show(msg.payload.recording);
       break;
     case 'experimentResult':
       if (experiments.settle(msg.payload.reqId, msg.payload.outcome)) pinned.setExperiments(experiments);
@@ -147,7 +166,14 @@ function render(): void {
     connected: model.connected, otherReactFrames: model.otherReactFrames(), shortcut, tableRows: model.table?.rows.length ?? null,
   });
   statusView.update(flash ? [...list, flash] : list);
-  if (model.tableVersion !== renderedTable) {
+  const rec = recordingView.recording;
+  if (rec !== null) {
+    // A recording is shown: its table (a frame, or all frames) instead of the live one, until "Back to live".
+    if (renderedTable !== -2) {
+      renderedTable = -2;
+      table.setData(recordingTable(rec, recordingView.selected), null);
+    }
+  } else if (model.tableVersion !== renderedTable) {
     const wait = lastTableRender + TABLE_MIN_INTERVAL_MS - performance.now();
     if (wait > 0) return schedule(wait);
     renderedTable = model.tableVersion;
@@ -277,3 +303,4 @@ void loadSettings();
 void loadShortcut();
 render();
 (globalThis as Record<string, unknown>).__panelState = model;
+(globalThis as Record<string, unknown>).__panelRecording = recordingView;

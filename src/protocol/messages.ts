@@ -15,6 +15,8 @@ import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './c
 import { agentToken, contentToPageValidators, selfCost } from './content-to-page';
 import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
 import type { DirtiedBy, SelfCost } from './snapshot';
+import { dirtiedByValidator } from './dirtied';
+import { recordingValidator, type Recording } from './recording';
 import { parseWith } from './guard';
 import {
   anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, validItemsOf, type Validator,
@@ -129,10 +131,6 @@ export interface PinnedDetail extends ComponentRow {
   sharedMeter: { id: number; name: string }[];
 }
 const idName = isRecord({ id, name });
-export const dirtiedByValidator: Validator<DirtiedBy> = isRecord({
-  kind: oneOf(['attribute', 'text', 'children'] as const), name: str(60), on: str(40), source: oneOf(['react', 'other'] as const),
-  perFrame: num(0, 1e7), last: num(0, 1e7),
-});
 export interface AloneFrames {
   frames: number;
   layoutMs: number;
@@ -262,6 +260,8 @@ export interface ContentToBackground {
   table: TableUpdate;
   snapshot: { reqId: number; snapshot: unknown };
   experimentResult: { reqId: number; outcome: ExperimentOutcome };
+  /** A recording the panel asked to stop (its `record` with on: false). */
+  recording: { recording: Recording };
   /** A screenshot of the tab for an experiment (top frame only); `viewport`: the frame's CSS px size. */
   capture: { reqId: number; step: number; rect: number[]; viewport: number[] };
 }
@@ -277,6 +277,8 @@ export interface BackgroundToContent {
   agent: { token: number };
   experiment: { reqId: number; request: ExperimentRequest };
   captured: PixelAnswer & { reqId: number };
+  /** Start or stop recording (the stopped recording comes back as `recording`). */
+  record: { on: boolean };
 }
 export interface PanelToBackground {
   hello: { tabId: number };
@@ -286,6 +288,7 @@ export interface PanelToBackground {
   hover: { id: number | null; frameId: number };
   snapshotRequest: { reqId: number; frameId: number };
   experiment: { reqId: number; frameId: number; request: ExperimentRequest };
+  record: { frameId: number; on: boolean };
 }
 export interface BackgroundToPanel {
   mode: { mode: Mode };
@@ -294,6 +297,7 @@ export interface BackgroundToPanel {
   snapshot: { reqId: number; frameId: number; snapshot: unknown };
   contentGone: { frameId: number };
   experimentResult: { reqId: number; frameId: number; outcome: ExperimentOutcome };
+  recording: { frameId: number; recording: Recording };
 }
 
 type Validators<M> = { [K in keyof M]: Validator<M[K]> };
@@ -351,6 +355,7 @@ export const validators = {
     snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), outcome: experimentOutcome }),
     capture: isRecord({ reqId: num(0, 2 ** 53), step: num(0, 2), rect: rect4, viewport: numArray(2, 0, 1e6) }),
+    recording: isRecord({ recording: recordingValidator }),
   } satisfies Validators<ContentToPage & ContentToBackground>,
   [Source.Background]: {
     mode: isRecord({ mode }),
@@ -362,12 +367,14 @@ export const validators = {
     agent: isRecord({ token: agentToken }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
     captured: isRecord({ reqId: num(0, 2 ** 53), ...pixelAnswer }),
+    record: isRecord({ on: bool }),
     // background → panel
     status,
     table: tableUpdate,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), snapshot: anyJson }),
     contentGone: isRecord({ frameId: num(0, 2 ** 53) }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), outcome: experimentOutcome }),
+    recording: isRecord({ frameId: num(0, 2 ** 53), recording: recordingValidator }),
   } satisfies Validators<BackgroundToContent & BackgroundToPanel>,
   [Source.Panel]: {
     hello: isRecord({ tabId: num(0, 2 ** 53) }),
@@ -377,6 +384,7 @@ export const validators = {
     hover: isRecord({ id: optId, frameId: num(0, 2 ** 53) }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53) }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), request: experimentRequest }),
+    record: isRecord({ frameId: num(0, 2 ** 53), on: bool }),
   } satisfies Validators<PanelToBackground>,
 };
 

@@ -56,3 +56,44 @@ describe('recording', () => {
     expect(x[1].args).to.include({ id: 2, layoutMs: 3 });
   });
 });
+
+import { recordingSummary, recordingTable } from '../../src/devtools-panel/recording-model';
+import { recordingValidator } from '../../src/protocol/recording';
+import { INVALID } from '../../src/protocol/validate';
+
+describe('recording in the panel', () => {
+  function sample() {
+    const r = new Recorder(info);
+    for (let f = 1; f <= 4; f++) {
+      r.self(2, 0, f, 0); r.inclusive(2, 0, f, 0); r.inclusive(1, 0, f, 0);
+      r.endFrame(f, f * 100, 0, f, 0);
+    }
+    return r.finish('http://x/');
+  }
+
+  it('tables one frame, or all frames as the mean per frame with the worst as "Last"', () => {
+    const rec = sample();
+    const one = recordingTable(rec, 2);
+    expect(one.rows.find((x) => x.id === 2)).to.include({ name: 'C2', layoutMs: 3, lastFrameMs: 3 });
+    const all = recordingTable(rec, null);
+    expect(all.rows.find((x) => x.id === 2)).to.include({ layoutMs: 2.5, lastFrameMs: 4 });
+    expect(recordingSummary(rec)).to.match(/^4 frames over 0\.3 s/);
+  });
+
+  it('a recording from a file is data: checked, capped, and refused when it is not one', () => {
+    const rec = sample();
+    expect(recordingValidator(JSON.parse(JSON.stringify(rec)))).to.not.equal(INVALID);
+    expect(recordingValidator({ ...rec, version: 99 })).to.equal(INVALID);
+    expect(recordingValidator({ ...rec, kind: 'other' })).to.equal(INVALID);
+    const hostile = JSON.parse(JSON.stringify(rec));
+    hostile.components['2'].name = 'x'.repeat(10_000);
+    hostile.components['__proto__x'] = { name: 'y', parentId: null, depth: 0, key: null };
+    hostile.frames[0].components[0].layoutMs = 'lots';
+    const v = recordingValidator(hostile);
+    expect(v).to.not.equal(INVALID);
+    if (v === INVALID) return;
+    expect(v.components['2']).to.equal(undefined); // a name over the cap: that entry is dropped
+    expect(v.components['__proto__x']).to.equal(undefined);
+    expect(v.frames[0].components.length).to.equal(rec.frames[0].components.length - 1);
+  });
+});

@@ -350,6 +350,13 @@ class Controller {
         }
         break;
       }
+      case 'record':
+        if (msg.payload.on) this.startRecording();
+        else {
+          const r = this.stopRecording();
+          if (r) this.bg.send('recording', { recording: r });
+        }
+        break;
       case 'experiment': {
         const reqId = msg.payload.reqId;
         void this.experiment(msg.payload.request).then((outcome) => this.bg.send('experimentResult', { reqId, outcome }));

@@ -7,73 +7,23 @@
  *
  * Bounded: at most MAX_FRAME_COMPONENTS components per frame (the costliest
  * by inclusive ms; the rest counted), and MAX_ROWS component rows in all —
- * past it the oldest frames go, counted in `droppedFrames`. 400 000 rows is
- * minutes of StressGrid (≈ 50 rows a frame at 7–15 frames a second).
+ * past it the oldest frames go, counted in `droppedFrames`. 150 000 rows is
+ * minutes of StressGrid (≈ 50 rows a frame at 7–15 frames a second) and
+ * stays under 30 MB of JSON on its way to the panel (runtime ports carry 64).
  *
  * The schema is docs/RECORDING.md's; `toTrace` turns a recording into
  * Chrome's Trace Event Format.
  */
-import type { DirtiedBy } from '../../protocol/snapshot';
+import {
+  RECORDING_VERSION, type ComponentInfo, type RecordedComponent, type RecordedFrame, type Recording,
+} from '../../protocol/recording';
 
-export const RECORDING_VERSION = 1;
+export { RECORDING_VERSION, type Recording };
+
 export const MAX_FRAME_COMPONENTS = 200;
-export const MAX_ROWS = 400_000;
+export const MAX_ROWS = 150_000;
 const MAX_STACKS_PER_FRAME = 8;
 const MAX_LIST = 10_000;
-
-export interface RecordedComponent {
-  id: number;
-  /** Self cost in this frame (what the frame's attribution gave it). */
-  selfStyleMs: number;
-  selfLayoutMs: number;
-  selfForcedMs: number;
-  /** Inclusive: itself and every descendant. */
-  styleMs: number;
-  layoutMs: number;
-  forcedMs: number;
-}
-
-export interface RecordedFrame {
-  frame: number;
-  /** performance.now() of the page (ms) when the frame-end style flush began. */
-  time: number;
-  styleMs: number;
-  layoutMs: number;
-  forcedMs: number;
-  components: RecordedComponent[];
-  /** Components with cost this frame left out of `components` (past MAX_FRAME_COMPONENTS). */
-  componentsLeftOut: number;
-  mounts: number[];
-  unmounts: number[];
-  /** [id, commits since the previous frame] */
-  commits: [number, number][];
-  stacks: { id: number; ms: number; stack: string }[];
-}
-
-export interface ComponentInfo {
-  name: string;
-  parentId: number | null;
-  depth: number;
-  key: string | null;
-}
-
-export interface Recording {
-  kind: 'layout-cost-recording';
-  version: number;
-  url: string;
-  /** Date.now() at start and stop. */
-  startedAt: number;
-  stoppedAt: number;
-  /** performance.timeOrigin of the page: `time` + timeOrigin is the wall clock. */
-  timeOrigin: number;
-  frames: RecordedFrame[];
-  components: Record<string, ComponentInfo>;
-  /** Oldest frames dropped to stay under MAX_ROWS. */
-  droppedFrames: number;
-  limits: { maxRows: number; maxFrameComponents: number };
-  /** The pinned component's dirtied-by at the stop, if any (docs/DIAGNOSE.md). */
-  dirtied?: { id: number; items: DirtiedBy[] } | null;
-}
 
 /** What the store tells the recorder, in apply order. */
 export interface FrameSink {

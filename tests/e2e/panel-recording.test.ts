@@ -1,0 +1,76 @@
+/**
+ * Recording in the panel (issue 13): Record / Stop on a page with one
+ * expensive component, the frame strip and per-frame tables, and Save → Open
+ * round-tripping to the same table through a real file input (no page
+ * needed to show it).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { ElementHandle } from 'puppeteer-core';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { domRows, num, waitForRows } from './panel-helpers';
+
+describe('recording in the panel (e2e)', function () {
+  this.timeout(180_000);
+  let h: Harness;
+  after(async () => h?.close());
+
+  it('records, shows each frame\'s table under a strip, and a saved recording opens back to the same table', async () => {
+    h = await launch();
+    const page = await h.newPage('timing-load-r19.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await lc.enable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.some((c: any) => c.name === 'Heavy'), { what: 'Heavy' });
+    const { panel, devtools } = await openPanel(h, page);
+    try {
+      await waitFor(() => panel.$('#record'), { what: 'the Record button' });
+      await panel.evaluate(() => (document.querySelector('#record') as HTMLButtonElement).click());
+      expect(await panel.$eval('#record', (b) => b.getAttribute('aria-pressed'))).to.equal('true');
+      await page.evaluate(() => (window as any).__work.start());
+      const f0 = ((await lc.snapshot(page)) as any).frames.count as number;
+      await waitFor(async () => ((await lc.snapshot(page)) as any).frames.count >= f0 + 40, { timeout: 60_000, what: '40 frames' });
+      await page.evaluate(() => (window as any).__work.stop());
+      await panel.evaluate(() => (document.querySelector('#record') as HTMLButtonElement).click());
+      await waitFor(() => panel.evaluate(() => !(document.querySelector('#recording') as HTMLElement).hidden), { what: 'the recording view' });
+      const summary = await panel.$eval('.rec-summary', (e) => e.textContent ?? '');
+      const frames = Number(/^(\d+) frame/.exec(summary)?.[1]);
+      expect(frames).to.be.at.least(40);
+      // All frames: Heavy carries the recording.
+      const all = await waitForRows(panel, (r) => r.some((x) => x.cells.name === 'Heavy'), 'Heavy in the recording table');
+      const heavy = all.find((x) => x.cells.name === 'Heavy')!;
+      expect(num(heavy.cells.layoutMs)).to.be.greaterThan(0.5);
+      // One frame: the table is that frame's.
+      await panel.evaluate(() => (globalThis as any).__panelRecording.select(5));
+      await waitFor(async () => /^Frame \d+:/.test(await panel.$eval('.rec-frame', (e) => e.textContent ?? '')), { what: 'frame 5 selected' });
+      if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT });
+      const rec = await panel.evaluate(() => (globalThis as any).__panelRecording.recording);
+      const f5 = rec.frames[5];
+      const heavy5 = f5.components.find((c: any) => rec.components[String(c.id)]?.name === 'Heavy');
+      const rows5 = await waitForRows(panel, (r) => r.some((x) => x.cells.name === 'Heavy' && Math.abs(num(x.cells.layoutMs) - heavy5.layoutMs) < 0.06),
+        'frame 5\'s Heavy row');
+      expect(rows5.length).to.be.at.most(f5.components.length + 1); // and the <page> row
+      // Save → Open: the same table, from a file, through the real file input.
+      await panel.evaluate(() => (globalThis as any).__panelRecording.select(null));
+      const before = (await waitForRows(panel, (r) => r.length > 0, 'rows')).map((r) => JSON.stringify(r.cells)).sort();
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-rec-')), 'recording.json');
+      fs.writeFileSync(file, JSON.stringify(rec));
+      await panel.evaluate(() => (document.querySelector('#rec-close') as HTMLButtonElement).click());
+      await waitFor(() => panel.evaluate(() => (document.querySelector('#recording') as HTMLElement).hidden), { what: 'back to live' });
+      const input = (await panel.$('#open-recording')) as ElementHandle<HTMLInputElement>;
+      await input.uploadFile(file);
+      await waitFor(() => panel.evaluate(() => !(document.querySelector('#recording') as HTMLElement).hidden), { what: 'the opened recording' });
+      const after = (await waitForRows(panel, (r) => r.length === before.length, 'the same rows')).map((r) => JSON.stringify(r.cells)).sort();
+      expect(after).to.deep.equal(before);
+      // Something that is not a recording is refused, and says so.
+      fs.writeFileSync(file, JSON.stringify({ kind: 'layout-cost-recording', version: 99, frames: [] }));
+      await input.uploadFile(file);
+      await waitFor(async () => (await panel.$$eval('.notice', (n) => n.map((x) => x.textContent ?? ''))).some((t) => /Not a Layout Cost recording/.test(t)),
+        { what: 'the refusal' });
+      expect((await domRows(panel)).map((r) => JSON.stringify(r.cells)).sort()).to.deep.equal(before);
+    } finally {
+      await devtools.close();
+    }
+  });
+});

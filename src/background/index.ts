@@ -8,7 +8,7 @@
 import browser from 'webextension-polyfill';
 import { Screenshots } from './capture';
 import {
-  DropCounter, envelope, nextMode, parseMessage, PORT_NAME_CONTENT, PORT_NAME_PANEL, Source,
+  DropCounter, envelope, nextMode, parseMessage, PORT_NAME_CONTENT, PORT_NAME_DEVTOOLS, PORT_NAME_PANEL, Source,
   type BackgroundToContent, type BackgroundToPanel, type Mode,
 } from '../protocol';
 
@@ -240,6 +240,7 @@ function onContentConnect(port: Port): void {
         const mode = hello(tabId, msg.payload.top, msg.payload.mode, msg.payload.since);
         if (mode !== msg.payload.mode) sendContent(port, 'mode', { mode });
         sendContent(port, 'panel', { connected: panels.has(tabId) });
+        sendContent(port, 'devtools', { open: devtoolsPorts.has(tabId) });
         break;
       }
       case 'toggle':
@@ -382,10 +383,34 @@ browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.Mes
   }
 });
 
+/** Tabs with DevTools open (their devtools page's ports): the Performance panel track is written only there. */
+const devtoolsPorts = new Map<number, Set<Port>>();
+
+function onDevtoolsConnect(port: Port, tabId: number): void {
+  let set = devtoolsPorts.get(tabId);
+  if (!set) devtoolsPorts.set(tabId, (set = new Set()));
+  const first = set.size === 0;
+  set.add(port);
+  if (first) broadcast(tabId, 'devtools', { open: true });
+  port.onDisconnect.addListener(() => {
+    const s = devtoolsPorts.get(tabId);
+    s?.delete(port);
+    if (s && s.size === 0) {
+      devtoolsPorts.delete(tabId);
+      broadcast(tabId, 'devtools', { open: false });
+    }
+  });
+}
+
 browser.runtime.onConnect.addListener((port) => {
   if (port.name === PORT_NAME_CONTENT) onContentConnect(port);
   else if (port.name === PORT_NAME_PANEL) onPanelConnect(port);
-  else port.disconnect();
+  else if (port.name.startsWith(`${PORT_NAME_DEVTOOLS}:`) && port.sender?.tab === undefined) {
+    // The devtools page (an extension page, not a tab's content script).
+    const tabId = Number(port.name.slice(PORT_NAME_DEVTOOLS.length + 1));
+    if (Number.isInteger(tabId) && tabId >= 0) onDevtoolsConnect(port, tabId);
+    else port.disconnect();
+  } else port.disconnect();
 });
 
 chrome.commands.onCommand.addListener((command, tab) => {

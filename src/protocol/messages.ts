@@ -23,7 +23,7 @@ import {
 } from './validate';
 
 export {
-  HANDSHAKE_TYPE, MODES, nextMode, PORT_NAME_CONTENT, PORT_NAME_PANEL, PROTOCOL_VERSION, Source,
+  HANDSHAKE_TYPE, MODES, nextMode, PORT_NAME_CONTENT, PORT_NAME_DEVTOOLS, PORT_NAME_PANEL, PROTOCOL_VERSION, Source,
   type Mode, type OnMode, type SourceName,
 } from './constants';
 
@@ -279,6 +279,8 @@ export interface BackgroundToContent {
   captured: PixelAnswer & { reqId: number };
   /** Start or stop recording (the stopped recording comes back as `recording`). */
   record: { on: boolean };
+  /** DevTools is open on the tab (the Performance panel can record): the track is written only then. */
+  devtools: { open: boolean };
 }
 export interface PanelToBackground {
   hello: { tabId: number };
@@ -368,6 +370,7 @@ export const validators = {
     experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
     captured: isRecord({ reqId: num(0, 2 ** 53), ...pixelAnswer }),
     record: isRecord({ on: bool }),
+    devtools: isRecord({ open: bool }),
     // background → panel
     status,
     table: tableUpdate,

@@ -107,14 +107,28 @@ describe('layout timing (e2e)', function () {
           .filter((d) => d.trackGroup === 'Layout Cost');
         return { spans, layoutMs: styleLayoutWithin(events, w).layoutMs };
       };
-      const on = await trackEvents();
+      // DevTools closed (the Performance panel cannot record): nothing is written.
+      const closed = await trackEvents();
+      expect(closed.spans, 'no track without DevTools open').to.have.length(0);
+      const devtools = await page.openDevTools();
+      let on: Awaited<ReturnType<typeof trackEvents>>;
+      try {
+        // The worker tells the page that DevTools opened; once spans come, measure a window of its own.
+        await waitFor(async () => (await trackEvents()).spans.length > 0, { timeout: 30_000, what: 'the track once DevTools is open' });
+        on = await trackEvents();
+      } catch (e) {
+        await devtools.close();
+        throw e;
+      }
       const layoutSpans = on.spans.filter((d) => d.track === 'Layout (by component)');
       const spanMs = layoutSpans.reduce((t, d) => t + (d.end - d.start) / 1000, 0);
       const heavyMs = layoutSpans.filter((d) => d.message === 'Heavy').reduce((t, d) => t + (d.end - d.start) / 1000, 0);
       log(`track: ${on.spans.length} spans (${layoutSpans.length} layout), layout spans ${spanMs.toFixed(1)} ms of which Heavy`
         + ` ${heavyMs.toFixed(1)}; the trace's Layout ${on.layoutMs.toFixed(1)} ms`);
       expect(heavyMs).to.be.greaterThan(0.5 * spanMs);
-      expect(Math.abs(spanMs - on.layoutMs) / on.layoutMs).to.be.below(0.15);
+      // The spans are our frame-end layout figures (held to the trace within 10 % by the accuracy test above, without
+      // DevTools); with DevTools open beside a CPU hog they drift further (13 % seen): within 25 % here.
+      expect(Math.abs(spanMs - on.layoutMs) / on.layoutMs).to.be.below(0.25);
       // The setting turns it off: nothing written.
       const w = await h.worker();
       await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, performanceTrack: false });
@@ -124,6 +138,7 @@ describe('layout timing (e2e)', function () {
         expect(off.spans).to.have.length(0);
       } finally {
         await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS });
+        await devtools.close();
       }
     });
 
@@ -131,6 +146,9 @@ describe('layout timing (e2e)', function () {
       let ref = 0;
       let trace: { traceEvents: { name: string; cat?: string; ph: string; ts?: number; dur?: number; tid: number; args?: any }[] } | null = null;
       let recording: any = null;
+      // DevTools open, as when a developer records in the Performance panel: our track goes into the same trace.
+      const devtools = await page.openDevTools();
+      await new Promise((r) => setTimeout(r, 500));
       const events = await traced(page, async () => {
         ref = await page.evaluate(() => performance.mark('lc-rec-ref').startTime);
         await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
@@ -138,7 +156,7 @@ describe('layout timing (e2e)', function () {
         await settled(page);
         recording = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
         trace = await page.evaluate(() => (window as any).__LAYOUT_COST__.exportTrace());
-      });
+      }).finally(() => devtools.close());
       const mark = events.find((e) => e.name === 'lc-rec-ref' && e.cat.includes('user_timing'))!;
       const shift = mark.ts - ref * 1000; // page clock (µs) → trace clock
       const frames = trace!.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'layout-cost,frame');
@@ -162,11 +180,16 @@ describe('layout timing (e2e)', function () {
         + ` ${theirs.toFixed(1)} ms (${truth.layoutEvents} Layout); Heavy ${heavy.toFixed(1)} ms`);
       expect(Math.abs(ours - theirs) / theirs).to.be.below(0.10);
       expect(heavy).to.be.greaterThan(0.5 * ours);
-      // Lined up: each recorded frame, shifted, starts where the trace has that frame's style flush (within 1 ms).
-      const flushes = events.filter((e) => e.ph === 'X' && e.name === 'UpdateLayoutTree' && e.pid === mark.pid && e.tid === mark.tid);
+      // Lined up: each recorded frame, shifted, starts where the trace has that frame's flush (within 1 ms): its style
+      // recalculation, or its layout when style was clean.
+      const flushes = events.filter((e) => e.ph === 'X' && (e.name === 'UpdateLayoutTree' || e.name === 'Layout')
+        && e.pid === mark.pid && e.tid === mark.tid);
+      // Frames in which nothing was dirty (a rAF of the page's that changed nothing) flushed nothing: no event to meet.
+      const busy = frames.filter((f) => (f.dur ?? 0) > 500);
       let near = 0;
-      for (const f of frames) if (flushes.some((e) => Math.abs(e.ts - ((f.ts ?? 0) + shift)) < 1000)) near++;
-      expect(near / frames.length).to.be.greaterThan(0.9);
+      for (const f of busy) if (flushes.some((e) => Math.abs(e.ts - ((f.ts ?? 0) + shift)) < 1000)) near++;
+      expect(busy.length).to.be.at.least(40);
+      expect(near / busy.length).to.be.greaterThan(0.9);
       // The same run's trace holds our Performance panel track, naming Heavy.
       expect(events.some((e) => e.name === 'TimeStamp' && (e.args as any)?.data?.trackGroup === 'Layout Cost'
         && (e.args as any)?.data?.message === 'Heavy')).to.equal(true);

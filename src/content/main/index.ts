@@ -39,6 +39,7 @@ class Controller {
   private lastConfigKey = '';
   private hitSeq = 0;
   private hitWaiters = new Map<number, (id: number | null) => void>();
+  private devtoolsOpen = false;
   private experimentSeq = 0;
   private experimentWaiters = new Map<number, (outcome: ExperimentOutcome) => void>();
   /** The recording in progress, and the last one stopped (for exportTrace and the panel). */
@@ -166,7 +167,8 @@ class Controller {
   /** Tells the agent the mode and which bounds to read; only when it changed (or forced). */
   private pushConfig(force = false): void {
     const wantBounds = this.overlay.wantBounds();
-    const track = this.settings.performanceTrack;
+    // Only while DevTools is open on the tab: the Performance panel can record only then (devtools.ts).
+    const track = this.settings.performanceTrack && this.devtoolsOpen;
     const key = `${this.mode}|${this.overlay.pinned}|${track}|${wantBounds.join(',')}`;
     if (!force && key === this.lastConfigKey) return;
     this.lastConfigKey = key;
@@ -350,6 +352,10 @@ class Controller {
         }
         break;
       }
+      case 'devtools':
+        this.devtoolsOpen = msg.payload.open;
+        if (this.mode !== 'off') this.pushConfig();
+        break;
       case 'record':
         if (msg.payload.on) this.startRecording();
         else {

@@ -13,6 +13,13 @@ export const PAGE_ROW_ID = 0;
 export interface TableRow {
   id: number;
   isPage: boolean;
+  /** A row of the By type view: a component type, not one component (no pin, no outline). */
+  isGroup?: boolean;
+  parentId: number | null;
+  /** Tree view: its depth in the shown tree, whether it has children, and whether they are folded away. */
+  treeDepth?: number;
+  hasChildren?: boolean;
+  collapsed?: boolean;
   /** Capped, neutralized name: the only form of the name the DOM ever sees. */
   label: string;
   /** Lower-cased label for filtering. */
@@ -56,7 +63,7 @@ export function nextSort(cur: SortSpec, key: SortKey): SortSpec {
 export function toRow(r: ComponentRow): TableRow {
   const label = capText(r.name) || 'Anonymous';
   return {
-    id: r.id, isPage: false, label, search: label.toLowerCase(), key: r.key === null ? null : capText(r.key),
+    id: r.id, isPage: false, parentId: r.parentId, label, search: label.toLowerCase(), key: r.key === null ? null : capText(r.key),
     depth: r.depth, styleMs: r.styleMs, layoutMs: r.layoutMs, forcedMs: r.forcedMs, lastFrameMs: r.lastFrameMs,
     authored: r.authored, rendered: r.rendered, ratio: inflationRatio(Math.max(0, r.rendered - r.portaledIn), r.authored), commits: r.commits,
   };
@@ -64,7 +71,7 @@ export function toRow(r: ComponentRow): TableRow {
 
 export function pageRow(page: TableUpdate['page']): TableRow {
   return {
-    id: PAGE_ROW_ID, isPage: true, label: '<page>', search: '<page>', key: null, depth: 0,
+    id: PAGE_ROW_ID, isPage: true, parentId: null, label: '<page>', search: '<page>', key: null, depth: 0,
     styleMs: page.styleMs, layoutMs: page.layoutMs, forcedMs: page.forcedMs,
     lastFrameMs: 0, authored: 0, rendered: 0, ratio: null, commits: 0,
   };
@@ -106,5 +113,106 @@ export function filterRows(rows: readonly TableRow[], filter: string): TableRow[
 export function viewRows(rows: readonly TableRow[], filter: string, spec: SortSpec): TableRow[] {
   const out = filterRows(rows, filter);
   out.sort((a, b) => compareRows(a, b, spec));
+  return out;
+}
+
+export type TableViewKind = 'flat' | 'type' | 'tree';
+
+/** Synthetic ids of By type rows: below every component id, and never 0 (`<page>`). */
+const GROUP_ID_BASE = -1;
+
+/**
+ * By type: one row per component name. Cost and counts are summed over the outermost instances only (an instance
+ * inside another of the same type is already in that one's inclusive figures); "Last" is the worst instance's last
+ * frame, "Depth" the number of instances. `<page>` stays a row of its own.
+ */
+export function byType(rows: readonly TableRow[]): TableRow[] {
+  const byId = new Map<number, TableRow>();
+  for (const r of rows) if (!r.isPage) byId.set(r.id, r);
+  const groups = new Map<string, TableRow>();
+  const out: TableRow[] = [];
+  let next = GROUP_ID_BASE;
+  for (const r of rows) {
+    if (r.isPage) {
+      out.push(r);
+      continue;
+    }
+    let g = groups.get(r.label);
+    if (!g) {
+      g = {
+        id: next--, isPage: false, isGroup: true, parentId: null, label: r.label, search: r.search, key: null, depth: 0,
+        styleMs: 0, layoutMs: 0, forcedMs: 0, lastFrameMs: 0, authored: 0, rendered: 0, ratio: null, commits: 0,
+      };
+      groups.set(r.label, g);
+      out.push(g);
+    }
+    g.depth++;
+    g.commits += r.commits;
+    g.lastFrameMs = Math.max(g.lastFrameMs, r.lastFrameMs);
+    // Outermost only: no ancestor of the same name.
+    let p = r.parentId === null ? undefined : byId.get(r.parentId);
+    let nested = false;
+    for (let hops = 0; p && hops < 10_000; hops++, p = p.parentId === null ? undefined : byId.get(p.parentId)) {
+      if (p.label === r.label) {
+        nested = true;
+        break;
+      }
+    }
+    if (nested) continue;
+    g.styleMs += r.styleMs;
+    g.layoutMs += r.layoutMs;
+    g.forcedMs += r.forcedMs;
+    g.authored += r.authored;
+    g.rendered += r.rendered;
+  }
+  for (const g of groups.values()) {
+    g.ratio = g.authored > 0 ? g.rendered / g.authored : null;
+    g.label = `${g.label} × ${g.depth}`;
+  }
+  return out;
+}
+
+/**
+ * Tree: the component tree in depth-first order, siblings in the sort's order, folded below `collapsed` ids. "Last"
+ * becomes the component's self layout ms (inclusive less its children's). With a filter, the matching rows and their
+ * ancestors stay (so a match is seen where it lives). `<page>` comes first.
+ */
+export function treeRows(rows: readonly TableRow[], filter: string, spec: SortSpec, collapsed: ReadonlySet<number>): TableRow[] {
+  const byId = new Map<number, TableRow>();
+  for (const r of rows) if (!r.isPage) byId.set(r.id, r);
+  const kids = new Map<number | null, TableRow[]>();
+  for (const r of byId.values()) {
+    const parent = r.parentId !== null && byId.has(r.parentId) ? r.parentId : null;
+    const list = kids.get(parent);
+    if (list) list.push(r);
+    else kids.set(parent, [r]);
+  }
+  const f = filter.trim().toLowerCase();
+  const keep = new Set<number>();
+  if (f !== '') {
+    for (const r of byId.values()) {
+      if (!r.search.includes(f)) continue;
+      for (let p: TableRow | undefined = r, hops = 0; p && !keep.has(p.id) && hops < 10_000; hops++) {
+        keep.add(p.id);
+        p = p.parentId === null ? undefined : byId.get(p.parentId);
+      }
+    }
+  }
+  const out: TableRow[] = [];
+  const page = rows.find((r) => r.isPage);
+  if (page && (f === '' || page.search.includes(f))) out.push(page);
+  const sortedKids = (parent: number | null): TableRow[] =>
+    (kids.get(parent) ?? []).filter((r) => f === '' || keep.has(r.id)).sort((a, b) => compareRows(a, b, spec));
+  // Depth first without recursion (a tree can be 10 000 deep): a stack of [row, depth], pushed in reverse order.
+  const stack: [TableRow, number][] = sortedKids(null).reverse().map((r) => [r, 0]);
+  while (stack.length > 0) {
+    const [r, depth] = stack.pop() as [TableRow, number];
+    const children = kids.get(r.id) ?? [];
+    let childLayout = 0;
+    for (const c of children) childLayout += c.layoutMs;
+    const isCollapsed = collapsed.has(r.id);
+    out.push({ ...r, treeDepth: depth, hasChildren: children.length > 0, collapsed: isCollapsed, lastFrameMs: Math.max(0, r.layoutMs - childLayout) });
+    if (!isCollapsed) for (const c of sortedKids(r.id).reverse()) stack.push([c, depth + 1]);
+  }
   return out;
 }

@@ -5,11 +5,18 @@
  * the component on the page; click or Enter pins it. Keyboard: arrows,
  * PageUp/PageDown, Home/End move a cursor (which also outlines), Enter pins,
  * Escape unpins.
+ *
+ * Three views of the same rows (table-model.ts): Flat (every component), By
+ * type (one row per component name: "Cell × 4 900") and Tree (the component
+ * tree, foldable: click ▸/▾ or ←/→ on the cursor row; "Self" is its own
+ * layout ms). A view can relabel columns; the cells stay the same.
  */
 import type { Settings, TableUpdate } from '../protocol';
 import { el, setText } from './dom';
 import { rampLevel } from '../overlay/ramps';
-import { buildRows, DEFAULT_SORT, nextSort, viewRows, type SortKey, type SortSpec, type TableRow } from './table-model';
+import {
+  buildRows, byType, DEFAULT_SORT, nextSort, treeRows, viewRows, type SortKey, type SortSpec, type TableRow, type TableViewKind,
+} from './table-model';
 import { capText, formatCount, formatMs, formatRatio } from './text';
 import { moveCursor, pageSize, scrollToReveal, visibleRange } from './virtual-window';
 
@@ -38,6 +45,19 @@ const COLUMNS: Column[] = [
   { key: 'depth', label: 'Depth', title: 'Depth in the component tree', cell: (r) => (r.isPage ? '–' : String(r.depth)) },
 ];
 
+/** Column labels a view changes: [label, title]. */
+const VIEW_LABELS: Record<TableViewKind, Partial<Record<SortKey, [string, string]>>> = {
+  flat: {},
+  type: {
+    layoutMs: ['Layout', 'Layout ms, EMA, summed over the outermost instances'],
+    lastFrameMs: ['Worst', 'The worst instance\'s style + layout + forced ms in the last frame'],
+    depth: ['Instances', 'Mounted instances of this component'],
+  },
+  tree: {
+    lastFrameMs: ['Self', 'Its own layout ms: the subtree\'s less its children\'s'],
+  },
+};
+
 export interface TableCallbacks {
   hover(id: number | null): void;
   pin(id: number | null): void;
@@ -56,6 +76,9 @@ export class TableView {
   sort: SortSpec = { ...DEFAULT_SORT };
   filter = '';
   private cursor = -1;
+  view: TableViewKind = 'flat';
+  private readonly collapsed = new Set<number>();
+  private viewButtons: HTMLButtonElement[] = [];
   private pinned: number | null = null;
   private hovered: number | null = null;
   private frame = 0;
@@ -91,7 +114,16 @@ export class TableView {
         blur: () => this.setHover(null),
       },
     }, head, this.body, this.empty);
-    this.root = el('section', { class: 'table-pane' }, this.scroller);
+    const views: [TableViewKind, string, string][] = [
+      ['flat', 'Flat', 'Every live component'], ['type', 'By type', 'One row per component type: instances, summed cost, the worst'],
+      ['tree', 'Tree', 'The component tree: fold with ▸/▾ or ←/→; "Self" is its own layout ms'],
+    ];
+    this.viewButtons = views.map(([v, label, title]) => el('button', {
+      class: 'view-btn', attrs: { 'data-view': v, 'aria-pressed': String(v === this.view), title },
+      on: { click: () => this.setView(v) },
+    }, label));
+    const switcher = el('div', { class: 'view-switch', attrs: { role: 'group', 'aria-label': 'Table view' } }, ...this.viewButtons);
+    this.root = el('section', { class: 'table-pane' }, switcher, this.scroller);
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
     this.paintHeaders();
   }
@@ -118,6 +150,15 @@ export class TableView {
     this.recompute();
   }
 
+  setView(v: TableViewKind): void {
+    if (v === this.view) return;
+    this.view = v;
+    this.cursor = -1;
+    for (const b of this.viewButtons) b.setAttribute('aria-pressed', String(b.dataset.view === v));
+    this.paintHeaders();
+    this.recompute();
+  }
+
   setSort(s: SortSpec): void {
     this.sort = s;
     this.paintHeaders();
@@ -126,7 +167,8 @@ export class TableView {
 
   private recompute(): void {
     const cursorId = this.cursor >= 0 ? this.rows[this.cursor]?.id : undefined;
-    this.rows = viewRows(this.all, this.filter, this.sort);
+    this.rows = this.view === 'tree' ? treeRows(this.all, this.filter, this.sort, this.collapsed)
+      : viewRows(this.view === 'type' ? byType(this.all) : this.all, this.filter, this.sort);
     // Keep the keyboard cursor on the same component across refreshes.
     this.cursor = cursorId === undefined ? -1 : this.rows.findIndex((r) => r.id === cursorId);
     this.scroller.setAttribute('aria-rowcount', String(this.rows.length + 1));
@@ -136,7 +178,11 @@ export class TableView {
 
   private paintHeaders(): void {
     for (const b of this.headers) {
-      const key = b.dataset.sort;
+      const key = b.dataset.sort as SortKey;
+      const col = COLUMNS.find((c) => c.key === key) as Column;
+      const [label, title] = VIEW_LABELS[this.view][key] ?? [col.label, col.title];
+      setText(b, label);
+      b.title = `${title} — click to sort`;
       const active = key === this.sort.key;
       b.setAttribute('aria-sort', active ? (this.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none');
       b.classList.toggle('sorted', active);
@@ -193,7 +239,8 @@ export class TableView {
     for (const c of COLUMNS) {
       const cell = el('span', { class: `td col-${c.key}`, attrs: { role: 'gridcell' } });
       // Names are isolated (<bdi>) so a right-to-left name cannot pull the numbers around.
-      cell.append(c.key === 'name' ? el('bdi', { class: 'name' }) : el('span', { class: 'v' }));
+      if (c.key === 'name') cell.append(el('span', { class: 'twisty', attrs: { 'aria-hidden': 'true' } }), el('bdi', { class: 'name' }));
+      else cell.append(el('span', { class: 'v' }));
       row.append(cell);
     }
     this.body.append(row);
@@ -210,10 +257,25 @@ export class TableView {
     node.classList.toggle('pinned', !r.isPage && r.id === this.pinned);
     node.classList.toggle('cursor', i === this.cursor);
     node.setAttribute('aria-selected', String(!r.isPage && r.id === this.pinned));
+    node.classList.toggle('group-row', r.isGroup === true);
+    if (this.view === 'tree' && !r.isPage) {
+      node.setAttribute('aria-level', String((r.treeDepth ?? 0) + 1));
+      if (r.hasChildren) node.setAttribute('aria-expanded', String(!r.collapsed));
+      else node.removeAttribute('aria-expanded');
+    } else {
+      node.removeAttribute('aria-level');
+      node.removeAttribute('aria-expanded');
+    }
     for (let c = 0; c < COLUMNS.length; c++) {
       const col = COLUMNS[c];
       const cell = node.children[c] as HTMLElement;
-      setText(cell.firstChild as Node, col.cell(r));
+      if (col.key === 'name') {
+        const tree = this.view === 'tree' && !r.isPage;
+        setText(cell.firstChild as Node, tree ? (r.hasChildren ? (r.collapsed ? '▸' : '▾') : '') : '');
+        (cell.firstChild as HTMLElement).hidden = !tree;
+        cell.style.paddingLeft = tree ? `${4 + 12 * Math.min(r.treeDepth ?? 0, 40)}px` : '';
+        setText(cell.lastChild as Node, col.cell(r));
+      } else setText(cell.firstChild as Node, col.cell(r));
       if (col.key === 'name') cell.title = r.key === null ? r.label : `${r.label} — key ${capText(r.key, 60)}`;
       if (col.level) {
         const lvl = col.level(r, this.settings);
@@ -229,7 +291,7 @@ export class TableView {
   }
 
   private setHover(r: TableRow | null): void {
-    const id = r && !r.isPage ? r.id : null;
+    const id = r && !r.isPage && !r.isGroup ? r.id : null;
     if (id === this.hovered) return;
     this.hovered = id;
     this.cb.hover(id);
@@ -239,15 +301,29 @@ export class TableView {
     const r = this.rowAt(e.target);
     if (!r) return;
     this.cursor = this.rows.indexOf(r);
-    if (!r.isPage) this.cb.pin(r.id);
+    if (e.target instanceof Element && e.target.classList.contains('twisty') && r.hasChildren) {
+      this.fold(r, !r.collapsed);
+      return;
+    }
+    if (!r.isPage && !r.isGroup) this.cb.pin(r.id);
     this.schedule();
+  }
+
+  /** Tree view: folds (true) or unfolds a row's children. */
+  private fold(r: TableRow, fold: boolean): void {
+    if (fold) this.collapsed.add(r.id);
+    else this.collapsed.delete(r.id);
+    this.recompute();
   }
 
   private onKey(e: KeyboardEvent): void {
     if (e.target !== this.scroller) return;
-    if (e.key === 'Enter' || e.key === ' ') {
+    const cur = this.rows[this.cursor];
+    if (this.view === 'tree' && cur && cur.hasChildren && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+      this.fold(cur, e.key === 'ArrowLeft');
+    } else if (e.key === 'Enter' || e.key === ' ') {
       const r = this.rows[this.cursor];
-      if (r && !r.isPage) this.cb.pin(r.id);
+      if (r && !r.isPage && !r.isGroup) this.cb.pin(r.id);
     } else if (e.key === 'Escape') {
       this.cb.pin(null);
     } else {

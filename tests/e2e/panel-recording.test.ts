@@ -2,7 +2,7 @@
  * Recording in the panel (issue 13): Record / Stop on a page with one
  * expensive component, the frame strip and per-frame tables, and Save → Open
  * round-tripping to the same table through a real file input (no page
- * needed to show it).
+ * needed to show it); then the By type and Tree views of the live table.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +12,7 @@ import type { ElementHandle } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { domRows, num, waitForRows } from './panel-helpers';
 
-describe('recording in the panel (e2e)', function () {
+describe('recording and table views in the panel (e2e)', function () {
   this.timeout(180_000);
   let h: Harness;
   after(async () => h?.close());
@@ -69,6 +69,29 @@ describe('recording in the panel (e2e)', function () {
       await waitFor(async () => (await panel.$$eval('.notice', (n) => n.map((x) => x.textContent ?? ''))).some((t) => /Not a Layout Cost recording/.test(t)),
         { what: 'the refusal' });
       expect((await domRows(panel)).map((r) => JSON.stringify(r.cells)).sort()).to.deep.equal(before);
+
+      // Back to live; By type: the three Light siblings are one row.
+      await panel.evaluate(() => (document.querySelector('#rec-close') as HTMLButtonElement).click());
+      await panel.evaluate(() => (document.querySelector('.view-btn[data-view="type"]') as HTMLButtonElement).click());
+      const types = await waitForRows(panel, (r) => r.some((x) => x.cells.name === 'Light × 3'), 'Light × 3');
+      const light = types.find((x) => x.cells.name === 'Light × 3')!;
+      expect(light.cells.depth).to.equal('3'); // the Instances column
+      expect(await panel.$eval('.th[data-sort="depth"]', (b) => b.textContent)).to.equal('Instances');
+      // Tree: App > Panel > Heavy, indented; ← on the cursor row folds App away.
+      await panel.evaluate(() => (document.querySelector('.view-btn[data-view="tree"]') as HTMLButtonElement).click());
+      const tree = await waitForRows(panel, (r) => r.some((x) => x.cells.name.endsWith('Heavy')), 'the tree');
+      const names = tree.map((x) => x.cells.name.replace(/^[▸▾]/, ''));
+      expect(names.indexOf('App')).to.be.below(names.indexOf('Panel'));
+      expect(names.indexOf('Panel')).to.be.below(names.indexOf('Heavy'));
+      const appIndex = tree.find((x) => x.cells.name.replace(/^[▸▾]/, '') === 'App')!.index;
+      await panel.evaluate(() => (document.querySelector('#table') as HTMLElement).focus());
+      await panel.evaluate((n) => {
+        const t = document.querySelector('#table') as HTMLElement;
+        for (let i = 0; i <= n; i++) t.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+        t.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true }));
+      }, appIndex);
+      const folded = await waitForRows(panel, (r) => !r.some((x) => x.cells.name.endsWith('Heavy')), 'App folded');
+      expect(folded.find((x) => x.cells.name.startsWith('▸'))?.cells.name).to.equal('▸App');
     } finally {
       await devtools.close();
     }

@@ -220,7 +220,7 @@ export interface PageToContent {
    * `experiment` is set for the `experiment` call only, as the page gave it: the content script checks it
    * (`experimentRequest`) and answers a bad one with why, rather than dropping the call.
    */
-  api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null; experiment?: unknown };
+  api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null; experiment?: unknown; options?: unknown };
   hit: { seq: number; id: number | null };
   /** The answer to the content script's `experiment` with the same seq. */
   experimentResult: { seq: number; outcome: ExperimentOutcome };
@@ -337,6 +337,7 @@ export const validators = {
     api: isRecord({
       reqId: num(0, 2 ** 53), call: oneOf(['enable', 'disable', 'pin', 'snapshot', 'experiment', 'startRecording', 'stopRecording', 'exportTrace'] as const),
       mode: nullable(mode), id: optId, experiment: (v: unknown) => (v === undefined ? null : v),
+      options: (v: unknown) => (v === undefined ? null : v),
     }),
     hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),
     experimentResult: isRecord({ seq: num(0, 2 ** 53), outcome: experimentOutcome }),

@@ -36,6 +36,31 @@ describe('scale (e2e)', function () {
     expect(drawn).to.be.at.most(500);
     process.stdout.write(`    [scale] longest main-thread gap while enabling: ${gap.toFixed(0)} ms\n`);
     expect(gap, 'page froze while enabling').to.be.below(2000);
+
+    // A recording of this page stays under its cap (lowered here so that frames must go), and says what it dropped.
+    await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording({ maxRows: 2000 }));
+    await page.evaluate(() => new Promise<void>((done) => {
+      // Imperative text changes in every section's first leaves, one batch a frame for 40 frames.
+      let n = 0;
+      const step = (): void => {
+        const sections = document.querySelectorAll('.section');
+        for (const sec of Array.from(sections)) {
+          for (let i = 0; i < 3; i++) (sec.children[i] as HTMLElement).textContent = String((n + i) % 10);
+        }
+        if (++n < 40) requestAnimationFrame(step);
+        else setTimeout(done, 300);
+      };
+      requestAnimationFrame(step);
+    }));
+    const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
+    const rows = rec.frames.reduce((t: number, f: any) => t + f.components.length + 1, 0);
+    const bytes = JSON.stringify(rec).length;
+    process.stdout.write(`    [scale] recording: ${rec.frames.length} frames kept, ${rec.droppedFrames} dropped, ${rows} rows,`
+      + ` ${(bytes / 1024).toFixed(0)} KB; at most ${Math.max(...rec.frames.map((f: any) => f.components.length))} components a frame\n`);
+    expect(rec.limits.maxRows).to.equal(2000);
+    expect(rows).to.be.at.most(2000);
+    expect(rec.droppedFrames).to.be.greaterThan(0);
+    expect(rec.frames.every((f: any) => f.components.length <= 200)).to.equal(true);
     await page.close();
   });
 });

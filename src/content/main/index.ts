@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
-import { Recorder, toTrace, type Recording } from './recorder';
+import { MAX_ROWS, Recorder, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { PanelFeed } from './panel-feed';
 import { SelfCostMeter } from './self-cost';
@@ -271,7 +271,10 @@ class Controller {
         } else if (p.call === 'pin') {
           this.pin(p.id);
         } else if (p.call === 'startRecording') {
-          this.startRecording();
+          const o = p.options as { maxRows?: unknown } | null;
+          const maxRows = typeof o?.maxRows === 'number' && Number.isInteger(o.maxRows) && o.maxRows >= 10 && o.maxRows <= MAX_ROWS
+            ? o.maxRows : MAX_ROWS;
+          this.startRecording(maxRows);
         } else if (p.call === 'stopRecording') {
           const r = this.stopRecording();
           this.page.send('apiResult', { reqId: p.reqId, result: r ? { ok: true, result: r } : { ok: false, error: 'not recording' } });
@@ -419,13 +422,13 @@ class Controller {
   }
 
   /** Starts a recording (a running one goes on). */
-  startRecording(): void {
+  startRecording(maxRows = MAX_ROWS): void {
     if (this.recorder) return;
     const store = this.store;
     this.recorder = new Recorder((id) => {
       const c = store.components.get(id);
       return c ? { name: c.name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
-    });
+    }, maxRows);
     store.recorder = this.recorder;
   }
 

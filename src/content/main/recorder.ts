@@ -48,7 +48,7 @@ export class Recorder implements FrameSink {
   private commitList: [number, number][] = [];
   private readonly ids = new Set<number>();
 
-  constructor(private readonly info: (id: number) => ComponentInfo | null) {}
+  constructor(private readonly info: (id: number) => ComponentInfo | null, private readonly maxRows = MAX_ROWS) {}
 
   self(id: number, styleMs: number, layoutMs: number, forcedMs: number): void {
     const s = this.selfById.get(id);
@@ -103,7 +103,7 @@ export class Recorder implements FrameSink {
     this.mounts = [];
     this.unmounts = [];
     this.commitList = [];
-    while (this.rows > MAX_ROWS && this.head < this.frames.length) {
+    while (this.rows > this.maxRows && this.head < this.frames.length) {
       this.rows -= this.frames[this.head].components.length + 1;
       this.head++;
       this.dropped++;
@@ -129,7 +129,7 @@ export class Recorder implements FrameSink {
     return {
       kind: 'layout-cost-recording', version: RECORDING_VERSION, url, startedAt: this.startedAt, stoppedAt: Date.now(),
       timeOrigin: performance.timeOrigin, frames: this.frames.slice(this.head), components, droppedFrames: this.dropped,
-      limits: { maxRows: MAX_ROWS, maxFrameComponents: MAX_FRAME_COMPONENTS }, dirtied,
+      limits: { maxRows: this.maxRows, maxFrameComponents: MAX_FRAME_COMPONENTS }, dirtied,
     };
   }
 }

@@ -99,9 +99,12 @@ export function installApi(
       const req = { id: typeof id === 'number' ? id : -1, css: o.css, frames: o.frames ?? DEFAULT_EXPERIMENT_FRAMES };
       return ask('experiment', null, req, EXPERIMENT_TIMEOUT_MS).then(unwrap);
     },
-    /** Starts recording every measured frame (docs/RECORDING.md); the overlay must be on for frames to come. */
-    startRecording(): void {
-      deps.post('api', { reqId: nextReq++, call: 'startRecording', mode: null, id: null });
+    /**
+     * Starts recording every measured frame (docs/RECORDING.md); the overlay must be on for frames to come.
+     * `{ maxRows }` lowers the cap on component rows (the oldest frames go past it).
+     */
+    startRecording(options?: unknown): void {
+      deps.post('api', { reqId: nextReq++, call: 'startRecording', mode: null, id: null, options });
     },
     /** Stops and resolves to the recording (`{ kind, version, frames, components, … }`); rejects when none ran. */
     stopRecording(): Promise<unknown> {

@@ -293,22 +293,12 @@ class Controller {
         void this.capture(msg.payload.step, msg.payload.rect).then((a) => this.page.send('captured', { seq, ...a }));
         break;
       }
-      case 'experimentResult': {
-        const w = this.experimentWaiters.get(msg.payload.seq);
-        if (w) {
-          this.experimentWaiters.delete(msg.payload.seq);
-          w(msg.payload.outcome);
-        }
+      case 'experimentResult':
+        settle(this.experimentWaiters, msg.payload.seq, msg.payload.outcome);
         break;
-      }
-      case 'hit': {
-        const w = this.hitWaiters.get(msg.payload.seq);
-        if (w) {
-          this.hitWaiters.delete(msg.payload.seq);
-          w(msg.payload.id);
-        }
+      case 'hit':
+        settle(this.hitWaiters, msg.payload.seq, msg.payload.id);
         break;
-      }
       case 'stack':
         this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
         this.recorder?.stack(msg.payload.id, msg.payload.ms, msg.payload.stack);
@@ -347,12 +337,8 @@ class Controller {
         this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.snapshot() });
         break;
       case 'captured': {
-        const w = this.captureWaiters.get(msg.payload.reqId);
-        if (w) {
-          this.captureWaiters.delete(msg.payload.reqId);
-          const { ok, error, pixelsCompared, pixelsChanged } = msg.payload;
-          w({ ok, error, pixelsCompared, pixelsChanged });
-        }
+        const { reqId, ok, error, pixelsCompared, pixelsChanged } = msg.payload;
+        settle(this.captureWaiters, reqId, { ok, error, pixelsCompared, pixelsChanged });
         break;
       }
       case 'devtools':
@@ -454,6 +440,14 @@ class Controller {
   droppedMessages(): number {
     return this.page.drops.count + this.bg.drops.count + this.bootDrops.dropped;
   }
+}
+
+/** Calls and forgets the waiter for `seq`, if one is still waiting (an answer after its timeout finds none). */
+function settle<T>(waiters: Map<number, (value: T) => void>, seq: number, value: T): void {
+  const w = waiters.get(seq);
+  if (!w) return;
+  waiters.delete(seq);
+  w(value);
 }
 
 const handoff = (globalThis as unknown as Record<string, unknown>)[HANDOFF_KEY] as Handoff | undefined;

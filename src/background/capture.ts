@@ -20,9 +20,9 @@ export class Screenshots {
   /** Per tab: the cropped captures of the steps so far. */
   private readonly steps = new Map<number, (Uint8ClampedArray | null)[]>();
 
-  /** Takes step `step` (0 off, 1 on, 2 off) of `rect` (CSS px of the top frame's `viewport`) in `tabId`. */
-  take(tabId: number, step: number, rect: readonly number[], viewport: readonly number[]): Promise<PixelAnswer> {
-    const run = this.queue.then(() => this.capture(tabId, step, rect, viewport));
+  /** Takes step `step` (0 off, 1 on, 2 off) of `rect` (CSS px of the top frame, whose devicePixelRatio is `dpr`) in `tabId`. */
+  take(tabId: number, step: number, rect: readonly number[], dpr: number): Promise<PixelAnswer> {
+    const run = this.queue.then(() => this.capture(tabId, step, rect, dpr));
     this.queue = run.catch(() => undefined);
     return run.catch((e: unknown) => {
       this.steps.delete(tabId);
@@ -34,7 +34,7 @@ export class Screenshots {
     this.steps.delete(tabId);
   }
 
-  private async capture(tabId: number, step: number, rect: readonly number[], viewport: readonly number[]): Promise<PixelAnswer> {
+  private async capture(tabId: number, step: number, rect: readonly number[], dpr: number): Promise<PixelAnswer> {
     const wait = this.last + CAPTURE_SPACING_MS - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const tab = await browser.tabs.get(tabId);
@@ -43,7 +43,7 @@ export class Screenshots {
     const url = await browser.tabs.captureVisibleTab(tab.windowId as number, { format: 'png' });
     const blob = await (await fetch(url)).blob();
     const whole = await createImageBitmap(blob);
-    const r = deviceRect(rect, viewport, whole.width, whole.height);
+    const r = deviceRect(rect, dpr, whole.width, whole.height);
     let data: Uint8ClampedArray | null = null;
     if (r !== null) {
       const canvas = new OffscreenCanvas(r[2], r[3]);

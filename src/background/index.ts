@@ -270,11 +270,11 @@ function onContentConnect(port: Port): void {
         sendPanel(tabId, 'recording', { recording: msg.payload.recording, frameId });
         break;
       case 'capture': {
-        const { reqId, step, rect, viewport } = msg.payload;
+        const { reqId, step, rect, dpr } = msg.payload;
         // A frame cannot know where it is on the screen: pixels are compared in the top frame only.
         const answer = frameId !== 0
           ? Promise.resolve({ ok: false, error: 'pixels are compared in the top frame only', pixelsCompared: 0, pixelsChanged: 0 })
-          : screenshots.take(tabId, step, rect, viewport);
+          : screenshots.take(tabId, step, rect, dpr);
         void answer.then((a) => sendContent(port, 'captured', { reqId, ...a }));
         break;
       }

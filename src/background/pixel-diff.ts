@@ -32,11 +32,14 @@ function same(a: Uint8ClampedArray, b: Uint8ClampedArray, i: number): boolean {
     && Math.abs(a[i + 2] - b[i + 2]) <= CHANNEL_TOLERANCE && Math.abs(a[i + 3] - b[i + 3]) <= CHANNEL_TOLERANCE;
 }
 
-/** The capture's pixel rectangle for a CSS px rect in a viewport of `viewport` CSS px, clamped to the bitmap. */
-export function deviceRect(rect: readonly number[], viewport: readonly number[], bitmapW: number, bitmapH: number): [number, number, number, number] | null {
-  if (viewport[0] <= 0 || viewport[1] <= 0) return null;
-  const sx = bitmapW / viewport[0], sy = bitmapH / viewport[1];
-  const x0 = Math.max(0, Math.floor(rect[0] * sx)), y0 = Math.max(0, Math.floor(rect[1] * sy));
-  const x1 = Math.min(bitmapW, Math.ceil((rect[0] + rect[2]) * sx)), y1 = Math.min(bitmapH, Math.ceil((rect[1] + rect[3]) * sy));
+/**
+ * The capture's pixel rectangle for a CSS px rect, clamped to the bitmap: CSS px × the page's devicePixelRatio (which
+ * carries the browser's zoom). Not bitmap ÷ viewport: under device emulation (DevTools' device mode, or a test
+ * driver's viewport) the page's viewport is not the visible area the capture holds.
+ */
+export function deviceRect(rect: readonly number[], dpr: number, bitmapW: number, bitmapH: number): [number, number, number, number] | null {
+  if (!(dpr > 0)) return null;
+  const x0 = Math.max(0, Math.floor(rect[0] * dpr)), y0 = Math.max(0, Math.floor(rect[1] * dpr));
+  const x1 = Math.min(bitmapW, Math.ceil((rect[0] + rect[2]) * dpr)), y1 = Math.min(bitmapH, Math.ceil((rect[1] + rect[3]) * dpr));
   return x1 > x0 && y1 > y0 ? [x0, y0, x1 - x0, y1 - y0] : null;
 }

@@ -304,3 +304,4 @@ void loadShortcut();
 render();
 (globalThis as Record<string, unknown>).__panelState = model;
 (globalThis as Record<string, unknown>).__panelRecording = recordingView;
+(globalThis as Record<string, unknown>).__panelExperiments = experiments;

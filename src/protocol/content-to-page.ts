@@ -28,7 +28,7 @@ export const contentToPageValidators = {
    * only its shape, so that the document_start script carries no CSS checker.
    */
   experiment: isRecord({
-    seq: num(0, 2 ** 53), request: isRecord({ id, css: (v: unknown) => (typeof v === 'string' && v.length <= 300 ? v : INVALID), frames: num(1, 1e4) }),
+    seq: num(0, 2 ** 53), pixels: bool, request: isRecord({ id, css: (v: unknown) => (typeof v === 'string' && v.length <= 300 ? v : INVALID), frames: num(1, 1e4) }),
   }),
   /** The answer to the agent's `capture` (messages.ts PixelAnswer). */
   captured: isRecord({

@@ -242,7 +242,11 @@ export interface ContentToPage {
   resync: Record<string, never>;
   /** Start the agent that offered itself under this token (the worker read it from the agent's injection). */
   accept: { token: number };
-  experiment: { seq: number; request: ExperimentRequest };
+  /**
+   * `pixels`: compare screenshots too. Only for experiments the developer started in the DevTools panel: a page's own
+   * script must not get counts derived from screenshots of the tab (docs/DIAGNOSE.md, Security).
+   */
+  experiment: { seq: number; request: ExperimentRequest; pixels: boolean };
   /** The answer to the agent's `capture` with the same seq. */
   captured: PixelAnswer & { seq: number };
   /** Also the handshake's acknowledgement. `dropped`: messages the content script rejected. */
@@ -262,8 +266,8 @@ export interface ContentToBackground {
   experimentResult: { reqId: number; outcome: ExperimentOutcome };
   /** A recording the panel asked to stop (its `record` with on: false). */
   recording: { recording: Recording };
-  /** A screenshot of the tab for an experiment (top frame only); `viewport`: the frame's CSS px size. */
-  capture: { reqId: number; step: number; rect: number[]; viewport: number[] };
+  /** A screenshot of the tab for an experiment (top frame only); `dpr`: the frame's devicePixelRatio. */
+  capture: { reqId: number; step: number; rect: number[]; dpr: number };
 }
 export interface BackgroundToContent {
   mode: { mode: Mode };
@@ -357,7 +361,7 @@ export const validators = {
     table: tableUpdate,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), outcome: experimentOutcome }),
-    capture: isRecord({ reqId: num(0, 2 ** 53), step: num(0, 2), rect: rect4, viewport: numArray(2, 0, 1e6) }),
+    capture: isRecord({ reqId: num(0, 2 ** 53), step: num(0, 2), rect: rect4, dpr: num(0.01, 100) }),
     recording: isRecord({ recording: recordingValidator }),
   } satisfies Validators<ContentToPage & ContentToBackground>,
   [Source.Background]: {

@@ -16,10 +16,12 @@ describe('experiments: the pixel comparison', () => {
     expect(diffPixels(px(W, W), px(W), px(W, W, W))).to.deep.equal({ compared: 1, changed: 0 });
   });
 
-  it('maps a CSS px rect to the capture\'s device pixels, clamped to the bitmap', () => {
-    expect(deviceRect([10, 20, 30, 40], [800, 600], 1600, 1200)).to.deep.equal([20, 40, 60, 80]);
-    expect(deviceRect([-10, 590, 100, 50], [800, 600], 800, 600)).to.deep.equal([0, 590, 90, 10]);
-    expect(deviceRect([900, 0, 10, 10], [800, 600], 800, 600)).to.equal(null);
-    expect(deviceRect([0, 0, 10, 10], [0, 600], 800, 600)).to.equal(null);
+  it('maps a CSS px rect to the capture\'s device pixels by devicePixelRatio, clamped to the bitmap', () => {
+    expect(deviceRect([10, 20, 30, 40], 2, 1600, 1200)).to.deep.equal([20, 40, 60, 80]);
+    expect(deviceRect([-10, 590, 100, 50], 1, 800, 600)).to.deep.equal([0, 590, 90, 10]);
+    expect(deviceRect([900, 0, 10, 10], 1, 800, 600)).to.equal(null);
+    expect(deviceRect([0, 0, 10, 10], 0, 800, 600)).to.equal(null);
+    // Emulated viewport wider than the visible area (device mode): the visible top-left part, not a rescaled one.
+    expect(deviceRect([0, 0, 60, 16], 1, 725, 813)).to.deep.equal([0, 0, 60, 16]);
   });
 });

@@ -190,7 +190,7 @@ class Controller {
    * Runs a containment experiment in the agent (API and panel alike). The request is checked here whatever its
    * origin; the answer carries the component's name from the store.
    */
-  private experiment(raw: unknown): Promise<ExperimentOutcome> {
+  private experiment(raw: unknown, fromPanel: boolean): Promise<ExperimentOutcome> {
     const req = experimentRequest(raw);
     if (req === INVALID) {
       return Promise.resolve({
@@ -208,7 +208,7 @@ class Controller {
         if (outcome.ok) outcome.result.name = this.store.components.get(outcome.result.id)?.name ?? `#${outcome.result.id}`;
         resolve(outcome);
       });
-      this.page.send('experiment', { seq, request: req });
+      this.page.send('experiment', { seq, request: req, pixels: fromPanel });
     });
   }
 
@@ -228,7 +228,7 @@ class Controller {
         resolve(a);
       });
       requestAnimationFrame(() => requestAnimationFrame(() => {
-        this.bg.send('capture', { reqId, step, rect, viewport: [window.innerWidth, window.innerHeight] });
+        this.bg.send('capture', { reqId, step, rect, dpr: window.devicePixelRatio || 1 });
       }));
     }).finally(() => this.overlay.hideForCapture(false));
   }
@@ -284,7 +284,7 @@ class Controller {
             reqId: p.reqId, result: r ? { ok: true, result: toTrace(r) } : { ok: false, error: 'no recording yet: startRecording(), then stopRecording()' },
           });
         } else if (p.call === 'experiment') {
-          void this.experiment(p.experiment).then((outcome) => this.page.send('apiResult', { reqId: p.reqId, result: outcome }));
+          void this.experiment(p.experiment, false).then((outcome) => this.page.send('apiResult', { reqId: p.reqId, result: outcome }));
         }
         break;
       }
@@ -354,7 +354,7 @@ class Controller {
         break;
       case 'experiment': {
         const reqId = msg.payload.reqId;
-        void this.experiment(msg.payload.request).then((outcome) => this.bg.send('experimentResult', { reqId, outcome }));
+        void this.experiment(msg.payload.request, true).then((outcome) => this.bg.send('experimentResult', { reqId, outcome }));
         break;
       }
       default:

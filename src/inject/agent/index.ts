@@ -74,12 +74,12 @@ export default function start(link: AgentLink): AgentHandle {
       captures.delete(a.seq);
       w({ ok: a.ok, error: a.error, pixelsCompared: a.pixelsCompared, pixelsChanged: a.pixelsChanged });
     },
-    experiment: (req, done) => {
+    experiment: (req, pixels, done) => {
       if (!pipeline.isRunning) {
         done({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
         return;
       }
-      guard('experiment', () => experiments.start(req, done));
+      guard('experiment', () => experiments.start(req, pixels, done));
     },
   };
   guard('start', () => apply(link.config));

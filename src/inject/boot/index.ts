@@ -118,7 +118,7 @@ function main(win: Window & typeof globalThis): void {
         const seq = msg.payload.seq;
         const reply = (outcome: ExperimentOutcome): void => channel.post('experimentResult', { seq, outcome });
         if (agent === null) reply({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
-        else agent.experiment(msg.payload.request, reply);
+        else agent.experiment(msg.payload.request, msg.payload.pixels, reply);
         break;
       }
     }

@@ -115,7 +115,7 @@ export interface AgentHandle {
   /** The first host node of a mounted component. */
   nodeOf(id: number): Node | null;
   /** Runs a containment experiment (agent/experiment/); `done` is called once, with a result or why not. */
-  experiment(req: ExperimentRequest, done: (outcome: ExperimentOutcome) => void): void;
+  experiment(req: ExperimentRequest, pixels: boolean, done: (outcome: ExperimentOutcome) => void): void;
   /** The content script's answer to the agent's `capture` (an experiment's screenshot step). */
   captured(answer: PixelAnswer & { seq: number }): void;
 }

@@ -24,7 +24,10 @@
  * area of those boxes is captured three times — off, on, off — before the
  * first block: pixels the same in both "off" captures but not in the "on" one
  * changed because of the declaration (background/pixel-diff.ts). Frames in
- * that phase are not counted.
+ * that phase are not counted. Only for experiments the developer started in
+ * the DevTools panel: a count derived from screenshots of the tab (which
+ * may show cross-origin frames) is never handed to the page's own script,
+ * which can call `__LAYOUT_COST__.experiment()` itself.
  */
 import type { PixelAnswer } from '../../../protocol';
 import type { ExperimentBlock, ExperimentOutcome, ExperimentRequest } from '../../../protocol/experiment';
@@ -101,7 +104,8 @@ export class ExperimentRunner {
     return this.run !== null;
   }
 
-  start(req: ExperimentRequest, done: (o: ExperimentOutcome) => void): void {
+  /** `pixels`: compare screenshots too (experiments the developer started in the panel only; see the file comment). */
+  start(req: ExperimentRequest, pixels: boolean, done: (o: ExperimentOutcome) => void): void {
     if (this.run !== null) {
       done({ ok: false, error: 'another experiment is running on this page' });
       return;
@@ -162,7 +166,20 @@ export class ExperimentRunner {
     } finally {
       this.host.resume();
     }
-    void this.comparePixels(run);
+    if (pixels) void this.comparePixels(run);
+    else {
+      run.pixelNote = 'they are compared for experiments started in the DevTools panel only';
+      this.beginBlocks(run);
+    }
+  }
+
+  /** The measured blocks begin (after the screenshots, if any). */
+  private beginBlocks(run: Running): void {
+    run.sheet.disabled = true;
+    run.applied = false;
+    run.phase = 'measure';
+    run.discard = true;
+    this.armIdle(run);
   }
 
   /** The screenshot phase (see the file comment); then the measured blocks begin. */
@@ -204,11 +221,7 @@ export class ExperimentRunner {
       watch.disconnect();
     }
     if (this.run !== run) return;
-    run.sheet.disabled = true;
-    run.applied = false;
-    run.phase = 'measure';
-    run.discard = true;
-    this.armIdle(run);
+    this.beginBlocks(run);
   }
 
   /** One measured frame of the page (pipeline.ts, at frame end). */

@@ -11,7 +11,7 @@ import type { AgentLink } from '../../boot/link';
 import type { Reasons } from '../reasons';
 import { RingBuffer } from '../ring-buffer';
 import { BoundsReader } from './bounds';
-import { attribute, type CostSink } from './attribution';
+import { attribute, type CostSink, type Dirtied } from './attribution';
 import { PerfTrack, type FrameShare } from '../timing/perf-track';
 import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
@@ -322,13 +322,12 @@ export class Pipeline {
    * A frame in which React changed only the pinned component's subtree: all of its layout (frame-end and forced) was
    * caused by it, inside its subtree or spread beyond it (issue 12, item 2).
    */
-  private noteAlone(dirty: readonly { id: number; parent: { id: number; parent: unknown } | null }[], layoutMs: number): void {
+  private noteAlone(dirty: readonly Dirtied[], layoutMs: number): void {
     const id = this.pinned;
     if (id === null || dirty.length === 0) return;
     for (const d of dirty) {
-      let e: { id: number; parent: unknown } | null = d;
-      let g = 0;
-      while (e !== null && e.id !== id && g++ < 10_000) e = e.parent as { id: number; parent: unknown } | null;
+      let e: Dirtied | null = d;
+      for (let g = 0; e !== null && e.id !== id && g < 10_000; g++) e = e.parent;
       if (e === null || e.id !== id) return;
     }
     const a = this.alone;
@@ -361,11 +360,14 @@ export class Pipeline {
       let boundary = this.lastBoundary;
       // During an experiment the computed style would show its declaration, not the page's.
       if (pinChanged || !this.experimenting()) {
+        // At frame end style is clean and this forces nothing; on a pin change it may: ours either way, not the page's.
+        this.forced?.pause();
         try {
-          // Style and layout are clean at frame end: reading computed style forces nothing.
           boundary = hosts.length > 0 ? boundaryOf(this.win, hosts) : null;
         } catch (e) {
           this.link.debug('boundary', e);
+        } finally {
+          this.forced?.resume();
         }
         this.lastBoundary = boundary;
       }

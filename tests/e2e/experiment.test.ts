@@ -259,6 +259,8 @@ describe('containment experiments in the panel (e2e)', function () {
       await page.evaluate(() => window.scrollTo(0, 0));
       const clip = one(await snap(page), 'Clip').id;
       await lc.pin(page, clip);
+      // The pinned view must show Clip before its Try buttons are Clip's (until then they are the ticker's).
+      await waitFor(async () => (await panel.$eval('#pinned-name', (e) => e.textContent)) === 'Clip', { timeout: 30_000, what: 'Clip pinned' });
       const result = async (css: string): Promise<any> => {
         await waitFor(() => panel.$(`#pinned .experiment[data-css="${css}"] button.try:not([disabled])`), { timeout: 30_000, what: `Try ${css}` });
         await panel.evaluate((c) => (document.querySelector(`#pinned .experiment[data-css="${c}"] button.try`) as HTMLButtonElement).click(), css);

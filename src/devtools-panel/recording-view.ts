@@ -10,7 +10,7 @@ import { recordingValidator, type Recording } from '../protocol/recording';
 import { INVALID } from '../protocol/validate';
 import { el, setText } from './dom';
 import { recordingSummary, stripBars } from './recording-model';
-import { fileName } from './snapshot-export';
+import { download, fileName } from './snapshot-export';
 
 export interface RecordingCallbacks {
   /** Start (true) or stop (false) recording in the shown frame; false when not connected. */
@@ -114,12 +114,7 @@ export class RecordingView {
     const r = this.recording;
     if (!r) return;
     const name = fileName(r.url, new Date(r.startedAt)).replace('layout-cost-', 'layout-cost-recording-');
-    const url = URL.createObjectURL(new Blob([JSON.stringify(r)], { type: 'application/json' }));
-    const a = el('a', { attrs: { href: url, download: name } });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    download(JSON.stringify(r), name);
     this.cb.flash(true, `Saved ${name}`);
   }
 

@@ -53,7 +53,8 @@ export function fileName(pageUrl: string, when: Date): string {
   return `layout-cost-${host}-${stamp}.json`;
 }
 
-function download(json: string, name: string): void {
+/** Downloads `json` as a file named `name` (also the recording view's Save JSON). */
+export function download(json: string, name: string): void {
   const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
   const a = el('a', { attrs: { href: url, download: name } });
   document.body.append(a);

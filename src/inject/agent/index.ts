@@ -10,6 +10,7 @@
  * pipeline.
  */
 import type { PixelAnswer } from '../../protocol';
+import type { ExperimentOutcome } from '../../protocol/experiment';
 import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
 import { ExperimentRunner } from './experiment/experiment';
 import { Pipeline } from './pipeline/pipeline';
@@ -79,7 +80,21 @@ export default function start(link: AgentLink): AgentHandle {
         done({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
         return;
       }
-      guard('experiment', () => experiments.start(req, pixels, done));
+      // Answered exactly once, whatever happens: a start that throws half way (a page that broke a built-in) is undone
+      // (abort takes our sheet and attribute off) and the caller hears why instead of waiting for its timeout.
+      let answered = false;
+      const once = (o: ExperimentOutcome): void => {
+        if (answered) return;
+        answered = true;
+        done(o);
+      };
+      try {
+        pipeline.clock.run(() => experiments.start(req, pixels, once));
+      } catch (e) {
+        link.debug('agent experiment', e);
+        experiments.abort('the experiment failed on this page');
+        once({ ok: false, error: 'the experiment failed on this page' });
+      }
     },
   };
   guard('start', () => apply(link.config));

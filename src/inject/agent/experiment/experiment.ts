@@ -393,7 +393,8 @@ export function boundaryOf(win: Window, hosts: readonly Element[]): string | nul
  * ambiguous), at most 6 levels.
  */
 export function selectorOf(el: Element): string {
-  const esc = (s: string): string => s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
+  // The platform's own escaping (a leading digit, a space or a quote in an id would break a hand-rolled one).
+  const esc = (s: string): string => CSS.escape(s);
   const root = el.getRootNode() as Document | ShadowRoot;
   const unique = (sel: string): boolean => {
     try {

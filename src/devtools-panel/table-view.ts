@@ -273,7 +273,8 @@ export class TableView {
         const tree = this.view === 'tree' && !r.isPage;
         setText(cell.firstChild as Node, tree ? (r.hasChildren ? (r.collapsed ? '▸' : '▾') : '') : '');
         (cell.firstChild as HTMLElement).hidden = !tree;
-        cell.style.paddingLeft = tree ? `${4 + 12 * Math.min(r.treeDepth ?? 0, 40)}px` : '';
+        // 8 px a level up to 10: library trees run 15 deep, and the name must stay readable past that.
+        cell.style.paddingLeft = tree ? `${4 + 8 * Math.min(r.treeDepth ?? 0, 10)}px` : '';
         setText(cell.lastChild as Node, col.cell(r));
       } else setText(cell.firstChild as Node, col.cell(r));
       if (col.key === 'name') cell.title = r.key === null ? r.label : `${r.label} — key ${capText(r.key, 60)}`;

@@ -267,7 +267,7 @@ function onContentConnect(port: Port): void {
         sendPanel(tabId, 'experimentResult', { ...msg.payload, frameId });
         break;
       case 'recording':
-        sendPanel(tabId, 'recording', { recording: msg.payload.recording, frameId });
+        sendPanel(tabId, 'recording', { recording: msg.payload.recording, frame: msg.payload.frame, frameId });
         break;
       case 'capture': {
         const { reqId, step, rect, dpr } = msg.payload;
@@ -331,6 +331,11 @@ function onPanelConnect(port: Port): void {
       case 'record': {
         const p = frame(msg.payload.frameId);
         if (p) sendContent(p, 'record', { on: msg.payload.on });
+        break;
+      }
+      case 'recent': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'recent', { frame: msg.payload.frame });
         break;
       }
       case 'experiment': {

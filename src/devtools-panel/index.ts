@@ -7,7 +7,7 @@
  * in place, and `dom.ts` is the only way strings reach the DOM.
  */
 import browser from 'webextension-polyfill';
-import type { Mode, PinnedDetail, Settings } from '../protocol';
+import type { Mode, PinnedDetail, Settings, StripBar } from '../protocol';
 import { SETTINGS_STORAGE_KEY } from '../overlay/settings';
 import { PanelConnection, type BackgroundMessage } from './connection';
 import { el } from './dom';
@@ -98,6 +98,11 @@ const recordingView = new RecordingView({
     conn.send('record', { frameId: model.frameId, on });
     return true;
   },
+  pause: (frame) => {
+    if (model.frameId === null || !conn.connected) return false;
+    conn.send('recent', { frameId: model.frameId, frame });
+    return true;
+  },
   changed: () => {
     renderedTable = -1;
     schedule();
@@ -135,8 +140,8 @@ function onMessage(msg: BackgroundMessage): void {
       }
       break;
     case 'recording':
-      recordingView.setRecordingNow(false);
-      recordingView.show(msg.payload.recording);
+      if (msg.payload.frame === null) recordingView.setRecordingNow(false);
+      recordingView.show(msg.payload.recording, msg.payload.frame);
       break;
     case 'experimentResult':
       if (experiments.settle(msg.payload.reqId, msg.payload.outcome)) pinned.setExperiments(experiments);
@@ -147,6 +152,7 @@ function onMessage(msg: BackgroundMessage): void {
   schedule();
 }
 
+const NO_BARS: StripBar[] = [];
 let renderTimer: ReturnType<typeof setTimeout> | null = null;
 let lastTableRender = 0;
 let renderedTable = -1;
@@ -167,6 +173,7 @@ function render(): void {
   });
   statusView.update(flash ? [...list, flash] : list);
   const rec = recordingView.recording;
+  recordingView.setLive(model.table?.strip ?? NO_BARS);
   if (rec !== null) {
     // A recording is shown: its table (a frame, or all frames) instead of the live one, until "Back to live".
     if (renderedTable !== -2) {

@@ -46,7 +46,7 @@ export function recordingTable(r: Recording, index: number | null): TableUpdate 
   }
   return {
     frameId: RECORDING_FRAME_ID, frames: frames.length, rows: [...rows.values()],
-    page: { styleMs: pageStyle, layoutMs: pageLayout, forcedMs: pageForced }, pinned: null,
+    page: { styleMs: pageStyle, layoutMs: pageLayout, forcedMs: pageForced }, pinned: null, strip: [], counts: false,
   };
 }
 
@@ -62,4 +62,9 @@ export function recordingSummary(r: Recording): string {
   const dropped = r.droppedFrames > 0 ? `, ${r.droppedFrames} older frames dropped to stay under the cap` : '';
   return `${f.length} frame${f.length === 1 ? '' : 's'} over ${span.toFixed(1)} s${dropped} (ms only: element counts are not recorded;`
     + ' "Last" is the worst frame)';
+}
+
+/** Bars are at most 8 px wide, narrower when there are more than fit: the strip draws and picks with the same width. */
+export function barWidth(bars: number, width: number): number {
+  return Math.min(8, width / Math.max(1, bars));
 }

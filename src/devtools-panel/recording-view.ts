@@ -1,26 +1,31 @@
 /**
- * Recording in the panel (issue 13): Record / Stop, Save and Open, and, while
- * a recording is shown, a strip with one bar per recorded frame (style,
- * layout and forced stacked) over the table. Click a bar (or use ←/→ on the
- * strip) to see that frame's table; "All frames" shows the whole recording.
- * A recording opened from a file needs no page. Data from a file or the page
- * is checked by `recordingValidator` before anything shows it.
+ * Recording in the panel (issue 13): Record / Stop, Save and Open, and the
+ * frame strip over the table, one bar per frame (style, layout and forced
+ * stacked). Live, the strip shows the page's last frames as they come; click
+ * one (or press ← on the strip) to pause on it: the page hands over its last
+ * frames and the table shows that frame's, until "Back to live". While a
+ * recording is shown, the strip has one bar per recorded frame: click a bar
+ * (or use ←/→) to see that frame's table; "All frames" shows the whole
+ * recording. A recording opened from a file needs no page. Data from a file or
+ * the page is checked by `recordingValidator` before anything shows it.
  */
+import type { StripBar } from '../protocol';
 import { recordingValidator, type Recording } from '../protocol/recording';
 import { INVALID } from '../protocol/validate';
 import { el, setText } from './dom';
-import { recordingSummary, stripBars } from './recording-model';
+import { barWidth, recordingSummary, stripBars } from './recording-model';
 import { download, fileName } from './snapshot-export';
 
 export interface RecordingCallbacks {
   /** Start (true) or stop (false) recording in the shown frame; false when not connected. */
   record(on: boolean): boolean;
+  /** Pause on live frame `frame`: ask the page for its last frames; false when not connected. */
+  pause(frame: number): boolean;
   /** The recording to show changed (null: back to live), or its selected frame. */
   changed(): void;
   flash(ok: boolean, message: string): void;
 }
 
-const BAR_W = 4;
 const STRIP_H = 48;
 
 export class RecordingView {
@@ -29,14 +34,20 @@ export class RecordingView {
   recording: Recording | null = null;
   /** The selected frame (index into recording.frames), null for all frames. */
   selected: number | null = null;
+  /** The shown recording is the live strip's frames, paused on (not a recording the user made). */
+  paused = false;
   recordingNow = false;
+  /** The live strip's bars, shown while no recording is. */
+  private live: StripBar[] = [];
   private readonly recordBtn: HTMLButtonElement;
   private readonly openInput: HTMLInputElement;
+  private readonly titleEl = el('strong', {}, 'Recording');
   private readonly summaryEl = el('span', { class: 'rec-summary' });
   private readonly frameEl = el('span', { class: 'rec-frame' });
-  private readonly canvas = el('canvas', {
-    class: 'rec-strip', attrs: { tabindex: '0', role: 'slider', 'aria-label': 'Recorded frames: click or use the arrow keys to pick one' },
-  });
+  private readonly allBtn = el('button', { id: 'rec-all', on: { click: () => this.select(null) } }, 'All frames');
+  private readonly saveBtn = el('button', { id: 'rec-save', on: { click: () => this.save() } }, 'Save JSON');
+  private readonly closeBtn = el('button', { id: 'rec-close', on: { click: () => this.show(null) } }, 'Back to live');
+  private readonly canvas = el('canvas', { class: 'rec-strip', attrs: { tabindex: '0', role: 'slider' } });
 
   constructor(private readonly cb: RecordingCallbacks) {
     this.recordBtn = el('button', {
@@ -51,20 +62,21 @@ export class RecordingView {
     this.toolbarItems = el('span', { class: 'rec-tools' }, this.recordBtn, openBtn, this.openInput);
     this.canvas.addEventListener('click', (e) => this.pick(e));
     this.canvas.addEventListener('keydown', (e) => this.key(e));
-    this.root = el('section', { id: 'recording', class: 'recording', attrs: { 'aria-label': 'Recording' } },
-      el('div', { class: 'rec-head' },
-        el('strong', {}, 'Recording'), this.summaryEl, this.frameEl,
-        el('button', { id: 'rec-all', on: { click: () => this.select(null) } }, 'All frames'),
-        el('button', { id: 'rec-save', on: { click: () => this.save() } }, 'Save JSON'),
-        el('button', { id: 'rec-close', on: { click: () => this.show(null) } }, 'Back to live')),
+    this.root = el('section', { id: 'recording', class: 'recording', attrs: { 'aria-label': 'Frames' } },
+      el('div', { class: 'rec-head' }, this.titleEl, this.summaryEl, this.frameEl, this.allBtn, this.saveBtn, this.closeBtn),
       this.canvas);
     this.root.hidden = true;
   }
 
-  /** A recording from the page (Stop) or a file, checked here; null goes back to live. */
-  show(raw: unknown): boolean {
+  /**
+   * A recording from the page (Stop) or a file, checked here; null goes back to live. `pausedOn`: it is the live
+   * strip's frames, paused on that frame number.
+   */
+  show(raw: unknown, pausedOn: number | null = null): boolean {
     if (raw === null) {
       this.recording = null;
+      this.paused = false;
+      this.selected = null;
     } else {
       const r = recordingValidator(raw);
       if (r === INVALID) {
@@ -72,12 +84,21 @@ export class RecordingView {
         return false;
       }
       this.recording = r;
+      this.paused = pausedOn !== null;
+      const at = pausedOn === null ? -1 : r.frames.findIndex((f) => f.frame === pausedOn);
+      // The picked frame may have left the page's ring meanwhile: then its newest one.
+      this.selected = pausedOn === null ? null : at >= 0 ? at : r.frames.length > 0 ? r.frames.length - 1 : null;
     }
-    this.selected = null;
-    this.root.hidden = this.recording === null;
     this.update();
     this.cb.changed();
     return true;
+  }
+
+  /** The live strip's bars (from the table update); drawn while no recording is shown. */
+  setLive(bars: StripBar[]): void {
+    if (bars === this.live) return;
+    this.live = bars;
+    if (this.recording === null) this.update();
   }
 
   setRecordingNow(on: boolean): void {
@@ -126,67 +147,101 @@ export class RecordingView {
     this.cb.changed();
   }
 
+  /** Pause on live bar `index` (oldest first). */
+  pauseAt(index: number): void {
+    const bar = this.live[Math.max(0, Math.min(this.live.length - 1, index))];
+    if (!bar) return;
+    if (!this.cb.pause(bar[0])) this.cb.flash(false, 'Not connected to the page');
+  }
+
   private pick(e: MouseEvent): void {
-    const r = this.recording;
-    if (!r || r.frames.length === 0) return;
+    const n = this.recording ? this.recording.frames.length : this.live.length;
+    if (n === 0) return;
     const rect = this.canvas.getBoundingClientRect();
-    const w = Math.max(rect.width / r.frames.length, 1);
-    this.select(Math.floor((e.clientX - rect.left) / w));
+    const i = Math.floor((e.clientX - rect.left) / barWidth(n, rect.width));
+    if (i < 0 || i >= n) return;
+    if (this.recording) this.select(i);
+    else this.pauseAt(i);
   }
 
   private key(e: KeyboardEvent): void {
     const r = this.recording;
-    if (!r) return;
+    if (!r) {
+      if (e.key !== 'ArrowLeft' && e.key !== 'End') return;
+      this.pauseAt(this.live.length - 1);
+      e.preventDefault();
+      return;
+    }
     const cur = this.selected ?? -1;
     if (e.key === 'ArrowRight') this.select(cur + 1);
     else if (e.key === 'ArrowLeft') this.select(cur < 0 ? r.frames.length - 1 : cur - 1);
     else if (e.key === 'Home') this.select(0);
     else if (e.key === 'End') this.select(r.frames.length - 1);
-    else if (e.key === 'Escape') this.select(null);
-    else return;
+    else if (e.key === 'Escape') {
+      if (this.paused) this.show(null);
+      else this.select(null);
+    } else return;
     e.preventDefault();
   }
 
   update(): void {
     const r = this.recording;
-    if (!r) return;
-    setText(this.summaryEl, recordingSummary(r));
+    this.root.hidden = r === null && this.live.length === 0;
+    this.root.classList.toggle('live', r === null);
+    this.allBtn.hidden = r === null;
+    this.saveBtn.hidden = r === null;
+    this.closeBtn.hidden = r === null;
+    if (r === null) {
+      const n = this.live.length;
+      const last = this.live[n - 1];
+      setText(this.titleEl, 'Live');
+      setText(this.summaryEl, `the last ${n} frame${n === 1 ? '' : 's'}: click one to pause on its table`);
+      setText(this.frameEl, last ? `frame ${last[0]}: ${(last[1] + last[2] + last[3]).toFixed(2)} ms` : '');
+      this.canvas.setAttribute('aria-label', 'Live frames: click one, or press ←, to pause on it');
+      this.canvas.setAttribute('aria-valuetext', 'live');
+      this.draw(this.live.map((b) => [b[1], b[2], b[3]]), null);
+      return;
+    }
+    setText(this.titleEl, this.paused ? 'Paused' : 'Recording');
+    setText(this.summaryEl, this.paused
+      ? `on the page's last ${r.frames.length} frames (ms only; "Back to live" resumes)` : recordingSummary(r));
     const f = this.selected === null ? null : r.frames[this.selected];
     setText(this.frameEl, f ? `Frame ${f.frame}: style ${f.styleMs.toFixed(2)} + layout ${f.layoutMs.toFixed(2)} + forced `
       + `${f.forcedMs.toFixed(2)} ms` : 'All frames: mean per frame');
+    this.canvas.setAttribute('aria-label', 'Recorded frames: click or use the arrow keys to pick one');
     this.canvas.setAttribute('aria-valuetext', f ? `frame ${f.frame}` : 'all frames');
-    this.draw();
+    this.draw(stripBars(r), this.selected);
   }
 
-  private draw(): void {
-    const r = this.recording;
-    if (!r) return;
-    const bars = stripBars(r);
+  private draw(bars: [number, number, number][], selected: number | null): void {
+    if (this.root.hidden) return;
     const cssW = Math.max(this.canvas.clientWidth, 100);
+    const H = this.canvas.clientHeight || STRIP_H;
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(cssW * dpr);
-    this.canvas.height = Math.round(STRIP_H * dpr);
+    this.canvas.height = Math.round(H * dpr);
     const ctx = this.canvas.getContext('2d');
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, cssW, STRIP_H);
+    ctx.clearRect(0, 0, cssW, H);
     const style = getComputedStyle(this.root);
     const colors = ['--lvl-0', '--lvl-2', '--lvl-3'].map((v) => style.getPropertyValue(v).trim() || '#888');
-    const max = Math.max(1, ...bars.map((b) => b[0] + b[1] + b[2]));
-    const w = Math.min(BAR_W * 2, cssW / Math.max(1, bars.length));
+    let max = 1;
+    for (const b of bars) max = Math.max(max, b[0] + b[1] + b[2]);
+    const w = barWidth(bars.length, cssW);
     bars.forEach((b, i) => {
-      let y = STRIP_H;
+      let y = H;
       b.forEach((v, k) => {
-        const h = (v / max) * (STRIP_H - 2);
+        const h = (v / max) * (H - 2);
         ctx.fillStyle = colors[k];
         ctx.fillRect(i * w, y - h, Math.max(1, w - (w > 3 ? 1 : 0)), h);
         y -= h;
       });
     });
-    if (this.selected !== null) {
+    if (selected !== null) {
       ctx.strokeStyle = style.getPropertyValue('--focus').trim() || '#1a73e8';
       ctx.lineWidth = 2;
-      ctx.strokeRect(this.selected * w + 1, 1, Math.max(2, w - 1), STRIP_H - 2);
+      ctx.strokeRect(selected * w + 1, 1, Math.max(2, w - 1), H - 2);
     }
   }
 }

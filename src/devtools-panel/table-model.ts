@@ -34,6 +34,8 @@ export interface TableRow {
   rendered: number;
   ratio: number | null;
   commits: number;
+  /** Element counts are not known for this row (a recording keeps ms only): its count cells show "–". */
+  noCounts?: boolean;
 }
 
 export const SORT_KEYS = [
@@ -82,6 +84,12 @@ export function buildRows(update: TableUpdate): TableRow[] {
   const out: TableRow[] = new Array(update.rows.length + 1);
   out[0] = pageRow(update.page);
   for (let i = 0; i < update.rows.length; i++) out[i + 1] = toRow(update.rows[i]);
+  if (update.counts === false) {
+    for (const r of out) {
+      r.noCounts = true;
+      r.ratio = null;
+    }
+  }
   return out;
 }
 
@@ -141,7 +149,7 @@ export function byType(rows: readonly TableRow[]): TableRow[] {
     if (!g) {
       g = {
         id: next--, isPage: false, isGroup: true, parentId: null, label: r.label, search: r.search, key: null, depth: 0,
-        styleMs: 0, layoutMs: 0, forcedMs: 0, lastFrameMs: 0, authored: 0, rendered: 0, ratio: null, commits: 0,
+        styleMs: 0, layoutMs: 0, forcedMs: 0, lastFrameMs: 0, authored: 0, rendered: 0, ratio: null, commits: 0, noCounts: r.noCounts,
       };
       groups.set(r.label, g);
       out.push(g);

@@ -156,7 +156,15 @@ export interface TableUpdate {
   rows: ComponentRow[];
   page: { styleMs: number; layoutMs: number; forcedMs: number };
   pinned: PinnedDetail | null;
+  /** The live frame strip, oldest first: [frame, style, layout, forced ms] (empty before the first frame). */
+  strip: StripBar[];
+  /** False for a recording's table, built in the panel (ms only; never on the wire). */
+  counts?: false;
 }
+
+export type StripBar = [number, number, number, number];
+/** At most this many bars in a table update's strip. */
+export const MAX_STRIP = 240;
 
 export interface Status extends PageStatus {
   frameId: number;
@@ -264,8 +272,11 @@ export interface ContentToBackground {
   table: TableUpdate;
   snapshot: { reqId: number; snapshot: unknown };
   experimentResult: { reqId: number; outcome: ExperimentOutcome };
-  /** A recording the panel asked to stop (its `record` with on: false). */
-  recording: { recording: Recording };
+  /**
+   * A recording the panel asked to stop (its `record` with on: false, `frame` null), or the live strip's frames the
+   * panel paused on (its `recent`, `frame` the frame it picked).
+   */
+  recording: { recording: Recording; frame: number | null };
   /** A screenshot of the tab for an experiment (top frame only); `dpr`: the frame's devicePixelRatio. */
   capture: { reqId: number; step: number; rect: number[]; dpr: number };
 }
@@ -283,6 +294,8 @@ export interface BackgroundToContent {
   captured: PixelAnswer & { reqId: number };
   /** Start or stop recording (the stopped recording comes back as `recording`). */
   record: { on: boolean };
+  /** The live strip's frames so far, `frame` picked (they come back as `recording`). */
+  recent: { frame: number };
   /** DevTools is open on the tab (the Performance panel can record): the track is written only then. */
   devtools: { open: boolean };
 }
@@ -295,6 +308,7 @@ export interface PanelToBackground {
   snapshotRequest: { reqId: number; frameId: number };
   experiment: { reqId: number; frameId: number; request: ExperimentRequest };
   record: { frameId: number; on: boolean };
+  recent: { frameId: number; frame: number };
 }
 export interface BackgroundToPanel {
   mode: { mode: Mode };
@@ -303,7 +317,7 @@ export interface BackgroundToPanel {
   snapshot: { reqId: number; frameId: number; snapshot: unknown };
   contentGone: { frameId: number };
   experimentResult: { reqId: number; frameId: number; outcome: ExperimentOutcome };
-  recording: { frameId: number; recording: Recording };
+  recording: { frameId: number; recording: Recording; frame: number | null };
 }
 
 type Validators<M> = { [K in keyof M]: Validator<M[K]> };
@@ -326,9 +340,14 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
   return o;
 };
 
+const stripBar: Validator<StripBar> = (v) => {
+  const a = arrayOf(num(0, 1e12), 4)(v);
+  return a !== INVALID && a.length === 4 && a[1] <= 1e7 && a[2] <= 1e7 && a[3] <= 1e7 ? [a[0], a[1], a[2], a[3]] : INVALID;
+};
 const tableUpdate: Validator<TableUpdate> = isRecord({
   frameId: num(0, 2 ** 53), frames: num(0, 1e12), rows: validItemsOf(componentRow, 100_000),
   page: isRecord({ styleMs: ms, layoutMs: ms, forcedMs: ms }), pinned: nullable(pinnedDetail),
+  strip: (v: unknown) => (v === undefined ? [] : validItemsOf(stripBar, MAX_STRIP)(v)),
 });
 const via = oneOf(['key', 'api', 'panel'] as const);
 const anyJson = anyValue;
@@ -362,7 +381,7 @@ export const validators = {
     snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), outcome: experimentOutcome }),
     capture: isRecord({ reqId: num(0, 2 ** 53), step: num(0, 2), rect: rect4, dpr: num(0.01, 100) }),
-    recording: isRecord({ recording: recordingValidator }),
+    recording: isRecord({ recording: recordingValidator, frame: nullable(num(0, 1e12)) }),
   } satisfies Validators<ContentToPage & ContentToBackground>,
   [Source.Background]: {
     mode: isRecord({ mode }),
@@ -375,6 +394,7 @@ export const validators = {
     experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
     captured: isRecord({ reqId: num(0, 2 ** 53), ...pixelAnswer }),
     record: isRecord({ on: bool }),
+    recent: isRecord({ frame: num(0, 1e12) }),
     devtools: isRecord({ open: bool }),
     // background → panel
     status,
@@ -382,7 +402,7 @@ export const validators = {
     snapshot: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), snapshot: anyJson }),
     contentGone: isRecord({ frameId: num(0, 2 ** 53) }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), outcome: experimentOutcome }),
-    recording: isRecord({ frameId: num(0, 2 ** 53), recording: recordingValidator }),
+    recording: isRecord({ frameId: num(0, 2 ** 53), recording: recordingValidator, frame: nullable(num(0, 1e12)) }),
   } satisfies Validators<BackgroundToContent & BackgroundToPanel>,
   [Source.Panel]: {
     hello: isRecord({ tabId: num(0, 2 ** 53) }),
@@ -393,6 +413,7 @@ export const validators = {
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53) }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), request: experimentRequest }),
     record: isRecord({ frameId: num(0, 2 ** 53), on: bool }),
+    recent: isRecord({ frameId: num(0, 2 ** 53), frame: num(0, 1e12) }),
   } satisfies Validators<PanelToBackground>,
 };
 

@@ -33,7 +33,7 @@ describe('recording and table views in the panel (e2e)', function () {
       await waitFor(async () => ((await lc.snapshot(page)) as any).frames.count >= f0 + 40, { timeout: 60_000, what: '40 frames' });
       await page.evaluate(() => (window as any).__work.stop());
       await panel.evaluate(() => (document.querySelector('#record') as HTMLButtonElement).click());
-      await waitFor(() => panel.evaluate(() => !(document.querySelector('#recording') as HTMLElement).hidden), { what: 'the recording view' });
+      await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.recording !== null), { what: 'the recording view' });
       const summary = await panel.$eval('.rec-summary', (e) => e.textContent ?? '');
       const frames = Number(/^(\d+) frame/.exec(summary)?.[1]);
       expect(frames).to.be.at.least(40);
@@ -65,10 +65,11 @@ describe('recording and table views in the panel (e2e)', function () {
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-rec-')), 'recording.json');
       fs.writeFileSync(file, JSON.stringify(rec));
       await panel.evaluate(() => (document.querySelector('#rec-close') as HTMLButtonElement).click());
-      await waitFor(() => panel.evaluate(() => (document.querySelector('#recording') as HTMLElement).hidden), { what: 'back to live' });
+      await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.recording === null), { what: 'back to live' });
       const input = (await panel.$('#open-recording')) as ElementHandle<HTMLInputElement>;
       await input.uploadFile(file);
-      await waitFor(() => panel.evaluate(() => !(document.querySelector('#recording') as HTMLElement).hidden), { what: 'the opened recording' });
+      await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.recording !== null), { what: 'the opened recording' });
+      expect(await panel.$eval('#recording strong', (e) => e.textContent)).to.equal('Recording');
       const after = (await waitForRows(panel, (r) => r.length === before.length && recorded(r), 'the same rows'))
         .map((r) => JSON.stringify(r.cells)).sort();
       expect(after).to.deep.equal(before);
@@ -101,6 +102,65 @@ describe('recording and table views in the panel (e2e)', function () {
       }, appIndex);
       const folded = await waitForRows(panel, (r) => !r.some((x) => x.cells.name.endsWith('Heavy')), 'App folded');
       expect(folded.find((x) => x.cells.name.startsWith('▸'))?.cells.name).to.equal('▸App');
+    } finally {
+      await devtools.close();
+    }
+  });
+
+  it('the live strip shows the page\'s last frames; clicking one pauses on that frame\'s table', async () => {
+    const page = await h.newPage('timing-load-r19.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await lc.enable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.some((c: any) => c.name === 'Heavy'), { what: 'Heavy' });
+    // A recording made through the API at the same time (from before the panel opens, so it has every frame the strip
+    // shows): the same frames, from the same measurements.
+    await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+    const { panel, devtools } = await openPanel(h, page);
+    try {
+      await page.evaluate(() => (window as any).__work.start());
+      const strip = await waitFor(async () => {
+        const s = await panel.evaluate(() => (globalThis as any).__panelState.table?.strip ?? []) as number[][];
+        const shown = await panel.evaluate(() => {
+          const r = document.querySelector('#recording') as HTMLElement;
+          return !r.hidden && r.classList.contains('live');
+        });
+        return shown && s.length >= 12 ? s : null;
+      }, { timeout: 60_000, what: '12 live frames in the strip' });
+      expect(await panel.$eval('#recording strong', (e) => e.textContent)).to.equal('Live');
+      expect(await panel.$eval('.rec-summary', (e) => e.textContent)).to.match(/the last \d+ frames/);
+      // Frames are in order, and each bar is a frame's style, layout and forced ms.
+      for (let i = 1; i < strip.length; i++) expect(strip[i][0]).to.be.greaterThan(strip[i - 1][0]);
+      // Click the costliest bar (the work's frames: Heavy laid out) where it is drawn (the strip's own bar width).
+      let k = 0;
+      for (let i = 0; i < strip.length; i++) if (strip[i][2] > strip[k][2]) k = i;
+      const picked = strip[k][0];
+      await panel.evaluate((k, n) => {
+        const c = document.querySelector('.rec-strip') as HTMLCanvasElement;
+        const r = c.getBoundingClientRect();
+        const w = Math.min(8, r.width / n);
+        c.dispatchEvent(new MouseEvent('click', { clientX: r.left + (k + 0.5) * w, clientY: r.top + 10, bubbles: true }));
+      }, k, strip.length);
+      await waitFor(async () => (await panel.$eval('#recording strong', (e) => e.textContent)) === 'Paused', { what: 'paused' });
+      expect(await panel.$eval('.rec-frame', (e) => e.textContent)).to.match(new RegExp(`^Frame ${picked}:`));
+      await page.evaluate(() => (window as any).__work.stop());
+      const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
+      const paused = await panel.evaluate(() => (globalThis as any).__panelRecording.recording);
+      const mine = rec.frames.find((f: any) => f.frame === picked);
+      const theirs = paused.frames.find((f: any) => f.frame === picked);
+      expect(mine, `frame ${picked} in the API recording`).to.be.an('object');
+      expect(theirs.layoutMs).to.equal(mine.layoutMs);
+      expect(theirs.components).to.deep.equal(mine.components);
+      const bar = strip[k];
+      expect([bar[1], bar[2], bar[3]]).to.deep.equal([mine.styleMs, mine.layoutMs, mine.forcedMs]);
+      // The table is that frame's: Heavy's inclusive layout in it.
+      const heavy = mine.components.find((c: any) => rec.components[String(c.id)]?.name === 'Heavy');
+      expect(heavy, 'Heavy in the picked frame').to.be.an('object');
+      const near = (shown: string, v: number): boolean => Math.abs(num(shown) - v) <= Math.max(0.06, 0.006 * v);
+      await waitForRows(panel, (r) => r.some((x) => x.cells.name === 'Heavy' && near(x.cells.layoutMs, heavy.layoutMs)), 'the picked frame\'s Heavy row');
+      if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT.replace(/\.png$/, '-paused.png') });
+      // Escape on the strip goes back to live.
+      await panel.evaluate(() => (document.querySelector('.rec-strip') as HTMLElement).dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })));
+      await waitFor(async () => (await panel.$eval('#recording strong', (e) => e.textContent)) === 'Live', { what: 'live again' });
     } finally {
       await devtools.close();
     }

@@ -17,6 +17,7 @@ function source(sent: { type: string; payload: any }[]): FeedSource & { pageStat
     chainOf: (id: number) => [id],
     droppedMessages: () => 0,
     selfCost: () => null,
+    strip: () => [],
   };
 }
 

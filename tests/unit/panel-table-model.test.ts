@@ -10,7 +10,7 @@ function row(id: number, name: string, o: Partial<ComponentRow> = {}): Component
 }
 
 function update(rows: ComponentRow[]): TableUpdate {
-  return { frameId: 0, frames: 10, rows, page: { styleMs: 0.5, layoutMs: 3, forcedMs: 0 }, pinned: null };
+  return { frameId: 0, frames: 10, rows, page: { styleMs: 0.5, layoutMs: 3, forcedMs: 0 }, pinned: null, strip: [] };
 }
 
 const rows = buildRows(update([

@@ -8,7 +8,7 @@ function row(id: number, name: string, parentId: number | null, layoutMs: number
     portaledIn: 0, commits: 1, ...extra,
   };
 }
-const update = (rows: ComponentRow[]): TableUpdate => ({ frameId: 0, frames: 1, rows, page: { styleMs: 0, layoutMs: 0.5, forcedMs: 0 }, pinned: null });
+const update = (rows: ComponentRow[]): TableUpdate => ({ frameId: 0, frames: 1, rows, page: { styleMs: 0, layoutMs: 0.5, forcedMs: 0 }, pinned: null, strip: [] });
 
 // App → Grid → Cell ×3; a List → Item → Item (an Item inside an Item).
 const ROWS = buildRows(update([

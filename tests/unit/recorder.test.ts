@@ -1,9 +1,46 @@
 import { expect } from 'chai';
-import { MAX_FRAME_COMPONENTS, MAX_ROWS, Recorder, toTrace } from '../../src/content/main/recorder';
+import { MAX_FRAME_COMPONENTS, MAX_ROWS, Recorder, tee, toTrace } from '../../src/content/main/recorder';
 
 const info = (id: number) => ({ name: `C${id}`, parentId: id > 1 ? 1 : null, depth: id > 1 ? 1 : 0, key: null });
 
 describe('recording', () => {
+  it('the live strip\'s ring keeps the last N frames, its bars oldest first, and names only what its frames mention', () => {
+    const r = new Recorder(info, 1000, 3);
+    for (let f = 1; f <= 5; f++) {
+      r.inclusive(f + 1, 0.1 * f, f, 0);
+      r.endFrame(f, f * 16, 0.1 * f, f, 0);
+    }
+    expect(r.bars(10)).to.deep.equal([[3, 0.30000000000000004, 3, 0], [4, 0.4, 4, 0], [5, 0.5, 5, 0]]);
+    expect(r.bars(1)).to.deep.equal([[5, 0.5, 5, 0]]);
+    const rec = r.finish('');
+    expect(rec.frames.map((f) => f.frame)).to.deep.equal([3, 4, 5]);
+    expect(rec.droppedFrames).to.equal(2);
+    // Components 2 and 3 were in the dropped frames only.
+    expect(Object.keys(rec.components).sort()).to.deep.equal(['4', '5', '6']);
+  });
+
+  it('tee feeds a recording and the live ring the same frames; either alone is itself', () => {
+    const a = new Recorder(info);
+    const b = new Recorder(info, 1000, 2);
+    expect(tee(a, null)).to.equal(a);
+    expect(tee(null, b)).to.equal(b);
+    expect(tee(null, null)).to.equal(null);
+    const t = tee(a, b)!;
+    t.mount(2);
+    t.commits(2, 1);
+    t.self(2, 0, 3, 0);
+    t.inclusive(2, 0, 3, 0);
+    t.endFrame(1, 16, 0, 3, 0);
+    t.stack(2, 1, 'at x');
+    t.unmount(2);
+    t.endFrame(2, 32, 0, 0, 0);
+    const ra = a.finish('');
+    const rb = b.finish('');
+    expect(rb.frames).to.deep.equal(ra.frames);
+    expect(ra.frames[0].stacks).to.have.length(1);
+    expect(ra.frames[1].unmounts).to.deep.equal([2]);
+  });
+
   it('keeps per frame the components that carried cost, self and inclusive, with mounts, commits and stacks', () => {
     const r = new Recorder(info);
     r.mount(2);

@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
-import { MAX_ROWS, Recorder, toTrace, type Recording } from './recorder';
+import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { PanelFeed } from './panel-feed';
 import { SelfCostMeter } from './self-cost';
@@ -26,6 +26,9 @@ const EXPERIMENT_TIMEOUT_MS = 170_000;
 /** Captures wait their turn (two a second in Chrome): three steps of one experiment take about 1.5 s. */
 const CAPTURE_TIMEOUT_MS = 10_000;
 const API_MODE_DELAY_MS = 30;
+/** The live strip: the panel's last frames (about 10 s of StressGrid), at most this many component rows. */
+export const LIVE_FRAMES = 120;
+const LIVE_MAX_ROWS = 12_000;
 
 class Controller {
   readonly store = new RollupStore();
@@ -45,6 +48,8 @@ class Controller {
   /** The recording in progress, and the last one stopped (for exportTrace and the panel). */
   private recorder: Recorder | null = null;
   private lastRecording: Recording | null = null;
+  /** The panel's live frame strip: the last LIVE_FRAMES frames, kept only while a panel is open and measuring. */
+  private live: Recorder | null = null;
   private captureSeq = 0;
   private captureWaiters = new Map<number, (answer: PixelAnswer) => void>();
   private pendingMode: Mode | null = null;
@@ -91,6 +96,7 @@ class Controller {
       chainOf: (id) => overlay.chainOf(id),
       droppedMessages: () => this.droppedMessages(),
       selfCost: () => this.selfCost(),
+      strip: () => this.live?.bars(LIVE_FRAMES) ?? [],
     });
     // The port to the worker is held only while there is something to say (background-port.ts).
     this.bg = new BackgroundPort(
@@ -145,8 +151,17 @@ class Controller {
     this.pushConfig(true);
     this.pushState();
     this.feed.statusChanged(true);
+    this.syncLive();
     this.scheduleRender();
     this.bg.sync();
+  }
+
+  /** Keeps the live strip's ring while a panel is open and the overlay on; drops it otherwise. */
+  private syncLive(): void {
+    const want = this.feed.isConnected && this.mode !== 'off';
+    if (want === (this.live !== null)) return;
+    this.live = want ? this.newRecorder(LIVE_MAX_ROWS, LIVE_FRAMES) : null;
+    this.store.recorder = tee(this.recorder, this.live);
   }
 
   pin(id: number | null): void {
@@ -301,7 +316,7 @@ class Controller {
         break;
       case 'stack':
         this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
-        this.recorder?.stack(msg.payload.id, msg.payload.ms, msg.payload.stack);
+        this.store.recorder?.stack(msg.payload.id, msg.payload.ms, msg.payload.stack);
         break;
       case 'dirtied':
         this.store.setDirtied(msg.payload);
@@ -316,11 +331,19 @@ class Controller {
         break;
       case 'panel':
         this.feed.setConnected(msg.payload.connected);
+        this.syncLive();
         break;
       case 'helloAck':
         this.feed.setConnected(msg.payload.panel);
         this.setMode(msg.payload.mode);
+        this.syncLive();
         break;
+      case 'recent': {
+        // The panel paused on a frame of its live strip: the ring so far, that frame selected.
+        const live = this.live;
+        if (live) this.bg.send('recording', { recording: this.finishRecording(live), frame: msg.payload.frame });
+        break;
+      }
       case 'pin':
         this.pin(msg.payload.id);
         break;
@@ -349,7 +372,7 @@ class Controller {
         if (msg.payload.on) this.startRecording();
         else {
           const r = this.stopRecording();
-          if (r) this.bg.send('recording', { recording: r });
+          if (r) this.bg.send('recording', { recording: r, frame: null });
         }
         break;
       case 'experiment': {
@@ -410,12 +433,21 @@ class Controller {
   /** Starts a recording (a running one goes on). */
   startRecording(maxRows = MAX_ROWS): void {
     if (this.recorder) return;
+    this.recorder = this.newRecorder(maxRows);
+    this.store.recorder = tee(this.recorder, this.live);
+  }
+
+  private newRecorder(maxRows: number, maxFrames = Infinity): Recorder {
     const store = this.store;
-    this.recorder = new Recorder((id) => {
+    return new Recorder((id) => {
       const c = store.components.get(id);
       return c ? { name: c.name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
-    }, maxRows);
-    store.recorder = this.recorder;
+    }, maxRows, maxFrames);
+  }
+
+  private finishRecording(rec: Recorder): Recording {
+    const d = this.store.dirtied;
+    return rec.finish(String(location.href).slice(0, 2048), d.id !== 0 ? { id: d.id, items: d.items } : null);
   }
 
   /** Stops the recording and keeps it as the last one; null when none ran. */
@@ -423,9 +455,8 @@ class Controller {
     const rec = this.recorder;
     if (!rec) return null;
     this.recorder = null;
-    this.store.recorder = null;
-    const d = this.store.dirtied;
-    this.lastRecording = rec.finish(String(location.href).slice(0, 2048), d.id !== 0 ? { id: d.id, items: d.items } : null);
+    this.store.recorder = tee(null, this.live);
+    this.lastRecording = this.finishRecording(rec);
     return this.lastRecording;
   }
 

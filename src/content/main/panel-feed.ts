@@ -37,6 +37,8 @@ export interface FeedSource {
   chainOf(id: number): number[];
   droppedMessages(): number;
   selfCost(): SelfCost | null;
+  /** The live strip's bars, oldest first: [frame, style, layout, forced ms]. */
+  strip(): [number, number, number, number][];
 }
 
 export class PanelFeed {
@@ -131,6 +133,7 @@ export class PanelFeed {
       rows,
       page: { styleMs: pe.styleMs, layoutMs: pe.layoutMs, forcedMs: pe.forcedMs },
       pinned: pinned === null ? null : this.pinnedDetail(pinned),
+      strip: this.src.strip(),
     };
     this.src.send('table', update);
   }

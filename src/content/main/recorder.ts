@@ -33,6 +33,8 @@ export interface FrameSink {
   mount(id: number): void;
   unmount(id: number): void;
   commits(id: number, n: number): void;
+  /** A sampled forced-reflow stack (from the agent, after its frame). */
+  stack(id: number, ms: number, stack: string): void;
 }
 
 export class Recorder implements FrameSink {
@@ -46,9 +48,15 @@ export class Recorder implements FrameSink {
   private mounts: number[] = [];
   private unmounts: number[] = [];
   private commitList: [number, number][] = [];
-  private readonly ids = new Set<number>();
 
-  constructor(private readonly info: (id: number) => ComponentInfo | null, private readonly maxRows = MAX_ROWS) {}
+  /**
+   * `maxFrames`: the live strip's ring (the panel's last frames) keeps a few hundred frames; a recording keeps all
+   * that fit in `maxRows`.
+   */
+  constructor(
+    private readonly info: (id: number) => ComponentInfo | null, private readonly maxRows = MAX_ROWS,
+    private readonly maxFrames = Infinity,
+  ) {}
 
   self(id: number, styleMs: number, layoutMs: number, forcedMs: number): void {
     const s = this.selfById.get(id);
@@ -68,7 +76,6 @@ export class Recorder implements FrameSink {
 
   mount(id: number): void {
     if (this.mounts.length < MAX_LIST) this.mounts.push(id);
-    this.note(id);
   }
 
   unmount(id: number): void {
@@ -77,22 +84,17 @@ export class Recorder implements FrameSink {
 
   commits(id: number, n: number): void {
     if (this.commitList.length < MAX_LIST) this.commitList.push([id, n]);
-    this.note(id);
   }
 
   /** A sampled forced-reflow stack: goes with the last frame recorded (or the next, if none yet). */
   stack(id: number, ms: number, stack: string): void {
     const f = this.frames.length > this.head ? this.frames[this.frames.length - 1] : null;
-    if (f && f.stacks.length < MAX_STACKS_PER_FRAME) {
-      f.stacks.push({ id, ms, stack });
-      this.note(id);
-    }
+    if (f && f.stacks.length < MAX_STACKS_PER_FRAME) f.stacks.push({ id, ms, stack });
   }
 
   endFrame(frame: number, time: number, styleMs: number, layoutMs: number, forcedMs: number): void {
     const all = this.incl.sort((a, b) => (b.styleMs + b.layoutMs + b.forcedMs) - (a.styleMs + a.layoutMs + a.forcedMs));
     const components = all.slice(0, MAX_FRAME_COMPONENTS);
-    for (const c of components) this.note(c.id);
     this.frames.push({
       frame, time, styleMs, layoutMs, forcedMs, components, componentsLeftOut: all.length - components.length,
       mounts: this.mounts, unmounts: this.unmounts, commits: this.commitList, stacks: [],
@@ -103,7 +105,7 @@ export class Recorder implements FrameSink {
     this.mounts = [];
     this.unmounts = [];
     this.commitList = [];
-    while (this.rows > this.maxRows && this.head < this.frames.length) {
+    while ((this.rows > this.maxRows || this.frames.length - this.head > this.maxFrames) && this.head < this.frames.length) {
       this.rows -= this.frames[this.head].components.length + 1;
       this.head++;
       this.dropped++;
@@ -115,23 +117,55 @@ export class Recorder implements FrameSink {
     }
   }
 
-  private note(id: number): void {
-    if (id > 0) this.ids.add(id);
+  /** The last `n` frames as the strip draws them: [frame, style, layout, forced ms]. */
+  bars(n: number): [number, number, number, number][] {
+    const out: [number, number, number, number][] = [];
+    for (let i = Math.max(this.head, this.frames.length - n); i < this.frames.length; i++) {
+      const f = this.frames[i];
+      out.push([f.frame, f.styleMs, f.layoutMs, f.forcedMs]);
+    }
+    return out;
   }
 
-  /** The recording so far (a copy of the frame list; the frames themselves are not touched again). */
+  /**
+   * The recording so far (a copy of the frame list; the frames themselves are not touched again), with the names
+   * of the components its kept frames mention (dropped frames' components are not looked up).
+   */
   finish(url: string, dirtied: Recording['dirtied'] = null): Recording {
+    const frames = this.frames.slice(this.head);
     const components: Record<string, ComponentInfo> = {};
-    for (const id of this.ids) {
+    const add = (id: number): void => {
+      if (id <= 0 || components[String(id)] !== undefined) return;
       const i = this.info(id);
       if (i) components[String(id)] = i;
+    };
+    for (const f of frames) {
+      for (const c of f.components) add(c.id);
+      for (const id of f.mounts) add(id);
+      for (const [id] of f.commits) add(id);
+      for (const s of f.stacks) add(s.id);
     }
+    if (dirtied) add(dirtied.id);
     return {
       kind: 'layout-cost-recording', version: RECORDING_VERSION, url, startedAt: this.startedAt, stoppedAt: Date.now(),
-      timeOrigin: performance.timeOrigin, frames: this.frames.slice(this.head), components, droppedFrames: this.dropped,
+      timeOrigin: performance.timeOrigin, frames, components, droppedFrames: this.dropped,
       limits: { maxRows: this.maxRows, maxFrameComponents: MAX_FRAME_COMPONENTS }, dirtied,
     };
   }
+}
+
+/** Both sinks get every call (the user's recording and the panel's live strip); null when neither is there. */
+export function tee(a: Recorder | null, b: Recorder | null): FrameSink | null {
+  if (a === null || b === null) return a ?? b;
+  return {
+    self: (id, s, l, f) => { a.self(id, s, l, f); b.self(id, s, l, f); },
+    inclusive: (id, s, l, f) => { a.inclusive(id, s, l, f); b.inclusive(id, s, l, f); },
+    endFrame: (frame, t, s, l, f) => { a.endFrame(frame, t, s, l, f); b.endFrame(frame, t, s, l, f); },
+    mount: (id) => { a.mount(id); b.mount(id); },
+    unmount: (id) => { a.unmount(id); b.unmount(id); },
+    commits: (id, n) => { a.commits(id, n); b.commits(id, n); },
+    stack: (id, ms, stack) => { a.stack(id, ms, stack); b.stack(id, ms, stack); },
+  };
 }
 
 export interface TraceEventOut {

@@ -23,6 +23,8 @@ export interface RecordedComponent {
   styleMs: number;
   layoutMs: number;
   forcedMs: number;
+  /** Forced reflows in it and below, this frame (inclusive, like the ms; files without it read as 0). */
+  forcedCount: number;
 }
 
 export interface RecordedFrame {
@@ -72,6 +74,7 @@ const ms = num(0, 1e7);
 const id = num(0, 2 ** 31);
 const recordedComponent: Validator<RecordedComponent> = isRecord({
   id, selfStyleMs: ms, selfLayoutMs: ms, selfForcedMs: ms, styleMs: ms, layoutMs: ms, forcedMs: ms,
+  forcedCount: (x: unknown) => (x === undefined ? 0 : num(0, 1e9)(x)),
 });
 const pair: Validator<[number, number]> = (v) => {
   const a = arrayOf(num(0, 2 ** 53), 2)(v);

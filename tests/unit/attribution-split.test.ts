@@ -34,6 +34,24 @@ describe('attribution: splitting a frame among dirtied components', () => {
     expect(c[1][1] + c[2][1]).to.be.closeTo(8, 1e-9);
   });
 
+  it('carries each owner\'s forced-reflow count beside its forced ms; a gone owner\'s go to <page>', () => {
+    const ring = new RingBuffer(64);
+    const counts = new Map([[1, 3], [2, 1], [9, 2], [0, 1]]);
+    const live = (id: number): boolean => id !== 9;
+    attribute(ring, [node(1, 100)], 1, 2, new Map([[1, 0.6], [2, 0.2], [9, 0.3], [0, 0.1]]), live, counts);
+    const data = ring.drain();
+    const byId = new Map<number, number[]>();
+    for (let o = 0; o < data.length; o += RECORD_STRIDE) {
+      const prev = byId.get(data[o + 1]) ?? [0, 0];
+      byId.set(data[o + 1], [prev[0] + data[o + 4], prev[1] + data[o + 5]]);
+    }
+    expect(byId.get(1)).to.deep.equal([0.6, 3]);
+    expect(byId.get(2)).to.deep.equal([0.2, 1]);
+    expect(byId.get(0)![1]).to.equal(3); // its own 1 and the gone owner's 2
+    expect(byId.get(0)![0]).to.be.closeTo(0.4, 1e-9);
+    expect(counts.size).to.equal(0);
+  });
+
   it('gives the frame to <page> when nothing a component owns changed', () => {
     const ring = new RingBuffer(64);
     attribute(ring, [], 1, 2, new Map([[0, 0.5]]));

@@ -55,7 +55,7 @@ describe('recording', () => {
     expect(rec.frames).to.have.length(1);
     const f = rec.frames[0];
     expect(f).to.include({ frame: 7, time: 1000, styleMs: 0.5, layoutMs: 4, forcedMs: 0, componentsLeftOut: 0 });
-    expect(f.components[0]).to.deep.equal({ id: 2, selfStyleMs: 0.5, selfLayoutMs: 4, selfForcedMs: 0, styleMs: 0.5, layoutMs: 4, forcedMs: 0 });
+    expect(f.components[0]).to.deep.equal({ id: 2, selfStyleMs: 0.5, selfLayoutMs: 4, selfForcedMs: 0, styleMs: 0.5, layoutMs: 4, forcedMs: 0, forcedCount: 0 });
     expect(f.components[1]).to.include({ id: 1, selfLayoutMs: 0, layoutMs: 4 });
     expect(f.mounts).to.deep.equal([2]);
     expect(f.commits).to.deep.equal([[2, 3]]);

@@ -27,8 +27,9 @@ const MAX_LIST = 10_000;
 
 /** What the store tells the recorder, in apply order. */
 export interface FrameSink {
-  self(id: number, styleMs: number, layoutMs: number, forcedMs: number): void;
-  inclusive(id: number, styleMs: number, layoutMs: number, forcedMs: number): void;
+  /** `forcedCount`: forced reflows in it (self / inclusive, like the ms). */
+  self(id: number, styleMs: number, layoutMs: number, forcedMs: number, forcedCount?: number): void;
+  inclusive(id: number, styleMs: number, layoutMs: number, forcedMs: number, forcedCount?: number): void;
   endFrame(frame: number, time: number, styleMs: number, layoutMs: number, forcedMs: number): void;
   mount(id: number): void;
   unmount(id: number): void;
@@ -58,7 +59,7 @@ export class Recorder implements FrameSink {
     private readonly maxFrames = Infinity,
   ) {}
 
-  self(id: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+  self(id: number, styleMs: number, layoutMs: number, forcedMs: number, _forcedCount = 0): void {
     const s = this.selfById.get(id);
     if (s) {
       s[0] += styleMs;
@@ -67,10 +68,10 @@ export class Recorder implements FrameSink {
     } else this.selfById.set(id, [styleMs, layoutMs, forcedMs]);
   }
 
-  inclusive(id: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+  inclusive(id: number, styleMs: number, layoutMs: number, forcedMs: number, forcedCount = 0): void {
     const s = this.selfById.get(id);
     this.incl.push({
-      id, selfStyleMs: s?.[0] ?? 0, selfLayoutMs: s?.[1] ?? 0, selfForcedMs: s?.[2] ?? 0, styleMs, layoutMs, forcedMs,
+      id, selfStyleMs: s?.[0] ?? 0, selfLayoutMs: s?.[1] ?? 0, selfForcedMs: s?.[2] ?? 0, styleMs, layoutMs, forcedMs, forcedCount,
     });
   }
 
@@ -158,8 +159,8 @@ export class Recorder implements FrameSink {
 export function tee(a: Recorder | null, b: Recorder | null): FrameSink | null {
   if (a === null || b === null) return a ?? b;
   return {
-    self: (id, s, l, f) => { a.self(id, s, l, f); b.self(id, s, l, f); },
-    inclusive: (id, s, l, f) => { a.inclusive(id, s, l, f); b.inclusive(id, s, l, f); },
+    self: (id, s, l, f, n) => { a.self(id, s, l, f, n); b.self(id, s, l, f, n); },
+    inclusive: (id, s, l, f, n) => { a.inclusive(id, s, l, f, n); b.inclusive(id, s, l, f, n); },
     endFrame: (frame, t, s, l, f) => { a.endFrame(frame, t, s, l, f); b.endFrame(frame, t, s, l, f); },
     mount: (id) => { a.mount(id); b.mount(id); },
     unmount: (id) => { a.unmount(id); b.unmount(id); },

@@ -27,6 +27,8 @@ export const MAX_BATCH_WORK = 2_000_000;
 /** The ranges the worker's validator accepts for a table row (protocol's componentRow): kept here so a row always passes. */
 const MAX_COUNT = 1e8;
 const MAX_COMMITS = 1e12;
+/** Forced reflows one Cost record may claim (a frame of a page that reads layout in a loop: thousands). */
+const MAX_FORCED_PER_RECORD = 1e6;
 const MAX_MS = 1e7;
 /** Occluders kept (the agent sends at most this many). */
 const MAX_OCCLUDERS = 32;
@@ -79,6 +81,8 @@ export interface CostState {
   accStyle: number;
   accLayout: number;
   accForced: number;
+  /** Forced reflows this frame (inclusive), for recordings. */
+  accForcedN: number;
 }
 
 function newComponent(id: number): StoredComponent {
@@ -91,7 +95,7 @@ function newComponent(id: number): StoredComponent {
 function newCost(frame: number): CostState {
   return {
     style: 0, forced: 0, emaFrame: frame, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
-    spark: null, sparkBucket: 0, accFrame: -1, accStyle: 0, accLayout: 0, accForced: 0,
+    spark: null, sparkBucket: 0, accFrame: -1, accStyle: 0, accLayout: 0, accForced: 0, accForcedN: 0,
   };
 }
 
@@ -215,8 +219,9 @@ export class RollupStore {
           const comp = a === 0 ? this.page : this.components.get(a);
           if (!comp || ++this.batchWork > MAX_BATCH_WORK) { this.ignoredRecords++; break; }
           // Self cost; endFrame rolls it up to the ancestors (inclusive = self + descendants).
-          this.accumulate(comp, msValue(b), msValue(c), msValue(d));
-          this.recorder?.self(a, msValue(b), msValue(c), msValue(d));
+          const n = d > 0 ? whole(e, MAX_FORCED_PER_RECORD) : 0;
+          this.accumulate(comp, msValue(b), msValue(c), msValue(d), n);
+          this.recorder?.self(a, msValue(b), msValue(c), msValue(d), n);
           break;
         }
         case RecordKind.Frame:
@@ -256,17 +261,18 @@ export class RollupStore {
     return i >= 0 && i < this.strings.length && this.strings[i] !== undefined ? this.strings[i] : null;
   }
 
-  private accumulate(comp: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number): void {
+  private accumulate(comp: StoredComponent, styleMs: number, layoutMs: number, forcedMs: number, forcedN: number): void {
     const token = this.frameNo + 1;
     const c = comp.cost ?? (comp.cost = newCost(this.frameNo));
     if (c.accFrame !== token) {
       c.accFrame = token;
-      c.accStyle = c.accLayout = c.accForced = 0;
+      c.accStyle = c.accLayout = c.accForced = c.accForcedN = 0;
       this.touched.push(comp);
     }
     c.accStyle += styleMs;
     c.accLayout += layoutMs;
     c.accForced += forcedMs;
+    c.accForcedN += forcedN;
   }
 
   /**
@@ -298,7 +304,7 @@ export class RollupStore {
         const parent = comp.parentId === null ? undefined : this.components.get(comp.parentId);
         if (!parent || parent.depth >= comp.depth || ++this.batchWork > MAX_BATCH_WORK) continue;
         const fresh = parent.cost === null || parent.cost.accFrame !== token;
-        this.accumulate(parent, c.accStyle, c.accLayout, c.accForced);
+        this.accumulate(parent, c.accStyle, c.accLayout, c.accForced, c.accForcedN);
         if (!fresh) continue;
         const list = byDepth.get(parent.depth);
         if (list) list.push(parent);
@@ -325,7 +331,7 @@ export class RollupStore {
       if (c === null) continue;
       if (c.accFrame === token) {
         this.touch(comp, c, c.accStyle, c.accLayout, c.accForced, bucket);
-        this.recorder?.inclusive(comp.id, c.accStyle, c.accLayout, c.accForced);
+        this.recorder?.inclusive(comp.id, c.accStyle, c.accLayout, c.accForced, c.accForcedN);
       }
       c.accFrame = -1;
     }

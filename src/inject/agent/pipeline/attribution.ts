@@ -37,13 +37,14 @@ export interface Dirtied {
 
 /** Where Cost records go (the ring buffer in the agent; a recorder in tests). */
 export interface CostSink {
-  write(kind: number, a: number, b?: number, c?: number, d?: number): void;
+  write(kind: number, a: number, b?: number, c?: number, d?: number, e?: number): void;
 }
 
 const MAX_DEPTH = 10_000;
 /** A component's share of one frame below this goes to its parent (see above). */
 export const MIN_SHARE_MS = 0.05;
 const always = (): boolean => true;
+const NO_COUNTS = new Map<number, number>();
 // Scratch tables reused frame after frame.
 const liveSet = new Set<Dirtied>();
 const nestedCount = new Map<Dirtied, number>();
@@ -79,25 +80,27 @@ export function exclusiveWeights(dirtied: readonly Dirtied[], isLive: (id: numbe
 }
 
 /**
- * Writes the frame's Cost records. `forcedById` (owner id → forced ms since
- * the last frame) is consumed: it is empty on return.
+ * Writes the frame's Cost records: [Cost, id, style, layout, forced ms, forced reflows]. `forcedById` (owner id →
+ * forced ms since the last frame) and `counts` (owner id → how many forced reflows) are consumed: empty on return.
  */
 export function attribute(
   sink: CostSink, dirtied: readonly Dirtied[], styleMs: number, layoutMs: number, forcedById: Map<number, number>,
-  isLive: (id: number) => boolean = always,
+  isLive: (id: number) => boolean = always, counts: Map<number, number> = NO_COUNTS,
 ): void {
   const total = exclusiveWeights(dirtied, isLive, weights);
   let pageForced = forcedById.get(0) ?? 0;
+  let pageCount = counts.get(0) ?? 0;
   forcedById.delete(0);
   // Forced reflows of components gone since: nobody owns that DOM any more.
   for (const [id, ms] of forcedById) {
     if (!isLive(id)) {
       pageForced += ms;
+      pageCount += counts.get(id) ?? 0;
       forcedById.delete(id);
     }
   }
   if (total === 0) {
-    if (styleMs > 0 || layoutMs > 0 || pageForced > 0) sink.write(RecordKind.Cost, 0, styleMs, layoutMs, pageForced);
+    if (styleMs > 0 || layoutMs > 0 || pageForced > 0) sink.write(RecordKind.Cost, 0, styleMs, layoutMs, pageForced, pageCount);
   } else {
     for (let i = 0; i < dirtied.length; i++) {
       if (weights[i] === 0) continue;
@@ -111,7 +114,7 @@ export function attribute(
         continue;
       }
       if (forced !== 0) forcedById.delete(d.id);
-      sink.write(RecordKind.Cost, d.id, styleMs * w, layoutMs * w, forced);
+      sink.write(RecordKind.Cost, d.id, styleMs * w, layoutMs * w, forced, forced !== 0 ? counts.get(d.id) ?? 0 : 0);
     }
     for (const [id, st] of foldStyle) {
       // The parent may have unmounted this frame: then the share is nobody's.
@@ -119,9 +122,10 @@ export function attribute(
     }
     foldStyle.clear();
     foldLayout.clear();
-    if (pageForced > 0) sink.write(RecordKind.Cost, 0, 0, 0, pageForced);
+    if (pageForced > 0) sink.write(RecordKind.Cost, 0, 0, 0, pageForced, pageCount);
   }
   // Forced reflows of live components that were not dirtied this frame.
-  for (const [id, ms] of forcedById) if (ms > 0) sink.write(RecordKind.Cost, id, 0, 0, ms);
+  for (const [id, ms] of forcedById) if (ms > 0) sink.write(RecordKind.Cost, id, 0, 0, ms, counts.get(id) ?? 0);
   forcedById.clear();
+  counts.clear();
 }

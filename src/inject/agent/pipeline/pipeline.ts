@@ -39,8 +39,8 @@ const OCCLUDER_ELEMENTS = 64;
 export interface ForcedSource {
   install(): void;
   uninstall(): void;
-  /** Forced style+layout ms since the last call, per owning component id (0 = <page>), and the total. */
-  take(into: Map<number, number>): number;
+  /** Forced style+layout ms since the last call, per owning component id (0 = <page>), and the total; their counts into `counts`. */
+  take(into: Map<number, number>, counts?: Map<number, number>): number;
   /** The agent's own layout reads (frame-end measure, bounds, hit-testing) run between these: not page forced reflows. */
   pause(): void;
   resume(): void;
@@ -75,6 +75,7 @@ export class Pipeline {
   /** True while an experiment puts its own declaration on the page: the pinned component's boundary is not read then. */
   experimenting: () => boolean = () => false;
   private forcedById = new Map<number, number>();
+  private forcedCountById = new Map<number, number>();
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
   private rafBrokenReported = false;
@@ -100,8 +101,8 @@ export class Pipeline {
   /** This frame's Cost records by component, for the track (filled only while it is on). */
   private readonly shares = new Map<number, FrameShare>();
   private readonly shareSink: CostSink = {
-    write: (kind, a, b = 0, c = 0, d = 0) => {
-      this.ring.write(kind, a, b, c, d);
+    write: (kind, a, b = 0, c = 0, d = 0, e = 0) => {
+      this.ring.write(kind, a, b, c, d, e);
       if (kind !== RecordKind.Cost) return;
       const s = this.shares.get(a);
       if (s) {
@@ -231,6 +232,7 @@ export class Pipeline {
     this.wantBounds = [];
     this.dirtied.stop();
     this.forcedById.clear();
+    this.forcedCountById.clear();
     this.frameNo = 0;
   }
 
@@ -291,16 +293,16 @@ export class Pipeline {
       // Counts current before they weigh the split (a subtree mounted this frame has none yet); only when
       // structure changed, so that Stats records still go out at the flush rate on ordinary frames.
       if (this.registry.pendingRecounts > 0) this.registry.flushStats();
-      const forcedMs = forced ? forced.take(this.forcedById) : 0;
+      const forcedMs = forced ? forced.take(this.forcedById, this.forcedCountById) : 0;
       this.frameNo++;
       const dirtyList = this.registry.takeLayoutDirty();
       this.noteAlone(dirtyList, t2 - t1 + forcedMs);
       if (this.track.enabled) {
-        attribute(this.shareSink, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive);
+        attribute(this.shareSink, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById);
         this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
         this.shares.clear();
       } else {
-        attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive);
+        attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById);
       }
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs, t0);
       // The page's own style and layout, only moved earlier: not ours.

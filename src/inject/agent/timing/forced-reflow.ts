@@ -53,6 +53,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
   private readonly burst = new BurstCounter();
   private readonly wrappers = new WrapperSet();
   private readonly byOwner = new Map<number, number>();
+  private readonly countByOwner = new Map<number, number>();
   private total = 0;
   private notified = false;
   private decls: WeakMap<object, Node> | null = null;
@@ -116,6 +117,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     if (this.statusTimer !== null) clearTimeout(this.statusTimer);
     this.statusTimer = null;
     this.byOwner.clear();
+    this.countByOwner.clear();
     this.total = 0;
     this.notified = false;
     this.decls = null;
@@ -126,9 +128,11 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     this.outside = undefined;
   }
 
-  take(into: Map<number, number>): number {
+  take(into: Map<number, number>, counts?: Map<number, number>): number {
     for (const [id, ms] of this.byOwner) into.set(id, (into.get(id) ?? 0) + ms);
     this.byOwner.clear();
+    if (counts) for (const [id, n] of this.countByOwner) counts.set(id, (counts.get(id) ?? 0) + n);
+    this.countByOwner.clear();
     const total = this.total;
     this.total = 0;
     this.notified = false;
@@ -155,6 +159,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
       const node = this.nodeFor(self, owner);
       const id = node === null ? 0 : this.deps.ownerOf(node);
       this.byOwner.set(id, (this.byOwner.get(id) ?? 0) + ms);
+      this.countByOwner.set(id, (this.countByOwner.get(id) ?? 0) + 1);
       this.total += ms;
       this.spans.push(t0, ms);
       this.deps.onSpan?.(id, t0, ms);

@@ -1,0 +1,113 @@
+/**
+ * One audit run in a real browser (issue 14): Chrome or Chromium with the
+ * built extension, the URL loaded, the overlay on, a recording over the
+ * user's steps (or `seconds` of watching), then the snapshot, our own DOM
+ * count and a screenshot with the meters. Any failure to get there is a
+ * RunError: one line, exit status 2.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Recording } from '../protocol/recording';
+import type { Snapshot } from '../protocol/snapshot';
+import { domElements, enable, RunError, snapshot, startRecording, stopRecording, waitForComponents } from './page-api';
+
+export interface RunOptions {
+  url: string;
+  chrome: string;
+  extension: string;
+  seconds: number;
+  steps: string | null;
+  headful: boolean;
+  /** Progress lines (stderr in the CLI). */
+  log(line: string): void;
+}
+
+export interface RunResult {
+  recording: Recording;
+  snapshot: Snapshot;
+  domElements: number;
+  screenshot: Buffer;
+  browser: string;
+  seconds: number;
+}
+
+const VIEWPORT = { width: 1280, height: 900 };
+const LOAD_TIMEOUT_MS = 45_000;
+/** Chromium flags for closed networks and containers (scripts/chrome.ts has the same for npm start). */
+const FLAGS = [
+  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
+  '--disable-dev-shm-usage', '--no-default-browser-check', ...(process.platform === 'linux' ? ['--no-sandbox', '--disable-gpu'] : []),
+];
+
+type Steps = (page: Page) => unknown;
+
+async function loadSteps(file: string): Promise<Steps> {
+  const abs = path.resolve(file);
+  if (!fs.existsSync(abs)) throw new RunError(`--steps: no file at ${abs}`);
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(abs).href)) as { default?: unknown };
+  } catch (e) {
+    throw new RunError(`--steps: ${file} does not load: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (typeof mod.default !== 'function') throw new RunError(`--steps: ${file} has no default export function (export default async (page) => { … })`);
+  return mod.default as Steps;
+}
+
+export async function runAudit(o: RunOptions): Promise<RunResult> {
+  if (!fs.existsSync(path.join(o.extension, 'manifest.json'))) {
+    throw new RunError(`the extension is not built (no ${path.join(o.extension, 'manifest.json')}): run npm run build`);
+  }
+  const steps = o.steps ? await loadSteps(o.steps) : null;
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-audit-'));
+  let browser: Browser | null = null;
+  try {
+    try {
+      browser = await puppeteer.launch({
+        executablePath: o.chrome, headless: !o.headful, pipe: true, enableExtensions: true, userDataDir,
+        args: [...FLAGS, `--window-size=${VIEWPORT.width},${VIEWPORT.height}`], defaultViewport: VIEWPORT,
+      });
+    } catch (e) {
+      throw new RunError(`could not start ${o.chrome}: ${(e as Error).message.split('\n')[0]}`);
+    }
+    await browser.installExtension(o.extension);
+    const version = await browser.version();
+    const page = await browser.newPage();
+    o.log(`loading ${o.url}`);
+    let status = 0;
+    try {
+      const res = await page.goto(o.url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+      status = res?.status() ?? 0;
+    } catch (e) {
+      throw new RunError(`could not load ${o.url}: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (status >= 400) throw new RunError(`${o.url} answered HTTP ${status}`);
+    await enable(page);
+    await waitForComponents(page);
+    await startRecording(page);
+    const t0 = Date.now();
+    if (steps) {
+      o.log(`running the steps in ${o.steps}`);
+      try {
+        await steps(page);
+      } catch (e) {
+        throw new RunError(`the steps failed: ${(e as Error).message.split('\n')[0]}`);
+      }
+    } else {
+      o.log(`watching for ${o.seconds} s`);
+      await new Promise((r) => setTimeout(r, o.seconds * 1000));
+    }
+    const recording = await stopRecording(page);
+    const seconds = (Date.now() - t0) / 1000;
+    const snap = await snapshot(page);
+    const dom = await domElements(page);
+    const screenshot = Buffer.from(await page.screenshot({ type: 'png' }));
+    return { recording, snapshot: snap, domElements: dom, screenshot, browser: version, seconds };
+  } finally {
+    await browser?.close().catch(() => undefined);
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}

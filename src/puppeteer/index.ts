@@ -1,0 +1,136 @@
+/**
+ * `layout-cost/puppeteer` (issue 14): Layout Cost in your own puppeteer e2e
+ * suite. Install the extension into the browser, attach to a page, and check
+ * what an interaction cost against budgets:
+ *
+ *   import puppeteer from 'puppeteer';
+ *   import { attach, extensionPath } from 'layout-cost/puppeteer';
+ *   const browser = await puppeteer.launch({ pipe: true, enableExtensions: [extensionPath] });
+ *   const page = await browser.newPage();
+ *   await page.goto('http://localhost:5173');
+ *   const lc = await attach(page);                  // overlay on, React found, recording
+ *   await page.click('#open-report');
+ *   await lc.expectWithin({ components: { ReportTable: { layoutMs: 8 } } });
+ *
+ * docs/CI.md has the whole API and the Playwright recipe.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
+import { BudgetError, parseBudget, type Budget } from '../cli/budget';
+import * as api from '../cli/page-api';
+import { buildReport, type AuditReport } from '../cli/report';
+import type { Mode } from '../protocol/constants';
+import type { Recording } from '../protocol/recording';
+import type { LayoutCostState, Snapshot } from '../protocol/snapshot';
+
+export type { AuditReport, Check, Dist, InstanceReport, TypeReport } from '../cli/report';
+export type { Recording } from '../protocol/recording';
+export type { LayoutCostState, Snapshot } from '../protocol/snapshot';
+export { RunError } from '../cli/page-api';
+export { BudgetError } from '../cli/budget';
+
+function findRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (fs.existsSync(path.join(dir, 'dist', 'manifest.json')) || fs.existsSync(path.join(dir, 'manifest.json'))) return dir;
+    dir = path.dirname(dir);
+  }
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(findRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The built extension (the package's dist/): pass it to puppeteer (`enableExtensions: [extensionPath]`). */
+export const extensionPath = path.join(findRoot(), 'dist');
+
+/** Installs the extension into a running browser (puppeteer ≥ 23, launched with `pipe: true, enableExtensions: true`). */
+export async function install(browser: Browser): Promise<string> {
+  return browser.installExtension(extensionPath);
+}
+
+/** A budget as in a budget file (docs/CI.md): `{ defaults, components, page }`. */
+export type BudgetSpec = Record<string, unknown>;
+
+export interface LayoutCost {
+  readonly page: Page;
+  enable(mode?: Exclude<Mode, 'off'>): Promise<void>;
+  disable(): Promise<void>;
+  state(): Promise<LayoutCostState>;
+  snapshot(): Promise<Snapshot>;
+  startRecording(opts?: { maxRows?: number }): Promise<void>;
+  stopRecording(): Promise<Recording>;
+  /**
+   * Stops the recording running since `attach` (or the last `report`/`expectWithin`), builds the same report as
+   * `layout-cost audit` against `budget` (none: no checks), and starts a new recording for the next interaction.
+   */
+  report(budget?: BudgetSpec): Promise<AuditReport>;
+  /** `report(budget)`, throwing an Error that lists every budget exceeded; resolves to the report when all hold. */
+  expectWithin(budget: BudgetSpec): Promise<AuditReport>;
+}
+
+export interface AttachOptions {
+  mode?: Exclude<Mode, 'off'>;
+  /** Start recording at once (default true). */
+  record?: boolean;
+  /** How long to wait for React components (default 15 s). */
+  timeoutMs?: number;
+}
+
+/** Turns the overlay on in `page`, waits for its React components, and starts recording. */
+export async function attach(page: Page, opts: AttachOptions = {}): Promise<LayoutCost> {
+  await api.enable(page, opts.mode ?? 'components');
+  await api.waitForComponents(page, opts.timeoutMs ?? 15_000);
+  let recordingSince = opts.record === false ? null : Date.now();
+  if (recordingSince !== null) await api.startRecording(page);
+  const version = packageVersion();
+  const lc: LayoutCost = {
+    page,
+    enable: (mode) => api.enable(page, mode),
+    disable: () => api.disable(page),
+    state: () => api.state(page),
+    snapshot: () => api.snapshot(page),
+    async startRecording(o) {
+      await api.startRecording(page, o);
+      recordingSince = Date.now();
+    },
+    async stopRecording() {
+      recordingSince = null;
+      return api.stopRecording(page);
+    },
+    async report(spec) {
+      let budget: Budget;
+      try {
+        budget = spec === undefined ? { defaults: {}, components: [], page: { domElements: null } } : parseBudget(spec);
+      } catch (e) {
+        if (e instanceof BudgetError) throw new BudgetError(`budget: ${e.message}`);
+        throw e;
+      }
+      const since = recordingSince ?? Date.now();
+      const recording = await api.stopRecording(page);
+      const [snapshot, dom] = [await api.snapshot(page), await api.domElements(page)];
+      await api.startRecording(page);
+      recordingSince = Date.now();
+      return buildReport({
+        url: page.url(), browser: await page.browser().version(), toolVersion: version, seconds: (Date.now() - since) / 1000,
+        recording, snapshot, domElements: dom,
+      }, budget);
+    },
+    async expectWithin(spec) {
+      const r = await lc.report(spec);
+      if (!r.passed) {
+        const lines = r.checks.filter((c) => !c.pass).map((c) => `  ${c.message}`);
+        throw new Error(`Layout Cost: ${r.failures} budget${r.failures === 1 ? '' : 's'} exceeded:\n${lines.join('\n')}`);
+      }
+      return r;
+    },
+  };
+  return lc;
+}

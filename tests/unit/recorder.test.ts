@@ -19,6 +19,19 @@ describe('recording', () => {
     expect(Object.keys(rec.components).sort()).to.deep.equal(['4', '5', '6']);
   });
 
+  it('leaves out frames that began before it started (their records arrive after the start)', () => {
+    const r = new Recorder(info, 1000, Infinity, 500);
+    r.mount(2);
+    r.inclusive(2, 0, 9, 0);
+    r.endFrame(1, 480, 0, 9, 0);
+    r.inclusive(3, 0, 1, 0);
+    r.endFrame(2, 510, 0, 1, 0);
+    const rec = r.finish('');
+    expect(rec.frames.map((f) => f.frame)).to.deep.equal([2]);
+    expect(rec.frames[0].components.map((c) => c.id)).to.deep.equal([3]);
+    expect(rec.frames[0].mounts).to.deep.equal([]);
+  });
+
   it('tee feeds a recording and the live ring the same frames; either alone is itself', () => {
     const a = new Recorder(info);
     const b = new Recorder(info, 1000, 2);

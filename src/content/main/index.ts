@@ -433,16 +433,16 @@ class Controller {
   /** Starts a recording (a running one goes on). */
   startRecording(maxRows = MAX_ROWS): void {
     if (this.recorder) return;
-    this.recorder = this.newRecorder(maxRows);
+    this.recorder = this.newRecorder(maxRows, Infinity, performance.now());
     this.store.recorder = tee(this.recorder, this.live);
   }
 
-  private newRecorder(maxRows: number, maxFrames = Infinity): Recorder {
+  private newRecorder(maxRows: number, maxFrames = Infinity, since = -Infinity): Recorder {
     const store = this.store;
     return new Recorder((id) => {
       const c = store.components.get(id);
       return c ? { name: c.name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
-    }, maxRows, maxFrames);
+    }, maxRows, maxFrames, since);
   }
 
   private finishRecording(rec: Recorder): Recording {

@@ -57,6 +57,12 @@ export class Recorder implements FrameSink {
   constructor(
     private readonly info: (id: number) => ComponentInfo | null, private readonly maxRows = MAX_ROWS,
     private readonly maxFrames = Infinity,
+    /**
+     * Frames that began before this (the page's performance.now()) are not recorded: the agent's batches arrive a
+     * little after their frames, so without it a recording started after an interaction would open with its last
+     * frames.
+     */
+    private readonly since = -Infinity,
   ) {}
 
   self(id: number, styleMs: number, layoutMs: number, forcedMs: number, _forcedCount = 0): void {
@@ -94,6 +100,14 @@ export class Recorder implements FrameSink {
   }
 
   endFrame(frame: number, time: number, styleMs: number, layoutMs: number, forcedMs: number): void {
+    if (time < this.since) {
+      this.incl.length = 0;
+      this.selfById.clear();
+      this.mounts = [];
+      this.unmounts = [];
+      this.commitList = [];
+      return;
+    }
     const all = this.incl.sort((a, b) => (b.styleMs + b.layoutMs + b.forcedMs) - (a.styleMs + a.layoutMs + a.forcedMs));
     const components = all.slice(0, MAX_FRAME_COMPONENTS);
     this.frames.push({

@@ -5,11 +5,19 @@
  * not exist in the page); what comes back is the page's data: the recording
  * is checked by `recordingValidator` before anything reads it.
  */
-import type { Page } from 'puppeteer-core';
 import { recordingValidator, type Recording } from '../protocol/recording';
 import type { Mode } from '../protocol/constants';
 import type { LayoutCostState, Snapshot } from '../protocol/snapshot';
 import { INVALID } from '../protocol/validate';
+
+/**
+ * What of a page these need: puppeteer's Page and Playwright's Page both fit (string evaluation and the URL), so the
+ * helper serves both.
+ */
+export interface Page {
+  evaluate(expression: string): Promise<unknown>;
+  url(): string;
+}
 
 /** A run that cannot go on (exit status 2 in the CLI): one clear line. */
 export class RunError extends Error {}

@@ -12,12 +12,14 @@
  *   await page.click('#open-report');
  *   await lc.expectWithin({ components: { ReportTable: { layoutMs: 8 } } });
  *
- * docs/CI.md has the whole API and the Playwright recipe.
+ * `attach` takes a puppeteer Page or a Playwright Page (it only evaluates
+ * expressions in it). docs/CI.md has the whole API and the Playwright recipe.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
+import type { Page } from '../cli/page-api';
 import { BudgetError, parseBudget, type Budget } from '../cli/budget';
 import * as api from '../cli/page-api';
 import { buildReport, type AuditReport } from '../cli/report';
@@ -27,6 +29,7 @@ import type { LayoutCostState, Snapshot } from '../protocol/snapshot';
 
 export type { AuditReport, Check, Dist, InstanceReport, TypeReport } from '../cli/report';
 export type { Recording } from '../protocol/recording';
+export type { Page } from '../cli/page-api';
 export type { LayoutCostState, Snapshot } from '../protocol/snapshot';
 export { RunError } from '../cli/page-api';
 export { BudgetError } from '../cli/budget';
@@ -119,7 +122,7 @@ export async function attach(page: Page, opts: AttachOptions = {}): Promise<Layo
       await api.startRecording(page);
       recordingSince = Date.now();
       return buildReport({
-        url: page.url(), browser: await page.browser().version(), toolVersion: version, seconds: (Date.now() - since) / 1000,
+        url: page.url(), browser: String(await page.evaluate('navigator.userAgent')).slice(0, 300), toolVersion: version, seconds: (Date.now() - since) / 1000,
         recording, snapshot, domElements: dom,
       }, budget);
     },

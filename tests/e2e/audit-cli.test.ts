@@ -196,3 +196,39 @@ describe('layout-cost/puppeteer, the helper (e2e)', function () {
     expect(bad?.message).to.match(/budget: components\["Heavy"\]\.layoutMs must be a number ≥ 0, not -1/);
   });
 });
+
+describe('the helper with Playwright (the documented recipe, e2e)', function () {
+  this.timeout(180_000);
+
+  it('a persistent context with the extension; attach(page) and expectWithin work on a Playwright page', async () => {
+    const { chromium } = await import('playwright-core');
+    const lib = await import(path.join(ROOT, 'lib', 'puppeteer.mjs'));
+    const server = await startServer();
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-playwright-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: findChrome() as string,
+      headless: true,
+      args: [`--disable-extensions-except=${lib.extensionPath}`, `--load-extension=${lib.extensionPath}`,
+        ...(process.platform === 'linux' ? ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] : [])],
+      viewport: { width: 1280, height: 900 },
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/timing-load-r19.html`);
+      await page.waitForFunction('window.__fixtureReady === true');
+      const lc = await lib.attach(page);
+      await page.evaluate('window.__work.start()');
+      await page.waitForTimeout(2000);
+      await page.evaluate('window.__work.stop()');
+      const report = await lc.report({ components: { Heavy: { layoutMs: 1 } }, page: { domElements: false } });
+      const heavy = report.checks.find((c: any) => c.name === 'Heavy');
+      expect(heavy).to.include({ metric: 'layoutMs', pass: false });
+      expect(report.browser).to.match(/Chrom/);
+      expect((await lc.snapshot()).components.some((c: any) => c.name === 'Heavy')).to.equal(true);
+    } finally {
+      await context.close();
+      await server.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    }
+  });
+});

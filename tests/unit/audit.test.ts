@@ -3,8 +3,11 @@
  * the report's percentiles and checks from a recording and a snapshot, and
  * the JUnit and HTML writers escaping the page's names.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
-import { BudgetError, budgetFor, defaultBudget, parseBudget, parseBudgetText } from '../../src/cli/budget';
+import { ROOT } from '../../scripts/chrome';
+import { BudgetError, budgetFor, defaultBudget, METRICS, parseBudget, parseBudgetText } from '../../src/cli/budget';
 import { reportHtml } from '../../src/cli/html';
 import { junitXml } from '../../src/cli/junit';
 import { buildReport, percentile, type AuditInput } from '../../src/cli/report';
@@ -66,6 +69,15 @@ describe('audit: budgets', () => {
     expect(b.page).to.deep.equal({ layoutMsPerFrame: 16, domElements: { warn: 1000, error: 1400 } });
     expect(defaultBudget().page.domElements).to.deep.equal({ warn: 818, error: 1400 });
     expect(parseBudget({ page: { domElements: false } }).page.domElements).to.equal(null);
+  });
+
+  it('the JSON schema editors complete from knows the same fields; the docs\' example reads', () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'budget.schema.json'), 'utf8'));
+    expect(Object.keys(schema.definitions.component.properties).sort()).to.deep.equal([...METRICS, 'stat'].sort());
+    expect(Object.keys(schema.properties.page.properties).sort()).to.deep.equal(['domElements', 'layoutMsPerFrame', 'stat']);
+    expect(schema.definitions.stat.enum).to.deep.equal(['p95', 'max']);
+    const example = parseBudgetText(fs.readFileSync(path.join(ROOT, 'docs', 'examples', 'budget.json'), 'utf8'));
+    expect(budgetFor(example, 'Cell').budget).to.deep.equal({ layoutMs: 1, forcedCount: 0, rendered: 40, inflation: 3 });
   });
 
   it('refuses a malformed budget naming the field and the value', () => {

@@ -99,6 +99,17 @@ export async function buildAll(filter?: string): Promise<void> {
     const out = path.join(ROOT, 'build', 'fixtures', `${f.app}-r${f.react}${f.dev ? '-dev' : ''}.js`);
     jobs.push(build(options(entry, out, f.react, !!f.dev)));
   }
+  // Issue 15: one source built three ways (production React in all): minified with a linked source map, minified
+  // without one, and not minified (the names the map must give back).
+  if (!filter || 'sources'.includes(filter)) {
+    const entry = path.join(ROOT, 'tests', 'fixtures', 'src', 'sources.tsx');
+    const variants: [string, Partial<BuildOptions>][] = [
+      ['min', { minify: true, sourcemap: 'linked' }], ['nomap', { minify: true, sourcemap: false }], ['plain', { minify: false, sourcemap: false }],
+    ];
+    for (const [name, o] of variants) {
+      jobs.push(build({ ...options(entry, path.join(ROOT, 'build', 'fixtures', `sources-r19-${name}.js`), 19, false), ...o }));
+    }
+  }
   if (!filter || 'demo'.includes(filter)) {
     jobs.push(build(options(path.join(ROOT, 'demo', 'src', 'main.tsx'), path.join(ROOT, 'build', 'demo', 'demo.js'), 19, false)));
   }

@@ -7,6 +7,7 @@
  */
 import browser from 'webextension-polyfill';
 import { Screenshots } from './capture';
+import { SourceLocator } from './sources';
 import {
   DropCounter, envelope, nextMode, parseMessage, PORT_NAME_CONTENT, PORT_NAME_DEVTOOLS, PORT_NAME_PANEL, Source,
   type BackgroundToContent, type BackgroundToPanel, type Mode,
@@ -21,6 +22,7 @@ const SESSION_KEY = 'tabModes';
 
 const drops = new DropCounter();
 const screenshots = new Screenshots();
+const sources = new SourceLocator();
 const contents = new Map<number, Map<number, Port>>();
 const panels = new Map<number, Port>();
 const modes = new Map<number, Mode>();
@@ -276,6 +278,13 @@ function onContentConnect(port: Port): void {
           ? Promise.resolve({ ok: false, error: 'pixels are compared in the top frame only', pixelsCompared: 0, pixelsChanged: 0 })
           : screenshots.take(tabId, step, rect, dpr);
         void answer.then((a) => sendContent(port, 'captured', { reqId, ...a }));
+        break;
+      }
+      case 'locate': {
+        const { reqId, request } = msg.payload;
+        void sources.locate(request, port.sender?.url ?? null)
+          .catch(() => [])
+          .then((types) => sendContent(port, 'located', { reqId, types }));
         break;
       }
       default:

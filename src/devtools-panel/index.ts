@@ -7,7 +7,7 @@
  * in place, and `dom.ts` is the only way strings reach the DOM.
  */
 import browser from 'webextension-polyfill';
-import type { Mode, PinnedDetail, Settings, StripBar } from '../protocol';
+import type { Mode, PinnedDetail, RowSource, Settings, StripBar } from '../protocol';
 import { SETTINGS_STORAGE_KEY } from '../overlay/settings';
 import { PanelConnection, type BackgroundMessage } from './connection';
 import { el } from './dom';
@@ -61,9 +61,9 @@ const send = {
   mode: (mode: Mode) => conn.send('setMode', { mode }),
 };
 
-const table = new TableView({ hover: send.hover, pin: send.pin }, settings);
+const table = new TableView({ hover: send.hover, pin: send.pin, openSource }, settings);
 const experiments = new ExperimentBook();
-const pinned = new PinnedView({ pin: send.pin, reveal, tryCss, copy }, settings);
+const pinned = new PinnedView({ pin: send.pin, reveal, tryCss, copy, openSource }, settings);
 pinned.setExperiments(experiments);
 const settingsView = new SettingsView({ write: writeSettings });
 const legend = new LegendView(() => {
@@ -242,6 +242,15 @@ async function copy(text: string): Promise<boolean> {
 }
 
 /** Selects the component's first host node in the Elements panel. */
+/** Opens a component's source in DevTools' Sources panel (the original file when a map gave it). */
+function openSource(src: RowSource): void {
+  const panels = (globalThis as { chrome?: typeof chrome }).chrome?.devtools?.panels;
+  if (!panels?.openResource) return showFlash('info', 'Open in Sources works in DevTools only');
+  panels.openResource(src.url, Math.max(0, src.line - 1), Math.max(0, src.column - 1), (res?: { code?: string }) => {
+    if (res && res.code && res.code !== 'OK') showFlash('warn', `DevTools could not open ${src.file} (${res.code})`);
+  });
+}
+
 function reveal(id: number): void {
   if (!Number.isInteger(id) || id <= 0) return;
   const s = model.status;

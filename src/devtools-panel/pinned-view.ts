@@ -6,7 +6,7 @@
  * experiments to try (experiment-model.ts). Updated in place twice a second,
  * so focus and open <details> survive refreshes.
  */
-import type { PinnedDetail, Settings } from '../protocol';
+import type { PinnedDetail, RowSource, Settings } from '../protocol';
 import { clear, el, setText } from './dom';
 import { drawSparkline, sparkColorsFrom } from './sparkline-canvas';
 import { rampLevel } from '../overlay/ramps';
@@ -20,6 +20,8 @@ export interface PinnedCallbacks {
   tryCss(id: number, css: string): void;
   /** Puts text on the clipboard; resolves false when the browser refused. */
   copy(text: string): Promise<boolean>;
+  /** Opens a component's source in DevTools' Sources panel. */
+  openSource(source: RowSource): void;
 }
 
 type MetricKey = 'style' | 'layout' | 'forced' | 'authored' | 'rendered' | 'portaled' | 'ratio' | 'commits' | 'frame';
@@ -30,6 +32,9 @@ export class PinnedView {
   private readonly detailEl: HTMLElement;
   private readonly nameEl = el('bdi', { class: 'name', id: 'pinned-name' });
   private readonly keyEl = el('span', { class: 'pinned-key' });
+  /** Where its type is defined (issue 15): a link that opens it in Sources, and what the lookup found. */
+  private readonly sourceEl = el('button', { id: 'pinned-source', class: 'link', on: { click: () => this.detail?.source && this.cb.openSource(this.detail.source) } });
+  private readonly sourceNote = el('span', { class: 'pinned-source-note dim' });
   private readonly idEl = el('span', { class: 'pinned-id' });
   private readonly metrics = new Map<MetricKey, [HTMLElement, HTMLElement | null]>();
   private readonly canvas = el('canvas', { class: 'spark-large', attrs: { role: 'img', 'aria-label': 'Layout ms over the last 6 seconds' } });
@@ -73,6 +78,7 @@ export class PinnedView {
     this.detailEl = el('div', { class: 'pinned-detail' },
       el('div', { class: 'pinned-head' },
         el('h2', { class: 'pinned-title' }, this.nameEl), this.keyEl, this.idEl),
+      el('div', { class: 'pinned-source' }, this.sourceEl, this.sourceNote),
       el('div', { class: 'pinned-actions' },
         el('button', { id: 'reveal', on: { click: () => this.detail && this.cb.reveal(this.detail.id) } }, 'Reveal in Elements'),
         el('button', { id: 'unpin', on: { click: () => this.cb.pin(null) } }, 'Unpin')),
@@ -116,6 +122,14 @@ export class PinnedView {
     setText(this.nameEl, capText(d.name) || 'Anonymous');
     setText(this.keyEl, d.key === null ? '' : `key ${capText(d.key, 60)}`);
     setText(this.idEl, `#${d.id}`);
+    const src = d.source ?? null;
+    setText(this.sourceEl, src ? `${src.file}:${src.line}` : '');
+    this.sourceEl.hidden = src === null;
+    if (src) this.sourceEl.title = 'Open in DevTools\' Sources panel';
+    setText(this.sourceNote, src === null ? 'Source: not found yet (looked up in the page\'s scripts)'
+      : src.state === 'mapped' ? `from the source map${d.minifiedName ? `; minified name ${capText(d.minifiedName, 40)}` : ''}`
+        : src.state === 'no-map' ? 'in the bundle: its script has no source map'
+          : 'in the bundle: its source map could not be used');
     // Elements other components' portals placed in its DOM are theirs: not this component's inflation.
     const ratio = inflationRatio(Math.max(0, d.rendered - d.portaledIn), d.authored);
     this.set('style', formatMs(d.styleMs), formatMs(d.lastStyleMs));

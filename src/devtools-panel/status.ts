@@ -55,7 +55,15 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
     const why = s.degraded.slice(0, 4).map((r) => capText(r, 120)).join('; ');
     out.push({ id: 'degraded', level: 'warn', text: `Measurement degraded: ${why}` });
   }
-  if (s.minified) out.push({ id: 'minified', level: 'info', text: 'Names are minified (production build)' });
+  const src = s.sources ?? null;
+  if (s.minified) {
+    // Measured from the names seen; what the page's source maps gave back says how far that is undone.
+    const text = !src || src.types === 0 ? 'Names look minified (a production build); looking for source maps…'
+      : src.mapped > 0 ? `Names look minified: ${src.mapped} of ${src.types} component types named from the page's source maps`
+        : src.pending > 0 ? 'Names look minified; looking for source maps…'
+          : 'Names look minified, and no source map was found for them: serve your build\'s .map files (or inline them) to see real names';
+    out.push({ id: 'minified', level: 'info', text });
+  }
   if (ctx.tableRows != null && ctx.tableRows < s.components) {
     out.push({ id: 'truncated', level: 'warn', text: `Table lists ${formatCount(ctx.tableRows)} of ${plural(s.components, 'component')}` });
   }

@@ -4,7 +4,7 @@
  * name and sorted by any column. Rebuilt at most a few times a second, so a
  * plain sort of 20 000 rows is fine; display strings are computed once here.
  */
-import type { ComponentRow, TableUpdate } from '../protocol';
+import type { ComponentRow, RowSource, TableUpdate } from '../protocol';
 import { capText, inflationRatio } from './text';
 
 /** Id of the synthetic `<page>` row (component ids start at 1). */
@@ -36,6 +36,16 @@ export interface TableRow {
   commits: number;
   /** Element counts are not known for this row (a recording keeps ms only): its count cells show "–". */
   noCounts?: boolean;
+  /** Where its type is defined (issue 15), once found. */
+  source?: RowSource | null;
+  /** The page's name when `label` came from a source map. */
+  minifiedName?: string | null;
+}
+
+/** "cell.tsx:42" for the table (the pinned view shows the whole path). */
+export function sourceLabel(s: RowSource): string {
+  const base = s.file.slice(s.file.lastIndexOf('/') + 1) || s.file;
+  return `${capText(base, 60)}:${s.line}`;
 }
 
 export const SORT_KEYS = [
@@ -64,8 +74,12 @@ export function nextSort(cur: SortSpec, key: SortKey): SortSpec {
 
 export function toRow(r: ComponentRow): TableRow {
   const label = capText(r.name) || 'Anonymous';
+  const min = r.minifiedName ? capText(r.minifiedName) : null;
   return {
-    id: r.id, isPage: false, parentId: r.parentId, label, search: label.toLowerCase(), key: r.key === null ? null : capText(r.key),
+    source: r.source ?? null, minifiedName: min,
+    id: r.id, isPage: false, parentId: r.parentId, label,
+    // The filter finds a component by its shown name, its minified name and its file.
+    search: `${label}${min ? ` ${min}` : ''}${r.source ? ` ${r.source.file}` : ''}`.toLowerCase(), key: r.key === null ? null : capText(r.key),
     depth: r.depth, styleMs: r.styleMs, layoutMs: r.layoutMs, forcedMs: r.forcedMs, lastFrameMs: r.lastFrameMs,
     authored: r.authored, rendered: r.rendered, ratio: inflationRatio(Math.max(0, r.rendered - r.portaledIn), r.authored), commits: r.commits,
   };

@@ -11,11 +11,12 @@
  * tree, foldable: click ▸/▾ or ←/→ on the cursor row; "Self" is its own
  * layout ms). A view can relabel columns; the cells stay the same.
  */
-import type { Settings, TableUpdate } from '../protocol';
+import type { RowSource, Settings, TableUpdate } from '../protocol';
 import { el, setText } from './dom';
 import { rampLevel } from '../overlay/ramps';
 import {
   buildRows, byType, DEFAULT_SORT, nextSort, treeRows, viewRows, type SortKey, type SortSpec, type TableRow, type TableViewKind,
+  sourceLabel,
 } from './table-model';
 import { capText, formatCount, formatMs, formatRatio } from './text';
 import { moveCursor, pageSize, scrollToReveal, visibleRange } from './virtual-window';
@@ -61,6 +62,8 @@ const VIEW_LABELS: Record<TableViewKind, Partial<Record<SortKey, [string, string
 export interface TableCallbacks {
   hover(id: number | null): void;
   pin(id: number | null): void;
+  /** Open a component's source in DevTools' Sources panel. */
+  openSource(source: RowSource): void;
 }
 
 export class TableView {
@@ -239,7 +242,10 @@ export class TableView {
     for (const c of COLUMNS) {
       const cell = el('span', { class: `td col-${c.key}`, attrs: { role: 'gridcell' } });
       // Names are isolated (<bdi>) so a right-to-left name cannot pull the numbers around.
-      if (c.key === 'name') cell.append(el('span', { class: 'twisty', attrs: { 'aria-hidden': 'true' } }), el('bdi', { class: 'name' }));
+      if (c.key === 'name') {
+        cell.append(el('span', { class: 'twisty', attrs: { 'aria-hidden': 'true' } }), el('bdi', { class: 'name' }),
+          el('span', { class: 'src', attrs: { title: 'Open in Sources' } }));
+      }
       else cell.append(el('span', { class: 'v' }));
       row.append(cell);
     }
@@ -275,9 +281,16 @@ export class TableView {
         (cell.firstChild as HTMLElement).hidden = !tree;
         // 8 px a level up to 10: library trees run 15 deep, and the name must stay readable past that.
         cell.style.paddingLeft = tree ? `${4 + 8 * Math.min(r.treeDepth ?? 0, 10)}px` : '';
-        setText(cell.lastChild as Node, col.cell(r));
+        setText(cell.children[1], col.cell(r));
+        const src = cell.children[2] as HTMLElement;
+        setText(src, r.source ? sourceLabel(r.source) : '');
+        src.hidden = !r.source;
+        if (r.source) src.title = `Open ${r.source.file}:${r.source.line} in Sources${r.source.state === 'no-map' ? ' (the bundle: no source map)' : ''}`;
       } else setText(cell.firstChild as Node, col.cell(r));
-      if (col.key === 'name') cell.title = r.key === null ? r.label : `${r.label} — key ${capText(r.key, 60)}`;
+      if (col.key === 'name') {
+        const min = r.minifiedName ? ` (minified: ${r.minifiedName})` : '';
+        cell.title = `${r.label}${min}${r.key === null ? '' : ` — key ${capText(r.key, 60)}`}${r.source ? ` — ${r.source.file}:${r.source.line}` : ''}`;
+      }
       if (col.level) {
         const lvl = col.level(r, this.settings);
         cell.dataset.level = lvl === null ? '' : String(lvl);
@@ -302,6 +315,10 @@ export class TableView {
     const r = this.rowAt(e.target);
     if (!r) return;
     this.cursor = this.rows.indexOf(r);
+    if (e.target instanceof Element && e.target.classList.contains('src') && r.source) {
+      this.cb.openSource(r.source);
+      return;
+    }
     if (e.target instanceof Element && e.target.classList.contains('twisty') && r.hasChildren) {
       this.fold(r, !r.collapsed);
       return;

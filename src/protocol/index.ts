@@ -2,3 +2,4 @@ export * from './messages';
 export * from './records';
 export * from './validate';
 export * from './snapshot';
+export * from './sources';

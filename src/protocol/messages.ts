@@ -17,6 +17,7 @@ import { experimentOutcome, experimentRequest, type ExperimentOutcome, type Expe
 import type { DirtiedBy, SelfCost } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
 import { recordingValidator, type Recording } from './recording';
+import { locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, type LocatedType, type LocateRequest, type TypeText } from './sources';
 import { parseWith } from './guard';
 import {
   anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, validItemsOf, type Validator,
@@ -104,10 +105,28 @@ export interface ComponentRow {
   /** Elements of `rendered` that portals of components outside this one's subtree placed in its DOM. */
   portaledIn: number;
   commits: number;
+  /** Where its type is defined (issue 15), once looked up; null: not yet, or not found. */
+  source?: RowSource | null;
+  /** The name in the page when `name` came from a source map. */
+  minifiedName?: string | null;
 }
+
+/** A component type's source location as the panel shows and opens it (1-based line and column). */
+export interface RowSource {
+  file: string;
+  line: number;
+  column: number;
+  /** What DevTools' Sources panel opens (the original file's URL when mapped, else the script's). */
+  url: string;
+  state: 'mapped' | 'no-map' | 'map-error';
+}
+const rowSource: Validator<RowSource | null> = (v) => (v === undefined || v === null ? null : isRecord({
+  file: str(300), line: num(0, 1e9), column: num(0, 1e9), url: str(4096), state: oneOf(['mapped', 'no-map', 'map-error'] as const),
+})(v));
 const componentRow: Validator<ComponentRow> = isRecord({
   id, name, parentId: optId, depth: num(0, 1e5), key: nullable(name), styleMs: ms, layoutMs: ms, forcedMs: ms,
   lastFrameMs: ms, authored: num(0, 1e8), rendered: num(0, 1e8), portaledIn: num(0, 1e8), commits: num(0, 1e12),
+  source: rowSource, minifiedName: (v: unknown) => (v === undefined ? null : nullable(name)(v)),
 });
 
 export interface PinnedDetail extends ComponentRow {
@@ -181,6 +200,8 @@ export interface Status extends PageStatus {
   hovered: number | null;
   /** Layout Cost's own cost in this frame (null while off or not yet measured). */
   self: SelfCost | null;
+  /** Component types and how many were found in the page's scripts and mapped to their sources (issue 15). */
+  sources?: { types: number; located: number; mapped: number; pending: number } | null;
 }
 const status: Validator<Status> = (v) => {
   const base = pageStatus(v);
@@ -188,6 +209,8 @@ const status: Validator<Status> = (v) => {
     frameId: num(0, 2 ** 53), mode, pinned: optId, components: num(0, 1e8), droppedEvents: num(0, 2 ** 53),
     droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), hidden: num(0, 1e6), capped: bool, hovered: optId,
     self: nullable(selfCost),
+    sources: (x: unknown) => (x === undefined || x === null ? null
+      : isRecord({ types: num(0, 1e6), located: num(0, 1e6), mapped: num(0, 1e6), pending: num(0, 1e6) })(x)),
   })(v);
   return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
 };
@@ -240,7 +263,14 @@ export interface PageToContent {
   /** An experiment's screenshot `step` (0 off, 1 on, 2 off) of `rect` (viewport CSS px, x y w h): see PixelAnswer. */
   capture: { seq: number; step: number; rect: number[] };
   stack: { id: number; ms: number; stack: string };
+  /**
+   * Component types (issue 15, agent/types.ts): new types' source text (the function's own text, read with the
+   * native Function.prototype.toString, capped), which components are of which type, and whether the names seen so
+   * far look minified.
+   */
+  types: { types: TypeText[]; members: [number, number][]; minified: boolean };
 }
+
 export interface ContentToPage {
   /** What the agent should do: `mode` off detaches everything; `track`: write the Performance panel track. */
   config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean };
@@ -279,6 +309,8 @@ export interface ContentToBackground {
   recording: { recording: Recording; frame: number | null };
   /** A screenshot of the tab for an experiment (top frame only); `dpr`: the frame's devicePixelRatio. */
   capture: { reqId: number; step: number; rect: number[]; dpr: number };
+  /** Find component types' source text in the page's scripts and map it (protocol/sources.ts). */
+  locate: { reqId: number; request: LocateRequest };
 }
 export interface BackgroundToContent {
   mode: { mode: Mode };
@@ -298,6 +330,7 @@ export interface BackgroundToContent {
   recent: { frame: number };
   /** DevTools is open on the tab (the Performance panel can record): the track is written only then. */
   devtools: { open: boolean };
+  located: { reqId: number; types: LocatedType[] };
 }
 export interface PanelToBackground {
   hello: { tabId: number };
@@ -340,6 +373,10 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
   return o;
 };
 
+const pairOf: Validator<[number, number]> = (v) => {
+  const a = arrayOf(num(0, 2 ** 31), 2)(v);
+  return a !== INVALID && a.length === 2 ? [a[0], a[1]] : INVALID;
+};
 const stripBar: Validator<StripBar> = (v) => {
   const a = arrayOf(num(0, 1e12), 4)(v);
   return a !== INVALID && a.length === 4 && a[1] <= 1e7 && a[2] <= 1e7 && a[3] <= 1e7 ? [a[0], a[1], a[2], a[3]] : INVALID;
@@ -367,6 +404,10 @@ export const validators = {
     capture: isRecord({ seq: num(0, 2 ** 53), step: num(0, 2), rect: rect4 }),
     dirtied: isRecord({ id, items: arrayOf(dirtiedByValidator, 5), boundary: nullable(str(200)), alone: aloneFrames }),
     stack: isRecord({ id, ms, stack: str(4096) }),
+    types: isRecord({
+      types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9) }), 2000),
+      members: validItemsOf(pairOf, 20_000), minified: bool,
+    }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {
     ...contentToPageValidators,
@@ -382,6 +423,7 @@ export const validators = {
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), outcome: experimentOutcome }),
     capture: isRecord({ reqId: num(0, 2 ** 53), step: num(0, 2), rect: rect4, dpr: num(0.01, 100) }),
     recording: isRecord({ recording: recordingValidator, frame: nullable(num(0, 1e12)) }),
+    locate: isRecord({ reqId: num(0, 2 ** 53), request: locateRequestValidator }),
   } satisfies Validators<ContentToPage & ContentToBackground>,
   [Source.Background]: {
     mode: isRecord({ mode }),
@@ -396,6 +438,7 @@ export const validators = {
     record: isRecord({ on: bool }),
     recent: isRecord({ frame: num(0, 1e12) }),
     devtools: isRecord({ open: bool }),
+    located: isRecord({ reqId: num(0, 2 ** 53), types: locatedValidator }),
     // background → panel
     status,
     table: tableUpdate,

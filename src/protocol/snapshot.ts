@@ -60,6 +60,10 @@ export interface SnapshotComponent {
    * empty for the others.
    */
   dirtiedBy: DirtiedBy[];
+  /** Where its type is defined (issue 15): the original file when a source map gave it, else the script; null until found. */
+  source: { file: string; line: number; column: number } | null;
+  /** The name in the page, when `name` is the original one a source map gave. */
+  minifiedName?: string;
 }
 
 /** DOM changes in a component's subtree of one kind, on one element type, from one source. */

@@ -18,6 +18,7 @@ function source(sent: { type: string; payload: any }[]): FeedSource & { pageStat
     droppedMessages: () => 0,
     selfCost: () => null,
     strip: () => [],
+    sources: () => null,
   };
 }
 

@@ -38,7 +38,12 @@ describe('panel honest states', () => {
     const by = Object.fromEntries(n.map((x) => [x.id, x.text]));
     expect(by.dropped).to.equal('1\u2009234 events dropped (the page outran the buffer)');
     expect(by.degraded).to.equal('Measurement degraded: page replaced requestAnimationFrame; x');
-    expect(by.minified).to.equal('Names are minified (production build)');
+    expect(by.minified).to.equal('Names look minified (a production build); looking for source maps…');
+    const sourced = (src: { types: number; located: number; mapped: number; pending: number }) =>
+      notices(status({ minified: true, sources: src }), ctx).find((x) => x.id === 'minified')?.text;
+    expect(sourced({ types: 24, located: 24, mapped: 23, pending: 0 })).to.equal('Names look minified: 23 of 24 component types named from the page\'s source maps');
+    expect(sourced({ types: 24, located: 24, mapped: 0, pending: 0 })).to.match(/no source map was found for them/);
+    expect(notices(status({ minified: false }), ctx).some((x) => x.id === 'minified')).to.equal(false);
     expect(by.capped).to.match(/200 meters/);
     expect(by.timer).to.equal('Timer resolution 0.1 ms');
     expect(formatResolution(0.005)).to.equal('5 µs');

@@ -43,6 +43,7 @@ function world() {
     post: (type, payload) => posts.push({ type, payload }),
     debug: () => undefined,
     ownerOf: (n) => (n as unknown as FElement).owner, onForced: () => forcedCalls++,
+    sourceOf: (fn) => Function.prototype.toString.call(fn),
   });
   const el = (owner: number, cost: number): FHTMLElement => Object.assign(new FHTMLElement(), { owner, cost });
   return { clock, win, internal, posts, timer, el, forced: () => forcedCalls, FElement, FHTMLElement };

@@ -18,6 +18,7 @@ import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { PanelFeed } from './panel-feed';
 import { SelfCostMeter } from './self-cost';
+import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
 
 const RENDER_INTERVAL_MS = 33;
@@ -48,6 +49,11 @@ class Controller {
   /** The recording in progress, and the last one stopped (for exportTrace and the panel). */
   private recorder: Recorder | null = null;
   private lastRecording: Recording | null = null;
+  /** Component types' source locations and original names (issue 15). */
+  private readonly sources = new SourceBook();
+  /** The locate request in flight (one at a time). */
+  private locating: number | null = null;
+  private locateSeq = 0;
   /** The panel's live frame strip: the last LIVE_FRAMES frames, kept only while a panel is open and measuring. */
   private live: Recorder | null = null;
   private captureSeq = 0;
@@ -63,6 +69,7 @@ class Controller {
   private readonly bootDrops: { readonly dropped: number };
 
   constructor(handoff: Handoff) {
+    this.store.sources = this.sources;
     const controller = this; // the feed reads the mode and the page status as they change
     this.overlay = new Overlay({
       store: this.store,
@@ -97,6 +104,7 @@ class Controller {
       droppedMessages: () => this.droppedMessages(),
       selfCost: () => this.selfCost(),
       strip: () => this.live?.bars(LIVE_FRAMES) ?? [],
+      sources: () => (this.mode === 'off' ? null : this.sources.summary()),
     });
     // The port to the worker is held only while there is something to say (background-port.ts).
     this.bg = new BackgroundPort(
@@ -139,6 +147,8 @@ class Controller {
     // Off frees what on took (issue 11: 50 000 components stayed after disable); on starts from a clean store.
     if (wasOff !== (mode === 'off')) {
       this.store.reset();
+      this.sources.reset();
+      this.locating = null;
       this.self.reset(0);
       this.lastSeq = 0;
     }
@@ -154,6 +164,15 @@ class Controller {
     this.syncLive();
     this.scheduleRender();
     this.bg.sync();
+  }
+
+  /** Asks the worker to find the next batch of component types in the page's scripts (one request at a time). */
+  private locateNext(): void {
+    if (this.locating !== null || this.mode === 'off') return;
+    const request = this.sources.nextBatch(() => pageScripts(document, performance, String(location.href)));
+    if (request === null) return;
+    this.locating = ++this.locateSeq;
+    this.bg.send('locate', { reqId: this.locating, request });
   }
 
   /** Keeps the live strip's ring while a panel is open and the overlay on; drops it otherwise. */
@@ -321,6 +340,13 @@ class Controller {
       case 'dirtied':
         this.store.setDirtied(msg.payload);
         break;
+      case 'types': {
+        const { types, members, minified } = msg.payload;
+        if (this.sources.onTypes(types, members, minified)) this.locateNext();
+        this.sources.prune((id) => this.store.components.has(id));
+        this.feed.statusChanged();
+        break;
+      }
     }
   }
 
@@ -364,6 +390,13 @@ class Controller {
         settle(this.captureWaiters, reqId, { ok, error, pixelsCompared, pixelsChanged });
         break;
       }
+      case 'located':
+        if (msg.payload.reqId !== this.locating) break;
+        this.locating = null;
+        this.sources.onLocated(msg.payload.types);
+        this.feed.statusChanged();
+        this.locateNext();
+        break;
       case 'devtools':
         this.devtoolsOpen = msg.payload.open;
         if (this.mode !== 'off') this.pushConfig();

@@ -39,6 +39,7 @@ export interface FeedSource {
   selfCost(): SelfCost | null;
   /** The live strip's bars, oldest first: [frame, style, layout, forced ms]. */
   strip(): [number, number, number, number][];
+  sources(): Status['sources'];
 }
 
 export class PanelFeed {
@@ -83,7 +84,7 @@ export class PanelFeed {
     return {
       ...page, frameId: 0, mode: s.mode, pinned: o.pinned, components: s.store.components.size,
       droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: o.drawnCount, hidden: o.hiddenCount,
-      capped: o.capped, hovered: o.hovered, self: s.selfCost(),
+      capped: o.capped, hovered: o.hovered, self: s.selfCost(), sources: s.sources(),
     };
   }
 

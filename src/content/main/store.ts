@@ -11,6 +11,7 @@
 import { RECORD_STRIDE, RecordKind, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
 import type { DirtiedBy } from '../../protocol/snapshot';
 import type { FrameSink } from './recorder';
+import type { SourceBook } from './sources';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
 
 export const EMA_ALPHA = 0.2;
@@ -127,6 +128,8 @@ export class RollupStore {
 
   /** A recording in progress is fed from here (recorder.ts); null when not recording: nothing is done for it. */
   recorder: FrameSink | null = null;
+  /** Component types' sources and original names (sources.ts), when known: rows and snapshots show them. */
+  sources: SourceBook | null = null;
 
   /** What dirtied the pinned component, as the agent last said (agent/pipeline/dirtied.ts). */
   dirtied: { id: number; items: DirtiedBy[]; boundary: string | null; alone: { frames: number; layoutMs: number } } = {
@@ -413,10 +416,13 @@ export class RollupStore {
 
   row(c: StoredComponent): ComponentRow {
     const e = this.ema(c);
+    const src = this.sources;
+    const n = src ? src.nameOf(c.id, c.name) : { name: c.name, minifiedName: null };
     return {
-      id: c.id, name: c.name, parentId: c.parentId, depth: c.depth, key: c.key, styleMs: e.styleMs,
+      id: c.id, name: n.name, parentId: c.parentId, depth: c.depth, key: c.key, styleMs: e.styleMs,
       layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
-      rendered: c.rendered, portaledIn: c.portaledIn, commits: c.commits,
+      rendered: c.rendered, portaledIn: c.portaledIn, commits: c.commits, source: src ? src.rowSource(c.id) : null,
+      minifiedName: n.minifiedName,
     };
   }
 
@@ -434,6 +440,8 @@ export class RollupStore {
         styleMs: row.styleMs, layoutMs: row.layoutMs, forcedMs: row.forcedMs, lastFrameMs: row.lastFrameMs,
         commits: row.commits, sparkline: this.sparkline(c), drawn: at !== null, layer: c.layer, meterAt: at,
         dirtiedBy: this.dirtiedOf(c.id),
+        source: row.source ? { file: row.source.file, line: row.source.line, column: row.source.column } : null,
+        ...(row.minifiedName ? { minifiedName: row.minifiedName } : {}),
       });
     }
     return {

@@ -55,4 +55,6 @@ export interface FrameworkAdapter {
   authored(handle: object, childAuthored: (childId: number) => number | null): number;
   /** The component that owns a DOM node (nearest framework-created ancestor), or 0. */
   ownerOf(node: Node): number;
+  /** The component's own function or class (wrappers such as memo and forwardRef unwrapped), or null. Never calls it. */
+  typeOf(handle: object): unknown;
 }

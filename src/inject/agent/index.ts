@@ -16,6 +16,10 @@ import { ExperimentRunner } from './experiment/experiment';
 import { Pipeline } from './pipeline/pipeline';
 import { ReactAdapter } from './react/adapter';
 import { Reasons } from './reasons';
+import { TypeSourcer } from './types';
+
+/** Component types are looked at this often while on (never on the commit path). */
+const TYPES_INTERVAL_MS = 1000;
 
 export default function start(link: AgentLink): AgentHandle {
   const win = window as Window & typeof globalThis;
@@ -49,11 +53,34 @@ export default function start(link: AgentLink): AgentHandle {
       link.debug(`agent ${what}`, e);
     }
   };
+  const entries = pipeline.registry.entries;
+  const sourcer = new TypeSourcer({
+    entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
+    typeOf: (h) => pipeline.typeOf(h), sourceOf: (fn) => link.sourceOf(fn), nameOf: (id) => pipeline.registry.nameOf(id),
+  });
+  let typesTimer: ReturnType<typeof setInterval> | null = null;
+  const typesPass = (): void => guard('types', () => {
+    if (!pipeline.isRunning) return;
+    const r = sourcer.pass();
+    if (r === null) return;
+    link.post('types', r);
+    if (r.minified !== minifiedSent) {
+      minifiedSent = r.minified;
+      link.announce();
+    }
+  });
+  let minifiedSent = false;
   const apply = (cfg: AgentConfig): void => {
-    if (cfg.mode === 'off') pipeline.stop();
-    else {
+    if (cfg.mode === 'off') {
+      pipeline.stop();
+      if (typesTimer !== null) clearInterval(typesTimer);
+      typesTimer = null;
+      sourcer.reset();
+      minifiedSent = false;
+    } else {
       pipeline.start();
       pipeline.configure(cfg);
+      typesTimer ??= setInterval(typesPass, TYPES_INTERVAL_MS);
     }
     link.announce();
   };
@@ -66,6 +93,7 @@ export default function start(link: AgentLink): AgentHandle {
     // A renderer that registers after enable (lazy-loaded React): attach then.
     renderer: () => guard('renderer', () => pipeline.attachAdapter()),
     degraded: () => reasons.all,
+    namesMinified: () => sourcer.namesMinified,
     outside: () => (pipeline.isRunning ? pipeline.forced?.outside : undefined),
     stats: () => pipeline.stats(),
     nodeOf: (id) => pipeline.nodeOf(id),

@@ -25,6 +25,9 @@ const MAX_OFFERS = 16;
 
 function main(win: Window & typeof globalThis): void {
   if (Object.prototype.hasOwnProperty.call(win, OFFER_KEY)) return;
+  // Before the page's first script: the agent reads component source text with these, never with the page's own.
+  const fnToString = win.Function.prototype.toString;
+  const reflectApply = win.Reflect.apply;
   const debug = (...args: unknown[]): void => {
     if (DEBUG) console.debug('[layout-cost]', ...args);
   };
@@ -51,8 +54,9 @@ function main(win: Window & typeof globalThis): void {
     hook.adopt();
     let roots = 0;
     for (const set of hook.roots.values()) roots += set.size;
-    let minified = false;
-    for (const r of hook.renderers.values()) if (r.bundleType === 0) minified = true;
+    // Measured from the names the agent has seen (not React's build: a production React with readable app names is
+    // not "minified"); false until the overlay has run.
+    const minified = agent !== null && agent.namesMinified();
     const outside = agent?.outside();
     return {
       renderers: hook.renderers.size,
@@ -76,6 +80,13 @@ function main(win: Window & typeof globalThis): void {
     const link: AgentLink = {
       version: VERSION, hook, raf, shadow, config, notes, debug, announce,
       post: (type, payload, transfer) => channel.post(type, payload, transfer),
+      sourceOf: (fn) => {
+        try {
+          return typeof fn === 'function' ? (reflectApply(fnToString, fn, []) as string) : null;
+        } catch {
+          return null;
+        }
+      },
     };
     agent = start(link);
   }

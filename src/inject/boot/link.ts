@@ -97,6 +97,11 @@ export interface AgentLink {
   /** Sends the current status now (after the agent's degraded reasons or outside measurement changed). */
   announce(): void;
   debug(...args: unknown[]): void;
+  /**
+   * A function's source text, by the Function.prototype.toString and Reflect.apply captured before the page's first
+   * script (a page's replacement never runs); null when it has none to give.
+   */
+  sourceOf(fn: unknown): string | null;
 }
 
 /** What the agent gives back: the boot script routes the content script's messages to it. */
@@ -108,6 +113,8 @@ export interface AgentHandle {
   renderer(): void;
   /** Reasons measurement is degraded now (cleared when the overlay starts again). */
   degraded(): readonly string[];
+  /** Whether the component names seen look minified (measured from the names, agent/types.ts). */
+  namesMinified(): boolean;
   /** The Long Animation Frames cross-check while on (timing/loaf.ts). */
   outside(): OutsideMeasurement | undefined;
   /** Sizes of the agent's tables (diagnostics and leak tests: `__LAYOUT_COST__.internals()`). */

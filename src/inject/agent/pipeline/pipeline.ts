@@ -132,7 +132,7 @@ export class Pipeline {
     this.now = perf.now.bind(perf);
     this.clock = new SelfClock(this.now);
     this.forced = new ForcedReflowTimer({
-      win,
+      win, sourceOf: (fn) => link.sourceOf(fn),
       degrade: (reason) => reasons.add(reason),
       announce: () => link.announce(),
       post: (type, payload, transfer) => link.post(type, payload, transfer),
@@ -140,11 +140,16 @@ export class Pipeline {
       ownerOf: (node) => this.adapter?.ownerOf(node) ?? 0, onForced: this.markDirty,
       onSpan: (id, t0, ms) => this.track.forced(`${this.registry.nameOf(id)} (forced reflow)`, t0, ms),
     });
-    this.track = new PerfTrack(win, link.raf.apply);
+    this.track = new PerfTrack(win, link.raf.apply, (fn) => link.sourceOf(fn));
   }
 
   get isRunning(): boolean {
     return this.running;
+  }
+
+  /** The component's own function or class (adapter.typeOf), null without an adapter. */
+  typeOf(handle: object): unknown {
+    return this.adapter?.typeOf(handle) ?? null;
   }
 
   get adapterName(): string | null {

@@ -31,6 +31,20 @@ export class ReactAdapter implements FrameworkAdapter {
   /** `clock` times each commit and unmount as the agent's own work (../self-clock.ts). */
   constructor(private readonly hook: HookState, private readonly clock: { enter(): void; leave(): void } | null = null) {}
 
+  typeOf(handle: object): unknown {
+    try {
+      const t = (handle as Fiber).type as { render?: unknown; type?: unknown } | null;
+      if (typeof t === 'function') return t;
+      if (t && typeof t === 'object') {
+        const inner = typeof t.render === 'function' ? t.render : t.type;
+        return typeof inner === 'function' ? inner : null;
+      }
+    } catch {
+      // A hostile getter on a wrapper: no type.
+    }
+    return null;
+  }
+
   get minified(): boolean {
     for (const r of this.hook.renderers.values()) if (r.bundleType === 0) return true;
     return false;

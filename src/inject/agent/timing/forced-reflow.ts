@@ -40,6 +40,8 @@ export interface ForcedTimerDeps {
   onForced(): void;
   /** Each forced reflow as it is timed (the Performance panel track). */
   onSpan?(id: number, t0: number, ms: number): void;
+  /** The boot's captured Function.prototype.toString (the page's replacement must not run); absent: not checked. */
+  sourceOf?(fn: unknown): string | null;
 }
 
 export class ForcedReflowTimer implements ForcedSource, WrapHost {
@@ -82,7 +84,8 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     this.burst.reset();
     this.decls = new WeakMap();
     this.foreignRafReported = false;
-    if (!/\[native code\]/.test(Function.prototype.toString.call(win.performance.now))) {
+    const nowText = deps.sourceOf ? deps.sourceOf(win.performance.now) : '[native code]';
+    if (!/\[native code\]/.test(nowText ?? '')) {
       deps.degrade('the page replaced performance.now: forced-reflow timing may be wrong');
     }
     const rect = win.Element.prototype.getBoundingClientRect;

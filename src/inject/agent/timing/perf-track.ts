@@ -60,11 +60,13 @@ export class PerfTrack {
   private readonly apply: typeof Reflect.apply;
   private broken = false;
 
-  constructor(private readonly win: Window & typeof globalThis, apply: typeof Reflect.apply) {
+  /** `sourceOf`: the boot's captured Function.prototype.toString (a page's replacement must not run). */
+  constructor(private readonly win: Window & typeof globalThis, apply: typeof Reflect.apply,
+    sourceOf: (fn: unknown) => string | null = () => null) {
     this.apply = apply;
     // Kept now, and only Chrome's own (the page may have wrapped console).
     const ts = win.console?.timeStamp;
-    this.stamp = typeof ts === 'function' && /\[native code\]/.test(Function.prototype.toString.call(ts)) ? ts as TimeStamp : null;
+    this.stamp = typeof ts === 'function' && /\[native code\]/.test(sourceOf(ts) ?? '') ? ts as TimeStamp : null;
   }
 
   get available(): boolean {

@@ -1,0 +1,287 @@
+/**
+ * Where a component type is defined, and its original name (issue 15; docs/SOURCES.md). The content script sends
+ * each new type's function text (read in the page with the native Function.prototype.toString) and the page's
+ * scripts; here, off the page's main thread, each script's text is fetched once (the extension's host access; inline
+ * scripts come with their text), the function text is looked up in it (exact text: what toString returns is the
+ * slice of the script that defines the function), and the offset becomes a line and column. When the script names a
+ * source map (`//# sourceMappingURL=`, inline `data:` or fetched, or a SourceMap header), the map is parsed once with
+ * @jridgewell/trace-mapping and the location mapped to the original file, line and column, and the name at the
+ * function's name to the original name.
+ *
+ * Security: the script URLs come from the page. A script of the page's own origin is fetched with its cookies (the
+ * page could read it itself); any other only without credentials (what anyone on the network could read), so the
+ * page cannot use us to read another origin's private responses. Only http(s) is fetched.
+ *
+ * Bounded: scripts over MAX_SCRIPT_BYTES and maps over MAX_MAP_BYTES are not read (said per type), at most
+ * MAX_CACHED_SCRIPTS script texts and MAX_CACHED_MAPS parsed maps are kept (least recently used go), and the whole
+ * cache is dropped after IDLE_DROP_MS without a request.
+ */
+import { originalPositionFor, sourceContentFor, TraceMap } from '@jridgewell/trace-mapping';
+import type { LocatedType, LocateRequest } from '../protocol/sources';
+
+export const MAX_SCRIPT_BYTES = 20 * 1024 * 1024;
+export const MAX_MAP_BYTES = 40 * 1024 * 1024;
+const MAX_CACHED_SCRIPTS = 64;
+const MAX_CACHED_MAPS = 8;
+const IDLE_DROP_MS = 120_000;
+const FETCH_TIMEOUT_MS = 15_000;
+
+interface ScriptText {
+  text: string | null;
+  /** The map's URL (absolute or data:), or null. */
+  mapUrl: string | null;
+  error: string | null;
+  /** Line start offsets, computed on first use. */
+  lines: number[] | null;
+}
+
+type Fetcher = (url: string, withCookies: boolean) => Promise<{ ok: boolean; status: number; text: string; header: (name: string) => string | null }>;
+
+const defaultFetch: Fetcher = async (url, withCookies) => {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), FETCH_TIMEOUT_MS);
+  try {
+    const r = await fetch(url, { credentials: withCookies ? 'include' : 'omit', signal: ctl.signal });
+    const len = Number(r.headers.get('content-length') ?? 0);
+    if (len > MAX_MAP_BYTES) return { ok: false, status: 413, text: '', header: () => null };
+    return { ok: r.ok, status: r.status, text: await r.text(), header: (n) => r.headers.get(n) };
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** The last `sourceMappingURL` comment of a script, resolved against the script's URL. */
+export function mapUrlOf(text: string, scriptUrl: string, header: string | null = null): string | null {
+  const re = /\/\/[#@]\s*sourceMappingURL=([^\s'"]+)\s*$/gm;
+  let last: string | null = null;
+  // Only the tail can hold it (a comment at the very end); a 20 MB bundle is not scanned whole.
+  const tail = text.length > 1_000_000 && !text.slice(-200_000).includes('sourceMappingURL') ? '' : text.slice(-Math.min(text.length, 4_000_000));
+  for (let m = re.exec(tail); m; m = re.exec(tail)) last = m[1];
+  const raw = last ?? header;
+  if (!raw) return null;
+  if (raw.startsWith('data:')) return raw;
+  try {
+    return new URL(raw, scriptUrl).href;
+  } catch {
+    return null;
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 0-based offset → 1-based line, 0-based column. */
+export function lineColumn(starts: number[], offset: number): { line: number; column: number } {
+  let lo = 0, hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo] };
+}
+
+/**
+ * Where the function's name is, from its text and what precedes it: `function NAME(`, `class NAME`, or
+ * `NAME = ` / `NAME: ` just before an arrow or anonymous function. Offset into the script, or -1.
+ */
+export function nameOffset(script: string, at: number, fnText: string): number {
+  const head = /^(?:async\s*)?(?:function\s*\*?\s*|class\s+)([\w$]+)/.exec(fnText);
+  if (head) return at + head[0].length - head[1].length;
+  const before = script.slice(Math.max(0, at - 200), at);
+  const m = /([\w$]+)\s*(?:=|:)\s*$/.exec(before);
+  if (m && !/^(?:return|case|default|yield|await)$/.test(m[1])) return at - before.length + (m.index ?? 0);
+  return -1;
+}
+
+/** A path people read: the URL's path without the host, or the map source with webpack:// and ../ taken off. */
+export function displayFile(source: string): string {
+  let s = source;
+  try {
+    const u = new URL(source);
+    s = u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'file:' ? u.pathname : `${u.host}${u.pathname}`;
+  } catch {
+    // A relative path already.
+  }
+  return s.replace(/^\/+/, '').replace(/^(?:\.\.?\/)+/, '').slice(0, 300);
+}
+
+/**
+ * The name a function is declared with, read from the original source at its position: `function NAME`,
+ * `class NAME`, or `NAME = ` / `NAME: ` right before it. Null when it has none (an arrow passed to memo()).
+ */
+export function declaredName(line: string, column: number): string | null {
+  const at = /^(?:async\s+)?(?:function\s*\*?\s*|class\s+)([\w$]+)/.exec(line.slice(column));
+  if (at) return at[1];
+  const before = /([\w$]+)\s*[:=]\s*(?:async\s*)?$/.exec(line.slice(0, column));
+  return before && !/^(?:return|case|default|yield|await)$/.test(before[1]) ? before[1] : null;
+}
+
+const contentLines = new WeakMap<TraceMap, Map<string, string[]>>();
+function originalLine(map: TraceMap, source: string, line: number): string | null {
+  let bySource = contentLines.get(map);
+  if (!bySource) contentLines.set(map, (bySource = new Map()));
+  let lines = bySource.get(source);
+  if (!lines) {
+    const content = sourceContentFor(map, source);
+    if (content === null) return null;
+    lines = content.split('\n');
+    bySource.set(source, lines);
+  }
+  return lines[line - 1] ?? null;
+}
+
+export class SourceLocator {
+  private scripts = new Map<string, Promise<ScriptText>>();
+  private maps = new Map<string, Promise<TraceMap | string>>();
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly fetcher: Fetcher = defaultFetch) {}
+
+  private touch<K, V>(m: Map<K, V>, k: K, v: V, max: number): void {
+    m.delete(k);
+    m.set(k, v);
+    while (m.size > max) m.delete(m.keys().next().value as K);
+  }
+
+  /** `origin`: the requesting frame's (from the port's sender, not from the page). */
+  private allowed(url: string, origin: string | null): { ok: boolean; cookies: boolean } {
+    try {
+      const u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, cookies: false };
+      return { ok: true, cookies: origin !== null && u.origin === origin };
+    } catch {
+      return { ok: false, cookies: false };
+    }
+  }
+
+  private script(url: string, inline: string | null, origin: string | null): Promise<ScriptText> {
+    const how = this.allowed(url, origin);
+    const key = inline === null ? `${how.cookies ? 1 : 0} ${url}` : `${url}\u0000${inline.length}`;
+    let p = this.scripts.get(key);
+    if (!p) {
+      p = (async (): Promise<ScriptText> => {
+        if (inline !== null) return { text: inline, mapUrl: mapUrlOf(inline, url), error: null, lines: null };
+        if (!how.ok) return { text: null, mapUrl: null, error: 'only http(s) scripts are read', lines: null };
+        try {
+          const r = await this.fetcher(url, how.cookies);
+          if (!r.ok) return { text: null, mapUrl: null, error: `the script answered HTTP ${r.status}`, lines: null };
+          if (r.text.length > MAX_SCRIPT_BYTES) return { text: null, mapUrl: null, error: `the script is over ${MAX_SCRIPT_BYTES >> 20} MB`, lines: null };
+          return { text: r.text, mapUrl: mapUrlOf(r.text, url, r.header('SourceMap') ?? r.header('X-SourceMap')), error: null, lines: null };
+        } catch (e) {
+          return { text: null, mapUrl: null, error: `the script could not be fetched (${(e as Error).message})`, lines: null };
+        }
+      })();
+    }
+    this.touch(this.scripts, key, p, MAX_CACHED_SCRIPTS);
+    return p;
+  }
+
+  private map(url: string, origin: string | null): Promise<TraceMap | string> {
+    const how = this.allowed(url, origin);
+    const key = `${how.cookies ? 1 : 0} ${url.length > 300 ? `${url.slice(0, 200)}…${url.length}` : url}`;
+    let p = this.maps.get(key);
+    if (!p) {
+      p = (async (): Promise<TraceMap | string> => {
+        try {
+          let text: string;
+          if (url.startsWith('data:')) {
+            const comma = url.indexOf(',');
+            const body = url.slice(comma + 1);
+            text = /;base64/i.test(url.slice(0, comma)) ? atob(body) : decodeURIComponent(body);
+            // atob gives Latin-1 bytes: decode them as UTF-8 (names and paths may be non-ASCII).
+            if (/;base64/i.test(url.slice(0, comma))) text = new TextDecoder().decode(Uint8Array.from(text, (c) => c.charCodeAt(0)));
+          } else {
+            if (!how.ok) return 'only http(s) and data: source maps are read';
+            const r = await this.fetcher(url, how.cookies);
+            if (!r.ok) return `the source map answered HTTP ${r.status}`;
+            text = r.text;
+          }
+          if (text.length > MAX_MAP_BYTES) return `the source map is over ${MAX_MAP_BYTES >> 20} MB: not read`;
+          return new TraceMap(text, url.startsWith('data:') ? undefined : url);
+        } catch (e) {
+          return `the source map could not be read (${(e as Error).message.slice(0, 120)})`;
+        }
+      })();
+    }
+    this.touch(this.maps, key, p, MAX_CACHED_MAPS);
+    return p;
+  }
+
+  /** Finds each type's text in the scripts (first match wins, in the order given) and maps it. */
+  async locate(req: LocateRequest, frameUrl: string | null): Promise<LocatedType[]> {
+    this.keepAlive();
+    let origin: string | null = null;
+    try {
+      origin = frameUrl ? new URL(frameUrl).origin : null;
+    } catch {
+      // No origin: nothing is fetched with cookies.
+    }
+    const out: LocatedType[] = [];
+    const left = new Map(req.types.map((t) => [t.typeId, t]));
+    for (const s of req.scripts) {
+      if (left.size === 0) break;
+      const st = await this.script(s.url, s.inline, origin);
+      if (st.text === null) continue;
+      for (const [typeId, t] of left) {
+        const at = st.text.indexOf(t.text);
+        if (at < 0) continue;
+        left.delete(typeId);
+        st.lines ??= lineStarts(st.text);
+        const gen = lineColumn(st.lines, at);
+        const result: LocatedType = {
+          typeId, url: s.url, line: gen.line, column: gen.column, state: 'no-map', file: displayFile(s.url), fileUrl: s.url,
+          fileLine: gen.line, fileColumn: gen.column, originalName: null, why: null,
+        };
+        if (st.mapUrl !== null) {
+          const map = await this.map(st.mapUrl, origin);
+          if (typeof map === 'string') {
+            result.state = 'map-error';
+            result.why = map;
+          } else {
+            const pos = originalPositionFor(map, { line: gen.line, column: gen.column });
+            const nameAt = nameOffset(st.text, at, t.text);
+            const named = nameAt >= 0 ? originalPositionFor(map, lineColumn(st.lines, nameAt)) : null;
+            const orig = pos.source !== null ? pos : named && named.source !== null ? named : null;
+            if (orig && orig.source !== null && orig.line !== null) {
+              result.state = 'mapped';
+              result.fileUrl = orig.source;
+              result.file = displayFile(orig.source);
+              result.fileLine = orig.line;
+              result.fileColumn = orig.column ?? 0;
+              // The map's names entry at the function's name; else the original source's declaration there.
+              let name = named?.name ?? null;
+              if (name === null && pos.source !== null && pos.line !== null) {
+                const text = originalLine(map, pos.source, pos.line);
+                if (text !== null) name = declaredName(text, pos.column ?? 0);
+              }
+              result.originalName = name;
+            } else {
+              result.state = 'map-error';
+              result.why = 'the source map has no mapping for it';
+            }
+          }
+        }
+        out.push(result);
+      }
+    }
+    for (const typeId of left.keys()) {
+      out.push({
+        typeId, url: null, line: 0, column: 0, state: 'not-found', file: null, fileUrl: null, fileLine: 0, fileColumn: 0,
+        originalName: null, why: 'its text is in none of the page\'s scripts (eval, a blob or a worker?)',
+      });
+    }
+    return out;
+  }
+
+  private keepAlive(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.scripts.clear();
+      this.maps.clear();
+    }, IDLE_DROP_MS);
+  }
+}

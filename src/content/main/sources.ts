@@ -1,0 +1,125 @@
+/**
+ * Component types and where they are defined (issue 15; docs/SOURCES.md), in the content script: the agent sends
+ * new types' function text and which component is of which type (`types`); this asks the worker to find them in the
+ * page's scripts (`locate`, a batch at a time, never on the commit path) and keeps the answers (`located`) for the
+ * table, the pinned view and `snapshot()`: the original name when a source map gave one, the file and line.
+ */
+import {
+  MAX_INLINE_SCRIPT, MAX_LOCATE_SCRIPTS, MAX_LOCATE_TYPES, type LocatedType, type LocateRequest, type RowSource, type TypeText,
+} from '../../protocol';
+import { nameLooksMinified } from '../../protocol/names';
+
+const MAX_TYPES = 20_000;
+
+export interface SourceSummary {
+  /** Types seen, located (found in a script), mapped (through a source map), waiting for an answer. */
+  types: number;
+  located: number;
+  mapped: number;
+  pending: number;
+}
+
+/** The page's scripts, in document order, then other script resources it loaded (chunks, modules), then inline ones. */
+export function pageScripts(doc: Document, perf: Performance, href: string): LocateRequest['scripts'] {
+  const out: LocateRequest['scripts'] = [];
+  const seen = new Set<string>();
+  const add = (url: string, inline: string | null): void => {
+    if (out.length >= MAX_LOCATE_SCRIPTS || seen.has(url)) return;
+    seen.add(url);
+    out.push({ url, inline });
+  };
+  const inline: string[] = [];
+  const scripts = doc.scripts;
+  for (let i = 0; i < scripts.length; i++) {
+    const s = scripts[i];
+    if (s.src) add(s.src, null);
+    else if (s.text.length > 0 && s.text.length <= MAX_INLINE_SCRIPT) inline.push(s.text);
+  }
+  try {
+    for (const e of perf.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+      if (e.initiatorType === 'script' || /\.m?js(?:[?#]|$)/.test(e.name)) add(e.name, null);
+    }
+  } catch {
+    // No resource timing: the script elements will do.
+  }
+  inline.forEach((text, i) => add(`${href.split('#')[0]}#inline-${i + 1}`, text));
+  return out;
+}
+
+export class SourceBook {
+  /** Component id → type id. */
+  private readonly typeOf = new Map<number, number>();
+  private readonly texts = new Map<number, string>();
+  private readonly located = new Map<number, LocatedType>();
+  private readonly asked = new Set<number>();
+  /** Whether the names the agent saw look minified. */
+  minified = false;
+
+  /** The agent's `types`: returns true when there are types to look up. */
+  onTypes(types: TypeText[], members: [number, number][], minified: boolean): boolean {
+    this.minified = minified;
+    for (const [id, t] of members) this.typeOf.set(id, t);
+    for (const t of types) if (this.texts.size < MAX_TYPES) this.texts.set(t.typeId, t.text);
+    return this.texts.size > this.asked.size;
+  }
+
+  /** The next batch to look up (types not asked yet), or null. */
+  nextBatch(scripts: () => LocateRequest['scripts']): LocateRequest | null {
+    const types: LocateRequest['types'] = [];
+    for (const [typeId, text] of this.texts) {
+      if (this.asked.has(typeId)) continue;
+      this.asked.add(typeId);
+      types.push({ typeId, text });
+      if (types.length >= MAX_LOCATE_TYPES) break;
+    }
+    return types.length === 0 ? null : { types, scripts: scripts() };
+  }
+
+  onLocated(types: LocatedType[]): void {
+    for (const t of types) if (this.texts.has(t.typeId)) this.located.set(t.typeId, t);
+  }
+
+  /** Components that unmounted: their type links go (types stay). */
+  prune(live: (id: number) => boolean): void {
+    for (const id of this.typeOf.keys()) if (!live(id)) this.typeOf.delete(id);
+  }
+
+  private of(id: number): LocatedType | null {
+    const t = this.typeOf.get(id);
+    return t === undefined ? null : this.located.get(t) ?? null;
+  }
+
+  /** The table's and panel's source for a component (null: not looked up yet, or not found). */
+  rowSource(id: number): RowSource | null {
+    const l = this.of(id);
+    if (!l || l.state === 'not-found' || l.file === null || l.fileUrl === null) return null;
+    return { file: l.file, line: l.fileLine, column: l.fileColumn + 1, url: l.fileUrl, state: l.state };
+  }
+
+  /**
+   * The name to show: the source map's original name when the page's looks minified (or is "Anonymous") and the map
+   * has another, else the page's (a displayName the developer chose stays).
+   */
+  nameOf(id: number, pageName: string): { name: string; minifiedName: string | null } {
+    // "Anonymous": the minifier dropped the function's name (memo(function Row …) → memo(function(…))).
+    if (pageName !== 'Anonymous' && !nameLooksMinified(pageName)) return { name: pageName, minifiedName: null };
+    const orig = this.of(id)?.originalName ?? null;
+    return orig && orig !== pageName ? { name: orig, minifiedName: pageName } : { name: pageName, minifiedName: null };
+  }
+
+  summary(): SourceSummary {
+    let mapped = 0;
+    for (const l of this.located.values()) if (l.state === 'mapped') mapped++;
+    let found = 0;
+    for (const l of this.located.values()) if (l.state !== 'not-found') found++;
+    return { types: this.texts.size, located: found, mapped, pending: this.asked.size - this.located.size };
+  }
+
+  reset(): void {
+    this.typeOf.clear();
+    this.texts.clear();
+    this.located.clear();
+    this.asked.clear();
+    this.minified = false;
+  }
+}

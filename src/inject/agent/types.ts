@@ -1,0 +1,89 @@
+/**
+ * Component types and their source text (issue 15), off the commit path: a
+ * timer pass (once a second while the overlay is on) looks at components it
+ * has not typed yet, takes each one's own function (adapter.typeOf: memo and
+ * forwardRef unwrapped; the component is never called), numbers the function
+ * (a WeakMap, so types live as long as the page keeps them), and reads a new
+ * function's text with the boot's captured Function.prototype.toString (the
+ * page's replacement never runs). The content script has the worker find that
+ * text in the page's scripts and map it through their source maps.
+ *
+ * It also measures whether names look minified from the names it sees
+ * (`looksMinified`), rather than guessing from React's build: a production
+ * React with an unminified app (or displayName everywhere) has real names.
+ */
+import { namesLookMinified } from '../../protocol/names';
+import { MAX_TYPE_TEXT, type TypeText } from '../../protocol/sources';
+
+/** Components typed per pass (a 50 000-component page takes a few seconds). */
+const PER_PASS = 5000;
+const MAX_TYPES = 20_000;
+
+export interface TypeSource {
+  /** Component id → its handle, for components not typed yet (oldest first). */
+  entries(): Iterable<[number, { handle: object }]>;
+  /** How many components are mounted now. */
+  readonly size: number;
+  live(id: number): boolean;
+  typeOf(handle: object): unknown;
+  sourceOf(fn: unknown): string | null;
+  nameOf(id: number): string;
+}
+
+export class TypeSourcer {
+  private ids = new WeakMap<object, number>();
+  private nextType = 1;
+  private readonly typed = new Set<number>();
+  private readonly names = new Set<string>();
+  private minified = false;
+
+  constructor(private readonly src: TypeSource) {}
+
+  /** One pass: new members and new types, or null when nothing changed. */
+  pass(): { types: TypeText[]; members: [number, number][]; minified: boolean } | null {
+    const types: TypeText[] = [];
+    const members: [number, number][] = [];
+    let namesChanged = false;
+    for (const [id, e] of this.src.entries()) {
+      if (this.typed.has(id)) continue;
+      if (members.length >= PER_PASS) break;
+      this.typed.add(id);
+      const name = this.src.nameOf(id);
+      if (!this.names.has(name) && this.names.size < MAX_TYPES) {
+        this.names.add(name);
+        namesChanged = true;
+      }
+      const fn = this.src.typeOf(e.handle);
+      if (typeof fn !== 'function') continue;
+      let t = this.ids.get(fn);
+      if (t === undefined) {
+        if (this.nextType > MAX_TYPES) continue;
+        t = this.nextType++;
+        this.ids.set(fn, t);
+        const text = this.src.sourceOf(fn);
+        // Native and bound functions have no text of their own to find.
+        if (text !== null && !/\{\s*\[native code\]\s*\}$/.test(text)) {
+          types.push({ typeId: t, text: text.slice(0, MAX_TYPE_TEXT), length: text.length });
+        }
+      }
+      members.push([id, t]);
+    }
+    if (namesChanged) this.minified = namesLookMinified(this.names);
+    // Ids are not reused: forget the unmounted now and then, so a list that churns does not grow this set.
+    if (this.typed.size > 2 * this.src.size + 1000) for (const id of this.typed) if (!this.src.live(id)) this.typed.delete(id);
+    if (types.length === 0 && members.length === 0 && !namesChanged) return null;
+    return { types, members, minified: this.minified };
+  }
+
+  get namesMinified(): boolean {
+    return this.minified;
+  }
+
+  /** The overlay went off (the content script dropped what it knew): start over, sending every type again. */
+  reset(): void {
+    this.typed.clear();
+    this.ids = new WeakMap();
+    this.names.clear();
+    this.minified = false;
+  }
+}

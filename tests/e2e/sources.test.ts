@@ -1,0 +1,113 @@
+/**
+ * Real names and source locations (issue 15), in a real browser: one app built three ways from the same source
+ * (tests/fixtures/src/sources.tsx). Unminified, its names are the truth; minified with a source map, at least 95 %
+ * of its component types get those names back and their true file and line (the line each is defined on in the
+ * source); minified without a map, the names stay as they are, the page says it looks minified, and no map was
+ * found. No page code runs during the lookup: the components count their calls, and the page's own replacement of
+ * Function.prototype.toString counts its calls.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { ROOT } from '../../scripts/chrome';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+
+const SOURCE = fs.readFileSync(path.join(ROOT, 'tests/fixtures/src/sources.tsx'), 'utf8').split('\n');
+function definitionLine(name: string): number {
+  const re = new RegExp(`(?:function ${name}\\b|class ${name}\\b|const ${name} = (?!React))`);
+  return SOURCE.findIndex((l) => re.test(l)) + 1;
+}
+
+interface Comp { id: number; name: string; minifiedName?: string; source: { file: string; line: number; column: number } | null }
+
+async function settled(page: Page): Promise<Comp[]> {
+  await lc.enable(page);
+  // Every type looked up: a source (or a final "not found") for each, nothing pending.
+  return waitFor(async () => {
+    const st = await page.evaluate(() => (window as any).__LAYOUT_COST__.state());
+    const snap = (await lc.snapshot(page)) as any;
+    const comps = snap.components as Comp[];
+    return comps.length >= 24 && comps.every((c) => c.source !== null) && st.agent ? comps : null;
+  }, { timeout: 60_000, what: 'every component located' });
+}
+
+describe('real names and source locations (e2e)', function () {
+  this.timeout(180_000);
+  let h: Harness;
+  after(async () => h?.close());
+
+  it('minified with a source map: ≥ 95 % of types get the unminified build\'s names and their true file and line', async () => {
+    h = await launch();
+    const plain = await h.newPage('sources-plain.html');
+    await waitFor(() => plain.evaluate(() => (window as any).__fixtureReady === true), { what: 'plain fixture' });
+    const truth = await settled(plain);
+    const truthById = new Map(truth.map((c) => [c.id, c.name]));
+    const expected = await plain.evaluate(() => (window as any).__typeNames as string[]);
+    // Unminified: the real names (QuebecNote is an anonymous arrow in memo: "Anonymous" in every build).
+    for (const n of expected.filter((x) => x !== 'QuebecNote')) expect([...truthById.values()], n).to.include(n);
+    expect((await plain.evaluate(() => (window as any).__LAYOUT_COST__.state())).minified).to.equal(false);
+    await plain.close();
+
+    const page = await h.newPage('sources-min.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'minified fixture' });
+    const calls0 = await page.evaluate(() => (window as any).__calls as number);
+    const toString0 = await page.evaluate(() => (window as any).__toStringCalls as number);
+    const comps = await settled(page);
+    expect(await page.evaluate(() => (window as any).__calls)).to.equal(calls0); // no component was called
+    expect(await page.evaluate(() => (window as any).__toStringCalls)).to.equal(toString0); // the page's toString never ran
+    // Per type (the same tree mounts in the same order in both builds: ids match).
+    const types = new Map<string, Comp>();
+    for (const c of comps) types.set(truthById.get(c.id) ?? `?${c.id}`, c);
+    let named = 0, placed = 0;
+    const misses: string[] = [];
+    for (const [name, c] of types) {
+      if (c.name === name) named++;
+      else misses.push(`${name} shown as ${c.name}`);
+      const line = definitionLine(name);
+      if (c.source?.file === 'tests/fixtures/src/sources.tsx' && (line === 0 || c.source.line === line)) placed++;
+      else misses.push(`${name} at ${c.source?.file}:${c.source?.line} (defined at line ${line})`);
+    }
+    console.log(`      [sources] ${named}/${types.size} types named, ${placed}/${types.size} placed; ${misses.join('; ') || 'no misses'}`);
+    expect(types.size).to.be.at.least(24);
+    expect(named / types.size).to.be.at.least(0.95);
+    expect(placed / types.size).to.be.at.least(0.95);
+    const alpha = comps.find((c) => c.name === 'AlphaPanel') as Comp;
+    expect(alpha.minifiedName).to.match(/^[\w$]{1,2}$/);
+    expect((await page.evaluate(() => (window as any).__LAYOUT_COST__.state())).minified).to.equal(true);
+
+    // The panel: the table reads "AlphaPanel · sources.tsx:NN", the status says the names came from the maps.
+    const { panel, devtools } = await openPanel(h, page);
+    try {
+      const line = definitionLine('AlphaPanel');
+      await waitFor(async () => panel.evaluate((l) => [...document.querySelectorAll('.tr:not([hidden])')].some((r) =>
+        r.querySelector('bdi.name')?.textContent === 'AlphaPanel' && r.querySelector('.src')?.textContent === `sources.tsx:${l}`), line),
+      { what: 'AlphaPanel · sources.tsx in the table' });
+      const notices = await panel.$$eval('.notice', (n) => n.map((x) => x.textContent ?? ''));
+      expect(notices.some((t) => /component types named from the page's source maps/.test(t)), notices.join(' | ')).to.equal(true);
+      if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT });
+    } finally {
+      await devtools.close();
+    }
+  });
+
+  it('minified without a map: names stay as they are, and the panel says no map was found', async () => {
+    const page = await h.newPage('sources-nomap.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    const toString0 = await page.evaluate(() => (window as any).__toStringCalls as number);
+    const comps = await settled(page);
+    expect(comps.every((c) => c.minifiedName === undefined)).to.equal(true);
+    expect(comps.every((c) => c.source?.file === 'build/fixtures/sources-r19-nomap.js')).to.equal(true);
+    const short = comps.filter((c) => /^[\w$]{1,2}$/.test(c.name)).length;
+    expect(short).to.be.at.least(20);
+    expect((await page.evaluate(() => (window as any).__LAYOUT_COST__.state())).minified).to.equal(true);
+    expect(await page.evaluate(() => (window as any).__toStringCalls)).to.equal(toString0);
+    const { panel, devtools } = await openPanel(h, page);
+    try {
+      await waitFor(async () => (await panel.$$eval('.notice', (n) => n.map((x) => x.textContent ?? '')))
+        .some((t) => /no source map was found/.test(t)), { what: 'the no-map notice' });
+    } finally {
+      await devtools.close();
+    }
+  });
+});

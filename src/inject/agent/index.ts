@@ -59,9 +59,17 @@ export default function start(link: AgentLink): AgentHandle {
     typeOf: (h) => pipeline.typeOf(h), sourceOf: (fn) => link.sourceOf(fn), nameOf: (id) => pipeline.registry.nameOf(id),
   });
   let typesTimer: ReturnType<typeof setInterval> | null = null;
+  let typePasses = 0, typeMs = 0, typeMaxMs = 0;
   const typesPass = (): void => guard('types', () => {
     if (!pipeline.isRunning) return;
-    const r = sourcer.pass();
+    const t0 = performance.now();
+    const r = sourcer.pass(() => performance.now());
+    const ms = performance.now() - t0;
+    // A big page is typed in slices of a few ms, back to back with room for the page between them.
+    if (sourcer.more) setTimeout(typesPass, 50);
+    typePasses++;
+    typeMs += ms;
+    typeMaxMs = Math.max(typeMaxMs, ms);
     if (r === null) return;
     link.post('types', r);
     if (r.minified !== minifiedSent) {
@@ -95,7 +103,8 @@ export default function start(link: AgentLink): AgentHandle {
     degraded: () => reasons.all,
     namesMinified: () => sourcer.namesMinified,
     outside: () => (pipeline.isRunning ? pipeline.forced?.outside : undefined),
-    stats: () => pipeline.stats(),
+    // The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer.
+    stats: () => ({ ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100 }),
     nodeOf: (id) => pipeline.nodeOf(id),
     captured: (a) => {
       const w = captures.get(a.seq);

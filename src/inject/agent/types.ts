@@ -15,8 +15,9 @@
 import { namesLookMinified } from '../../protocol/names';
 import { MAX_TYPE_TEXT, type TypeText } from '../../protocol/sources';
 
-/** Components typed per pass (a 50 000-component page takes a few seconds). */
+/** Components typed per pass at most, and the pass's time budget (checked every 64 components looked at). */
 const PER_PASS = 5000;
+const PASS_BUDGET_MS = 6;
 const MAX_TYPES = 20_000;
 
 export interface TypeSource {
@@ -39,14 +40,27 @@ export class TypeSourcer {
 
   constructor(private readonly src: TypeSource) {}
 
+  /** Components were left for the next pass (the budget ran out): call again soon. */
+  more = false;
+
   /** One pass: new members and new types, or null when nothing changed. */
-  pass(): { types: TypeText[]; members: [number, number][]; minified: boolean } | null {
+  pass(now: () => number = () => 0): { types: TypeText[]; members: [number, number][]; minified: boolean } | null {
     const types: TypeText[] = [];
     const members: [number, number][] = [];
     let namesChanged = false;
+    const end = now() + PASS_BUDGET_MS;
+    this.more = false;
+    let n = 0;
     for (const [id, e] of this.src.entries()) {
+      if ((++n & 63) === 0 && now() > end) {
+        this.more = true;
+        break;
+      }
       if (this.typed.has(id)) continue;
-      if (members.length >= PER_PASS) break;
+      if (members.length >= PER_PASS) {
+        this.more = true;
+        break;
+      }
       this.typed.add(id);
       const name = this.src.nameOf(id);
       if (!this.names.has(name) && this.names.size < MAX_TYPES) {

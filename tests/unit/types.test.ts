@@ -1,0 +1,48 @@
+/** The agent's component types (issue 15; src/inject/agent/types.ts): typed once, text read once per function, never called. */
+import { expect } from 'chai';
+import { TypeSourcer } from '../../src/inject/agent/types';
+
+describe('component types in the agent', () => {
+  it('numbers each function once, reads its text once (never calling it), and links every component to its type', () => {
+    let calls = 0;
+    function Grid(): null { calls++; return null; }
+    const Cell = (): null => { calls++; return null; };
+    const entries = new Map<number, { handle: object }>([[1, { handle: { fn: Grid } }], [2, { handle: { fn: Cell } }],
+      [3, { handle: { fn: Cell } }], [4, { handle: { fn: Math.max } }], [5, { handle: { fn: null } }]]);
+    const read: unknown[] = [];
+    const names: Record<number, string> = { 1: 'Grid', 2: 'Cell', 3: 'Cell', 4: 'max', 5: 'Anonymous', 6: 'Cell' };
+    const s = new TypeSourcer({
+      entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
+      typeOf: (h) => (h as { fn: unknown }).fn, nameOf: (id) => names[id],
+      sourceOf: (fn) => { read.push(fn); return Function.prototype.toString.call(fn); },
+    });
+    const r = s.pass()!;
+    expect(r.members).to.deep.equal([[1, 1], [2, 2], [3, 2], [4, 3]]);
+    // Native functions have no text to find; Grid and Cell are read once each.
+    expect(r.types.map((t) => t.typeId)).to.deep.equal([1, 2]);
+    expect(r.types[0].text).to.match(/^function Grid\(\)/);
+    expect(read).to.deep.equal([Grid, Cell, Math.max]);
+    expect(calls).to.equal(0);
+    expect(r.minified).to.equal(false);
+    expect(s.pass()).to.equal(null); // nothing new
+    entries.set(6, { handle: { fn: Cell } });
+    expect(s.pass()).to.deep.include({ types: [], members: [[6, 2]] });
+  });
+
+  it('measures minified names from the names seen, and stops a pass at its time budget', () => {
+    const entries = new Map<number, { handle: object }>();
+    const names = ['a', 'Xe', 'Qt', 'App'];
+    for (let i = 1; i <= 1000; i++) entries.set(i, { handle: {} });
+    const s = new TypeSourcer({
+      entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
+      typeOf: () => null, nameOf: (id) => names[id % 4], sourceOf: () => null,
+    });
+    let t = 0;
+    const r = s.pass(() => (t += 1))!;
+    expect(s.more).to.equal(true);
+    expect(r.members).to.deep.equal([]); // no types here, but the names were seen
+    expect(r.minified).to.equal(true);
+    s.reset();
+    expect(s.namesMinified).to.equal(false);
+  });
+});

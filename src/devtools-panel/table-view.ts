@@ -285,11 +285,13 @@ export class TableView {
         const src = cell.children[2] as HTMLElement;
         setText(src, r.source ? sourceLabel(r.source) : '');
         src.hidden = !r.source;
-        if (r.source) src.title = `Open ${r.source.file}:${r.source.line} in Sources${r.source.state === 'no-map' ? ' (the bundle: no source map)' : ''}`;
+        if (r.source) src.title = `Open ${capText(r.source.file, 80)}:${r.source.line} in Sources${r.source.state === 'no-map' ? ' (the bundle: no source map)' : ''}`;
       } else setText(cell.firstChild as Node, col.cell(r));
       if (col.key === 'name') {
-        const min = r.minifiedName ? ` (minified: ${r.minifiedName})` : '';
-        cell.title = `${r.label}${min}${r.key === null ? '' : ` — key ${capText(r.key, 60)}`}${r.source ? ` — ${r.source.file}:${r.source.line}` : ''}`;
+        // Page-derived parts capped: the name (200), and at most 80 of ours around it; the file shows in full in the pinned view.
+        const min = r.minifiedName ? ` (minified: ${capText(r.minifiedName, 12)})` : '';
+        const key = r.key === null ? '' : ` — key ${capText(r.key, 20)}`;
+        cell.title = `${r.label}${min}${key}${r.source ? ` — ${capText(sourceLabel(r.source), 24)}` : ''}`;
       }
       if (col.level) {
         const lvl = col.level(r, this.settings);

@@ -14,6 +14,8 @@ export interface DomRow {
   id: number;
   index: number;
   cells: Record<(typeof COLS)[number], string>;
+  /** The name cell's source label ("cell.tsx:42"), '' when none. */
+  source: string;
 }
 
 /** The public contract, declared once in src/protocol/snapshot.ts. */
@@ -25,10 +27,14 @@ export async function domRows(panel: Frame): Promise<DomRow[]> {
   const raw = await panel.$$eval('.tr:not([hidden])', (rows) => rows.map((r) => ({
     id: Number((r as HTMLElement).dataset.id),
     index: Number((r as HTMLElement).dataset.index),
-    texts: [...r.children].map((c) => c.textContent ?? ''),
+    // The name cell: the twisty and the name, without the source label after it.
+    texts: [...r.children].map((c) => (c.classList.contains('col-name')
+      ? [...c.children].filter((x) => !x.classList.contains('src')).map((x) => x.textContent ?? '').join('')
+      : c.textContent ?? '')),
+    source: r.querySelector('.col-name .src')?.textContent ?? '',
   })));
   return raw.sort((a, b) => a.index - b.index).map((r) => ({
-    id: r.id, index: r.index,
+    id: r.id, index: r.index, source: r.source,
     cells: Object.fromEntries(COLS.map((c, i) => [c, r.texts[i]])) as DomRow['cells'],
   }));
 }

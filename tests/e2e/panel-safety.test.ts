@@ -47,12 +47,13 @@ describe('DevTools panel safety and scale (e2e)', function () {
       expect(BIDI.test(t), `bidi in ${t.slice(0, 40)}`).to.equal(false);
       expect(CONTROLS.test(t), `control in ${t.slice(0, 40)}`).to.equal(false);
     }
-    // Structure: every name cell holds the tree view's twisty (our own glyph, text only) and one <bdi> holding only
-    // text; no markup made it into the panel.
+    // Structure: every name cell holds the tree view's twisty (our own glyph, text only), one <bdi> holding only
+    // text, and the source label (text only); no markup made it into the panel.
     const dom = await panel.evaluate(() => ({
       nameCells: [...document.querySelectorAll('.tr:not([hidden]) .col-name')].map((c) =>
-        c.childNodes.length === 2 && (c.firstChild as Element).className === 'twisty' && (c.lastChild as Element).tagName === 'BDI'
-        && [...c.firstChild!.childNodes, ...c.lastChild!.childNodes].every((n) => n.nodeType === 3)),
+        c.childNodes.length === 3 && (c.children[0] as Element).className === 'twisty' && (c.children[1] as Element).tagName === 'BDI'
+        && (c.children[2] as Element).className === 'src'
+        && [...c.childNodes].every((e) => [...e.childNodes].every((n) => n.nodeType === 3))),
       foreign: document.querySelectorAll('img, svg, iframe, object, embed, a[href], i, b').length,
       scripts: [...document.scripts].map((s) => s.getAttribute('src')),
       // Everything that carries page-supplied text: names, the pinned title, the chain, keys; tooltips

@@ -27,6 +27,8 @@ const EXPERIMENT_TIMEOUT_MS = 170_000;
 /** Captures wait their turn (two a second in Chrome): three steps of one experiment take about 1.5 s. */
 const CAPTURE_TIMEOUT_MS = 10_000;
 const API_MODE_DELAY_MS = 30;
+/** A locate request unanswered this long is asked again (docs/SOURCES.md). */
+const LOCATE_TIMEOUT_MS = 60_000;
 /** The live strip: the panel's last frames (about 10 s of StressGrid), at most this many component rows. */
 export const LIVE_FRAMES = 120;
 const LIVE_MAX_ROWS = 12_000;
@@ -171,8 +173,15 @@ class Controller {
     if (this.locating !== null || this.mode === 'off') return;
     const request = this.sources.nextBatch(() => pageScripts(document, performance, String(location.href)));
     if (request === null) return;
-    this.locating = ++this.locateSeq;
-    this.bg.send('locate', { reqId: this.locating, request });
+    const reqId = (this.locating = ++this.locateSeq);
+    this.bg.send('locate', { reqId, request });
+    // A worker that went away mid-request never answers: ask again later rather than never.
+    setTimeout(() => {
+      if (this.locating !== reqId) return;
+      this.locating = null;
+      this.sources.unask(request.types.map((t) => t.typeId));
+      this.locateNext();
+    }, LOCATE_TIMEOUT_MS);
   }
 
   /** Keeps the live strip's ring while a panel is open and the overlay on; drops it otherwise. */
@@ -474,7 +483,8 @@ class Controller {
     const store = this.store;
     return new Recorder((id) => {
       const c = store.components.get(id);
-      return c ? { name: c.name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
+      // The name a source map gave back, when it did (what the table shows).
+      return c ? { name: this.sources.nameOf(id, c.name).name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
     }, maxRows, maxFrames, since);
   }
 

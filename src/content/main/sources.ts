@@ -75,6 +75,11 @@ export class SourceBook {
     return types.length === 0 ? null : { types, scripts: scripts() };
   }
 
+  /** A request went unanswered (the worker restarted): its types may be asked again. */
+  unask(typeIds: number[]): void {
+    for (const t of typeIds) if (!this.located.has(t)) this.asked.delete(t);
+  }
+
   onLocated(types: LocatedType[]): void {
     for (const t of types) if (this.texts.has(t.typeId)) this.located.set(t.typeId, t);
   }

@@ -54,10 +54,24 @@ describe('DevTools panel theme (e2e)', function () {
     expect(await panel.evaluate(() => document.documentElement.dataset.theme)).to.equal('light');
     expect(await panel.evaluate(() => getComputedStyle(document.body).backgroundColor)).to.equal('rgb(255, 255, 255)');
     // Pin the costliest component with a real parent chain, so the screenshot shows the detail view.
-    const rows = await waitForRows(panel, (r) => r.length > 10, 'rows');
-    const pick = rows.find((r) => r.cells.name !== '<page>' && Number(r.cells.depth) >= 2) ?? rows[1];
-    await panel.click(`.tr[data-id="${pick.id}"]:not([hidden])`);
-    await waitFor(async () => (await lc.state(page)).pinned === pick.id, { what: 'pinned' });
+    // A DOM click on the row that has that id now (a mouse click in the DevTools-hosted frame can miss, and the
+    // table re-sorts twice a second under the demo's load: the row under the pointer may be another by then).
+    await waitFor(async () => {
+      const rows = await waitForRows(panel, (r) => r.length > 10, 'rows');
+      const pick = rows.find((r) => r.cells.name !== '<page>' && Number(r.cells.depth) >= 2) ?? rows[1];
+      const clicked = await panel.evaluate((id) => {
+        const row = document.querySelector<HTMLElement>(`.tr[data-id="${id}"]:not([hidden])`);
+        row?.click();
+        return row !== null;
+      }, pick.id);
+      if (!clicked) return false;
+      try {
+        await waitFor(async () => (await lc.state(page)).pinned === pick.id, { what: 'pinned', timeout: 5000 });
+        return true;
+      } catch {
+        return false;
+      }
+    }, { what: 'a row pinned', timeout: 40_000 });
     await waitFor(() => panel.$eval('.pinned-detail', (n) => !(n as HTMLElement).hidden), { what: 'detail shown' });
     await waitFor(async () => (await domRows(panel)).length > 10 && Date.now() > 0, { what: 'settled' });
     await new Promise((r) => setTimeout(r, 2500)); // let the 6 s sparkline fill a little for the picture

@@ -12,7 +12,7 @@ import { mdTable } from './lib/stats';
 const args = parseArgs();
 const PAGES: [string, string][] = [
   ['big.html', '50 000 components (100 × 500)'],
-  ['sources-min.html', 'minified app, linked source map (24 types)'],
+  ['sources.html?build=min', 'minified app, linked source map (24 types)'],
   ['real-dashboard.html', 'recharts dashboard (production)'],
   ['real-editor.html', 'editor with menus (production)'],
 ];

@@ -17,7 +17,9 @@ export async function buildNode(): Promise<void> {
   await build({
     entryPoints: { cli: path.join(ROOT, 'src/cli/index.ts'), puppeteer: path.join(ROOT, 'src/puppeteer/index.ts') },
     outdir: LIB, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    external: ['puppeteer-core'], sourcemap: true, logLevel: 'warning', splitting: true, chunkNames: 'chunks/[name]-[hash]',
+    // No code splitting: scripts/chrome.ts finds the package root from its own file (import.meta.url), so it must sit
+    // in lib/, not in lib/chunks/.
+    external: ['puppeteer-core'], sourcemap: true, logLevel: 'warning',
   });
   // The helper's types, from its source (tsconfig.lib.json → lib/types/).
   const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.lib.json')], {

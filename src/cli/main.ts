@@ -5,9 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { findChrome } from '../../scripts/chrome';
+import { findChrome, ROOT } from '../../scripts/chrome';
 import { BudgetError, defaultBudget, parseBudgetText, type Budget } from './budget';
 import { reportHtml } from './html';
 import { junitXml } from './junit';
@@ -36,21 +35,6 @@ Options:
 Exit status: 0 every budget holds, 1 a budget is exceeded, 2 usage or run error.`;
 
 export class UsageError extends Error {}
-
-/** The package's root: the nearest folder up from here with layout-cost's package.json. */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (pkg.name === 'layout-cost') return dir;
-    } catch {
-      // not here: go up
-    }
-    dir = path.dirname(dir);
-  }
-  throw new RunError('cannot find the layout-cost package (its package.json) above the CLI');
-}
 
 export interface CliIo {
   out(line: string): void;
@@ -93,8 +77,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     io.out(USAGE);
     return 0;
   }
-  const root = packageRoot();
-  const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   if (v.version) {
     io.out(version);
     return 0;
@@ -140,7 +123,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   const outDir = path.resolve(v.out ?? 'layout-cost-report');
   const started = Date.now();
   const run = await runAudit({
-    url: url.href, chrome, extension: path.join(root, 'dist'), seconds, steps: v.steps ?? null, headful: v.headful === true,
+    url: url.href, chrome, extension: path.join(ROOT, 'dist'), seconds, steps: v.steps ?? null, headful: v.headful === true,
     log: (line) => io.err(`layout-cost: ${line}`),
   });
   const report = buildReport({

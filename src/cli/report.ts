@@ -26,12 +26,8 @@ export interface Dist {
   max: number;
 }
 
-export interface InstanceReport {
-  id: number;
-  name: string;
-  key: string | null;
-  /** Its owners, outermost first (at most 6), then itself: "App › Panel › Heavy". */
-  path: string;
+/** A component's figures over the run: per-frame ms, forced reflows, and its counts at the end. */
+export interface Figures {
   styleMs: Dist;
   layoutMs: Dist;
   forcedMs: Dist;
@@ -42,18 +38,19 @@ export interface InstanceReport {
   inflation: number | null;
 }
 
-export interface TypeReport {
+export interface InstanceReport extends Figures {
+  id: number;
+  name: string;
+  key: string | null;
+  /** Its owners, outermost first (at most 6), then itself: "App › Panel › Heavy". */
+  path: string;
+}
+
+/** A component type: its worst instance's figures. */
+export interface TypeReport extends Figures {
   name: string;
   /** Instances at the end of the run, or seen carrying cost. */
   instances: number;
-  /** The worst instance's figures. */
-  styleMs: Dist;
-  layoutMs: Dist;
-  forcedMs: Dist;
-  forcedCount: number;
-  rendered: number | null;
-  authored: number | null;
-  inflation: number | null;
   /** All instances together: mean inclusive layout ms per frame (outermost instances only). */
   totalLayoutMsPerFrame: number;
 }
@@ -242,7 +239,7 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
       totalLayoutMsPerFrame: round(n > 0 ? total / n : 0),
     });
   }
-  const cost = (d: { styleMs: Dist; layoutMs: Dist; forcedMs: Dist }): number => d.layoutMs.p95 + d.styleMs.p95 + d.forcedMs.p95
+  const cost = (d: Figures): number => d.layoutMs.p95 + d.styleMs.p95 + d.forcedMs.p95
     + (d.layoutMs.max + d.styleMs.max + d.forcedMs.max) / 1e3;
   types.sort((a, b) => cost(b) - cost(a) || b.totalLayoutMsPerFrame - a.totalLayoutMsPerFrame || a.name.localeCompare(b.name));
 

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { LINUX_CI_FLAGS, QUIET_FLAGS } from '../../scripts/chrome';
 import type { Recording } from '../protocol/recording';
 import type { Snapshot } from '../protocol/snapshot';
 import { domElements, enable, RunError, snapshot, startRecording, stopRecording, waitForComponents } from './page-api';
@@ -36,11 +37,6 @@ export interface RunResult {
 
 const VIEWPORT = { width: 1280, height: 900 };
 const LOAD_TIMEOUT_MS = 45_000;
-/** Chromium flags for closed networks and containers (scripts/chrome.ts has the same for npm start). */
-const FLAGS = [
-  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
-  '--disable-dev-shm-usage', '--no-default-browser-check', ...(process.platform === 'linux' ? ['--no-sandbox', '--disable-gpu'] : []),
-];
 
 type Steps = (page: Page) => unknown;
 
@@ -68,7 +64,7 @@ export async function runAudit(o: RunOptions): Promise<RunResult> {
     try {
       browser = await puppeteer.launch({
         executablePath: o.chrome, headless: !o.headful, pipe: true, enableExtensions: true, userDataDir,
-        args: [...FLAGS, `--window-size=${VIEWPORT.width},${VIEWPORT.height}`], defaultViewport: VIEWPORT,
+        args: [...QUIET_FLAGS, ...LINUX_CI_FLAGS, `--window-size=${VIEWPORT.width},${VIEWPORT.height}`], defaultViewport: VIEWPORT,
       });
     } catch (e) {
       throw new RunError(`could not start ${o.chrome}: ${(e as Error).message.split('\n')[0]}`);

@@ -16,7 +16,7 @@ import { agentToken, contentToPageValidators, selfCost } from './content-to-page
 import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
 import type { DirtiedBy, SelfCost } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
-import { recordingValidator, type Recording } from './recording';
+import { pair, recordingValidator, type Recording } from './recording';
 import { locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, type LocatedType, type LocateRequest, type TypeText } from './sources';
 import { parseWith } from './guard';
 import {
@@ -265,10 +265,10 @@ export interface PageToContent {
   stack: { id: number; ms: number; stack: string };
   /**
    * Component types (issue 15, agent/types.ts): new types' source text (the function's own text, read with the
-   * native Function.prototype.toString, capped), which components are of which type, and whether the names seen so
-   * far look minified.
+   * native Function.prototype.toString, capped) and which components are of which type. Whether names look minified
+   * travels in the page status.
    */
-  types: { types: TypeText[]; members: [number, number][]; minified: boolean };
+  types: { types: TypeText[]; members: [number, number][] };
 }
 
 export interface ContentToPage {
@@ -373,10 +373,6 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
   return o;
 };
 
-const pairOf: Validator<[number, number]> = (v) => {
-  const a = arrayOf(num(0, 2 ** 31), 2)(v);
-  return a !== INVALID && a.length === 2 ? [a[0], a[1]] : INVALID;
-};
 const stripBar: Validator<StripBar> = (v) => {
   const a = arrayOf(num(0, 1e12), 4)(v);
   return a !== INVALID && a.length === 4 && a[1] <= 1e7 && a[2] <= 1e7 && a[3] <= 1e7 ? [a[0], a[1], a[2], a[3]] : INVALID;
@@ -406,7 +402,7 @@ export const validators = {
     stack: isRecord({ id, ms, stack: str(4096) }),
     types: isRecord({
       types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9) }), 2000),
-      members: validItemsOf(pairOf, 20_000), minified: bool,
+      members: validItemsOf(pair, 20_000),
     }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {

@@ -76,7 +76,8 @@ const recordedComponent: Validator<RecordedComponent> = isRecord({
   id, selfStyleMs: ms, selfLayoutMs: ms, selfForcedMs: ms, styleMs: ms, layoutMs: ms, forcedMs: ms,
   forcedCount: (x: unknown) => (x === undefined ? 0 : num(0, 1e9)(x)),
 });
-const pair: Validator<[number, number]> = (v) => {
+/** A pair of whole numbers ([id, count], [id, type]). */
+export const pair: Validator<[number, number]> = (v) => {
   const a = arrayOf(num(0, 2 ** 53), 2)(v);
   return a !== INVALID && a.length === 2 ? [a[0], a[1]] : INVALID;
 };

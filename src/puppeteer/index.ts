@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../../scripts/chrome';
 import type { Browser } from 'puppeteer-core';
 import type { Page } from '../cli/page-api';
 import { BudgetError, parseBudget, type Budget } from '../cli/budget';
@@ -34,25 +34,16 @@ export type { LayoutCostState, Snapshot } from '../protocol/snapshot';
 export { RunError } from '../cli/page-api';
 export { BudgetError } from '../cli/budget';
 
-function findRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (fs.existsSync(path.join(dir, 'dist', 'manifest.json')) || fs.existsSync(path.join(dir, 'manifest.json'))) return dir;
-    dir = path.dirname(dir);
-  }
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-}
-
 function packageVersion(): string {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(findRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+    return (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   } catch {
     return 'unknown';
   }
 }
 
 /** The built extension (the package's dist/): pass it to puppeteer (`enableExtensions: [extensionPath]`). */
-export const extensionPath = path.join(findRoot(), 'dist');
+export const extensionPath = path.join(ROOT, 'dist');
 
 /** Installs the extension into a running browser (puppeteer ≥ 23, launched with `pipe: true, enableExtensions: true`). */
 export async function install(browser: Browser): Promise<string> {

@@ -173,7 +173,8 @@ describe('layout-cost/puppeteer, the helper (e2e)', function () {
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
     const lc = await lib.attach(page);
     await page.evaluate(() => (window as any).__work.start());
-    await new Promise((r) => setTimeout(r, 2000));
+    // Forty ticks of the fixture's work: forty frames in which Heavy laid out.
+    await waitFor(() => page.evaluate(() => (window as any).__work.ticks >= 40), { what: '40 ticks', timeout: 60_000 });
     await page.evaluate(() => (window as any).__work.stop());
     let error: Error | null = null;
     try {
@@ -183,7 +184,6 @@ describe('layout-cost/puppeteer, the helper (e2e)', function () {
     }
     expect(error?.message).to.match(/^Layout Cost: 1 budget exceeded:\n {2}Heavy: [\d.]+ ms of layout per frame at p95 is over its budget of 1/);
     // A new recording started after the check: an idle page now is within any budget.
-    await new Promise((r) => setTimeout(r, 500));
     const idle = await lc.expectWithin({ components: { Heavy: { layoutMs: 1 } }, page: { domElements: false } });
     expect(idle.passed).to.equal(true);
     expect(idle.types.find((t: any) => t.name === 'Heavy').rendered).to.be.greaterThan(100);
@@ -218,7 +218,7 @@ describe('the helper with Playwright (the documented recipe, e2e)', function () 
       await page.waitForFunction('window.__fixtureReady === true');
       const lc = await lib.attach(page);
       await page.evaluate('window.__work.start()');
-      await page.waitForTimeout(2000);
+      await page.waitForFunction('window.__work.ticks >= 40', undefined, { timeout: 60_000 });
       await page.evaluate('window.__work.stop()');
       const report = await lc.report({ components: { Heavy: { layoutMs: 1 } }, page: { domElements: false } });
       const heavy = report.checks.find((c: any) => c.name === 'Heavy');

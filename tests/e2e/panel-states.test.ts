@@ -36,7 +36,8 @@ describe('DevTools panel states (e2e)', function () {
     await waitFor(async () => (await notice('react-off')) !== null, { what: 'react-off' });
     await lc.enable(page);
     await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 0, { what: 'components' });
-    await new Promise((r) => setTimeout(r, 1500)); // a types pass (once a second) has looked at the names
+    // A types pass (once a second) has looked at the names.
+    await waitFor(() => page.evaluate(() => (window as any).__LAYOUT_COST__.internals().typePasses > 0), { what: 'a types pass' });
     expect(await notice('minified')).to.equal(null);
     expect((await lc.state(page)).minified).to.equal(false);
     await lc.disable(page);

@@ -39,7 +39,7 @@ describe('real names and source locations (e2e)', function () {
 
   it('minified with a source map: ≥ 95 % of types get the unminified build\'s names and their true file and line', async () => {
     h = await launch();
-    const plain = await h.newPage('sources-plain.html');
+    const plain = await h.newPage('sources.html?build=plain');
     await waitFor(() => plain.evaluate(() => (window as any).__fixtureReady === true), { what: 'plain fixture' });
     const truth = await settled(plain);
     const truthById = new Map(truth.map((c) => [c.id, c.name]));
@@ -49,7 +49,7 @@ describe('real names and source locations (e2e)', function () {
     expect((await plain.evaluate(() => (window as any).__LAYOUT_COST__.state())).minified).to.equal(false);
     await plain.close();
 
-    const page = await h.newPage('sources-min.html');
+    const page = await h.newPage('sources.html?build=min');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'minified fixture' });
     const calls0 = await page.evaluate(() => (window as any).__calls as number);
     const toString0 = await page.evaluate(() => (window as any).__toStringCalls as number);
@@ -92,7 +92,7 @@ describe('real names and source locations (e2e)', function () {
   });
 
   it('minified without a map: names stay as they are, and the panel says no map was found', async () => {
-    const page = await h.newPage('sources-nomap.html');
+    const page = await h.newPage('sources.html?build=nomap');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
     const toString0 = await page.evaluate(() => (window as any).__toStringCalls as number);
     const comps = await settled(page);

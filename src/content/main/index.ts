@@ -350,8 +350,7 @@ class Controller {
         this.store.setDirtied(msg.payload);
         break;
       case 'types': {
-        const { types, members, minified } = msg.payload;
-        if (this.sources.onTypes(types, members, minified)) this.locateNext();
+        if (this.sources.onTypes(msg.payload.types, msg.payload.members)) this.locateNext();
         this.sources.prune((id) => this.store.components.has(id));
         this.feed.statusChanged();
         break;

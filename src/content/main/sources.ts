@@ -52,12 +52,9 @@ export class SourceBook {
   private readonly texts = new Map<number, string>();
   private readonly located = new Map<number, LocatedType>();
   private readonly asked = new Set<number>();
-  /** Whether the names the agent saw look minified. */
-  minified = false;
 
   /** The agent's `types`: returns true when there are types to look up. */
-  onTypes(types: TypeText[], members: [number, number][], minified: boolean): boolean {
-    this.minified = minified;
+  onTypes(types: TypeText[], members: [number, number][]): boolean {
     for (const [id, t] of members) this.typeOf.set(id, t);
     for (const t of types) if (this.texts.size < MAX_TYPES) this.texts.set(t.typeId, t.text);
     return this.texts.size > this.asked.size;
@@ -106,17 +103,18 @@ export class SourceBook {
    * has another, else the page's (a displayName the developer chose stays).
    */
   nameOf(id: number, pageName: string): { name: string; minifiedName: string | null } {
-    // "Anonymous": the minifier dropped the function's name (memo(function Row …) → memo(function(…))).
-    if (pageName !== 'Anonymous' && !nameLooksMinified(pageName)) return { name: pageName, minifiedName: null };
     const orig = this.of(id)?.originalName ?? null;
-    return orig && orig !== pageName ? { name: orig, minifiedName: pageName } : { name: pageName, minifiedName: null };
+    // "Anonymous": the minifier dropped the function's name (memo(function Row …) → memo(function(…))).
+    return orig && orig !== pageName && (pageName === 'Anonymous' || nameLooksMinified(pageName))
+      ? { name: orig, minifiedName: pageName } : { name: pageName, minifiedName: null };
   }
 
   summary(): SourceSummary {
-    let mapped = 0;
-    for (const l of this.located.values()) if (l.state === 'mapped') mapped++;
-    let found = 0;
-    for (const l of this.located.values()) if (l.state !== 'not-found') found++;
+    let mapped = 0, found = 0;
+    for (const l of this.located.values()) {
+      if (l.state === 'mapped') mapped++;
+      if (l.state !== 'not-found') found++;
+    }
     return { types: this.texts.size, located: found, mapped, pending: this.asked.size - this.located.size };
   }
 
@@ -125,6 +123,5 @@ export class SourceBook {
     this.texts.clear();
     this.located.clear();
     this.asked.clear();
-    this.minified = false;
   }
 }

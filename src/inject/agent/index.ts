@@ -71,7 +71,8 @@ export default function start(link: AgentLink): AgentHandle {
     typeMs += ms;
     typeMaxMs = Math.max(typeMaxMs, ms);
     if (r === null) return;
-    link.post('types', r);
+    if (r.types.length > 0 || r.members.length > 0) link.post('types', { types: r.types, members: r.members });
+    // The page status carries it (boot: agent.namesMinified()): send the status when it changed.
     if (r.minified !== minifiedSent) {
       minifiedSent = r.minified;
       link.announce();

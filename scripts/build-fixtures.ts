@@ -109,6 +109,12 @@ export async function buildAll(filter?: string): Promise<void> {
     for (const [name, o] of variants) {
       jobs.push(build({ ...options(entry, path.join(ROOT, 'build', 'fixtures', `sources-r19-${name}.js`), 19, false), ...o }));
     }
+    // Development builds whose code the page evals (webpack's eval source maps): its text is in no script, so React's
+    // debug information places the types. React 18: the JSX transform's __source; React 19: each element's stack.
+    const evald: [ReactMajor, Partial<BuildOptions>][] = [[18, { jsxDev: true }], [19, { sourcemap: 'inline' }]];
+    for (const [major, o] of evald) {
+      jobs.push(build({ ...options(entry, path.join(ROOT, 'build', 'fixtures', `sources-r${major}-eval.txt`), major, true), ...o }));
+    }
   }
   if (!filter || 'demo'.includes(filter)) {
     jobs.push(build(options(path.join(ROOT, 'demo', 'src', 'main.tsx'), path.join(ROOT, 'build', 'demo', 'demo.js'), 19, false)));

@@ -17,7 +17,7 @@
  * cache is dropped after IDLE_DROP_MS without a request.
  */
 import { originalPositionFor, sourceContentFor, TraceMap } from '@jridgewell/trace-mapping';
-import type { LocatedType, LocateRequest } from '../protocol/sources';
+import type { DebugHint, LocatedType, LocateRequest } from '../protocol/sources';
 
 export const MAX_SCRIPT_BYTES = 20 * 1024 * 1024;
 export const MAX_MAP_BYTES = 40 * 1024 * 1024;
@@ -50,14 +50,25 @@ const defaultFetch: Fetcher = async (url, withCookies) => {
   }
 };
 
-/** The last `sourceMappingURL` comment of a script, resolved against the script's URL. */
+/**
+ * The last `//# sourceMappingURL=` comment of a script (alone on the end of its line), resolved against the script's
+ * URL; else the SourceMap header. Searched from the end: an inline map can be megabytes long, and a 20 MB bundle is
+ * not scanned whole.
+ */
 export function mapUrlOf(text: string, scriptUrl: string, header: string | null = null): string | null {
-  const re = /\/\/[#@]\s*sourceMappingURL=([^\s'"]+)\s*$/gm;
-  let last: string | null = null;
-  // Only the tail can hold it (a comment at the very end); a 20 MB bundle is not scanned whole.
-  const tail = text.length > 1_000_000 && !text.slice(-200_000).includes('sourceMappingURL') ? '' : text.slice(-Math.min(text.length, 4_000_000));
-  for (let m = re.exec(tail); m; m = re.exec(tail)) last = m[1];
-  const raw = last ?? header;
+  let raw: string | null = null;
+  const comment = /\/\/[#@]\s*sourceMappingURL=([^\s'"]+)[ \t]*(?:\r?\n|$)/y;
+  for (let at = text.lastIndexOf('sourceMappingURL='), tries = 0; at >= 0 && tries < 8; at = text.lastIndexOf('sourceMappingURL=', at - 1), tries++) {
+    const start = text.lastIndexOf('//', at);
+    if (start < 0 || at - start > 8) continue;
+    comment.lastIndex = start;
+    const m = comment.exec(text);
+    if (m) {
+      raw = m[1];
+      break;
+    }
+  }
+  raw ??= header;
   if (!raw) return null;
   if (raw.startsWith('data:')) return raw;
   try {
@@ -180,9 +191,11 @@ export class SourceLocator {
     return p;
   }
 
-  private map(url: string, origin: string | null): Promise<TraceMap | string> {
+  /** `base`: the script's URL, which an inline (data:) map's relative sources are resolved against. */
+  private map(url: string, origin: string | null, base: string): Promise<TraceMap | string> {
     const how = this.allowed(url, origin);
-    const key = `${how.cookies ? 1 : 0} ${url.length > 300 ? `${url.slice(0, 200)}…${url.length}` : url}`;
+    const inline = url.startsWith('data:');
+    const key = `${how.cookies ? 1 : 0} ${url.length > 300 ? `${url.slice(0, 200)}…${url.length}` : url}${inline ? ` ${base}` : ''}`;
     let p = this.maps.get(key);
     if (!p) {
       p = (async (): Promise<TraceMap | string> => {
@@ -201,7 +214,7 @@ export class SourceLocator {
             text = r.text;
           }
           if (text.length > MAX_MAP_BYTES) return `the source map is over ${MAX_MAP_BYTES >> 20} MB: not read`;
-          return new TraceMap(text, url.startsWith('data:') ? undefined : url);
+          return new TraceMap(text, inline ? base : url);
         } catch (e) {
           return `the source map could not be read (${(e as Error).message.slice(0, 120)})`;
         }
@@ -237,7 +250,7 @@ export class SourceLocator {
           fileLine: gen.line, fileColumn: gen.column, originalName: null, why: null,
         };
         if (st.mapUrl !== null) {
-          const map = await this.map(st.mapUrl, origin);
+          const map = await this.map(st.mapUrl, origin, s.url);
           if (typeof map === 'string') {
             result.state = 'map-error';
             result.why = map;
@@ -268,13 +281,41 @@ export class SourceLocator {
         out.push(result);
       }
     }
-    for (const typeId of left.keys()) {
+    for (const [typeId, t] of left) {
+      if (t.hint) {
+        out.push(await this.fromHint(typeId, t.hint, origin));
+        continue;
+      }
       out.push({
         typeId, url: null, line: 0, column: 0, state: 'not-found', file: null, fileUrl: null, fileLine: 0, fileColumn: 0,
         originalName: null, why: 'its text is in none of the page\'s scripts (eval, a blob or a worker?)',
       });
     }
     return out;
+  }
+
+  /**
+   * A type whose text is in no script, placed by React's debug information (docs/SOURCES.md): `source` is already the
+   * original file; a `stack` frame's position is in a generated script, mapped when that script can be read and names
+   * a map (a Vite module, an eval'd bundle with a sourceURL), else shown as the frame gives it (webpack-internal://).
+   */
+  private async fromHint(typeId: number, hint: DebugHint, origin: string | null): Promise<LocatedType> {
+    const why = 'from React\'s debug information: where its first element is created';
+    const result: LocatedType = {
+      typeId, url: null, line: 0, column: 0, state: 'react-debug', file: displayFile(hint.url), fileUrl: hint.url,
+      fileLine: hint.line, fileColumn: Math.max(0, hint.column - 1), originalName: null, why,
+    };
+    if (hint.kind !== 'stack' || !this.allowed(hint.url, origin).ok) return result;
+    result.url = hint.url;
+    result.line = hint.line;
+    result.column = result.fileColumn;
+    const st = await this.script(hint.url, null, origin);
+    if (st.mapUrl === null) return result;
+    const map = await this.map(st.mapUrl, origin, hint.url);
+    if (typeof map === 'string') return { ...result, why: `${why}; ${map}` };
+    const pos = originalPositionFor(map, { line: hint.line, column: result.fileColumn });
+    if (pos.source === null || pos.line === null) return result;
+    return { ...result, file: displayFile(pos.source), fileUrl: pos.source, fileLine: pos.line, fileColumn: pos.column ?? 0 };
   }
 
   private keepAlive(): void {

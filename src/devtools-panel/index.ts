@@ -242,12 +242,24 @@ async function copy(text: string): Promise<boolean> {
 }
 
 /** Selects the component's first host node in the Elements panel. */
-/** Opens a component's source in DevTools' Sources panel (the original file when a map gave it). */
-function openSource(src: RowSource): void {
+/**
+ * Opens a component's source in DevTools' Sources panel (the original file when a map gave it). DevTools knows an
+ * original file only once it has loaded the page's source map (seconds for a big inline map after DevTools opens):
+ * a file it does not know yet is asked for again for a few seconds before saying so.
+ */
+const OPEN_RETRIES = 8;
+const OPEN_RETRY_MS = 500;
+function openSource(src: RowSource, attempt = 0): void {
   const panels = (globalThis as { chrome?: typeof chrome }).chrome?.devtools?.panels;
   if (!panels?.openResource) return showFlash('info', 'Open in Sources works in DevTools only');
   panels.openResource(src.url, Math.max(0, src.line - 1), Math.max(0, src.column - 1), (res?: { code?: string }) => {
-    if (res && res.code && res.code !== 'OK') showFlash('warn', `DevTools could not open ${src.file} (${res.code})`);
+    if (!res || !res.code || res.code === 'OK') return;
+    if (res.code === 'E_NOTFOUND' && attempt < OPEN_RETRIES) {
+      setTimeout(() => openSource(src, attempt + 1), OPEN_RETRY_MS);
+      return;
+    }
+    showFlash('warn', `DevTools could not open ${src.file} (${res.code})${src.state === 'react-debug' && !/^[a-z][\w+.-]*:/i.test(src.url)
+      ? ': React gave a path on disk, which DevTools names differently' : ''}`);
   });
 }
 

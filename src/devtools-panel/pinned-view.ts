@@ -129,7 +129,8 @@ export class PinnedView {
     setText(this.sourceNote, src === null ? 'Source: not found yet (looked up in the page\'s scripts)'
       : src.state === 'mapped' ? `from the source map${d.minifiedName ? `; minified name ${capText(d.minifiedName, 40)}` : ''}`
         : src.state === 'no-map' ? 'in the bundle: its script has no source map'
-          : 'in the bundle: its source map could not be used');
+          : src.state === 'react-debug' ? 'from React\'s debug information: the line of its first element (its code is in no script we can read)'
+            : 'in the bundle: its source map could not be used');
     // Elements other components' portals placed in its DOM are theirs: not this component's inflation.
     const ratio = inflationRatio(Math.max(0, d.rendered - d.portaledIn), d.authored);
     this.set('style', formatMs(d.styleMs), formatMs(d.lastStyleMs));

@@ -285,7 +285,7 @@ export class TableView {
         const src = cell.children[2] as HTMLElement;
         setText(src, r.source ? sourceLabel(r.source) : '');
         src.hidden = !r.source;
-        if (r.source) src.title = `Open ${capText(r.source.file, 80)}:${r.source.line} in Sources${r.source.state === 'no-map' ? ' (the bundle: no source map)' : ''}`;
+        if (r.source) src.title = `Open ${capText(r.source.file, 80)}:${r.source.line} in Sources${r.source.state === 'no-map' ? ' (the bundle: no source map)' : r.source.state === 'react-debug' ? ' (from React\'s debug information: its first element)' : ''}`;
       } else setText(cell.firstChild as Node, col.cell(r));
       if (col.key === 'name') {
         // Page-derived parts capped: the name (200), and at most 80 of ours around it; the file shows in full in the pinned view.

@@ -17,7 +17,7 @@ import { experimentOutcome, experimentRequest, type ExperimentOutcome, type Expe
 import type { DirtiedBy, SelfCost } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
 import { pair, recordingValidator, type Recording } from './recording';
-import { locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, type LocatedType, type LocateRequest, type TypeText } from './sources';
+import { debugHintValidator, locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, type LocatedType, type LocateRequest, type TypeText } from './sources';
 import { parseWith } from './guard';
 import {
   anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, validItemsOf, type Validator,
@@ -118,10 +118,10 @@ export interface RowSource {
   column: number;
   /** What DevTools' Sources panel opens (the original file's URL when mapped, else the script's). */
   url: string;
-  state: 'mapped' | 'no-map' | 'map-error';
+  state: 'mapped' | 'no-map' | 'map-error' | 'react-debug';
 }
 const rowSource: Validator<RowSource | null> = (v) => (v === undefined || v === null ? null : isRecord({
-  file: str(300), line: num(0, 1e9), column: num(0, 1e9), url: str(4096), state: oneOf(['mapped', 'no-map', 'map-error'] as const),
+  file: str(300), line: num(0, 1e9), column: num(0, 1e9), url: str(4096), state: oneOf(['mapped', 'no-map', 'map-error', 'react-debug'] as const),
 })(v));
 const componentRow: Validator<ComponentRow> = isRecord({
   id, name, parentId: optId, depth: num(0, 1e5), key: nullable(name), styleMs: ms, layoutMs: ms, forcedMs: ms,
@@ -401,7 +401,7 @@ export const validators = {
     dirtied: isRecord({ id, items: arrayOf(dirtiedByValidator, 5), boundary: nullable(str(200)), alone: aloneFrames }),
     stack: isRecord({ id, ms, stack: str(4096) }),
     types: isRecord({
-      types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9) }), 2000),
+      types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9), hint: debugHintValidator }), 2000),
       members: validItemsOf(pair, 20_000),
     }),
   } satisfies Validators<PageToContent>,

@@ -19,6 +19,27 @@ function definitionLine(name: string): number {
   return SOURCE.findIndex((l) => re.test(l)) + 1;
 }
 
+/** The lines each of the 24 types spans in the source: from its definition to the next one's. */
+function spanOf(name: string, names: string[]): [number, number] {
+  const line = (n: string): number => SOURCE.findIndex((l) => new RegExp(`(?:function|class|const) ${n}\\b`).test(l)) + 1;
+  const starts = names.map(line).filter((l) => l > 0).sort((a, b) => a - b);
+  const start = line(name);
+  return [start, starts.find((l) => l > start) ?? SOURCE.length + 1];
+}
+
+/** The tabs DevTools' own UI shows as selected (its panels and the Sources editor's open file), through shadow roots. */
+const SELECTED_TABS = `(() => {
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.getAttribute('role') === 'tab' && el.getAttribute('aria-selected') === 'true') out.push((el.textContent || '').trim());
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return out;
+})()`;
+
 interface Comp { id: number; name: string; minifiedName?: string; source: { file: string; line: number; column: number } | null }
 
 async function settled(page: Page): Promise<Comp[]> {
@@ -35,10 +56,12 @@ async function settled(page: Page): Promise<Comp[]> {
 describe('real names and source locations (e2e)', function () {
   this.timeout(180_000);
   let h: Harness;
+  before(async () => {
+    h = await launch();
+  });
   after(async () => h?.close());
 
   it('minified with a source map: ≥ 95 % of types get the unminified build\'s names and their true file and line', async () => {
-    h = await launch();
     const plain = await h.newPage('sources.html?build=plain');
     await waitFor(() => plain.evaluate(() => (window as any).__fixtureReady === true), { what: 'plain fixture' });
     const truth = await settled(plain);
@@ -88,6 +111,65 @@ describe('real names and source locations (e2e)', function () {
       if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT });
     } finally {
       await devtools.close();
+    }
+  });
+
+  it('development code the page evals (in no script): React\'s debug information places each type, and the label opens it in Sources', async () => {
+    // React 18: the JSX transform's __source on each element; React 19: each element's creation stack, mapped through
+    // the eval'd code's inline map (its sourceURL can be fetched, as a Vite module's can).
+    for (const build of ['eval18', 'eval19']) {
+      const page = await h.newPage(`sources.html?build=${build}`);
+      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: `${build} fixture` });
+      const calls0 = await page.evaluate(() => (window as any).__calls as number);
+      const toString0 = await page.evaluate(() => (window as any).__toStringCalls as number);
+      const names = await page.evaluate(() => (window as any).__typeNames as string[]);
+      const comps = await settled(page);
+      expect(await page.evaluate(() => (window as any).__calls), build).to.equal(calls0);
+      expect(await page.evaluate(() => (window as any).__toStringCalls), build).to.equal(toString0);
+      // Development names are real: each type by its name (the one anonymous memo is QuebecNote).
+      const types = new Map<string, Comp>();
+      for (const c of comps) types.set(c.name === 'Anonymous' ? 'QuebecNote' : c.name, c);
+      let placed = 0;
+      const misses: string[] = [];
+      for (const name of names) {
+        const c = types.get(name);
+        const [from, to] = spanOf(name, names);
+        // The line of the first element it creates: within its own definition, not its parent's.
+        if (c?.source?.file === 'tests/fixtures/src/sources.tsx' && c.source.line >= from && c.source.line < to) placed++;
+        else misses.push(`${name} at ${c?.source?.file}:${c?.source?.line} (defined on lines ${from}–${to - 1})`);
+      }
+      console.log(`      [sources ${build}] ${placed}/${names.length} placed; ${misses.join('; ') || 'no misses'}`);
+      expect(placed / names.length, misses.join('; ')).to.be.at.least(0.95);
+      if (build === 'eval18') {
+        await page.close();
+        continue;
+      }
+      // The panel: the label says where it came from, and a click opens the original file in DevTools' Sources.
+      const { panel, devtools } = await openPanel(h, page);
+      try {
+        const line = types.get('AlphaPanel')?.source?.line;
+        await waitFor(async () => panel.evaluate((l) => [...document.querySelectorAll('.tr:not([hidden])')].some((r) =>
+          r.querySelector('bdi.name')?.textContent === 'AlphaPanel' && r.querySelector('.src')?.textContent === `sources.tsx:${l}`), line),
+        { what: 'AlphaPanel · sources.tsx in the table' });
+        const title = await panel.evaluate(() => {
+          const row = [...document.querySelectorAll('.tr:not([hidden])')].find((r) => r.querySelector('bdi.name')?.textContent === 'AlphaPanel');
+          const src = row?.querySelector('.src') as HTMLElement;
+          src.click();
+          return src.title;
+        });
+        expect(title).to.match(/React's debug information/);
+        const tabs = await waitFor(async () => {
+          const t = (await devtools.evaluate(SELECTED_TABS)) as string[];
+          return t.includes('Sources') && t.includes('sources.tsx') ? t : null;
+        }, { timeout: 20_000, what: 'DevTools\' Sources panel showing sources.tsx' }).catch(async (e: Error) => {
+          const seen = [await devtools.evaluate(SELECTED_TABS), await panel.$$eval('.notice', (n) => n.map((x) => x.textContent))];
+          throw new Error(`${e.message}; tabs and notices: ${JSON.stringify(seen)}`);
+        });
+        expect(tabs).to.include('sources.tsx');
+      } finally {
+        await devtools.close();
+        await page.close();
+      }
     }
   });
 

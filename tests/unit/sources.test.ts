@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { ROOT } from '../../scripts/chrome';
 import { declaredName, displayFile, lineColumn, mapUrlOf, nameOffset, SourceLocator } from '../../src/background/sources';
 import { nameLooksMinified, namesLookMinified } from '../../src/protocol/names';
+import { creatorFrame, debugHintValidator } from '../../src/protocol/sources';
 
 const BUILD = path.join(ROOT, 'build', 'fixtures');
 const ORIGIN = 'http://app.test';
@@ -47,7 +48,7 @@ describe('component sources: locating and mapping', () => {
     expect(/^function [\w$]{1,2}\(/.test(text), text).to.equal(true);
     const loc = new SourceLocator(fetcher);
     fetched.length = 0;
-    const [r] = await loc.locate({ types: [{ typeId: 1, text }], scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-min.js`, inline: null }] }, `${ORIGIN}/page.html`);
+    const [r] = await loc.locate({ types: [{ typeId: 1, text, hint: null }], scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-min.js`, inline: null }] }, `${ORIGIN}/page.html`);
     expect(r.state).to.equal('mapped');
     expect(r.originalName).to.equal('AlphaPanel');
     expect(r.file).to.equal('tests/fixtures/src/sources.tsx');
@@ -56,7 +57,7 @@ describe('component sources: locating and mapping', () => {
     // Same origin as the frame: fetched with cookies.
     expect(fetched.every((f) => f.cookies)).to.equal(true);
     // Without a map: the bundle's own line, and the name stays.
-    const [n] = await loc.locate({ types: [{ typeId: 2, text }], scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-nomap.js`, inline: null }] }, `${ORIGIN}/page.html`);
+    const [n] = await loc.locate({ types: [{ typeId: 2, text, hint: null }], scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-nomap.js`, inline: null }] }, `${ORIGIN}/page.html`);
     expect(n).to.include({ state: 'no-map', originalName: null, file: 'build/fixtures/sources-r19-nomap.js' });
     expect(n.fileLine).to.be.greaterThan(0);
   });
@@ -65,7 +66,7 @@ describe('component sources: locating and mapping', () => {
     const loc = new SourceLocator(fetcher);
     fetched.length = 0;
     const r = await loc.locate({
-      types: [{ typeId: 1, text: 'function nowhere(){return 1}' }],
+      types: [{ typeId: 1, text: 'function nowhere(){return 1}', hint: null }],
       scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-nomap.js`, inline: null }, { url: 'file:///etc/passwd', inline: null },
         { url: 'chrome-extension://x/a.js', inline: null }],
     }, 'http://other.test/');
@@ -77,10 +78,60 @@ describe('component sources: locating and mapping', () => {
     const map = { version: 3, sources: ['src/widget.tsx'], names: ['Widget'], mappings: 'AAAA,SAASA' };
     const inline = `function a(){return 1}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(map)).toString('base64')}`;
     const loc = new SourceLocator(fetcher);
-    const [r] = await loc.locate({ types: [{ typeId: 7, text: 'function a(){return 1}' }], scripts: [{ url: `${ORIGIN}/#inline-1`, inline }] }, `${ORIGIN}/`);
-    expect(r).to.include({ state: 'mapped', file: 'src/widget.tsx', fileLine: 1, originalName: 'Widget' });
+    const [r] = await loc.locate({ types: [{ typeId: 7, text: 'function a(){return 1}', hint: null }], scripts: [{ url: `${ORIGIN}/#inline-1`, inline }] }, `${ORIGIN}/`);
+    // An inline map's relative sources are the script's neighbours (what DevTools opens).
+    expect(r).to.include({ state: 'mapped', file: 'src/widget.tsx', fileUrl: `${ORIGIN}/src/widget.tsx`, fileLine: 1, originalName: 'Widget' });
     expect(mapUrlOf('x\n//# sourceMappingURL=a.map\ny\n//# sourceMappingURL=b.map\n', 'http://h/js/app.js')).to.equal('http://h/js/b.map');
     expect(mapUrlOf('no map here', 'http://h/app.js', 'c.map')).to.equal('http://h/c.map');
+    // An inline map of megabytes (the comment starts far from the end); a mention inside code is not a comment.
+    const big = `x = "//# sourceMappingURL=wrong.map";\n//# sourceMappingURL=data:application/json;base64,${'A'.repeat(3_000_000)}\n`;
+    expect(mapUrlOf(big, 'http://h/app.js')?.length).to.equal(3_000_000 + 'data:application/json;base64,'.length);
+    expect(mapUrlOf('s = "//# sourceMappingURL=wrong.map" + x;\n', 'http://h/app.js')).to.equal(null);
+  });
+
+  it('text in no script: React\'s debug information places it, mapped when the frame\'s script has a map', async () => {
+    const map = { version: 3, sources: ['src/widget.tsx'], names: [], mappings: 'AAAA;AACA;AAEE' };
+    const evald = `a\nb\nfunction Widget(){return jsx("div")}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(map)).toString('base64')}`;
+    const served: Record<string, string> = { [`${ORIGIN}/chunk.txt`]: evald };
+    const loc = new SourceLocator(async (url) => (served[url] !== undefined
+      ? { ok: true, status: 200, text: served[url], header: () => null } : { ok: false, status: 404, text: '', header: () => null }));
+    const text = 'function Widget(){return jsx("div")}';
+    const r = await loc.locate({
+      types: [
+        // React ≤ 18: _debugSource, the original file already.
+        { typeId: 1, text, hint: { kind: 'source', url: '/home/me/app/src/widget.tsx', line: 12, column: 5 } },
+        // React 19: a _debugStack frame in an eval'd script whose sourceURL can be fetched and names a map.
+        { typeId: 2, text, hint: { kind: 'stack', url: `${ORIGIN}/chunk.txt`, line: 3, column: 19 } },
+        // webpack-internal:// (eval-source-map): shown as the frame gives it, nothing fetched.
+        { typeId: 3, text, hint: { kind: 'stack', url: 'webpack-internal:///./src/grid/cell.tsx', line: 40, column: 3 } },
+      ],
+      scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-nomap.js`, inline: null }],
+    }, `${ORIGIN}/`);
+    expect(r[0]).to.include({ state: 'react-debug', file: 'home/me/app/src/widget.tsx', fileLine: 12, fileColumn: 4, url: null });
+    // Generated line 3 maps to the original line 4, column 2 (AAEE: two lines and two columns on).
+    expect(r[1]).to.include({ state: 'react-debug', file: 'src/widget.tsx', fileUrl: `${ORIGIN}/src/widget.tsx`, fileLine: 4, fileColumn: 2, url: `${ORIGIN}/chunk.txt`, line: 3 });
+    expect(r[2]).to.include({ state: 'react-debug', file: 'src/grid/cell.tsx', fileLine: 40, fileUrl: 'webpack-internal:///./src/grid/cell.tsx' });
+    // Found in a script, the text wins over the hint.
+    const bundle = fs.readFileSync(path.join(BUILD, 'sources-r19-nomap.js'), 'utf8');
+    const [found] = await new SourceLocator(fetcher).locate({
+      types: [{ typeId: 4, text: bundle.slice(0, 40), hint: { kind: 'source', url: 'x.tsx', line: 1, column: 1 } }],
+      scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-nomap.js`, inline: null }],
+    }, `${ORIGIN}/`);
+    expect(found.state).to.equal('no-map');
+  });
+
+  it('the frame that created an element: the one after React\'s, in V8 and Firefox formats; bad hints are dropped', () => {
+    const v8 = 'Error: react-stack-top-frame\n    at exports.jsx (http://h/react.js:10:5)\n    at Cell (http://h/src/cell.tsx?t=1:42:7)\n    at react_stack_bottom_frame (http://h/r.js:1:1)';
+    expect(creatorFrame(v8)).to.deep.equal({ url: 'http://h/src/cell.tsx?t=1', line: 42, column: 7 });
+    expect(creatorFrame('Error: x\n    at jsxDEV (a.js:1:1)\n    at webpack-internal:///./src/a.tsx:3:9')).to.deep.equal({ url: 'webpack-internal:///./src/a.tsx', line: 3, column: 9 });
+    expect(creatorFrame('jsx@http://h/react.js:10:5\nCell@http://h/src/cell.tsx:42:7\n')).to.deep.equal({ url: 'http://h/src/cell.tsx', line: 42, column: 7 });
+    // React's stand-in once it stops tracking owners, and stacks with one frame: nothing.
+    expect(creatorFrame('Error: react-stack-top-frame\n    at UnknownOwner (r.js:1:1)\n    at react_stack_bottom_frame (r.js:2:2)')).to.equal(null);
+    expect(creatorFrame('Error: x\n    at jsx (r.js:1:1)')).to.equal(null);
+    expect(creatorFrame('')).to.equal(null);
+    expect(debugHintValidator({ kind: 'stack', url: 'u', line: 0, column: 1 })).to.equal(null);
+    expect(debugHintValidator({ kind: 'eval', url: 'u', line: 1, column: 1 })).to.equal(null);
+    expect(debugHintValidator({ kind: 'source', url: 'u', line: 1, column: 1 })).to.deep.equal({ kind: 'source', url: 'u', line: 1, column: 1 });
   });
 
   it('lines, columns, names and display paths', () => {

@@ -15,12 +15,14 @@ describe('component types in the agent', () => {
       entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
       typeOf: (h) => (h as { fn: unknown }).fn, nameOf: (id) => names[id],
       sourceOf: (fn) => { read.push(fn); return Function.prototype.toString.call(fn); },
+      debugOf: (h) => ((h as { fn: unknown }).fn === Grid ? { kind: 'source', url: 'src/grid.tsx', line: 3, column: 1 } : null),
     });
     const r = s.pass()!;
     expect(r.members).to.deep.equal([[1, 1], [2, 2], [3, 2], [4, 3]]);
     // Native functions have no text to find; Grid and Cell are read once each.
     expect(r.types.map((t) => t.typeId)).to.deep.equal([1, 2]);
     expect(r.types[0].text).to.match(/^function Grid\(\)/);
+    expect(r.types.map((t) => t.hint)).to.deep.equal([{ kind: 'source', url: 'src/grid.tsx', line: 3, column: 1 }, null]);
     expect(read).to.deep.equal([Grid, Cell, Math.max]);
     expect(calls).to.equal(0);
     expect(r.minified).to.equal(false);
@@ -35,7 +37,7 @@ describe('component types in the agent', () => {
     for (let i = 1; i <= 1000; i++) entries.set(i, { handle: {} });
     const s = new TypeSourcer({
       entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
-      typeOf: () => null, nameOf: (id) => names[id % 4], sourceOf: () => null,
+      typeOf: () => null, nameOf: (id) => names[id % 4], sourceOf: () => null, debugOf: () => null,
     });
     let t = 0;
     const r = s.pass(() => (t += 1))!;

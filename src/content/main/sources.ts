@@ -5,7 +5,7 @@
  * table, the pinned view and `snapshot()`: the original name when a source map gave one, the file and line.
  */
 import {
-  MAX_INLINE_SCRIPT, MAX_LOCATE_SCRIPTS, MAX_LOCATE_TYPES, type LocatedType, type LocateRequest, type RowSource, type TypeText,
+  MAX_INLINE_SCRIPT, MAX_LOCATE_SCRIPTS, MAX_LOCATE_TYPES, type DebugHint, type LocatedType, type LocateRequest, type RowSource, type TypeText,
 } from '../../protocol';
 import { nameLooksMinified } from '../../protocol/names';
 
@@ -49,24 +49,24 @@ export function pageScripts(doc: Document, perf: Performance, href: string): Loc
 export class SourceBook {
   /** Component id → type id. */
   private readonly typeOf = new Map<number, number>();
-  private readonly texts = new Map<number, string>();
+  private readonly texts = new Map<number, { text: string; hint: DebugHint | null }>();
   private readonly located = new Map<number, LocatedType>();
   private readonly asked = new Set<number>();
 
   /** The agent's `types`: returns true when there are types to look up. */
   onTypes(types: TypeText[], members: [number, number][]): boolean {
     for (const [id, t] of members) this.typeOf.set(id, t);
-    for (const t of types) if (this.texts.size < MAX_TYPES) this.texts.set(t.typeId, t.text);
+    for (const t of types) if (this.texts.size < MAX_TYPES) this.texts.set(t.typeId, { text: t.text, hint: t.hint });
     return this.texts.size > this.asked.size;
   }
 
   /** The next batch to look up (types not asked yet), or null. */
   nextBatch(scripts: () => LocateRequest['scripts']): LocateRequest | null {
     const types: LocateRequest['types'] = [];
-    for (const [typeId, text] of this.texts) {
+    for (const [typeId, t] of this.texts) {
       if (this.asked.has(typeId)) continue;
       this.asked.add(typeId);
-      types.push({ typeId, text });
+      types.push({ typeId, text: t.text, hint: t.hint });
       if (types.length >= MAX_LOCATE_TYPES) break;
     }
     return types.length === 0 ? null : { types, scripts: scripts() };

@@ -4,6 +4,7 @@
  * ComponentSink and answers questions about components through opaque
  * handles. A second framework is a new folder implementing this.
  */
+import type { DebugHint } from '../../protocol/sources';
 
 /** What an adapter reports to the pipeline. */
 export interface ComponentSink {
@@ -57,4 +58,9 @@ export interface FrameworkAdapter {
   ownerOf(node: Node): number;
   /** The component's own function or class (wrappers such as memo and forwardRef unwrapped), or null. Never calls it. */
   typeOf(handle: object): unknown;
+  /**
+   * Where the framework's development build says the component's first element was created (docs/SOURCES.md), or
+   * null. `stackOf` reads an Error's stack without running page code (null when it cannot).
+   */
+  debugOf?(handle: object, stackOf: (e: unknown) => string | null): DebugHint | null;
 }

@@ -57,6 +57,7 @@ export default function start(link: AgentLink): AgentHandle {
   const sourcer = new TypeSourcer({
     entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
     typeOf: (h) => pipeline.typeOf(h), sourceOf: (fn) => link.sourceOf(fn), nameOf: (id) => pipeline.registry.nameOf(id),
+    debugOf: (h) => pipeline.debugOf(h, (e) => link.stackOf(e)),
   });
   let typesTimer: ReturnType<typeof setInterval> | null = null;
   let typePasses = 0, typeMs = 0, typeMaxMs = 0;

@@ -13,7 +13,7 @@
  * React with an unminified app (or displayName everywhere) has real names.
  */
 import { namesLookMinified } from '../../protocol/names';
-import { MAX_TYPE_TEXT, type TypeText } from '../../protocol/sources';
+import { MAX_TYPE_TEXT, type DebugHint, type TypeText } from '../../protocol/sources';
 
 /** Components typed per pass at most, and the pass's time budget (checked every 64 components looked at). */
 const PER_PASS = 5000;
@@ -28,6 +28,8 @@ export interface TypeSource {
   live(id: number): boolean;
   typeOf(handle: object): unknown;
   sourceOf(fn: unknown): string | null;
+  /** React's debug information for development builds (adapter.debugOf), read once per new type. */
+  debugOf(handle: object): DebugHint | null;
   nameOf(id: number): string;
 }
 
@@ -77,7 +79,7 @@ export class TypeSourcer {
         const text = this.src.sourceOf(fn);
         // Native and bound functions have no text of their own to find.
         if (text !== null && !/\{\s*\[native code\]\s*\}$/.test(text)) {
-          types.push({ typeId: t, text: text.slice(0, MAX_TYPE_TEXT), length: text.length });
+          types.push({ typeId: t, text: text.slice(0, MAX_TYPE_TEXT), length: text.length, hint: this.src.debugOf(e.handle) });
         }
       }
       members.push([id, t]);

@@ -28,6 +28,8 @@ function main(win: Window & typeof globalThis): void {
   // Before the page's first script: the agent reads component source text with these, never with the page's own.
   const fnToString = win.Function.prototype.toString;
   const reflectApply = win.Reflect.apply;
+  const NativeError = win.Error;
+  const ownDescriptor = win.Object.getOwnPropertyDescriptor;
   const debug = (...args: unknown[]): void => {
     if (DEBUG) console.debug('[layout-cost]', ...args);
   };
@@ -83,6 +85,22 @@ function main(win: Window & typeof globalThis): void {
       sourceOf: (fn) => {
         try {
           return typeof fn === 'function' ? (reflectApply(fnToString, fn, []) as string) : null;
+        } catch {
+          return null;
+        }
+      },
+      stackOf: (e) => {
+        try {
+          if (typeof e !== 'object' || e === null) return null;
+          const p = ownDescriptor(NativeError, 'prepareStackTrace');
+          if (p && (p.get || p.set || p.value !== undefined)) return null;
+          const d = ownDescriptor(e, 'stack');
+          if (!d) return null;
+          if (typeof d.value === 'string') return d.value.slice(0, 4000);
+          // Newer V8 gives errors an accessor: only the engine's own (native) getter is called.
+          if (typeof d.get !== 'function' || !/\{\s*\[native code\]\s*\}$/.test(reflectApply(fnToString, d.get, []) as string)) return null;
+          const s: unknown = reflectApply(d.get, e, []);
+          return typeof s === 'string' ? s.slice(0, 4000) : null;
         } catch {
           return null;
         }

@@ -102,6 +102,11 @@ export interface AgentLink {
    * script (a page's replacement never runs); null when it has none to give.
    */
   sourceOf(fn: unknown): string | null;
+  /**
+   * An Error's stack text (React 19's `_debugStack`), or null where reading it could run page code: a page's
+   * `Error.prepareStackTrace` (V8 calls it to format the stack) or a getter that is not the engine's own.
+   */
+  stackOf(e: unknown): string | null;
 }
 
 /** What the agent gives back: the boot script routes the content script's messages to it. */

@@ -7,6 +7,7 @@
  */
 import { RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
 import type { FrameworkAdapter } from '../adapter';
+import type { DebugHint } from '../../../protocol/sources';
 import type { AgentLink } from '../../boot/link';
 import type { Reasons } from '../reasons';
 import { RingBuffer } from '../ring-buffer';
@@ -150,6 +151,11 @@ export class Pipeline {
   /** The component's own function or class (adapter.typeOf), null without an adapter. */
   typeOf(handle: object): unknown {
     return this.adapter?.typeOf(handle) ?? null;
+  }
+
+  /** The framework's debug information on where the component's first element was created (adapter.debugOf). */
+  debugOf(handle: object, stackOf: (e: unknown) => string | null): DebugHint | null {
+    return this.adapter?.debugOf?.(handle, stackOf) ?? null;
   }
 
   get adapterName(): string | null {

@@ -4,6 +4,7 @@
  * whose child pointer is shared with the previous tree bailed out and is
  * skipped whole). One walk at attach back-fills what is already mounted.
  */
+import { creatorFrame, MAX_HINT_URL, type DebugHint } from '../../../protocol/sources';
 import type { ComponentSink, FrameworkAdapter } from '../adapter';
 import type { FiberRootLike, HookState, RendererLike } from '../../boot/link';
 import { CHILD_DELETION, componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber, type TagTable } from './fiber';
@@ -41,6 +42,32 @@ export class ReactAdapter implements FrameworkAdapter {
       }
     } catch {
       // A hostile getter on a wrapper: no type.
+    }
+    return null;
+  }
+
+  debugOf(handle: object, stackOf: (e: unknown) => string | null): DebugHint | null {
+    try {
+      const f = handle as Fiber;
+      // The elements it created are its children (or below a host element or fragment it created): the first few.
+      const queue: Fiber[] = [];
+      for (let c = f.child; c && queue.length < 8; c = c.sibling) queue.push(c);
+      for (let i = 0; i < queue.length && i < 24; i++) {
+        const c = queue[i];
+        if (c._debugOwner === f || (f.alternate !== null && c._debugOwner === f.alternate)) {
+          const s = c._debugSource;
+          if (s && typeof s.fileName === 'string' && typeof s.lineNumber === 'number' && s.fileName.length <= MAX_HINT_URL) {
+            return { kind: 'source', url: s.fileName, line: s.lineNumber, column: typeof s.columnNumber === 'number' ? s.columnNumber : 1 };
+          }
+          const stack = c._debugStack ? stackOf(c._debugStack) : null;
+          const frame = stack === null ? null : creatorFrame(stack);
+          if (frame) return { kind: 'stack', ...frame };
+          return null;
+        }
+        for (let g = c.child; g && queue.length < 24; g = g.sibling) queue.push(g);
+      }
+    } catch {
+      // A hostile getter: no hint.
     }
     return null;
   }

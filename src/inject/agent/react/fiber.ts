@@ -24,6 +24,12 @@ export interface Fiber {
   effectTag?: number;
   /** React 18+: the flags of every fiber below, bubbled up when the subtree completed (static flags kept on bail-out). */
   subtreeFlags?: number;
+  /** Development builds: the component that created this fiber's element. */
+  _debugOwner?: unknown;
+  /** React ≤ 18 development builds: where the element was written (the JSX transform's __source). */
+  _debugSource?: { fileName?: unknown; lineNumber?: unknown; columnNumber?: unknown } | null;
+  /** React 19 development builds: an Error made where the element was created. */
+  _debugStack?: unknown;
 }
 
 /** Fiber flags whose values are the same from React 16 to 19. */

@@ -64,6 +64,39 @@ class ManifestPlugin {
   }
 }
 
+/** The gecko id and the oldest Firefox the build claims: MAIN-world content scripts need 128, the data consent key 140 (142 on Android). */
+export const GECKO = {
+  id: 'layout-cost@layout-cost.dev', strict_min_version: '142.0',
+  // Nothing leaves the machine: no data is collected or transmitted.
+  data_collection_permissions: { required: ['none'] },
+};
+
+/**
+ * Firefox's manifest from Chrome's (docs/FIREFOX.md): the background as an event page's `scripts` (Firefox's MV3 has
+ * no extension service worker), the gecko id and minimum version, no Chrome-only keys.
+ */
+export function firefoxManifest(chromeManifest) {
+  const m = structuredClone(chromeManifest);
+  m.background = { scripts: [m.background.service_worker] };
+  delete m.minimum_chrome_version;
+  m.browser_specific_settings = { gecko: { ...GECKO } };
+  return m;
+}
+
+/** After each build, dist-firefox/ gets the same files with Firefox's manifest. */
+class FirefoxPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tap('Firefox', () => {
+      const from = compiler.options.output.path;
+      const to = path.join(root, 'dist-firefox');
+      fs.rmSync(to, { recursive: true, force: true });
+      fs.cpSync(from, to, { recursive: true });
+      const manifest = JSON.parse(fs.readFileSync(path.join(from, 'manifest.json'), 'utf8'));
+      fs.writeFileSync(path.join(to, 'manifest.json'), JSON.stringify(firefoxManifest(manifest), null, 2));
+    });
+  }
+}
+
 export default (env, argv) => {
   const dev = argv.mode === 'development';
   return {
@@ -102,6 +135,7 @@ export default (env, argv) => {
       new webpack.DefinePlugin({ __DEBUG__: JSON.stringify(dev), __VERSION__: JSON.stringify(pkg.version) }),
       new RoomBoundaryPlugin(),
       new ManifestPlugin(),
+      new FirefoxPlugin(),
       new CopyPlugin({
         patterns: [
           { from: 'icons/*.png' },

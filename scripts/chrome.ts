@@ -57,6 +57,23 @@ export function findChrome(): string | null {
   return onPath();
 }
 
+const FIREFOX_CANDIDATES: Record<string, string[]> = {
+  linux: ['/usr/bin/firefox-esr', '/usr/bin/firefox', '/snap/bin/firefox', '/usr/lib/firefox/firefox'],
+  darwin: ['/Applications/Firefox.app/Contents/MacOS/firefox', '/Applications/Firefox Developer Edition.app/Contents/MacOS/firefox'],
+  win32: [
+    path.join(process.env.PROGRAMFILES ?? 'C:\\Program Files', 'Mozilla Firefox\\firefox.exe'),
+    path.join(process.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)', 'Mozilla Firefox\\firefox.exe'),
+  ],
+};
+
+/** A Firefox (128 or newer runs the extension, docs/FIREFOX.md): FIREFOX_PATH first, then the usual places. */
+export function findFirefox(): string | null {
+  const env = process.env.FIREFOX_PATH;
+  if (env) return fs.existsSync(env) ? env : null;
+  for (const p of FIREFOX_CANDIDATES[process.platform] ?? []) if (p && fs.existsSync(p)) return p;
+  return null;
+}
+
 /** Flags that keep Chromium quiet on a closed network (TESTING.md). */
 export const QUIET_FLAGS = [
   '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',

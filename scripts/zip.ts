@@ -1,6 +1,7 @@
 /**
  * `npm run zip`: packs dist/ into layout-cost-<version>.zip for the Chrome Web
- * Store or for sharing. A minimal zip writer on Node built-ins (deflate-raw +
+ * Store and dist-firefox/ into layout-cost-<version>-firefox.zip for Firefox
+ * Add-ons (or for sharing). A minimal zip writer on Node built-ins (deflate-raw +
  * CRC-32) rather than a dependency: the format needs only a local header per
  * file, a central directory and an end record.
  *
@@ -12,7 +13,6 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { ROOT } from './chrome';
 
-const DIST = path.join(ROOT, 'dist');
 /** 1980-01-01 00:00, the earliest MS-DOS date: the fixed timestamp of every entry. */
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 const DOS_TIME = 0;
@@ -94,21 +94,27 @@ export function createZip(entries: Entry[]): Buffer {
   return Buffer.concat([...parts, centralBytes, end]);
 }
 
+/** One package per browser: dist/ for Chrome, dist-firefox/ for Firefox (AMO takes the same zip as an .xpi). */
+const TARGETS: [string, string][] = [['dist', ''], ['dist-firefox', '-firefox']];
+
 function main(): void {
-  const manifest = path.join(DIST, 'manifest.json');
-  if (!fs.existsSync(manifest)) {
-    console.error('[layout-cost] dist/manifest.json is missing: run `npm run build` first.');
-    process.exit(1);
-  }
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const stamped = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: string }).version;
-  if (stamped !== version) console.warn(`[layout-cost] warning: dist/ was built as ${stamped}, package.json says ${version}; rebuild?`);
-  // Source maps (from build:dev) are for local debugging, not for the store package.
-  const files = listFiles(DIST).filter((f) => !f.endsWith('.map'));
-  const zip = createZip(files.map((name) => ({ name, data: fs.readFileSync(path.join(DIST, name)) })));
-  const out = path.join(ROOT, `layout-cost-${version}.zip`);
-  fs.writeFileSync(out, zip);
-  console.log(`[layout-cost] wrote ${path.relative(process.cwd(), out)} (${files.length} files, ${(zip.length / 1024).toFixed(1)} KiB)`);
+  for (const [dir, suffix] of TARGETS) {
+    const from = path.join(ROOT, dir);
+    const manifest = path.join(from, 'manifest.json');
+    if (!fs.existsSync(manifest)) {
+      console.error(`[layout-cost] ${dir}/manifest.json is missing: run \`npm run build\` first.`);
+      process.exit(1);
+    }
+    const stamped = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: string }).version;
+    if (stamped !== version) console.warn(`[layout-cost] warning: ${dir}/ was built as ${stamped}, package.json says ${version}; rebuild?`);
+    // Source maps (from build:dev) are for local debugging, not for the store package.
+    const files = listFiles(from).filter((f) => !f.endsWith('.map'));
+    const zip = createZip(files.map((name) => ({ name, data: fs.readFileSync(path.join(from, name)) })));
+    const out = path.join(ROOT, `layout-cost-${version}${suffix}.zip`);
+    fs.writeFileSync(out, zip);
+    console.log(`[layout-cost] wrote ${path.relative(process.cwd(), out)} (${files.length} files, ${(zip.length / 1024).toFixed(1)} KiB)`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -355,9 +355,24 @@ export interface BackgroundToPanel {
 
 type Validators<M> = { [K in keyof M]: Validator<M[K]> };
 
+/**
+ * An ArrayBuffer from any realm: Firefox hands a content script the page's messages as objects of the page's
+ * compartment, where `instanceof` this realm's ArrayBuffer is false. The byteLength getter checks the internal slot.
+ */
+const byteLengthOf = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')?.get;
+function isArrayBuffer(b: unknown): b is ArrayBuffer {
+  if (typeof b !== 'object' || b === null || !byteLengthOf) return false;
+  try {
+    byteLengthOf.call(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const recordsPayload: Validator<PageToContent['records']> = (v) => {
   const o = isRecord({
-    buffer: (b) => (b instanceof ArrayBuffer ? b : INVALID),
+    buffer: (b) => (isArrayBuffer(b) ? b : INVALID),
     count: num(0, MAX_RECORDS_PER_BATCH),
     strings: arrayOf(name, MAX_STRINGS_PER_BATCH),
     stringBase: num(0, 2 ** 31),

@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Frame, type Page, type WebWorker } from 'puppeteer-core';
-import { findChrome, LINUX_CI_FLAGS, QUIET_FLAGS, ROOT } from '../../scripts/chrome';
+import { findChrome, findFirefox, LINUX_CI_FLAGS, QUIET_FLAGS, ROOT } from '../../scripts/chrome';
 import { startServer, type StaticServer } from '../../scripts/server';
 
 export const DIST = path.join(ROOT, 'dist');
+export const DIST_FIREFOX = path.join(ROOT, 'dist-firefox');
 
 export interface Harness {
   browser: Browser;
@@ -22,6 +23,40 @@ export interface Harness {
   worker(): Promise<WebWorker>;
   newPage(p?: string): Promise<Page>;
   close(): Promise<void>;
+}
+
+/**
+ * Firefox with dist-firefox/ installed as a temporary add-on, over WebDriver BiDi. No service worker (Firefox runs
+ * the background as an event page) and no DevTools to drive: `worker()` throws.
+ */
+export async function launchFirefox(): Promise<Harness> {
+  const executablePath = findFirefox();
+  if (!executablePath) throw new Error('no Firefox found: set FIREFOX_PATH or install firefox-esr');
+  if (!fs.existsSync(path.join(DIST_FIREFOX, 'manifest.json'))) throw new Error('dist-firefox/ is missing: run npm run build');
+  const browser = await puppeteer.launch({
+    browser: 'firefox', executablePath, headless: true, defaultViewport: { width: 1280, height: 900 },
+    // A closed network: no updates, telemetry or remote settings.
+    extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false, 'extensions.update.enabled': false },
+  });
+  const extensionId = await browser.installExtension(DIST_FIREFOX);
+  const server = await startServer();
+  return {
+    browser, extensionId, server,
+    url: (p) => `${server.origin}/${p.replace(/^\//, '')}`,
+    worker() {
+      throw new Error('Firefox runs the background as an event page: no service worker to reach');
+    },
+    async newPage(p) {
+      const page = await browser.newPage();
+      await page.evaluateOnNewDocument('globalThis.__name = globalThis.__name || ((f) => f);');
+      if (p) await page.goto(`${server.origin}/${p.replace(/^\//, '')}`, { waitUntil: 'load' });
+      return page;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close();
+    },
+  };
 }
 
 export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {

@@ -107,16 +107,34 @@ export class CanvasHost {
   }
 }
 
+/** Firefox's content scripts have it: a copy of an object of ours in the page's compartment. */
+declare const cloneInto: ((obj: unknown, target: object) => unknown) | undefined;
+
 /** The atlas' pixels in an ImageData, uploaded into an OffscreenCanvas that drawImage blits from. */
 export function makeSurface(width: number, height: number): AtlasSurface | null {
   if (typeof OffscreenCanvas !== 'function') return null;
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d');
   if (!ctx) return null;
+  // The pixels are an array of this script's own realm.
+  const data = new Uint8ClampedArray(width * height * 4);
+  const pixels = { data, width, height };
+  if (typeof cloneInto !== 'function') {
+    // Chrome: the ImageData shares them.
+    const image = new ImageData(data, width, height);
+    return { pixels, source: canvas, upload: (x, y, w, h) => ctx.putImageData(image, 0, 0, x, y, w, h) };
+  }
+  // Firefox: a content script's DOM objects are the page's. Its ImageData's array is the page's: writing ours into it
+  // is refused ("Permission denied"), and an ImageData over our array fails putImageData's check. The changed rows go
+  // over as one copy made in the page's compartment (docs/FIREFOX.md).
   const image = new ImageData(width, height);
+  const win = window as unknown as object;
   return {
-    pixels: image,
-    source: canvas,
-    upload: (x, y, w, h) => ctx.putImageData(image, 0, 0, x, y, w, h),
+    pixels, source: canvas,
+    upload: (x, y, w, h) => {
+      const from = y * width * 4, to = Math.min(height, y + h) * width * 4;
+      image.data.set(cloneInto(data.slice(from, to), win) as Uint8ClampedArray, from);
+      ctx.putImageData(image, 0, 0, x, y, w, h);
+    },
   };
 }

@@ -7,6 +7,8 @@
  *   npm start -- --headless   (also the default without a display) runs a few
  *                             seconds, writes out/screenshot.png and
  *                             out/snapshot.json, prints the top components, exits 0
+ *   --browser firefox         Firefox (FIREFOX_PATH, else the usual places) with
+ *                             dist-firefox/ installed as a temporary add-on
  *   --skip-build              reuse dist/ and build/demo/ as they are
  *   --pct=10|20|50|100        the demo's mutation share (default 10)
  *   --out=DIR                 where the headless run writes its files (default out/)
@@ -18,11 +20,12 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { buildAll } from './build-fixtures';
-import { findChrome, LINUX_CI_FLAGS, QUIET_FLAGS, ROOT } from './chrome';
+import { findChrome, findFirefox, LINUX_CI_FLAGS, QUIET_FLAGS, ROOT } from './chrome';
 import { startServer, type StaticServer } from './server';
 
 const PREFERRED_PORT = 5173;
 const DIST = path.join(ROOT, 'dist');
+const DIST_FIREFOX = path.join(ROOT, 'dist-firefox');
 const VIEWPORT = { width: 1280, height: 900 };
 /** Enough frames for the sparklines to show a few buckets of history in the screenshot. */
 const MIN_FRAMES = 45;
@@ -48,7 +51,10 @@ const log = (msg: string): void => console.log(`[layout-cost] ${msg}`);
 
 function argValue(name: string): string | undefined {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit?.slice(name.length + 3);
+  if (hit) return hit.slice(name.length + 3);
+  // `--name value` too.
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && at + 1 < process.argv.length && !process.argv[at + 1].startsWith('--') ? process.argv[at + 1] : undefined;
 }
 
 function hasDisplay(): boolean {
@@ -159,7 +165,7 @@ async function runWindow(browser: Browser, server: StaticServer): Promise<void> 
   const page = (await browser.pages())[0] ?? (await browser.newPage());
   await openDemo(page, server);
   log('overlay on. Ctrl+Shift+L (⌘⇧L) cycles Off → Components → Heatmap → Inspect;');
-  log('DevTools → "Layout Cost" panel shows the numbers. Close the browser window (or Ctrl+C) to quit.');
+  log('DevTools (F12) → "Layout Cost" panel shows the numbers. Close the browser window (or Ctrl+C) to quit.');
   await new Promise<void>((resolve) => {
     if (!browser.connected) resolve();
     browser.once('disconnected', () => resolve());
@@ -192,9 +198,47 @@ function removeProfile(dir: string): void {
   }
 }
 
+/** Firefox over WebDriver BiDi, dist-firefox/ installed as a temporary add-on (docs/FIREFOX.md). */
+async function mainFirefox(headless: boolean): Promise<number> {
+  if (!fs.existsSync(path.join(DIST_FIREFOX, 'manifest.json'))) throw new Error('dist-firefox/manifest.json is missing: the build did not produce it');
+  const executablePath = findFirefox();
+  if (!executablePath) {
+    const env = process.env.FIREFOX_PATH;
+    if (env) console.error(`[layout-cost] FIREFOX_PATH is set to ${env}, but there is no file there.`);
+    console.error('[layout-cost] No Firefox found. Install one (Firefox 142 or newer; on Debian: apt install firefox-esr),');
+    console.error('[layout-cost] or point FIREFOX_PATH at its executable, e.g. FIREFOX_PATH=/usr/bin/firefox-esr npm start -- --browser firefox');
+    return 1;
+  }
+  const server = await startServer((await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : 0);
+  log(`${headless ? 'headless' : 'window'}: ${executablePath}`);
+  const browser = await puppeteer.launch({
+    browser: 'firefox', executablePath, headless, defaultViewport: headless ? VIEWPORT : null,
+    handleSIGINT: false, handleSIGTERM: false,
+    extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false },
+  });
+  const stop = (): void => void closeBrowser(browser);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const id = await browser.installExtension(DIST_FIREFOX);
+    log(`extension installed (${id}, temporary: gone when Firefox closes)`);
+    await (headless ? runHeadless(browser, server) : runWindow(browser, server));
+  } finally {
+    await closeBrowser(browser);
+    await server.close();
+  }
+  return 0;
+}
+
 async function main(): Promise<number> {
   const headless = process.argv.includes('--headless') || !hasDisplay();
+  const which = argValue('browser') ?? 'chrome';
+  if (which !== 'chrome' && which !== 'firefox') {
+    console.error(`[layout-cost] --browser ${which}: use chrome (the default) or firefox`);
+    return 1;
+  }
   if (!process.argv.includes('--skip-build')) await runBuilds();
+  if (which === 'firefox') return mainFirefox(headless);
   if (!fs.existsSync(path.join(DIST, 'manifest.json'))) throw new Error('dist/manifest.json is missing: the build did not produce the extension');
 
   const executablePath = findChrome();

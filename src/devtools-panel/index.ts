@@ -251,7 +251,9 @@ const OPEN_RETRIES = 8;
 const OPEN_RETRY_MS = 500;
 function openSource(src: RowSource, attempt = 0): void {
   const panels = (globalThis as { chrome?: typeof chrome }).chrome?.devtools?.panels;
-  if (!panels?.openResource) return showFlash('info', 'Open in Sources works in DevTools only');
+  if (!panels) return showFlash('info', 'Open in Sources works in DevTools only');
+  // Firefox's DevTools give extensions no way to open a file in its debugger (docs/FIREFOX.md).
+  if (typeof panels.openResource !== 'function') return showFlash('info', `This browser's DevTools cannot open files for extensions: ${src.file}:${src.line}`);
   panels.openResource(src.url, Math.max(0, src.line - 1), Math.max(0, src.column - 1), (res?: { code?: string }) => {
     if (!res || !res.code || res.code === 'OK') return;
     if (res.code === 'E_NOTFOUND' && attempt < OPEN_RETRIES) {

@@ -83,12 +83,12 @@ export function firefoxManifest(chromeManifest) {
   return m;
 }
 
-/** After each build, dist-firefox/ gets the same files with Firefox's manifest. */
+/** After each build, <output>-firefox (dist-firefox/) gets the same files with Firefox's manifest. */
 class FirefoxPlugin {
   apply(compiler) {
     compiler.hooks.afterEmit.tap('Firefox', () => {
       const from = compiler.options.output.path;
-      const to = path.join(root, 'dist-firefox');
+      const to = `${from}-firefox`;
       fs.rmSync(to, { recursive: true, force: true });
       fs.cpSync(from, to, { recursive: true });
       const manifest = JSON.parse(fs.readFileSync(path.join(from, 'manifest.json'), 'utf8'));

@@ -52,6 +52,8 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'real-editor', react: 19, dev: true },
   { app: 'portal-repro', react: 19 },
   { app: 'portal-repro', react: 18 },
+  // Firefox timing (docs/FIREFOX.md): the same work every frame, which the page can time itself.
+  { app: 'self-timed', react: 19 },
 ];
 
 function aliases(major: ReactMajor): Record<string, string> {

@@ -1,13 +1,15 @@
 /**
  * The same extension in Firefox (issue 16; docs/FIREFOX.md): dist-firefox/ installed as a temporary add-on in
  * Firefox ESR over WebDriver BiDi. The API and the hook, counts against an independent walk of React's fibers on
- * React 18 and 19, meters drawn where the snapshot says, Ctrl+Shift+L by real key presses, and the honest state
- * Firefox's timing gets (no Long Animation Frames). Without a Firefox the file is skipped with a printed reason.
+ * React 18 and 19, meters drawn where the snapshot says, Ctrl+Shift+L by real key presses, the honest state Firefox's
+ * timing gets (no Long Animation Frames), and the panel page's states and safety (the panel page in a window of its
+ * own: BiDi cannot open Firefox's toolbox). Without a Firefox the file is skipped with a printed reason.
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { findFirefox } from '../../scripts/chrome';
-import { launchFirefox, lc, waitFor, type Harness } from './harness';
+import { launchFirefox, lc, openPanelPage, waitFor, type Harness } from './harness';
+import { waitForRows } from './panel-helpers';
 import { anchorFor, frames, meterAt, setMode, shot, until } from './overlay-pixels';
 import { expectMatches } from './truth-match';
 
@@ -57,6 +59,65 @@ describe('Firefox (e2e)', function () {
       await page.close();
     });
   }
+
+  describe('the panel page', () => {
+    const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+    const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/;
+    const notices = (panel: Page) => panel.$$eval('.notice', (n) => n.map((x) => x.textContent ?? ''));
+
+    it('says what it sees: no React, React with the overlay off, then every component and the degraded timing', async () => {
+      const page = await h.newPage('plain.html');
+      const panel = await openPanelPage(h, page);
+      try {
+        await waitFor(async () => (await notices(panel)).includes('No React on this page'), { what: 'no-react notice' });
+        await page.goto(h.url('counts-r19.html'), { waitUntil: 'load' });
+        await waitFor(async () => (await notices(panel)).some((t) => /^React found .* overlay off/.test(t)), { what: 'react-off notice' });
+        await lc.enable(page);
+        const snap = await waitFor(async () => {
+          const s = (await lc.snapshot(page)) as { components: { name: string }[] };
+          return s.components.length >= 12 ? s : null;
+        }, { what: 'components' });
+        // Every component a row (plus <page>), by the names the snapshot gives.
+        const rows = await waitForRows(panel.mainFrame(), (r) => r.length === snap.components.length + 1, 'a row per component');
+        expect(rows.map((r) => r.cells.name).sort()).to.deep.equal(['<page>', ...snap.components.map((c) => c.name)].sort());
+        await waitFor(async () => (await notices(panel)).some((t) => /no Long Animation Frames in this browser/.test(t)), { what: 'the degraded notice' });
+      } finally {
+        await panel.close();
+        await page.close();
+      }
+    });
+
+    it('shows hostile names as capped, inert text and runs none of them', async () => {
+      const page = await h.newPage('hostile-r19-dev.html');
+      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+      const panel = await openPanelPage(h, page);
+      try {
+        await lc.enable(page);
+        const names = await page.evaluate(() => (window as any).__hostileNames as Record<string, string>);
+        const rows = await waitForRows(panel.mainFrame(), (r) => r.length >= Object.keys(names).length + 2, 'hostile rows');
+        const texts = rows.map((r) => r.cells.name);
+        for (const k of ['img', 'script', 'js', 'bdiEscape', 'entity']) expect(texts, k).to.include(names[k]);
+        const long = texts.find((t) => t.startsWith('LongAAAA'));
+        expect(long?.length).to.be.within(100, 200);
+        expect(texts.find((t) => t.startsWith('Safe'))).to.equal('Safegnp.exeIso');
+        for (const t of texts) {
+          expect(BIDI.test(t), `bidi in ${t.slice(0, 40)}`).to.equal(false);
+          expect(CONTROLS.test(t), `control in ${t.slice(0, 40)}`).to.equal(false);
+        }
+        const dom = await panel.evaluate(() => ({
+          foreign: document.querySelectorAll('img, svg, iframe, object, embed, a[href], i, b').length,
+          scripts: [...document.scripts].map((s) => s.getAttribute('src')),
+        }));
+        expect(dom).to.deep.equal({ foreign: 0, scripts: ['panel.js'] });
+        // A name that ran would set __pwned on the window it ran in.
+        expect(await panel.evaluate(() => (window as any).__pwned ?? null)).to.equal(null);
+        expect(await page.evaluate(() => (window as any).__pwned ?? null)).to.equal(null);
+      } finally {
+        await panel.close();
+        await page.close();
+      }
+    });
+  });
 
   describe('the overlay', () => {
     let page: Page;

@@ -29,14 +29,22 @@ export interface Harness {
  * Firefox with dist-firefox/ installed as a temporary add-on, over WebDriver BiDi. No service worker (Firefox runs
  * the background as an event page) and no DevTools to drive: `worker()` throws.
  */
+/** The extension's moz-extension:// host in the test profile (Firefox picks a random one unless told). */
+export const FIREFOX_UUID = '4b1c2a5e-0000-4000-8000-1a7c05700000';
+
 export async function launchFirefox(): Promise<Harness> {
   const executablePath = findFirefox();
   if (!executablePath) throw new Error('no Firefox found: set FIREFOX_PATH or install firefox-esr');
   if (!fs.existsSync(path.join(DIST_FIREFOX, 'manifest.json'))) throw new Error('dist-firefox/ is missing: run npm run build');
   const browser = await puppeteer.launch({
     browser: 'firefox', executablePath, headless: true, defaultViewport: { width: 1280, height: 900 },
-    // A closed network: no updates, telemetry or remote settings.
-    extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false, 'extensions.update.enabled': false },
+    // Lets BiDi open the extension's own pages (the panel page in a window: openPanelPage).
+    args: ['-remote-allow-system-access'],
+    // A closed network: no updates, telemetry or remote settings. A fixed host for the extension's pages.
+    extraPrefsFirefox: {
+      'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false, 'extensions.update.enabled': false,
+      'extensions.webextensions.uuids': JSON.stringify({ 'layout-cost@layout-cost.dev': FIREFOX_UUID }),
+    },
   });
   const extensionId = await browser.installExtension(DIST_FIREFOX);
   const server = await startServer();
@@ -57,6 +65,23 @@ export async function launchFirefox(): Promise<Harness> {
       await server.close();
     },
   };
+}
+
+/**
+ * Firefox: the panel page in a window of its own beside `page`'s, inspecting `page`'s tab (`panel.html?tabId=N`, the
+ * panel's mode outside DevTools): BiDi cannot open Firefox's toolbox. BiDi never reports the navigation to an
+ * extension page as done, so this waits on the page itself; the tab id comes from the extension page's tabs API.
+ */
+export async function openPanelPage(h: Harness, page: Page): Promise<Page> {
+  const panel = await h.browser.newPage({ type: 'window' });
+  await panel.goto(`moz-extension://${FIREFOX_UUID}/panel.html?tabId=-1`, { timeout: 1000 }).catch(() => undefined);
+  const target = page.url();
+  const tabId = await waitFor(() => panel.evaluate((u) => (globalThis as any).browser.tabs.query({})
+    .then((ts: { id: number; url?: string }[]) => ts.find((t) => t.url === u)?.id ?? null), target), { what: 'the inspected tab\'s id' });
+  await panel.evaluate((q) => { location.search = q; }, `?tabId=${tabId}`);
+  await waitFor(() => panel.evaluate((q) => location.search === q && document.readyState === 'complete' && !!document.querySelector('.notice'),
+    `?tabId=${tabId}`), { what: 'the panel page' });
+  return panel;
 }
 
 export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {

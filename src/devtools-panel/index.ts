@@ -241,7 +241,6 @@ async function copy(text: string): Promise<boolean> {
   }
 }
 
-/** Selects the component's first host node in the Elements panel. */
 /**
  * Opens a component's source in DevTools' Sources panel (the original file when a map gave it). DevTools knows an
  * original file only once it has loaded the page's source map (seconds for a big inline map after DevTools opens):
@@ -265,6 +264,7 @@ function openSource(src: RowSource, attempt = 0): void {
   });
 }
 
+/** Selects the component's first host node in the Elements panel. */
 function reveal(id: number): void {
   if (!Number.isInteger(id) || id <= 0) return;
   const s = model.status;

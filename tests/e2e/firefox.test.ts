@@ -1,14 +1,17 @@
 /**
  * The same extension in Firefox (issue 16; docs/FIREFOX.md): dist-firefox/ installed as a temporary add-on in
  * Firefox ESR over WebDriver BiDi. The API and the hook, counts against an independent walk of React's fibers on
- * React 18 and 19, meters drawn where the snapshot says, Ctrl+Shift+L by real key presses, the honest state Firefox's
- * timing gets (no Long Animation Frames), and the panel page's states and safety (the panel page in a window of its
- * own: BiDi cannot open Firefox's toolbox). Without a Firefox the file is skipped with a printed reason.
+ * React 16, 17, 18 and 19, component types placed from React 19's debug stacks, meters drawn where the snapshot says,
+ * Ctrl+Shift+L by real key presses, the honest state Firefox's timing gets (no Long Animation Frames), the panel in
+ * Firefox's own DevTools, and the panel page's states and safety (in a window of its own, where it can be driven).
+ * Without a Firefox the file is skipped with a printed reason.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { findFirefox } from '../../scripts/chrome';
-import { launchFirefox, lc, openPanelPage, waitFor, type Harness } from './harness';
+import { findFirefox, ROOT } from '../../scripts/chrome';
+import { closeFirefoxDevtools, launchFirefox, lc, openFirefoxDevtoolsPanel, openPanelPage, probeFirefoxDevtoolsPanel, waitFor, type Harness } from './harness';
 import { waitForRows } from './panel-helpers';
 import { anchorFor, frames, meterAt, setMode, shot, until } from './overlay-pixels';
 import { expectMatches } from './truth-match';
@@ -44,7 +47,7 @@ describe('Firefox (e2e)', function () {
     await page.close();
   });
 
-  for (const v of ['18', '19']) {
+  for (const v of ['16', '17', '18', '19']) {
     it(`React ${v}: counts equal an independent walk of React's fibers and the DOM, through updates`, async () => {
       const page = await h.newPage(`counts-r${v}.html`);
       await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true && !!(window as any).__addImperative), { what: 'fixture' });
@@ -59,6 +62,55 @@ describe('Firefox (e2e)', function () {
       await page.close();
     });
   }
+
+  it('places component types from React 19\'s debug stacks (SpiderMonkey\'s format) where the code is in no script', async () => {
+    const page = await h.newPage('sources.html?build=eval19');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    const calls0 = await page.evaluate(() => (window as any).__calls as number);
+    await lc.enable(page);
+    type C = { name: string; source: { file: string; line: number } | null };
+    const comps = await waitFor(async () => {
+      const c = ((await lc.snapshot(page)) as { components: C[] }).components;
+      return c.length >= 24 && c.every((x) => x.source !== null) ? c : null;
+    }, { timeout: 60_000, what: 'every component located' });
+    // Each in the original file, within its own definition (the line of the first element it creates).
+    const lines = fs.readFileSync(path.join(ROOT, 'tests/fixtures/src/sources.tsx'), 'utf8').split('\n');
+    const def = (n: string): number => lines.findIndex((l) => new RegExp(`(?:function|class|const) ${n}\\b`).test(l)) + 1;
+    const names = await page.evaluate(() => (window as any).__typeNames as string[]);
+    const starts = names.map(def).sort((a, b) => a - b);
+    let placed = 0;
+    for (const c of comps) {
+      const from = def(c.name === 'Anonymous' ? 'QuebecNote' : c.name);
+      const to = starts.find((l) => l > from) ?? lines.length + 1;
+      if (from > 0 && c.source?.file === 'tests/fixtures/src/sources.tsx' && c.source.line >= from && c.source.line < to) placed++;
+    }
+    expect(placed / comps.length).to.be.at.least(0.95);
+    expect(await page.evaluate(() => (window as any).__calls)).to.equal(calls0);
+    await page.close();
+  });
+
+  it('the panel in Firefox\'s own DevTools: opened on the tab, it lists the page\'s components and says what Firefox lacks', async () => {
+    const page = await h.newPage('counts-r19.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await lc.enable(page);
+    const snap = await waitFor(async () => {
+      const s = (await lc.snapshot(page)) as { components: { name: string }[] };
+      return s.components.length >= 12 ? s : null;
+    }, { what: 'components' });
+    await openFirefoxDevtoolsPanel(h, page);
+    type Seen = { url: string; notices: string[]; names: string[] } | null;
+    const seen = await waitFor(async () => {
+      const r = await probeFirefoxDevtoolsPanel<Seen>(h, page, `({ url: content.location.pathname,
+        notices: [...content.document.querySelectorAll('.notice')].map((n) => n.textContent),
+        names: [...content.document.querySelectorAll('.tr:not([hidden]) bdi.name')].map((n) => n.textContent) })`);
+      return r && r.names.length >= 8 && r.notices.some((t) => /no Long Animation Frames/.test(t)) ? r : null;
+    }, { timeout: 20_000, what: 'the panel\'s rows in Firefox\'s DevTools' });
+    expect(seen.url).to.equal('/panel.html');
+    const known = new Set(['<page>', ...snap.components.map((c) => c.name)]);
+    for (const n of seen.names) expect(known.has(n), n).to.equal(true);
+    await closeFirefoxDevtools(h, page);
+    await page.close();
+  });
 
   describe('the panel page', () => {
     const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
@@ -150,17 +202,24 @@ describe('Firefox (e2e)', function () {
 
     it('Ctrl+Shift+L by real key presses cycles Off → Components → Heatmap → Inspect → Off', async () => {
       await setMode(page, 'off');
+      // The keys go where the focus is: the page, as when a user presses them (a toolbox opened earlier may hold it).
+      await page.bringToFront();
+      await page.mouse.click(2, 890);
+      await waitFor(() => page.evaluate(() => document.hasFocus()), { what: 'the page focused' });
       let pressed = 0;
       for (const mode of ['components', 'heatmap', 'inspect', 'off']) {
-        // The worker folds presses closer than 150 ms into one: stay outside that window.
-        await waitFor(() => Date.now() - pressed > 200, { what: 'the de-duplication window', interval: 20 });
-        pressed = Date.now();
+        // The worker folds toggles closer than 150 ms into one (the page's keydown and the browser's command for one
+        // press): press again well after the last toggle landed, so a loaded machine's late delivery is not folded.
+        await waitFor(() => Date.now() - pressed > 400, { what: 'the de-duplication window', interval: 20 });
         await page.keyboard.down('Control');
         await page.keyboard.down('Shift');
         await page.keyboard.press('KeyL');
         await page.keyboard.up('Shift');
         await page.keyboard.up('Control');
-        await waitFor(async () => (await lc.state(page)).mode === mode, { what: `mode ${mode} by key` });
+        let seen = '';
+        await waitFor(async () => (seen = (await lc.state(page)).mode) === mode, { what: `mode ${mode} by key` })
+          .catch((e: Error) => { throw new Error(`${e.message}; the mode is ${seen}`); });
+        pressed = Date.now();
       }
       expect(errors, errors.join(' | ')).to.deep.equal([]);
     });

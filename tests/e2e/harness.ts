@@ -69,7 +69,7 @@ export async function launchFirefox(): Promise<Harness> {
 
 /**
  * Firefox: the panel page in a window of its own beside `page`'s, inspecting `page`'s tab (`panel.html?tabId=N`, the
- * panel's mode outside DevTools): BiDi cannot open Firefox's toolbox. BiDi never reports the navigation to an
+ * panel's mode outside DevTools), where a test can drive it directly. BiDi never reports the navigation to an
  * extension page as done, so this waits on the page itself; the tab id comes from the extension page's tabs API.
  */
 export async function openPanelPage(h: Harness, page: Page): Promise<Page> {
@@ -82,6 +82,74 @@ export async function openPanelPage(h: Harness, page: Page): Promise<Page> {
   await waitFor(() => panel.evaluate((q) => location.search === q && document.readyState === 'complete' && !!document.querySelector('.notice'),
     `?tabId=${tabId}`), { what: 'the panel page' });
   return panel;
+}
+
+/** Evaluates `expression` (awaited) in Firefox's browser window, with system access (launchFirefox); its string result. */
+async function firefoxChrome(h: Harness, expression: string): Promise<string> {
+  const conn = (h.browser as unknown as { connection: { send(m: string, p: object): Promise<{ result: any }> } }).connection;
+  const tree = await conn.send('browsingContext.getTree', { 'moz:scope': 'chrome' });
+  const r = await conn.send('script.evaluate', { expression, target: { context: tree.result.contexts[0].context }, awaitPromise: true });
+  if (r.result.type !== 'success') throw new Error(`in Firefox's chrome: ${r.result.exceptionDetails?.text ?? 'failed'}`);
+  return String(r.result.result.value);
+}
+
+const TOOLBOX = (url: string): string => `
+  const { require } = ChromeUtils.importESModule('resource://devtools/shared/loader/Loader.sys.mjs');
+  const { gDevTools } = require('devtools/client/framework/devtools');
+  const tab = [...gBrowser.tabs].find((t) => t.linkedBrowser.currentURI.spec === ${JSON.stringify(url)});
+  if (!tab) throw new Error('no tab at ' + ${JSON.stringify(url)});`;
+
+/**
+ * Firefox: opens the toolbox (DevTools) on `page`'s tab and selects the "Layout Cost" panel, through Firefox's own
+ * DevTools modules in the browser window (BiDi cannot reach a DevTools panel otherwise).
+ */
+export async function openFirefoxDevtoolsPanel(h: Harness, page: Page): Promise<void> {
+  const r = await firefoxChrome(h, `(async () => {${TOOLBOX(page.url())}
+    gBrowser.selectedTab = tab;
+    const toolbox = await gDevTools.showToolboxForTab(tab, { toolId: 'webconsole' });
+    for (let i = 0; i < 200; i++) {
+      const def = toolbox.getAdditionalTools().find((t) => t.label === 'Layout Cost');
+      if (def) {
+        await toolbox.selectTool(def.id);
+        return def.id;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return 'none';
+  })()`);
+  if (r === 'none') throw new Error('the Layout Cost panel never appeared in Firefox\'s DevTools');
+}
+
+/** Firefox: closes the toolbox of `page`'s tab (DevTools keeps the focus otherwise, and the page gets no keys). */
+export async function closeFirefoxDevtools(h: Harness, page: Page): Promise<void> {
+  await firefoxChrome(h, `(async () => {${TOOLBOX(page.url())}
+    const toolbox = gDevTools.getToolboxForTab(tab);
+    if (toolbox) await toolbox.destroy();
+    return 'ok';
+  })()`);
+}
+
+/**
+ * Firefox: `expression` evaluated in the Layout Cost panel inside the toolbox of `page`'s tab (`content` is the
+ * panel's window), through a frame script in the panel's process; its JSON value.
+ */
+export async function probeFirefoxDevtoolsPanel<T>(h: Harness, page: Page, expression: string): Promise<T> {
+  const script = `data:,sendAsyncMessage('lc:probe', JSON.stringify((() => { try { return ${expression}; } catch (e) { return { error: String(e) }; } })()))`;
+  const r = await firefoxChrome(h, `(async () => {${TOOLBOX(page.url())}
+    const toolbox = gDevTools.getToolboxForTab(tab);
+    const def = toolbox && toolbox.getAdditionalTools().find((t) => t.label === 'Layout Cost');
+    const iframe = def && toolbox.doc.getElementById('toolbox-panel-iframe-' + def.id);
+    const browser = iframe && iframe.contentDocument && iframe.contentDocument.querySelector('browser');
+    if (!browser || !browser.messageManager) return 'null';
+    const mm = browser.messageManager;
+    return await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve('null'), 5000);
+      const l = (m) => { clearTimeout(timer); mm.removeMessageListener('lc:probe', l); resolve(m.data); };
+      mm.addMessageListener('lc:probe', l);
+      mm.loadFrameScript(${JSON.stringify(script)}, false);
+    });
+  })()`);
+  return JSON.parse(r) as T;
 }
 
 export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {

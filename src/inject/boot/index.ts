@@ -30,6 +30,11 @@ function main(win: Window & typeof globalThis): void {
   const reflectApply = win.Reflect.apply;
   const NativeError = win.Error;
   const ownDescriptor = win.Object.getOwnPropertyDescriptor;
+  // SpiderMonkey's errors read `stack` through a getter on Error.prototype: the engine's own, taken before the page ran.
+  const protoStack = ownDescriptor(NativeError.prototype, 'stack')?.get ?? null;
+  // V8's have an own `stack` (a value, or in newer V8 an accessor): the engine's own getter is the one an error made
+  // with the captured constructor gets (nothing of the page runs in `new`), taken on first use.
+  let ownStack: unknown;
   const debug = (...args: unknown[]): void => {
     if (DEBUG) console.debug('[layout-cost]', ...args);
   };
@@ -94,12 +99,11 @@ function main(win: Window & typeof globalThis): void {
           if (typeof e !== 'object' || e === null) return null;
           const p = ownDescriptor(NativeError, 'prepareStackTrace');
           if (p && (p.get || p.set || p.value !== undefined)) return null;
+          // An own value, or only the engine's own getters (never one the page put there).
           const d = ownDescriptor(e, 'stack');
-          if (!d) return null;
-          if (typeof d.value === 'string') return d.value.slice(0, 4000);
-          // Newer V8 gives errors an accessor: only the engine's own (native) getter is called.
-          if (typeof d.get !== 'function' || !/\{\s*\[native code\]\s*\}$/.test(reflectApply(fnToString, d.get, []) as string)) return null;
-          const s: unknown = reflectApply(d.get, e, []);
+          if (d && d.get !== undefined && ownStack === undefined) ownStack = ownDescriptor(new NativeError(), 'stack')?.get ?? null;
+          const s: unknown = d ? (d.get === undefined ? d.value : d.get === ownStack ? reflectApply(d.get, e, []) : null)
+            : protoStack ? reflectApply(protoStack, e, []) : null;
           return typeof s === 'string' ? s.slice(0, 4000) : null;
         } catch {
           return null;

@@ -104,7 +104,7 @@ export interface AgentLink {
   sourceOf(fn: unknown): string | null;
   /**
    * An Error's stack text (React 19's `_debugStack`), or null where reading it could run page code: a page's
-   * `Error.prepareStackTrace` (V8 calls it to format the stack) or a getter that is not the engine's own.
+   * `Error.prepareStackTrace` (V8 calls it to format the stack) or a getter other than the one captured at boot.
    */
   stackOf(e: unknown): string | null;
 }

@@ -16,7 +16,7 @@ import path from 'node:path';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { findFirefox } from '../scripts/chrome';
 import { commandLine, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
-import { median, quantile, table } from './lib/stats';
+import { mdTable, median, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
 import type { Recording } from '../src/protocol/recording';
 
@@ -43,21 +43,28 @@ async function main(): Promise<void> {
     await page.goto(`${server.origin}/self-timed.html?coi=1`, { waitUntil: 'load' });
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), 'fixture');
     const isolated = await page.evaluate(() => crossOriginIsolated);
+    const state = (): Promise<{ agent: boolean; mode: string }> => page.evaluate(() => (window as any).__LAYOUT_COST__.state());
+    const on = async (): Promise<void> => {
+      await page.evaluate(() => (window as any).__LAYOUT_COST__.enable('components'));
+      await waitFor(async () => (await state()).agent, 'agent');
+    };
+    const off = async (): Promise<void> => {
+      await page.evaluate(() => (window as any).__LAYOUT_COST__.disable());
+      await waitFor(async () => (await state()).mode === 'off', 'off');
+    };
     const rows: string[][] = [];
     const ratios: number[] = [];
     const pairedRows: string[][] = [];
     const paired: number[] = [];
     for (let r = 1; r <= rounds; r++) {
       // On: the extension measures; the page does not time itself.
-      await page.evaluate(() => (window as any).__LAYOUT_COST__.enable('components'));
-      await waitFor(async () => (await page.evaluate(() => (window as any).__LAYOUT_COST__.state())).agent, 'agent');
+      await on();
       await sleep(1000);
       await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
       await sleep(seconds * 1000);
       const rec = (await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording())) as Recording;
       const ours = rec.frames.map((f) => f.styleMs + f.layoutMs + f.forcedMs).filter((x) => x > 0);
-      await page.evaluate(() => (window as any).__LAYOUT_COST__.disable());
-      await waitFor(async () => (await page.evaluate(() => (window as any).__LAYOUT_COST__.state())).mode === 'off', 'off');
+      await off();
       // Off: the page times the same flush itself.
       await page.evaluate(() => {
         (window as any).__selfTimes.length = 0;
@@ -75,8 +82,7 @@ async function main(): Promise<void> {
         median(own).toFixed(2), quantile(own, 0.9).toFixed(2), ratio.toFixed(3)]);
       // Paired, the same frames: overlay on and the page timing itself. Its read is a forced reflow, which the
       // extension times too (forcedMs); the frame-end flush then finds nothing left to do.
-      await page.evaluate(() => (window as any).__LAYOUT_COST__.enable('components'));
-      await waitFor(async () => (await page.evaluate(() => (window as any).__LAYOUT_COST__.state())).agent, 'agent');
+      await on();
       await sleep(500);
       await page.evaluate(() => {
         (window as any).__selfTimes.length = 0;
@@ -97,8 +103,7 @@ async function main(): Promise<void> {
       } else {
         pairedRows.push([String(r), String(forced.length), '–', String(pagePaired.length), '–', 'missing']);
       }
-      await page.evaluate(() => (window as any).__LAYOUT_COST__.disable());
-      await waitFor(async () => (await page.evaluate(() => (window as any).__LAYOUT_COST__.state())).mode === 'off', 'off');
+      await off();
     }
     const pairedHeader = ['round', 'forced frames', 'our forced p50 ms', 'page frames', 'page p50 ms', 'ours / page'];
     console.log(table(pairedHeader, pairedRows));
@@ -122,9 +127,7 @@ async function main(): Promise<void> {
         '**Paired, the same frames** (overlay on while the page times its own read right after its writes — a forced reflow,',
         'which the extension times too):',
         '',
-        `| ${pairedHeader.join(' | ')} |`,
-        `|${pairedHeader.map(() => '---').join('|')}|`,
-        ...pairedRows.map((x) => `| ${x.join(' | ')} |`),
+        mdTable(pairedHeader, pairedRows),
         '',
         `Worst round off by ${(pairedWorst * 100).toFixed(1)} % (budget ≤ ${TOLERANCE * 100} %): ${passFail(ok)}.`,
         '',
@@ -132,9 +135,7 @@ async function main(): Promise<void> {
         'off: the page times the flush itself). Not a verdict: the page\'s own figure swings more between rounds on two',
         'shared cores than any error of ours.',
         '',
-        `| ${header.join(' | ')} |`,
-        `|${header.map(() => '---').join('|')}|`,
-        ...rows.map((x) => `| ${x.join(' | ')} |`),
+        mdTable(header, rows),
         '',
         `Median of the rounds' ratios ${median(ratios).toFixed(3)}.`,
       ].join('\n'));

@@ -198,36 +198,58 @@ function removeProfile(dir: string): void {
   }
 }
 
+interface Launch {
+  dist: string;
+  /** Said when no browser is found (the env variable to set, how to install one). */
+  missing: string[];
+  executablePath: string | null;
+  envName: string;
+  launch(executablePath: string, headless: boolean): Promise<Browser>;
+  installedNote: string;
+  cleanup(): void;
+}
+
+/** Chrome/Chromium: a temporary profile, removed at the end. */
+function chromeLaunch(): Launch {
+  let userDataDir: string | null = null;
+  return {
+    dist: DIST, executablePath: findChrome(), envName: 'CHROME_PATH', installedNote: '',
+    missing: ['No Chrome or Chromium found. Install one, or point CHROME_PATH at its executable,', 'e.g. CHROME_PATH=/usr/bin/chromium npm start'],
+    launch: (executablePath, headless) => {
+      userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-start-'));
+      // A headful window only needs --no-sandbox when Chromium runs as root; elsewhere it would show a warning bar.
+      const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+      const args = [...QUIET_FLAGS, ...(headless || isRoot ? LINUX_CI_FLAGS : []), `--window-size=${VIEWPORT.width},${VIEWPORT.height}`];
+      return puppeteer.launch({
+        executablePath, headless, pipe: true, enableExtensions: true, userDataDir, args,
+        defaultViewport: headless ? VIEWPORT : null,
+        // Puppeteer's own SIGINT handler kills Chromium and exits 130 before the temp profile is
+        // removed; ours closes the browser and lets the cleanup below run.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        // A window for a person, not a test: no "controlled by automated test software" bar.
+        ignoreDefaultArgs: headless ? [] : ['--enable-automation'],
+      });
+    },
+    cleanup: () => {
+      if (userDataDir) removeProfile(userDataDir);
+    },
+  };
+}
+
 /** Firefox over WebDriver BiDi, dist-firefox/ installed as a temporary add-on (docs/FIREFOX.md). */
-async function mainFirefox(headless: boolean): Promise<number> {
-  if (!fs.existsSync(path.join(DIST_FIREFOX, 'manifest.json'))) throw new Error('dist-firefox/manifest.json is missing: the build did not produce it');
-  const executablePath = findFirefox();
-  if (!executablePath) {
-    const env = process.env.FIREFOX_PATH;
-    if (env) console.error(`[layout-cost] FIREFOX_PATH is set to ${env}, but there is no file there.`);
-    console.error('[layout-cost] No Firefox found. Install one (Firefox 142 or newer; on Debian: apt install firefox-esr),');
-    console.error('[layout-cost] or point FIREFOX_PATH at its executable, e.g. FIREFOX_PATH=/usr/bin/firefox-esr npm start -- --browser firefox');
-    return 1;
-  }
-  const server = await startServer((await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : 0);
-  log(`${headless ? 'headless' : 'window'}: ${executablePath}`);
-  const browser = await puppeteer.launch({
-    browser: 'firefox', executablePath, headless, defaultViewport: headless ? VIEWPORT : null,
-    handleSIGINT: false, handleSIGTERM: false,
-    extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false },
-  });
-  const stop = (): void => void closeBrowser(browser);
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    const id = await browser.installExtension(DIST_FIREFOX);
-    log(`extension installed (${id}, temporary: gone when Firefox closes)`);
-    await (headless ? runHeadless(browser, server) : runWindow(browser, server));
-  } finally {
-    await closeBrowser(browser);
-    await server.close();
-  }
-  return 0;
+function firefoxLaunch(): Launch {
+  return {
+    dist: DIST_FIREFOX, executablePath: findFirefox(), envName: 'FIREFOX_PATH', installedNote: ', temporary: gone when Firefox closes',
+    missing: ['No Firefox found. Install one (Firefox 142 or newer; on Debian: apt install firefox-esr),',
+      'or point FIREFOX_PATH at its executable, e.g. FIREFOX_PATH=/usr/bin/firefox-esr npm start -- --browser firefox'],
+    launch: (executablePath, headless) => puppeteer.launch({
+      browser: 'firefox', executablePath, headless, defaultViewport: headless ? VIEWPORT : null,
+      handleSIGINT: false, handleSIGTERM: false,
+      extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false },
+    }),
+    cleanup: () => undefined,
+  };
 }
 
 async function main(): Promise<number> {
@@ -238,44 +260,29 @@ async function main(): Promise<number> {
     return 1;
   }
   if (!process.argv.includes('--skip-build')) await runBuilds();
-  if (which === 'firefox') return mainFirefox(headless);
-  if (!fs.existsSync(path.join(DIST, 'manifest.json'))) throw new Error('dist/manifest.json is missing: the build did not produce the extension');
-
-  const executablePath = findChrome();
-  if (!executablePath) {
-    const env = process.env.CHROME_PATH;
-    if (env) console.error(`[layout-cost] CHROME_PATH is set to ${env}, but there is no file there.`);
-    console.error('[layout-cost] No Chrome or Chromium found. Install one, or point CHROME_PATH at its executable,');
-    console.error('[layout-cost] e.g. CHROME_PATH=/usr/bin/chromium npm start');
+  const how = which === 'firefox' ? firefoxLaunch() : chromeLaunch();
+  const dir = path.relative(ROOT, how.dist);
+  if (!fs.existsSync(path.join(how.dist, 'manifest.json'))) throw new Error(`${dir}/manifest.json is missing: the build did not produce the extension`);
+  if (!how.executablePath) {
+    const env = process.env[how.envName];
+    if (env) console.error(`[layout-cost] ${how.envName} is set to ${env}, but there is no file there.`);
+    for (const line of how.missing) console.error(`[layout-cost] ${line}`);
     return 1;
   }
   const server = await startServer((await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : 0);
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-start-'));
-  // A headful window only needs --no-sandbox when Chromium runs as root; elsewhere it would show a warning bar.
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const args = [...QUIET_FLAGS, ...(headless || isRoot ? LINUX_CI_FLAGS : []), `--window-size=${VIEWPORT.width},${VIEWPORT.height}`];
-  log(`${headless ? 'headless' : 'window'}: ${executablePath}`);
-  const browser = await puppeteer.launch({
-    executablePath, headless, pipe: true, enableExtensions: true, userDataDir, args,
-    defaultViewport: headless ? VIEWPORT : null,
-    // Puppeteer's own SIGINT handler kills Chromium and exits 130 before the temp profile is
-    // removed; ours closes the browser and lets the cleanup below run.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    // A window for a person, not a test: no "controlled by automated test software" bar.
-    ignoreDefaultArgs: headless ? [] : ['--enable-automation'],
-  });
+  log(`${headless ? 'headless' : 'window'}: ${how.executablePath}`);
+  const browser = await how.launch(how.executablePath, headless);
   const stop = (): void => void closeBrowser(browser);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const id = await browser.installExtension(DIST);
-    log(`extension installed (${id})`);
+    const id = await browser.installExtension(how.dist);
+    log(`extension installed (${id}${how.installedNote})`);
     await (headless ? runHeadless(browser, server) : runWindow(browser, server));
   } finally {
     await closeBrowser(browser);
     await server.close();
-    removeProfile(userDataDir);
+    how.cleanup();
   }
   return 0;
 }

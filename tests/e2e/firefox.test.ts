@@ -6,13 +6,12 @@
  * Firefox's own DevTools, and the panel page's states and safety (in a window of its own, where it can be driven).
  * Without a Firefox the file is skipped with a printed reason.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { findFirefox, ROOT } from '../../scripts/chrome';
+import { findFirefox } from '../../scripts/chrome';
 import { closeFirefoxDevtools, launchFirefox, lc, openFirefoxDevtoolsPanel, openPanelPage, probeFirefoxDevtoolsPanel, waitFor, type Harness } from './harness';
-import { waitForRows } from './panel-helpers';
+import { BIDI, CONTROLS, waitForRows } from './panel-helpers';
+import { placedInOwnSpan } from './sources-truth';
 import { anchorFor, frames, meterAt, setMode, shot, until } from './overlay-pixels';
 import { expectMatches } from './truth-match';
 
@@ -117,16 +116,8 @@ describe('Firefox (e2e)', function () {
       return c.length >= 24 && c.every((x) => x.source !== null) ? c : null;
     }, { timeout: 60_000, what: 'every component located' });
     // Each in the original file, within its own definition (the line of the first element it creates).
-    const lines = fs.readFileSync(path.join(ROOT, 'tests/fixtures/src/sources.tsx'), 'utf8').split('\n');
-    const def = (n: string): number => lines.findIndex((l) => new RegExp(`(?:function|class|const) ${n}\\b`).test(l)) + 1;
     const names = await page.evaluate(() => (window as any).__typeNames as string[]);
-    const starts = names.map(def).sort((a, b) => a - b);
-    let placed = 0;
-    for (const c of comps) {
-      const from = def(c.name === 'Anonymous' ? 'QuebecNote' : c.name);
-      const to = starts.find((l) => l > from) ?? lines.length + 1;
-      if (from > 0 && c.source?.file === 'tests/fixtures/src/sources.tsx' && c.source.line >= from && c.source.line < to) placed++;
-    }
+    const placed = comps.filter((c) => placedInOwnSpan(c.name, c.source, names)).length;
     expect(placed / comps.length).to.be.at.least(0.95);
     expect(await page.evaluate(() => (window as any).__calls)).to.equal(calls0);
     await page.close();
@@ -156,8 +147,6 @@ describe('Firefox (e2e)', function () {
   });
 
   describe('the panel page', () => {
-    const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
-    const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/;
     const notices = (panel: Page) => panel.$$eval('.notice', (n) => n.map((x) => x.textContent ?? ''));
 
     it('says what it sees: no React, React with the overlay off, then every component and the degraded timing', async () => {

@@ -29,6 +29,15 @@ export interface Harness {
  * Firefox with dist-firefox/ installed as a temporary add-on, over WebDriver BiDi. No service worker (Firefox runs
  * the background as an event page) and no DevTools to drive: `worker()` throws.
  */
+/** A new tab, at the fixture page `p` when given. */
+async function newPage(browser: Browser, server: StaticServer, p?: string): Promise<Page> {
+  const page = await browser.newPage();
+  // tsx compiles test files with keepNames, so functions passed to page.evaluate call `__name`.
+  await page.evaluateOnNewDocument('globalThis.__name = globalThis.__name || ((f) => f);');
+  if (p) await page.goto(`${server.origin}/${p.replace(/^\//, '')}`, { waitUntil: 'load' });
+  return page;
+}
+
 /** The extension's moz-extension:// host in the test profile (Firefox picks a random one unless told). */
 export const FIREFOX_UUID = '4b1c2a5e-0000-4000-8000-1a7c05700000';
 
@@ -54,12 +63,7 @@ export async function launchFirefox(): Promise<Harness> {
     worker() {
       throw new Error('Firefox runs the background as an event page: no service worker to reach');
     },
-    async newPage(p) {
-      const page = await browser.newPage();
-      await page.evaluateOnNewDocument('globalThis.__name = globalThis.__name || ((f) => f);');
-      if (p) await page.goto(`${server.origin}/${p.replace(/^\//, '')}`, { waitUntil: 'load' });
-      return page;
-    },
+    newPage: (p) => newPage(browser, server, p),
     async close() {
       await browser.close().catch(() => undefined);
       await server.close();
@@ -192,13 +196,7 @@ export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
       if (!cachedWorker) throw new Error('service worker target has no worker');
       return cachedWorker;
     },
-    async newPage(p) {
-      const page = await browser.newPage();
-      // tsx compiles test files with keepNames, so functions passed to page.evaluate call `__name`.
-      await page.evaluateOnNewDocument('globalThis.__name = globalThis.__name || ((f) => f);');
-      if (p) await page.goto(`${server.origin}/${p.replace(/^\//, '')}`, { waitUntil: 'load' });
-      return page;
-    },
+    newPage: (p) => newPage(browser, server, p),
     async close() {
       await browser.close().catch(() => undefined);
       await server.close();

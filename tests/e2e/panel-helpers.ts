@@ -7,6 +7,10 @@ import type { Frame, Page } from 'puppeteer-core';
 import { lc, waitFor, type Harness } from './harness';
 import type { Snapshot, SnapshotComponent } from '../../src/protocol/snapshot';
 
+/** What the panel must never show of a page's text: bidi overrides and isolates, and control characters. */
+export const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+export const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/;
+
 /** Column order of the panel's table (src/devtools-panel/table-view.ts). */
 export const COLS = ['name', 'layoutMs', 'styleMs', 'forcedMs', 'lastFrameMs', 'rendered', 'authored', 'ratio', 'commits', 'depth'] as const;
 

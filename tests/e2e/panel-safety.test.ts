@@ -6,10 +6,8 @@
 import { expect } from 'chai';
 import type { Frame, Page } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
-import { domRows, panelState, rowSel, snapshot, waitForRows } from './panel-helpers';
+import { BIDI, CONTROLS, domRows, panelState, rowSel, snapshot, waitForRows } from './panel-helpers';
 
-const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
-const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/;
 
 describe('DevTools panel safety and scale (e2e)', function () {
   this.timeout(120_000);

@@ -6,26 +6,10 @@
  * found. No page code runs during the lookup: the components count their calls, and the page's own replacement of
  * Function.prototype.toString counts its calls.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { ROOT } from '../../scripts/chrome';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
-
-const SOURCE = fs.readFileSync(path.join(ROOT, 'tests/fixtures/src/sources.tsx'), 'utf8').split('\n');
-function definitionLine(name: string): number {
-  const re = new RegExp(`(?:function ${name}\\b|class ${name}\\b|const ${name} = (?!React))`);
-  return SOURCE.findIndex((l) => re.test(l)) + 1;
-}
-
-/** The lines each of the 24 types spans in the source: from its definition to the next one's. */
-function spanOf(name: string, names: string[]): [number, number] {
-  const line = (n: string): number => SOURCE.findIndex((l) => new RegExp(`(?:function|class|const) ${n}\\b`).test(l)) + 1;
-  const starts = names.map(line).filter((l) => l > 0).sort((a, b) => a - b);
-  const start = line(name);
-  return [start, starts.find((l) => l > start) ?? SOURCE.length + 1];
-}
+import { definitionLine, placedInOwnSpan, spanOf } from './sources-truth';
 
 /** The tabs DevTools' own UI shows as selected (its panels and the Sources editor's open file), through shadow roots. */
 const SELECTED_TABS = `(() => {
@@ -135,7 +119,7 @@ describe('real names and source locations (e2e)', function () {
         const c = types.get(name);
         const [from, to] = spanOf(name, names);
         // The line of the first element it creates: within its own definition, not its parent's.
-        if (c?.source?.file === 'tests/fixtures/src/sources.tsx' && c.source.line >= from && c.source.line < to) placed++;
+        if (placedInOwnSpan(name, c?.source, names)) placed++;
         else misses.push(`${name} at ${c?.source?.file}:${c?.source?.line} (defined on lines ${from}–${to - 1})`);
       }
       console.log(`      [sources ${build}] ${placed}/${names.length} placed; ${misses.join('; ') || 'no misses'}`);

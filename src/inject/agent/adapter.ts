@@ -26,8 +26,6 @@ export interface ComponentSink {
 
 export interface FrameworkAdapter {
   readonly name: string;
-  /** Production builds mangle component names. */
-  readonly minified: boolean;
   /** Walk what is mounted now (back-fill), then report every commit to the sink. */
   attach(sink: ComponentSink): void;
   /** Stop reporting and drop every reference. */

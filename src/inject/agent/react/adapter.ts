@@ -47,6 +47,8 @@ export class ReactAdapter implements FrameworkAdapter {
   }
 
   debugOf(handle: object, stackOf: (e: unknown) => string | null): DebugHint | null {
+    // Production builds keep no debug information: nothing to walk for.
+    if (this.production) return null;
     try {
       const f = handle as Fiber;
       // The elements it created are its children (or below a host element or fragment it created): the first few.
@@ -72,9 +74,10 @@ export class ReactAdapter implements FrameworkAdapter {
     return null;
   }
 
-  get minified(): boolean {
-    for (const r of this.hook.renderers.values()) if (r.bundleType === 0) return true;
-    return false;
+  /** Every React on the page is a production build (bundleType 0). */
+  private get production(): boolean {
+    for (const r of this.hook.renderers.values()) if (r.bundleType !== 0) return false;
+    return true;
   }
 
   attach(sink: ComponentSink): void {

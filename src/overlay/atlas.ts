@@ -40,14 +40,19 @@ export interface AtlasMeter extends MeterData {
 
 const SLOT_COLUMNS = 16;
 
+/** The part of every slot's key that depends on the settings and zoom, not on the meter: built once per paint. */
+export function styleKey(dpr: number, s: MeterStyle): string {
+  return `${dpr}|${s.meterStyle}|${s.colorBlind ? 1 : 0}|${s.msRamp.join(',')}|${s.inflationRamp.join(',')}`;
+}
+
 /** Everything a slot's pixels depend on; null when the meter cannot be reused (no bucket number). */
-export function contentKey(m: AtlasMeter, dpr: number, s: MeterStyle): string | null {
-  const common = `${dpr}|${s.meterStyle}|${s.colorBlind ? 1 : 0}|${s.msRamp.join(',')}|${s.inflationRamp.join(',')}|${m.authored}|${m.rendered}`;
-  if (s.meterStyle === 'bars') return `${common}|${m.layoutMs}`;
-  if (!m.spark) return `${common}|-`;
+export function contentKey(m: AtlasMeter, dpr: number, s: MeterStyle, style = styleKey(dpr, s)): string | null {
+  if (s.meterStyle === 'bars') return `${style}|${m.authored}|${m.rendered}|${m.layoutMs}`;
+  if (!m.spark) return `${style}|${m.authored}|${m.rendered}|-`;
   if (m.sparkBucket === undefined) return null;
-  const newest = m.spark[(m.sparkOldest + m.spark.length - 1) % m.spark.length];
-  return `${common}|${m.sparkBucket}|${newest}`;
+  const n = m.spark.length;
+  const newest = m.spark[(m.sparkOldest + n - 1) % n];
+  return `${style}|${m.authored}|${m.rendered}|${m.sparkBucket}|${newest}`;
 }
 
 export class MeterAtlas {
@@ -68,23 +73,26 @@ export class MeterAtlas {
     if (!this.ensure(w, h, meters.length)) return;
     const surface = this.surface!;
     let dirtyTop = Infinity, dirtyBottom = -Infinity;
-    meters.forEach((m, i) => {
-      const key = contentKey(m, dpr, style);
-      if (key !== null && this.keys[i] === key) return;
+    const common = styleKey(dpr, style);
+    for (let i = 0; i < meters.length; i++) {
+      const m = meters[i];
+      const key = contentKey(m, dpr, style, common);
+      if (key !== null && this.keys[i] === key) continue;
       const sx = (i % SLOT_COLUMNS) * w, sy = Math.floor(i / SLOT_COLUMNS) * h;
       rasterMeter(surface.pixels, sx, sy, dpr, m, style);
       this.keys[i] = key;
       this.rasterised++;
-      dirtyTop = Math.min(dirtyTop, sy);
-      dirtyBottom = Math.max(dirtyBottom, sy + h);
-    });
+      if (sy < dirtyTop) dirtyTop = sy;
+      if (sy + h > dirtyBottom) dirtyBottom = sy + h;
+    }
     if (dirtyBottom > dirtyTop) surface.upload(0, dirtyTop, surface.pixels.width, dirtyBottom - dirtyTop);
     // 1:1 blits at whole device pixels: nearest-neighbour is exact, and the cheapest path to rasterise.
     ctx.imageSmoothingEnabled = false;
-    meters.forEach((m, i) => {
-      const sx = (i % SLOT_COLUMNS) * w, sy = Math.floor(i / SLOT_COLUMNS) * h;
-      ctx.drawImage(surface.source as never, sx, sy, w, h, snap(m.x, dpr), snap(m.y, dpr), w, h);
-    });
+    const source = surface.source as never;
+    for (let i = 0; i < meters.length; i++) {
+      const m = meters[i];
+      ctx.drawImage(source, (i % SLOT_COLUMNS) * w, Math.floor(i / SLOT_COLUMNS) * h, w, h, snap(m.x, dpr), snap(m.y, dpr), w, h);
+    }
   }
 
   /** Forgets every slot's content (a new surface, or the overlay turned off). */

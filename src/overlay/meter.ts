@@ -94,6 +94,68 @@ export function emitStrip(
   if (rW > aW) sink(body.x + aW, top, rW - aW, h, rampLevel(inflationRatio(rendered, authored), inflationRamp));
 }
 
+/** Where each of a sparkline's columns goes, for one (x, y, dpr, ring length): computed once, reused by every meter. */
+interface SparkGeometry {
+  x: number;
+  y: number;
+  dpr: number;
+  n: number;
+  /** Device x of each column's left and right edges. */
+  x0: Int32Array;
+  x1: Int32Array;
+  /** The buckets each column covers, [b0, b1) from the oldest. */
+  b0: Int32Array;
+  b1: Int32Array;
+  bottom: number;
+  height: number;
+  /**
+   * `reach[k]` is the smallest value whose column is at least k device px tall (k = 1 … height): the log scale's
+   * boundaries found once, so a column's height is a few comparisons instead of a logarithm.
+   */
+  reach: Float64Array;
+}
+let lastGeometry: SparkGeometry | null = null;
+
+function sparkGeometry(x: number, y: number, dpr: number, n: number): SparkGeometry {
+  const last = lastGeometry;
+  if (last !== null && last.x === x && last.y === y && last.dpr === dpr && last.n === n) return last;
+  const full = bodyRect(x, y, dpr);
+  const height = snap(y + BODY_Y_PX + BODY_HEIGHT_PX - STRIP_HEIGHT_PX, dpr) - full.y;
+  const cols = BODY_WIDTH_PX, left = x + BODY_X_PX;
+  const g: SparkGeometry = {
+    x, y, dpr, n, x0: new Int32Array(cols), x1: new Int32Array(cols), b0: new Int32Array(cols), b1: new Int32Array(cols),
+    bottom: full.y + height, height, reach: new Float64Array(height + 1),
+  };
+  for (let k = 1; k <= height; k++) g.reach[k] = smallestReaching(k, height);
+  for (let j = 0; j < cols; j++) {
+    g.x0[j] = snap(left + j, dpr);
+    g.x1[j] = snap(left + j + 1, dpr);
+    g.b0[j] = Math.floor((j * n) / cols);
+    g.b1[j] = Math.max(g.b0[j] + 1, Math.floor(((j + 1) * n) / cols));
+  }
+  lastGeometry = g;
+  return g;
+}
+
+/** A column of `value` ms in a body `height` device px tall: at least 1 px from the floor up, log scale, clamped. */
+export function sparkHeight(value: number, height: number): number {
+  return value >= SPARK_FLOOR_MS ? Math.max(1, Math.round(height * sparkFraction(value))) : 0;
+}
+
+/** The smallest value (a double, found by bisection on sparkHeight itself) whose column is at least k px tall. */
+function smallestReaching(k: number, height: number): number {
+  let lo = 0, hi = MS_CEILING;
+  if (sparkHeight(hi, height) < k) return Infinity;
+  // sparkHeight only grows with the value: halve [lo, hi] until they are adjacent doubles (lo short, hi reaching).
+  for (let i = 0; i < 2000; i++) {
+    const mid = lo + (hi - lo) / 2;
+    if (mid <= lo || mid >= hi) break;
+    if (sparkHeight(mid, height) >= k) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
 /**
  * The sparkline for one meter, emitted as rects into `sink`. `ring` holds
  * the buckets as a ring whose oldest bucket is at index `oldest`; adjacent
@@ -104,32 +166,34 @@ export function emitSparkline(
 ): void {
   const n = ring.length;
   if (n === 0) return;
-  const full = bodyRect(x, y, dpr);
-  const body = { x: full.x, y: full.y, width: full.width, height: snap(y + BODY_Y_PX + BODY_HEIGHT_PX - STRIP_HEIGHT_PX, dpr) - full.y };
-  const cols = BODY_WIDTH_PX;
-  const left = x + BODY_X_PX;
+  const g = sparkGeometry(x, y, dpr, n);
+  const cols = g.x0.length, reach = g.reach, top = g.height;
+  if (oldest < 0 || oldest >= n) oldest = ((oldest % n) + n) % n;
   // A run of equal columns: [device x0, device x1), height, color.
   let runX0 = 0, runX1 = 0, runH = 0, runC = 0;
   for (let j = 0; j < cols; j++) {
-    const b0 = Math.floor((j * n) / cols);
-    const b1 = Math.max(b0 + 1, Math.floor(((j + 1) * n) / cols));
     let v = 0;
-    for (let b = b0; b < b1; b++) {
-      const val = ring[(oldest + b) % n];
+    for (let b = g.b0[j], end = g.b1[j]; b < end; b++) {
+      let i = oldest + b;
+      if (i >= n) i -= n;
+      const val = ring[i];
       if (val > v) v = val;
     }
-    const h = v >= SPARK_FLOOR_MS ? Math.max(1, Math.round(body.height * sparkFraction(v))) : 0;
+    let h = 0;
+    if (v >= reach[1]) {
+      h = 1;
+      while (h < top && v >= reach[h + 1]) h++;
+    }
     const c = h > 0 ? rampLevel(v, msRamp) : Level.Green;
-    const x1 = snap(left + j + 1, dpr);
     if (runX1 > runX0 && h === runH && c === runC) {
-      runX1 = x1;
+      runX1 = g.x1[j];
       continue;
     }
-    if (runX1 > runX0 && runH > 0) sink(runX0, body.y + body.height - runH, runX1 - runX0, runH, runC);
-    runX0 = snap(left + j, dpr);
-    runX1 = x1;
+    if (runX1 > runX0 && runH > 0) sink(runX0, g.bottom - runH, runX1 - runX0, runH, runC);
+    runX0 = g.x0[j];
+    runX1 = g.x1[j];
     runH = h;
     runC = c;
   }
-  if (runX1 > runX0 && runH > 0) sink(runX0, body.y + body.height - runH, runX1 - runX0, runH, runC);
+  if (runX1 > runX0 && runH > 0) sink(runX0, g.bottom - runH, runX1 - runX0, runH, runC);
 }

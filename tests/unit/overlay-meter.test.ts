@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  bodyRect, countFraction, emitBars, emitSparkline, emitStrip, GREY, msFraction, sparkFraction, SPARK_FLOOR_MS,
+  bodyRect, countFraction, emitBars, emitSparkline, emitStrip, GREY, msFraction, sparkFraction, sparkHeight, SPARK_FLOOR_MS,
 } from '../../src/overlay/meter';
 import { Level } from '../../src/overlay/ramps';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
@@ -127,6 +127,33 @@ describe('overlay meter: the sparkline', () => {
     const hi = collect();
     emitStrip(0, 0, 2, 9, 9, INF, hi.sink);
     expect(hi.rects).to.deep.equal([[4, 20, Math.round(56 * countFraction(9)), 4, GREY]]);
+  });
+
+  it('gives every column exactly the log-scale height of its value (the precomputed boundaries change no pixel)', () => {
+    // Values on both sides of every boundary (found by the same formula, stepped by a hair) and a spread between.
+    for (const dpr of [1, 1.25, 2, 3]) {
+      const height = Math.round((12 - 2) * dpr) - Math.round(2 * dpr); // the sparkline's part of the body, device px
+      const values = [0, SPARK_FLOOR_MS / 2, SPARK_FLOOR_MS, 33, 50, Infinity, NaN];
+      for (let i = 0; i < 400; i++) values.push(Math.expm1((i / 400) * Math.log1p(34)));
+      for (let k = 1; k <= height; k++) {
+        const edge = Math.expm1(((k - 0.5) / height) * Math.log1p(33));
+        values.push(edge, edge * (1 + 1e-7), edge * (1 - 1e-7), edge * (1 + 1e-6), edge * (1 - 1e-6));
+      }
+      for (const v of values.map(Math.fround)) { // what a Float32Array ring holds
+        const { rects, sink } = collect();
+        emitSparkline(0, 0, dpr, ring([[59, v]]), 0, MS, sink);
+        const got = rects.length === 0 ? 0 : rects[0][3];
+        expect(got, `value ${v} at ${dpr}×`).to.equal(sparkHeight(v, height));
+        expect(sparkHeight(v, height), `value ${v}`).to.equal(v >= SPARK_FLOOR_MS ? Math.max(1, Math.round(height * sparkFraction(v))) : 0);
+      }
+    }
+  });
+
+  it('reads a ring whatever its oldest index (wrapped, or beyond the ring)', () => {
+    const a = collect(), b = collect();
+    emitSparkline(0, 0, 1, ring([[9, 20]]), 10, MS, a.sink);
+    emitSparkline(0, 0, 1, ring([[9, 20]]), 70, MS, b.sink);
+    expect(b.rects).to.deep.equal(a.rects);
   });
 
   it('merges equal adjacent columns into one rect', () => {

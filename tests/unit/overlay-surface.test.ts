@@ -76,4 +76,40 @@ describe('overlay Components-mode choice', () => {
     const deep = Array.from({ length: 20_000 }, (_, i) => node(i + 1, { parentId: i === 0 ? null : i, depth: i, rendered: 100 }));
     expect(chooseComponents(deep, RULES).length).to.equal(20_000); // each holds > 50 % of its parent's count
   });
+
+  it('matches the rule read literally (each node against its nearest shown ancestor, parents first, siblings in order) on random forests', () => {
+    // The reference: recursion from each root over children in iteration order, as the rule reads.
+    const reference = (nodes: ReturnType<typeof node>[]): number[] => {
+      const byId = new Map(nodes.map((n) => [n.id, n]));
+      const kids = new Map<number, number[]>();
+      const roots: number[] = [];
+      for (const n of byId.values()) {
+        if (n.parentId === null || n.parentId === n.id || !byId.has(n.parentId)) roots.push(n.id);
+        else kids.set(n.parentId, [...(kids.get(n.parentId) ?? []), n.id]);
+      }
+      const out: number[] = [];
+      const visit = (id: number, cover: ReturnType<typeof node> | null): void => {
+        const n = byId.get(id)!;
+        const show = cover === null || n.surfaceRoot === true || surfacesThrough(n, cover, RULES);
+        if (show) out.push(id);
+        for (const k of kids.get(id) ?? []) visit(k, show ? n : cover);
+      };
+      for (const r of roots) visit(r, null);
+      return out;
+    };
+    let seed = 7;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 300; trial++) {
+      const size = 1 + Math.floor(rand() * 60);
+      // Small ids (the agent's), and every third trial sparse ones (a long-lived page's): both indexes.
+      const scale = trial % 3 === 0 ? 100_003 : 1;
+      const nodes = Array.from({ length: size }, (_, i) => node(scale * (1 + Math.floor(rand() * size * 1.2)), {
+        // Parents mostly earlier ids, some missing, some later (out of order), some cycles.
+        parentId: rand() < 0.1 ? null : scale * (1 + Math.floor(rand() * size * 1.3)),
+        layout: rand() < 0.5 ? rand() * 10 : 0, authored: Math.floor(rand() * 20), rendered: Math.floor(rand() * 400),
+        surfaceRoot: rand() < 0.05, depth: i,
+      }));
+      expect(chooseComponents(nodes, RULES).map((n) => n.id), `trial ${trial}`).to.deep.equal(reference(nodes));
+    }
+  });
 });

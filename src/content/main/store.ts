@@ -379,6 +379,11 @@ export class RollupStore {
     }
   }
 
+  /** Decays a component's EMAs to the latest frame in place (what the overlay reads before it draws; no allocation). */
+  decay(comp: StoredComponent): void {
+    this.decayTo(comp, this.frameNo);
+  }
+
   /** Current EMAs (decayed to the latest frame) — what the overlay and snapshot show. */
   ema(comp: StoredComponent): { styleMs: number; layoutMs: number; forcedMs: number; lastFrameMs: number } {
     this.decayTo(comp, this.frameNo);

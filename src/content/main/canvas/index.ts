@@ -212,13 +212,13 @@ export class Overlay {
       && now - c.at < CHOICE_REFRESH_MS) {
       // Unmounted since: drop them (a remount is a new object).
       const live = c.choice.chosen.filter((n) => n.id === 0 || store.components.get(n.id) === n);
-      for (const n of live) store.ema(n);
+      for (const n of live) store.decay(n);
       for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
       return { ...c.choice, chosen: live };
     }
-    if (this.mode !== 'inspect') for (const n of store.components.values()) store.ema(n);
+    if (this.mode !== 'inspect') for (const n of store.components.values()) store.decay(n);
     else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
-    store.ema(store.page);
+    store.decay(store.page);
     const choice = chooseFrame(input);
     this.choice = { choice, at: now, settings: this.settings, size: store.components.size };
     return choice;
@@ -226,7 +226,7 @@ export class Overlay {
 
   private decay(id: number): void {
     const c = this.deps.store.components.get(id);
-    if (c) this.deps.store.ema(c);
+    if (c) this.deps.store.decay(c);
   }
 
   private meterDraw(m: PlannedMeter<StoredComponent>): AtlasMeter {

@@ -9,7 +9,7 @@ import { capLargestFirst, MAX_METERS } from './cap';
 import { collapseCoinciding, type Placed } from './collapse';
 import { coveringFor, declutter } from './declutter';
 import { HEATMAP_TOP_N, rankHeatmap, type HeatRamps } from './heatmap';
-import { chooseComponents, type SurfaceRules } from './surface';
+import { buildTree, chooseInTree, type ComponentTree, type SurfaceRules } from './surface';
 import type { CostNode, Rect, Viewport } from './types';
 
 export type DrawMode = 'components' | 'heatmap' | 'inspect';
@@ -32,6 +32,8 @@ export interface PlanInput<N extends CostNode> {
   topN?: number;
   /** What the page stacks over its content (dialogs, menus, the top layer), bottom to top. */
   occluders?: readonly Rect[];
+  /** `nodes` as a tree, when the caller keeps one between mounts (Components mode builds one otherwise). */
+  tree?: ComponentTree<N>;
 }
 
 export interface PlannedMeter<N extends CostNode> {
@@ -89,7 +91,8 @@ export interface Choice<N extends CostNode> {
 
 export function chooseFrame<N extends CostNode>(input: PlanInput<N>): Choice<N> {
   if (input.mode === 'components') {
-    const cap = capLargestFirst(chooseComponents(input.nodes, input.rules), input.maxMeters ?? MAX_METERS);
+    const shown = chooseInTree(input.tree ?? buildTree(input.nodes), input.rules);
+    const cap = capLargestFirst(shown, input.maxMeters ?? MAX_METERS);
     return { mode: 'components', chosen: cap.kept, capped: cap.capped };
   }
   if (input.mode === 'heatmap') {

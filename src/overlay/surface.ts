@@ -29,16 +29,26 @@ export function surfacesThrough(child: CostNode, parent: CostNode, rules: Surfac
 }
 
 /**
- * The components whose meters Components mode shows, parents before
- * children. Roots (no parent, or a parent that is not mounted) always show.
- * O(n) time and memory; parent links that form cycles are never reached
- * from a root and so are skipped rather than looped on.
- *
- * It runs over every mounted component a few times a second, so the tree is
- * held in typed arrays indexed by position (first child, next sibling) and
- * walked with an index stack: one Map entry per node, no object per node.
+ * The mounted components as a tree in typed arrays indexed by position (first
+ * child, next sibling): built when components mount or unmount, walked by
+ * every choice while only their numbers change (chooseInTree).
  */
-export function chooseComponents<N extends CostNode>(nodes: Iterable<N>, rules: SurfaceRules): N[] {
+export interface ComponentTree<N extends CostNode> {
+  readonly list: readonly N[];
+  readonly roots: Int32Array;
+  readonly firstChild: Int32Array;
+  readonly nextSibling: Int32Array;
+  /** The walk's stack, reused by every choice (each node is pushed at most once). */
+  readonly stackNode: Int32Array;
+  readonly stackCover: Int32Array;
+}
+
+/**
+ * Links every node to its parent. Roots: no parent, a parent that is not
+ * mounted, or itself. Parent links that form cycles are never reached from a
+ * root. A repeated id: the last node wins, in the first one's place.
+ */
+export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree<N> {
   const all: N[] = [];
   let maxId = -1;
   let dense = true;
@@ -57,7 +67,7 @@ export function chooseComponents<N extends CostNode>(nodes: Iterable<N>, rules: 
       index.set(n.id, list.length);
       list.push(n);
     } else {
-      list[at] = n; // a repeated id: the last one wins, in the first one's place
+      list[at] = n;
     }
   }
   const count = list.length;
@@ -77,12 +87,21 @@ export function chooseComponents<N extends CostNode>(nodes: Iterable<N>, rules: 
     else nextSibling[lastChild[pi]] = i;
     lastChild[pi] = i;
   }
+  return {
+    list, roots: Int32Array.from(roots), firstChild, nextSibling, stackNode: new Int32Array(count), stackCover: new Int32Array(count),
+  };
+}
+
+/**
+ * The components whose meters Components mode shows, parents before
+ * children, siblings in order. Roots always show. O(n) time, no allocation
+ * but the result.
+ */
+export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: SurfaceRules): N[] {
+  const { list, roots, firstChild, nextSibling, stackNode, stackCover } = tree;
   const shown: N[] = [];
-  // Each node is pushed once (as a root, a first child or a next sibling), so `count` slots suffice; the explicit
-  // stack keeps a 10 000-deep tree off the call stack. A node's next sibling is pushed before its first child, so the
-  // child's subtree is walked first: parents before children, siblings in order.
-  const stackNode = new Int32Array(count);
-  const stackCover = new Int32Array(count);
+  // An explicit stack keeps a 10 000-deep tree off the call stack. A node's next sibling is pushed before its first
+  // child, so the child's subtree is walked first.
   let top = 0;
   for (let r = roots.length - 1; r >= 0; r--) {
     stackNode[top] = roots[r];
@@ -95,7 +114,7 @@ export function chooseComponents<N extends CostNode>(nodes: Iterable<N>, rules: 
     // A dialog's, menu's or tooltip's content is a surface of its own: nothing of the page covers it.
     const show = cover < 0 || node.surfaceRoot === true || surfacesThrough(node, list[cover], rules);
     if (show) shown.push(node);
-    // Roots are not linked as siblings: they are all on the stack already.
+    // Roots are never anyone's sibling: they are all on the stack already.
     if (nextSibling[i] >= 0) {
       stackNode[top] = nextSibling[i];
       stackCover[top++] = cover;
@@ -106,6 +125,14 @@ export function chooseComponents<N extends CostNode>(nodes: Iterable<N>, rules: 
     }
   }
   return shown;
+}
+
+/**
+ * chooseInTree over a tree built from `nodes` on the spot (O(n) time and
+ * memory; a renderer that chooses often keeps the tree between mounts).
+ */
+export function chooseComponents<N extends CostNode>(nodes: Iterable<N>, rules: SurfaceRules): N[] {
+  return chooseInTree(buildTree(nodes), rules);
 }
 
 /** Position by id, -1 when absent. */

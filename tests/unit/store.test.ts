@@ -25,6 +25,25 @@ describe('RollupStore', () => {
     expect(s.components.size).to.equal(1);
   });
 
+  it('moves `structure` when components mount, unmount or reset — never for their numbers (the overlay keeps its tree)', () => {
+    const s = make();
+    const at = (): number => s.structure;
+    const moved = (f: () => void): boolean => {
+      const before = at();
+      f();
+      return at() !== before;
+    };
+    expect(moved(() => s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1]), 2, ['A'], 0, 0))).to.equal(true);
+    expect(moved(() => s.apply(batch([RecordKind.Stats, 2, 1, 3, 9], [RecordKind.Bounds, 2, 0, 0, 10, 10],
+      [RecordKind.Cost, 2, 1, 2, 0], [RecordKind.Frame, 1, 1, 2, 0]), 4, [], 1, 0))).to.equal(false);
+    expect(moved(() => s.apply(batch([RecordKind.Mount, 2, -1, 0, 0, -1]), 1, [], 1, 0))).to.equal(true); // re-parented
+    expect(moved(() => s.apply(batch([RecordKind.Unmount, 2]), 1, [], 1, 0))).to.equal(true);
+    expect(moved(() => s.apply(batch([RecordKind.Unmount, 99]), 1, [], 1, 0))).to.equal(false); // nothing was there
+    expect(moved(() => s.apply(batch([RecordKind.Reset]), 1, [], 1, 0))).to.equal(true);
+    s.apply(batch([RecordKind.Mount, 3, -1, 0, 0, -1]), 1, [], 1, 0);
+    expect(moved(() => s.reset())).to.equal(true);
+  });
+
   it('rolls self cost up to ancestors and applies the EMA (α = 0.2)', () => {
     const s = make();
     s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1], [RecordKind.Mount, 3, 1, 1, 0, -1]), 3, ['X'], 0, 0);

@@ -113,6 +113,11 @@ export class RollupStore {
   frameNo = 0;
   /** Bumped whenever anything changed; the overlay and panel redraw on change. */
   version = 0;
+  /**
+   * Bumped whenever the set of components or a parent link may have changed (mount, unmount, reset): the overlay
+   * keeps its component tree until it moves (src/overlay/surface.ts).
+   */
+  structure = 0;
   private strings: string[] = [];
   private stringChars = 0;
   /** Work done on the batch being applied (see MAX_BATCH_WORK). */
@@ -147,6 +152,7 @@ export class RollupStore {
   reset(): void {
     this.dirtied = { id: 0, items: [], boundary: null, alone: { frames: 0, layoutMs: 0 } };
     this.components.clear();
+    this.structure++;
     this.strings = [];
     this.stringChars = 0;
     this.touched.length = 0;
@@ -194,12 +200,16 @@ export class RollupStore {
           comp.name = this.string(d) ?? 'Anonymous';
           comp.key = Number.isInteger(e) && e >= 0 && e < keys.length ? keys[e] : null;
           this.components.set(a, comp);
+          this.structure++;
           this.recorder?.mount(a);
           break;
         }
         case RecordKind.Unmount:
           if (!this.components.delete(a)) this.ignoredRecords++;
-          else this.recorder?.unmount(a);
+          else {
+            this.structure++;
+            this.recorder?.unmount(a);
+          }
           break;
         case RecordKind.Stats: {
           const comp = this.components.get(a);
@@ -233,6 +243,7 @@ export class RollupStore {
           break;
         case RecordKind.Reset:
           this.components.clear();
+          this.structure++;
           this.occluders = [];
           break;
         case RecordKind.Layer: {

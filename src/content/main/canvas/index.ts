@@ -18,6 +18,7 @@ import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
 import { METER_HEIGHT_PX } from '../../../overlay/anchor';
 import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
+import { buildTree, type ComponentTree } from '../../../overlay/surface';
 import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
 import type { Rect, Viewport } from '../../../overlay/types';
 import type { Point } from '../../../overlay/anchor';
@@ -68,7 +69,9 @@ export class Overlay {
   private chains = new Map<number, number[]>();
   private readonly text = new TextBoxCache();
   private readonly atlas = new MeterAtlas(makeSurface);
-  private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; size: number } | null = null;
+  private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; structure: number } | null = null;
+  /** The store's components as a tree, rebuilt only when they mount or unmount (`store.structure` moved). */
+  private tree: { store: RollupStore; structure: number; tree: ComponentTree<StoredComponent> } | null = null;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
   /** Where each drawn meter went (top-left, viewport CSS px). */
   private meterPositions = new Map<number, Point>();
@@ -208,7 +211,7 @@ export class Overlay {
     const { store } = this.deps;
     const now = performance.now();
     const c = this.choice;
-    if (c && c.choice.mode === this.mode && c.settings === this.settings && c.size === store.components.size
+    if (c && c.choice.mode === this.mode && c.settings === this.settings && c.structure === store.structure
       && now - c.at < CHOICE_REFRESH_MS) {
       // Unmounted since: drop them (a remount is a new object).
       const live = c.choice.chosen.filter((n) => n.id === 0 || store.components.get(n.id) === n);
@@ -219,8 +222,12 @@ export class Overlay {
     if (this.mode !== 'inspect') for (const n of store.components.values()) store.decay(n);
     else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
     store.decay(store.page);
-    const choice = chooseFrame(input);
-    this.choice = { choice, at: now, settings: this.settings, size: store.components.size };
+    const t = this.tree;
+    if (this.mode === 'components' && (t === null || t.store !== store || t.structure !== store.structure)) {
+      this.tree = { store, structure: store.structure, tree: buildTree(store.components.values()) };
+    }
+    const choice = chooseFrame(this.mode === 'components' ? { ...input, tree: this.tree!.tree } : input);
+    this.choice = { choice, at: now, settings: this.settings, structure: store.structure };
     return choice;
   }
 
@@ -308,6 +315,7 @@ export class Overlay {
     this.meterPositions.clear();
     this.atlas.reset();
     this.choice = null;
+    this.tree = null;
     this.want = [];
     this.drawnCount = 0;
     this.hiddenCount = 0;

@@ -11,8 +11,10 @@ describe('component types in the agent', () => {
       [3, { handle: { fn: Cell } }], [4, { handle: { fn: Math.max } }], [5, { handle: { fn: null } }]]);
     const read: unknown[] = [];
     const names: Record<number, string> = { 1: 'Grid', 2: 'Cell', 3: 'Cell', 4: 'max', 5: 'Anonymous', 6: 'Cell' };
+    let walked = 0;
     const s = new TypeSourcer({
-      entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
+      entries: () => { walked++; return entries; }, get size() { return entries.size; }, get mounts() { return entries.size; },
+      live: (id) => entries.has(id),
       typeOf: (h) => (h as { fn: unknown }).fn, nameOf: (id) => names[id],
       sourceOf: (fn) => { read.push(fn); return Function.prototype.toString.call(fn); },
       debugOf: (h) => ((h as { fn: unknown }).fn === Grid ? { kind: 'source', url: 'src/grid.tsx', line: 3, column: 1 } : null),
@@ -26,7 +28,9 @@ describe('component types in the agent', () => {
     expect(read).to.deep.equal([Grid, Cell, Math.max]);
     expect(calls).to.equal(0);
     expect(r.minified).to.equal(false);
-    expect(s.pass()).to.equal(null); // nothing new
+    expect(walked).to.equal(1);
+    expect(s.pass()).to.equal(null); // nothing new: and no mount since, so the components are not even walked
+    expect(walked).to.equal(1);
     entries.set(6, { handle: { fn: Cell } });
     expect(s.pass()).to.deep.include({ types: [], members: [[6, 2]] });
   });
@@ -36,7 +40,7 @@ describe('component types in the agent', () => {
     const names = ['a', 'Xe', 'Qt', 'App'];
     for (let i = 1; i <= 1000; i++) entries.set(i, { handle: {} });
     const s = new TypeSourcer({
-      entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
+      entries: () => entries, get size() { return entries.size; }, get mounts() { return entries.size; }, live: (id) => entries.has(id),
       typeOf: () => null, nameOf: (id) => names[id % 4], sourceOf: () => null, debugOf: () => null,
     });
     let t = 0;
@@ -44,6 +48,12 @@ describe('component types in the agent', () => {
     expect(s.more).to.equal(true);
     expect(r.members).to.deep.equal([]); // no types here, but the names were seen
     expect(r.minified).to.equal(true);
+    // Cut short: the next pass goes on although nothing mounted since.
+    t = 0;
+    const next = s.pass(() => 0);
+    expect(next === null || next.members.length === 0).to.equal(true);
+    expect(s.more).to.equal(false);
+    expect(s.pass(() => 0)).to.equal(null);
     s.reset();
     expect(s.namesMinified).to.equal(false);
   });

@@ -55,7 +55,8 @@ export default function start(link: AgentLink): AgentHandle {
   };
   const entries = pipeline.registry.entries;
   const sourcer = new TypeSourcer({
-    entries: () => entries, get size() { return entries.size; }, live: (id) => entries.has(id),
+    entries: () => entries, get size() { return entries.size; }, get mounts() { return pipeline.registry.mounted; },
+    live: (id) => entries.has(id),
     typeOf: (h) => pipeline.typeOf(h), sourceOf: (fn) => link.sourceOf(fn), nameOf: (id) => pipeline.registry.nameOf(id),
     debugOf: (h) => pipeline.debugOf(h, (e) => link.stackOf(e)),
   });

@@ -25,6 +25,8 @@ export interface TypeSource {
   entries(): Iterable<[number, { handle: object }]>;
   /** How many components are mounted now. */
   readonly size: number;
+  /** How many components have mounted since the agent started (only ever grows): no new mount, nothing new to type. */
+  readonly mounts: number;
   live(id: number): boolean;
   typeOf(handle: object): unknown;
   sourceOf(fn: unknown): string | null;
@@ -44,9 +46,15 @@ export class TypeSourcer {
 
   /** Components were left for the next pass (the budget ran out): call again soon. */
   more = false;
+  /** `src.mounts` when the last pass looked at every component; -1: never, or reset since. */
+  private seenMounts = -1;
 
   /** One pass: new members and new types, or null when nothing changed. */
   pass(now: () => number = () => 0): { types: TypeText[]; members: [number, number][]; minified: boolean } | null {
+    // Once every component has been looked at, a pass without a mount since has nothing to do: it does not walk the
+    // components (4 900 of them once a second cost StressGrid ≈ 0.15 % of its main thread).
+    const mounts = this.src.mounts;
+    if (!this.more && mounts === this.seenMounts) return null;
     const types: TypeText[] = [];
     const members: [number, number][] = [];
     let namesChanged = false;
@@ -84,6 +92,7 @@ export class TypeSourcer {
       }
       members.push([id, t]);
     }
+    if (!this.more) this.seenMounts = mounts;
     if (namesChanged) this.minified = namesLookMinified(this.names);
     // Ids are not reused: forget the unmounted now and then, so a list that churns does not grow this set.
     if (this.typed.size > 2 * this.src.size + 1000) for (const id of this.typed) if (!this.src.live(id)) this.typed.delete(id);
@@ -97,6 +106,7 @@ export class TypeSourcer {
 
   /** The overlay went off (the content script dropped what it knew): start over, sending every type again. */
   reset(): void {
+    this.seenMounts = -1;
     this.typed.clear();
     this.ids = new WeakMap();
     this.names.clear();

@@ -58,6 +58,8 @@ export interface Entry {
 
 export class Registry implements ComponentSink {
   readonly entries = new Map<number, Entry>();
+  /** Components mounted since the agent started (only grows). */
+  mounted = 0;
   private nextId = 1;
   private recounts: Entry[] = [];
   private stats: Entry[] = [];
@@ -99,6 +101,7 @@ export class Registry implements ComponentSink {
 
   mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number {
     const id = this.nextId++;
+    this.mounted++;
     const parent = this.entries.get(parentId) ?? null;
     const nameIdx = this.strings.intern(name);
     const e: Entry = {

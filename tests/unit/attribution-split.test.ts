@@ -4,12 +4,13 @@
  * and the protocol's toLines decoder.
  */
 import { expect } from 'chai';
-import { attribute, exclusiveWeights, type Dirtied } from '../../src/inject/agent/pipeline/attribution';
+import { attribute, exclusiveWeights, WEIGHING, type Dirtied } from '../../src/inject/agent/pipeline/attribution';
+import { REGISTRY_MARKS } from '../../src/inject/agent/pipeline/registry';
 import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 import { RECORD_STRIDE, RecordKind, toLines } from '../../src/protocol';
 
-function node(id: number, rendered: number, parent: Dirtied | null = null): Dirtied {
-  return { id, rendered, parent };
+function node(id: number, rendered: number, parent: Dirtied | null = null, marks = 0): Dirtied {
+  return { id, rendered, parent, marks };
 }
 
 /** Cost records as {id: [style, layout, forced]}. */
@@ -68,11 +69,22 @@ describe('attribution: splitting a frame among dirtied components', () => {
     const total = exclusiveWeights([panel, heavy, light], () => true, w);
     expect(w).to.deep.equal([3, 700, 1]);
     expect(total).to.equal(704);
+    // The owner's marks are left as they were (the bit borrowed for the call is cleared, the others kept).
+    expect([panel, mid, heavy, light].map((n) => n.marks)).to.deep.equal([0, 0, 0, 0]);
+    const flagged = node(4, 10, null, 1 | 4);
+    exclusiveWeights([flagged, flagged, node(5, 3, flagged)], (id) => id !== 5, w);
+    expect(flagged.marks).to.equal(1 | 4);
+    expect(w).to.deep.equal([10, 10, 0]); // listed twice: weighs twice, as before
     const ring = new RingBuffer(64);
     attribute(ring, [panel, heavy, light], 0, 704, new Map());
     const c = costs(ring);
     expect(c[2][1]).to.be.closeTo(700, 1e-9);
     expect(c[1][1]).to.be.closeTo(3, 1e-9);
+  });
+
+  it('borrows a bit of marks the registry does not use', () => {
+    expect(WEIGHING & REGISTRY_MARKS).to.equal(0);
+    expect(WEIGHING).to.be.above(0);
   });
 
   it('gives every dirtied component at least weight 1 (counts not known yet)', () => {

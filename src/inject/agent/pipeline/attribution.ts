@@ -33,7 +33,12 @@ export interface Dirtied {
   /** Elements in the component's subtree (cached count). */
   rendered: number;
   parent: Dirtied | null;
+  /** The owner's bit flags; exclusiveWeights sets WEIGHING in it while it runs, and clears it before it returns. */
+  marks: number;
 }
+
+/** The bit of `Dirtied.marks` that exclusiveWeights borrows (the registry's own bits are below it). */
+export const WEIGHING = 16;
 
 /** Where Cost records go (the ring buffer in the agent; a recorder in tests). */
 export interface CostSink {
@@ -46,37 +51,50 @@ export const MIN_SHARE_MS = 0.05;
 const always = (): boolean => true;
 const NO_COUNTS = new Map<number, number>();
 // Scratch tables reused frame after frame.
-const liveSet = new Set<Dirtied>();
+const live: Dirtied[] = [];
 const nestedCount = new Map<Dirtied, number>();
 const weights: number[] = [];
 const foldStyle = new Map<number, number>();
 const foldLayout = new Map<number, number>();
 
-/** Fills `weights` (index-aligned with `dirtied`, 0 for dead entries) and returns their sum. */
+/**
+ * Fills `weights` (index-aligned with `dirtied`, 0 for dead entries) and returns their sum. Live dirtied entries are
+ * flagged in their own `marks` for the call (a field read per ancestor, where a Set cost a hash lookup: this runs for
+ * every dirtied component of every frame).
+ */
 export function exclusiveWeights(dirtied: readonly Dirtied[], isLive: (id: number) => boolean, out: number[]): number {
-  liveSet.clear();
   nestedCount.clear();
-  for (const d of dirtied) if (isLive(d.id)) liveSet.add(d);
-  for (const d of liveSet) {
-    let p = d.parent;
-    for (let g = 0; p !== null && g < MAX_DEPTH; g++, p = p.parent) {
-      if (liveSet.has(p)) {
-        nestedCount.set(p, (nestedCount.get(p) ?? 0) + Math.max(0, d.rendered));
-        break;
+  live.length = 0;
+  try {
+    for (const d of dirtied) {
+      if ((d.marks & WEIGHING) === 0 && isLive(d.id)) {
+        d.marks |= WEIGHING;
+        live.push(d);
       }
     }
+    for (const d of live) {
+      let p = d.parent;
+      for (let g = 0; p !== null && g < MAX_DEPTH; g++, p = p.parent) {
+        if ((p.marks & WEIGHING) !== 0) {
+          nestedCount.set(p, (nestedCount.get(p) ?? 0) + Math.max(0, d.rendered));
+          break;
+        }
+      }
+    }
+    let total = 0;
+    out.length = dirtied.length;
+    for (let i = 0; i < dirtied.length; i++) {
+      const d = dirtied[i];
+      const w = (d.marks & WEIGHING) !== 0 ? Math.max(1, d.rendered - (nestedCount.get(d) ?? 0)) : 0;
+      out[i] = w;
+      total += w;
+    }
+    return total;
+  } finally {
+    for (const d of live) d.marks &= ~WEIGHING;
+    live.length = 0;
+    nestedCount.clear();
   }
-  let total = 0;
-  out.length = dirtied.length;
-  for (let i = 0; i < dirtied.length; i++) {
-    const d = dirtied[i];
-    const w = liveSet.has(d) ? Math.max(1, d.rendered - (nestedCount.get(d) ?? 0)) : 0;
-    out[i] = w;
-    total += w;
-  }
-  liveSet.clear();
-  nestedCount.clear();
-  return total;
 }
 
 /**

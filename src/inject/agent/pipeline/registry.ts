@@ -28,6 +28,8 @@ const STATS = 2;
 const LAYOUT_DIRTY = 4;
 /** Its rendered count was read from the DOM in this flush: a later difference from below is already in it. */
 const COUNTED = 8;
+/** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one above them: WEIGHING). */
+export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED;
 /** Above this many pending recounts in one flush, do the rest next flush. */
 const MAX_RECOUNTS_PER_FLUSH = 20_000;
 /** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */

@@ -38,9 +38,6 @@ export interface ComponentTree<N extends CostNode> {
   readonly roots: Int32Array;
   readonly firstChild: Int32Array;
   readonly nextSibling: Int32Array;
-  /** The walk's stack, reused by every choice (each node is pushed at most once). */
-  readonly stackNode: Int32Array;
-  readonly stackCover: Int32Array;
 }
 
 /**
@@ -87,19 +84,20 @@ export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree
     else nextSibling[lastChild[pi]] = i;
     lastChild[pi] = i;
   }
-  return {
-    list, roots: Int32Array.from(roots), firstChild, nextSibling, stackNode: new Int32Array(count), stackCover: new Int32Array(count),
-  };
+  return { list, roots: Int32Array.from(roots), firstChild, nextSibling };
 }
 
 /**
  * The components whose meters Components mode shows, parents before
- * children, siblings in order. Roots always show. O(n) time, no allocation
- * but the result.
+ * children, siblings in order. Roots always show. O(n) time.
  */
 export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: SurfaceRules): N[] {
-  const { list, roots, firstChild, nextSibling, stackNode, stackCover } = tree;
+  const { list, roots, firstChild, nextSibling } = tree;
   const shown: N[] = [];
+  // Each node is pushed at most once (as a root, a first child or a next sibling). Made per choice, not kept with the
+  // tree: 8 B per component for a few µs of allocation a choice.
+  const stackNode = new Int32Array(list.length);
+  const stackCover = new Int32Array(list.length);
   // An explicit stack keeps a 10 000-deep tree off the call stack. A node's next sibling is pushed before its first
   // child, so the child's subtree is walked first.
   let top = 0;

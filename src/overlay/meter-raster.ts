@@ -141,7 +141,7 @@ const targetSink: RectSink = (x, y, rw, rh, color) => {
  * color opaque over the translucent box. Returns the slot size used.
  */
 export function rasterMeter(buf: PixelBuffer, sx: number, sy: number, dpr: number, m: MeterData, style: MeterStyle): { width: number; height: number } {
-  const w = Math.round(METER_WIDTH_PX * dpr), h = Math.round(METER_HEIGHT_PX * dpr);
+  const { width: w, height: h } = meterSize(dpr);
   const d = words(buf);
   const blank = blankMeter(w, h, dpr);
   for (let y = 0, o = sy * buf.width + sx; y < h; y++, o += buf.width) d.set(blank[y], o);

@@ -60,8 +60,6 @@ export interface Entry {
 
 export class Registry implements ComponentSink {
   readonly entries = new Map<number, Entry>();
-  /** Components mounted since the agent started (only grows). */
-  mounted = 0;
   private nextId = 1;
   private recounts: Entry[] = [];
   private stats: Entry[] = [];
@@ -101,9 +99,13 @@ export class Registry implements ComponentSink {
     this.ringHigh = ring.capacity - 1024;
   }
 
+  /** Components mounted since the agent started (only grows: ids are never reused). */
+  get mounted(): number {
+    return this.nextId - 1;
+  }
+
   mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number {
     const id = this.nextId++;
-    this.mounted++;
     const parent = this.entries.get(parentId) ?? null;
     const nameIdx = this.strings.intern(name);
     const e: Entry = {

@@ -12,7 +12,7 @@
  */
 import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
 import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
-import { agentToken, contentToPageValidators, selfCost } from './content-to-page';
+import { contentToPage } from './content-to-page';
 import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
 import type { DirtiedBy, SelfCost } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
@@ -208,7 +208,7 @@ const status: Validator<Status> = (v) => {
   const rest = isRecord({
     frameId: num(0, 2 ** 53), mode, pinned: optId, components: num(0, 1e8), droppedEvents: num(0, 2 ** 53),
     droppedMessages: num(0, 2 ** 53), drawn: num(0, 1e6), hidden: num(0, 1e6), capped: bool, hovered: optId,
-    self: nullable(selfCost),
+    self: nullable(contentToPage().selfCost),
     sources: (x: unknown) => (x === undefined || x === null ? null
       : isRecord({ types: num(0, 1e6), located: num(0, 1e6), mapped: num(0, 1e6), pending: num(0, 1e6) })(x)),
   })(v);
@@ -421,7 +421,7 @@ export const validators = {
     }),
   } satisfies Validators<PageToContent>,
   [Source.Content]: {
-    ...contentToPageValidators,
+    ...contentToPage().table,
     // content → background
     hello: isRecord({ top: bool, mode, since: num(0, 1e15) }),
     toggle: isRecord({ via }),
@@ -443,7 +443,7 @@ export const validators = {
     pin: isRecord({ id: optId }),
     hover: isRecord({ id: optId }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),
-    agent: isRecord({ token: agentToken }),
+    agent: isRecord({ token: contentToPage().agentToken }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
     captured: isRecord({ reqId: num(0, 2 ** 53), ...pixelAnswer }),
     record: isRecord({ on: bool }),

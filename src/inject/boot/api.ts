@@ -68,7 +68,9 @@ export function installApi(
     });
   };
 
-  const api = Object.freeze({
+  // Made on first use: a page load that never touches the API does not create its dozen closures (docs/PERFORMANCE.md,
+  // always on).
+  const make = () => Object.freeze({
     version: deps.version,
     enable(m?: unknown): void {
       const want: Mode = typeof m === 'string' && (MODES as readonly string[]).includes(m) && m !== 'off'
@@ -127,8 +129,10 @@ export function installApi(
       return deps.internals();
     },
   });
+  let api: ReturnType<typeof make> | null = null;
   try {
-    Object.defineProperty(win, API_KEY, { value: api, enumerable: false, configurable: false, writable: false });
+    // An accessor that always returns the same frozen object; like a value, neither writable nor configurable.
+    Object.defineProperty(win, API_KEY, { get: () => (api ??= make()), enumerable: false, configurable: false });
   } catch {
     // The page holds the name (a non-configurable property of its own): the extension works without the API.
     deps.notes.push(`the page defined window.${API_KEY} itself: the automation API is unavailable here`);

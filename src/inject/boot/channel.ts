@@ -15,7 +15,7 @@
  */
 import type { ContentToPage, PageToContent } from '../../protocol';
 import { HANDSHAKE_TYPE, PROTOCOL_VERSION, Source } from '../../protocol/constants';
-import { contentToPageValidators } from '../../protocol/content-to-page';
+import { contentToPage } from '../../protocol/content-to-page';
 import { envelope, parseWith } from '../../protocol/guard';
 
 /** A content → page message, validated. */
@@ -78,7 +78,7 @@ export function openChannel(
     } catch {
       return;
     }
-    const msg = parseWith(data, Source.Content, contentToPageValidators);
+    const msg = parseWith(data, Source.Content, contentToPage().table);
     if (msg === null) return;
     try {
       onMessage(msg as ContentMessage);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import CopyPlugin from 'copy-webpack-plugin';
 import webpack from 'webpack';
 import { EsbuildPlugin } from 'esbuild-loader';
+import { eagerEdits } from './scripts/eager-boot.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -60,6 +61,28 @@ class ManifestPlugin {
         compilation.emitAsset('manifest.json', new webpack.sources.RawSource(JSON.stringify(manifest, null, 2)));
       });
       compilation.fileDependencies.add(path.join(root, 'manifest.json'));
+    });
+  }
+}
+
+/** The document_start scripts: their load-time functions are compiled at once, not parsed twice (scripts/eager-boot.mjs). */
+const BOOT_SCRIPTS = ['inject.js', 'content.js'];
+
+class EagerBootPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('EagerBoot', (compilation) => {
+      // After minification (OPTIMIZE_SIZE): the rewrite must see the final code, and it keeps the source map's mappings.
+      compilation.hooks.processAssets.tap({ name: 'EagerBoot', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_INLINE }, () => {
+        for (const file of BOOT_SCRIPTS) {
+          const asset = compilation.getAsset(file);
+          if (!asset) continue;
+          const { edits } = eagerEdits(asset.source.source().toString());
+          if (edits.length === 0) continue;
+          const out = new webpack.sources.ReplaceSource(asset.source);
+          for (const e of edits) out.insert(e.at, e.text);
+          compilation.updateAsset(file, out);
+        }
+      });
     });
   }
 }
@@ -135,6 +158,7 @@ export default (env, argv) => {
       new webpack.DefinePlugin({ __DEBUG__: JSON.stringify(dev), __VERSION__: JSON.stringify(pkg.version) }),
       new RoomBoundaryPlugin(),
       new ManifestPlugin(),
+      ...(dev ? [] : [new EagerBootPlugin()]),
       new FirefoxPlugin(),
       new CopyPlugin({
         patterns: [

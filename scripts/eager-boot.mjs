@@ -12,7 +12,9 @@
  *
  * Which functions run at load: the calls in the scope's own statements (not inside any function), then, for each
  * top-level function so reached, the calls in its own statements, and so on. A name that a nested scope redeclares may
- * mark a function that does not run at load; that only costs its compile, never a change of meaning.
+ * mark a function that does not run at load; that only costs its compile, never a change of meaning. A function that
+ * runs in every load but later (the channel's handshake listener, src/inject/boot/channel.ts) cannot be found that
+ * way: it says so with the directive `'eager';` at the top of its body, which minifiers keep.
  */
 import * as acorn from 'acorn';
 
@@ -105,11 +107,49 @@ export function eagerEdits(code) {
     reach(inner);
   }
   const fns = scope.filter((s) => s.type === 'FunctionDeclaration' && marked.has(s.id.name));
-  if (fns.length === 0) return { edits: [], wrapped: [] };
+  checkOrder(scope, fns);
+  // Functions that run in every load but after the script's evaluation (the channel's handshake listener) say so
+  // themselves, with the directive 'eager' (minifiers keep directives): rewritten where they stand, in their scope.
+  const inner = [];
+  (function visit(node, statements) {
+    if (!node || typeof node.type !== 'string') return;
+    if (node.type === 'FunctionDeclaration' && statements !== scope && hasEagerDirective(node)) inner.push({ node, statements });
+    const body = node.type === 'BlockStatement' || node.type === 'Program' ? node.body : null;
+    for (const key of Object.keys(node)) {
+      const v = node[key];
+      if (Array.isArray(v)) for (const c of v) visit(c, v === body ? body : statements);
+      else if (v && typeof v.type === 'string') visit(v, statements);
+    }
+  })(program, program.body);
+  for (const s of scope) if (s.type === 'FunctionDeclaration' && hasEagerDirective(s) && !marked.has(s.id.name)) inner.push({ node: s, statements: scope });
+  const byScope = new Map();
+  for (const { node, statements } of inner) byScope.set(statements, [...(byScope.get(statements) ?? []), node]);
+  for (const [statements, list] of byScope) checkOrder(statements, list);
 
+  const all = [...fns, ...inner.map((x) => x.node)];
+  const edits = [];
+  for (const s of all) edits.push({ at: s.start, text: `var ${s.id.name}=(` }, { at: s.end, text: ');' });
+  return { edits, wrapped: all.map((s) => s.id.name) };
+}
+
+function hasEagerDirective(fn) {
+  for (const s of fn.body.body) {
+    if (s.type !== 'ExpressionStatement' || typeof s.directive !== 'string') return false;
+    if (s.directive === 'eager') return true;
+  }
+  return false;
+}
+
+/**
+ * A declaration is hoisted and a `var` is not: nothing in `statements` ahead of the last of `fns` may call or name a
+ * function declared there, or call any other binding of that scope (built-ins such as `Symbol` are fine).
+ */
+function checkOrder(statements, fns) {
+  if (fns.length === 0) return;
   const lastEnd = Math.max(...fns.map((s) => s.end));
-  const bound = bindingsOf(scope);
-  for (const s of scope) {
+  const bound = bindingsOf(statements);
+  const declared = new Set(statements.filter((s) => s.type === 'FunctionDeclaration' && s.id).map((s) => s.id.name));
+  for (const s of statements) {
     if (s.start >= lastEnd || s.type === 'FunctionDeclaration') continue;
     const read = new Set();
     namesOf(s, read);
@@ -123,11 +163,6 @@ export function eagerEdits(code) {
       throw new Error(`eager-boot: a statement at offset ${s.start} runs ${clash.join(', ')} before the last load-time function is defined`);
     }
   }
-  const edits = [];
-  for (const s of fns) {
-    edits.push({ at: s.start, text: `var ${s.id.name}=(` }, { at: s.end, text: ');' });
-  }
-  return { edits, wrapped: fns.map((s) => s.id.name) };
 }
 
 function callsTo(node, name) {

@@ -62,6 +62,28 @@ describe('eager-boot (build pass)', () => {
     expect(() => run(named)).to.throw(/eager-boot/);
   });
 
+  it("rewrites a nested function that says 'eager', where it stands, and checks its own scope", () => {
+    const src = `(()=>{"use strict";
+function open(w) {
+  const kept = 1;
+  function onMessage(e) { 'eager'; out.push('message ' + e + kept); }
+  function other() { out.push('other'); }
+  w.listen(onMessage);
+}
+open({ listen: (f) => f(2) });
+})();`;
+    const r = run(src);
+    expect([...r.wrapped].sort()).to.deep.equal(['onMessage', 'open']);
+    expect(r.code).to.include('var onMessage=(function onMessage(e)').and.include('function other()');
+    expect(evaluate(r.code)).to.deep.equal(evaluate(src)).and.deep.equal(['message 21']);
+    const early = `(()=>{"use strict";
+function open() { const x = f(); function f() { 'eager'; return 1; } out.push(x); }
+open();
+})();`;
+    expect(evaluate(early)).to.deep.equal([1]);
+    expect(() => run(early)).to.throw(/eager-boot/);
+  });
+
   it('changes nothing in a script of another shape', () => {
     const plain = 'out.push(1);';
     expect(run(plain).code).to.equal(plain);

@@ -88,6 +88,8 @@ export function openChannel(
   }
 
   function onWindowMessage(e: MessageEvent): void {
+    // Called once in every page load (the handshake): compiled with the script, not parsed twice (scripts/eager-boot.mjs).
+    'eager';
     if (port !== null) return;
     try {
       if (apply(sourceOf, e, []) !== win) return;

@@ -44,7 +44,15 @@ describe('DevTools panel (e2e)', function () {
   });
 
   it('shows a row per live component, plus <page>, with the snapshot’s numbers', async () => {
-    snap = await snapshot(page);
+    // The toggle turns the mode on at once; the agent's back-fill of the tree arrives after its injection (beside a CPU
+    // hog, a snapshot taken at once once held no component). Taken when two polls in a row agree.
+    let before = -1;
+    snap = await waitFor(async () => {
+      const s = await snapshot(page);
+      const settled = s.components.length > 5 && s.components.length === before;
+      before = s.components.length;
+      return settled ? s : null;
+    }, { what: 'the tree in the snapshot' });
     expect(snap.components.length).to.be.greaterThan(5);
     const rows = await waitForRows(panel, (r) => r.length === snap.components.length + 1, 'one row per component');
     const page0 = rows.find((r) => r.cells.name === '<page>');

@@ -13,6 +13,7 @@ import type { PixelAnswer } from '../../protocol';
 import type { ExperimentOutcome } from '../../protocol/experiment';
 import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
 import { ExperimentRunner } from './experiment/experiment';
+import { nativeReaders } from './natives';
 import { Pipeline } from './pipeline/pipeline';
 import { ReactAdapter } from './react/adapter';
 import { Reasons } from './reasons';
@@ -24,7 +25,8 @@ const TYPES_INTERVAL_MS = 1000;
 export default function start(link: AgentLink): AgentHandle {
   const win = window as Window & typeof globalThis;
   const reasons = new Reasons();
-  const pipeline: Pipeline = new Pipeline(link, reasons, win,
+  const readers = nativeReaders(link.natives);
+  const pipeline: Pipeline = new Pipeline(link, readers, reasons, win,
     () => (link.hook.renderers.size > 0 ? new ReactAdapter(link.hook, pipeline.clock) : null));
   // Screenshot steps of experiments: asked of the content script, answered by `captured` with the same seq.
   const captures = new Map<number, (a: PixelAnswer) => void>();
@@ -57,8 +59,8 @@ export default function start(link: AgentLink): AgentHandle {
   const sourcer = new TypeSourcer({
     entries: () => entries, get size() { return entries.size; }, get mounts() { return pipeline.registry.mounted; },
     live: (id) => entries.has(id),
-    typeOf: (h) => pipeline.typeOf(h), sourceOf: (fn) => link.sourceOf(fn), nameOf: (id) => pipeline.registry.nameOf(id),
-    debugOf: (h) => pipeline.debugOf(h, (e) => link.stackOf(e)),
+    typeOf: (h) => pipeline.typeOf(h), sourceOf: readers.sourceOf, nameOf: (id) => pipeline.registry.nameOf(id),
+    debugOf: (h) => pipeline.debugOf(h, readers.stackOf),
   });
   let typesTimer: ReturnType<typeof setInterval> | null = null;
   let typePasses = 0, typeMs = 0, typeMaxMs = 0;

@@ -16,7 +16,7 @@ import type { ExperimentOutcome } from '../../protocol/experiment';
 import { type ApiHandle, installApi } from './api';
 import { type ContentMessage, openChannel } from './channel';
 import { installHook } from './hook';
-import { type AgentConfig, type AgentHandle, type AgentLink, type AgentStart, DEBUG, OFFER_KEY, VERSION } from './link';
+import { type AgentConfig, type AgentHandle, type AgentLink, type AgentStart, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
 import { installRaf } from './raf';
 import { installShadowTap } from './shadow';
 
@@ -25,16 +25,13 @@ const MAX_OFFERS = 16;
 
 function main(win: Window & typeof globalThis): void {
   if (Object.prototype.hasOwnProperty.call(win, OFFER_KEY)) return;
-  // Before the page's first script: the agent reads component source text with these, never with the page's own.
-  const fnToString = win.Function.prototype.toString;
-  const reflectApply = win.Reflect.apply;
-  const NativeError = win.Error;
+  // Before the page's first script: the agent reads component source text and error stacks with these, never with the
+  // page's own. SpiderMonkey's errors read `stack` through a getter on Error.prototype: the engine's own, taken now.
   const ownDescriptor = win.Object.getOwnPropertyDescriptor;
-  // SpiderMonkey's errors read `stack` through a getter on Error.prototype: the engine's own, taken before the page ran.
-  const protoStack = ownDescriptor(NativeError.prototype, 'stack')?.get ?? null;
-  // V8's have an own `stack` (a value, or in newer V8 an accessor): the engine's own getter is the one an error made
-  // with the captured constructor gets (nothing of the page runs in `new`), taken on first use.
-  let ownStack: unknown;
+  const natives: BootNatives = {
+    fnToString: win.Function.prototype.toString, reflectApply: win.Reflect.apply, NativeError: win.Error, ownDescriptor,
+    protoStack: (ownDescriptor(win.Error.prototype, 'stack')?.get ?? null) as BootNatives['protoStack'],
+  };
   const debug = (...args: unknown[]): void => {
     if (DEBUG) console.debug('[layout-cost]', ...args);
   };
@@ -87,28 +84,7 @@ function main(win: Window & typeof globalThis): void {
     const link: AgentLink = {
       version: VERSION, hook, raf, shadow, config, notes, debug, announce,
       post: (type, payload, transfer) => channel.post(type, payload, transfer),
-      sourceOf: (fn) => {
-        try {
-          return typeof fn === 'function' ? (reflectApply(fnToString, fn, []) as string) : null;
-        } catch {
-          return null;
-        }
-      },
-      stackOf: (e) => {
-        try {
-          if (typeof e !== 'object' || e === null) return null;
-          const p = ownDescriptor(NativeError, 'prepareStackTrace');
-          if (p && (p.get || p.set || p.value !== undefined)) return null;
-          // An own value, or only the engine's own getters (never one the page put there).
-          const d = ownDescriptor(e, 'stack');
-          if (d && d.get !== undefined && ownStack === undefined) ownStack = ownDescriptor(new NativeError(), 'stack')?.get ?? null;
-          const s: unknown = d ? (d.get === undefined ? d.value : d.get === ownStack ? reflectApply(d.get, e, []) : null)
-            : protoStack ? reflectApply(protoStack, e, []) : null;
-          return typeof s === 'string' ? s.slice(0, 4000) : null;
-        } catch {
-          return null;
-        }
-      },
+      natives,
     };
     agent = start(link);
   }

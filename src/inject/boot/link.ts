@@ -97,16 +97,21 @@ export interface AgentLink {
   /** Sends the current status now (after the agent's degraded reasons or outside measurement changed). */
   announce(): void;
   debug(...args: unknown[]): void;
-  /**
-   * A function's source text, by the Function.prototype.toString and Reflect.apply captured before the page's first
-   * script (a page's replacement never runs); null when it has none to give.
-   */
-  sourceOf(fn: unknown): string | null;
-  /**
-   * An Error's stack text (React 19's `_debugStack`), or null where reading it could run page code: a page's
-   * `Error.prepareStackTrace` (V8 calls it to format the stack) or a getter other than the one captured at boot.
-   */
-  stackOf(e: unknown): string | null;
+  /** Built-ins as they were before the page's first script: the agent reads source text and stacks with these only. */
+  readonly natives: BootNatives;
+}
+
+/**
+ * Taken at document_start, before any page script (a page's later replacement never runs through them). The agent
+ * builds its readers from them (agent/natives.ts): the readers' code is not compiled on every page load.
+ */
+export interface BootNatives {
+  readonly fnToString: (this: unknown) => string;
+  readonly reflectApply: typeof Reflect.apply;
+  readonly NativeError: ErrorConstructor;
+  readonly ownDescriptor: typeof Object.getOwnPropertyDescriptor;
+  /** SpiderMonkey's `stack` getter on Error.prototype (null in V8, whose errors own their `stack`). */
+  readonly protoStack: ((this: unknown) => unknown) | null;
 }
 
 /** What the agent gives back: the boot script routes the content script's messages to it. */

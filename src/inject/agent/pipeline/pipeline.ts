@@ -9,6 +9,7 @@ import { RecordKind, type ContentToPage, type OutsideMeasurement } from '../../.
 import type { FrameworkAdapter } from '../adapter';
 import type { DebugHint } from '../../../protocol/sources';
 import type { AgentLink } from '../../boot/link';
+import type { NativeReaders } from '../natives';
 import type { Reasons } from '../reasons';
 import { RingBuffer } from '../ring-buffer';
 import { BoundsReader } from './bounds';
@@ -117,7 +118,8 @@ export class Pipeline {
   /** The pipeline stopped (off, or a resync): whatever runs on it must end. */
   onStop: (() => void) | null = null;
 
-  constructor(private readonly link: AgentLink, private readonly reasons: Reasons, private readonly win: Window & typeof globalThis,
+  constructor(private readonly link: AgentLink, readers: NativeReaders, private readonly reasons: Reasons,
+    private readonly win: Window & typeof globalThis,
     private readonly makeAdapter: () => FrameworkAdapter | null) {
     this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter);
     this.registry.onChange = this.markDirty;
@@ -133,7 +135,7 @@ export class Pipeline {
     this.now = perf.now.bind(perf);
     this.clock = new SelfClock(this.now);
     this.forced = new ForcedReflowTimer({
-      win, sourceOf: (fn) => link.sourceOf(fn),
+      win, sourceOf: readers.sourceOf,
       degrade: (reason) => reasons.add(reason),
       announce: () => link.announce(),
       post: (type, payload, transfer) => link.post(type, payload, transfer),
@@ -141,7 +143,7 @@ export class Pipeline {
       ownerOf: (node) => this.adapter?.ownerOf(node) ?? 0, onForced: this.markDirty,
       onSpan: (id, t0, ms) => this.track.forced(`${this.registry.nameOf(id)} (forced reflow)`, t0, ms),
     });
-    this.track = new PerfTrack(win, link.raf.apply, (fn) => link.sourceOf(fn));
+    this.track = new PerfTrack(win, link.raf.apply, readers.sourceOf);
   }
 
   get isRunning(): boolean {

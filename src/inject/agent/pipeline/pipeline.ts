@@ -550,6 +550,8 @@ export class Pipeline {
       floating: this.registry.floating.length,
       occluders: this.lastOccluders.length / 4,
       topLayer: this.topLayer.length,
+      /** 1 while the Performance panel track is written (DevTools open on the tab and the setting on). */
+      track: this.track.enabled ? 1 : 0,
     };
   }
 

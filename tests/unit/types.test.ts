@@ -13,8 +13,7 @@ describe('component types in the agent', () => {
     const names: Record<number, string> = { 1: 'Grid', 2: 'Cell', 3: 'Cell', 4: 'max', 5: 'Anonymous', 6: 'Cell' };
     let walked = 0;
     const s = new TypeSourcer({
-      entries: () => { walked++; return entries; }, get size() { return entries.size; }, get mounts() { return entries.size; },
-      live: (id) => entries.has(id),
+      entries: () => { walked++; return entries; }, get mounts() { return entries.size; },
       typeOf: (h) => (h as { fn: unknown }).fn, nameOf: (id) => names[id],
       sourceOf: (fn) => { read.push(fn); return Function.prototype.toString.call(fn); },
       debugOf: (h) => ((h as { fn: unknown }).fn === Grid ? { kind: 'source', url: 'src/grid.tsx', line: 3, column: 1 } : null),
@@ -40,7 +39,7 @@ describe('component types in the agent', () => {
     const names = ['a', 'Xe', 'Qt', 'App'];
     for (let i = 1; i <= 1000; i++) entries.set(i, { handle: {} });
     const s = new TypeSourcer({
-      entries: () => entries, get size() { return entries.size; }, get mounts() { return entries.size; }, live: (id) => entries.has(id),
+      entries: () => entries, get mounts() { return entries.size; },
       typeOf: () => null, nameOf: (id) => names[id % 4], sourceOf: () => null, debugOf: () => null,
     });
     let t = 0;

@@ -350,8 +350,12 @@ class Controller {
         this.store.setDirtied(msg.payload);
         break;
       case 'types': {
-        if (this.sources.onTypes(msg.payload.types, msg.payload.members)) this.locateNext();
-        this.sources.prune((id) => this.store.components.has(id));
+        // The agent hands its records over before this message: every member has mounted here (unless capped).
+        for (const [id, t] of msg.payload.members) {
+          const c = this.store.components.get(id);
+          if (c) c.typeId = t;
+        }
+        if (this.sources.onTypes(msg.payload.types)) this.locateNext();
         this.feed.statusChanged();
         break;
       }
@@ -483,7 +487,7 @@ class Controller {
     return new Recorder((id) => {
       const c = store.components.get(id);
       // The name a source map gave back, when it did (what the table shows).
-      return c ? { name: this.sources.nameOf(id, c.name).name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
+      return c ? { name: this.sources.nameOf(c.typeId, c.name).name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
     }, maxRows, maxFrames, since);
   }
 

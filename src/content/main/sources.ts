@@ -46,16 +46,17 @@ export function pageScripts(doc: Document, perf: Performance, href: string): Loc
   return out;
 }
 
+/**
+ * Types by id. Which component is of which type is the component's own `typeId` (store.ts): a table from component id
+ * to type here cost ≈ 14 B per component (docs/PERFORMANCE.md, memory).
+ */
 export class SourceBook {
-  /** Component id → type id. */
-  private readonly typeOf = new Map<number, number>();
   private readonly texts = new Map<number, { text: string; hint: DebugHint | null }>();
   private readonly located = new Map<number, LocatedType>();
   private readonly asked = new Set<number>();
 
-  /** The agent's `types`: returns true when there are types to look up. */
-  onTypes(types: TypeText[], members: [number, number][]): boolean {
-    for (const [id, t] of members) this.typeOf.set(id, t);
+  /** The agent's new `types` (their members go to the store): returns true when there are types to look up. */
+  onTypes(types: TypeText[]): boolean {
     for (const t of types) if (this.texts.size < MAX_TYPES) this.texts.set(t.typeId, { text: t.text, hint: t.hint });
     return this.texts.size > this.asked.size;
   }
@@ -81,19 +82,13 @@ export class SourceBook {
     for (const t of types) if (this.texts.has(t.typeId)) this.located.set(t.typeId, t);
   }
 
-  /** Components that unmounted: their type links go (types stay). */
-  prune(live: (id: number) => boolean): void {
-    for (const id of this.typeOf.keys()) if (!live(id)) this.typeOf.delete(id);
+  private of(typeId: number): LocatedType | null {
+    return typeId > 0 ? this.located.get(typeId) ?? null : null;
   }
 
-  private of(id: number): LocatedType | null {
-    const t = this.typeOf.get(id);
-    return t === undefined ? null : this.located.get(t) ?? null;
-  }
-
-  /** The table's and panel's source for a component (null: not looked up yet, or not found). */
-  rowSource(id: number): RowSource | null {
-    const l = this.of(id);
+  /** The table's and panel's source for a component of this type (0: not typed yet; null: not looked up yet, or not found). */
+  rowSource(typeId: number): RowSource | null {
+    const l = this.of(typeId);
     if (!l || l.state === 'not-found' || l.file === null || l.fileUrl === null) return null;
     return { file: l.file, line: l.fileLine, column: l.fileColumn + 1, url: l.fileUrl, state: l.state };
   }
@@ -102,8 +97,8 @@ export class SourceBook {
    * The name to show: the source map's original name when the page's looks minified (or is "Anonymous") and the map
    * has another, else the page's (a displayName the developer chose stays).
    */
-  nameOf(id: number, pageName: string): { name: string; minifiedName: string | null } {
-    const orig = this.of(id)?.originalName ?? null;
+  nameOf(typeId: number, pageName: string): { name: string; minifiedName: string | null } {
+    const orig = this.of(typeId)?.originalName ?? null;
     // "Anonymous": the minifier dropped the function's name (memo(function Row …) → memo(function(…))).
     return orig && orig !== pageName && (pageName === 'Anonymous' || nameLooksMinified(pageName))
       ? { name: orig, minifiedName: pageName } : { name: pageName, minifiedName: null };
@@ -119,7 +114,6 @@ export class SourceBook {
   }
 
   reset(): void {
-    this.typeOf.clear();
     this.texts.clear();
     this.located.clear();
     this.asked.clear();

@@ -52,11 +52,14 @@ export interface StoredComponent {
   /** Directly in a dialog's, menu's or tooltip's content: a surface of its own. */
   surfaceRoot: boolean;
   commits: number;
+  /** Its type (the agent's `types` message; 0: not typed yet), for its source and original name (sources.ts). */
+  typeId: number;
   /**
-   * Layout ms EMA as of `cost.emaFrame` (0 while `cost` is null); read through `store.ema()` to decay it to now.
-   * Kept on the component because the overlay's pure rules read it as `node.layout`.
+   * Layout ms EMA as of `cost.emaFrame` (0 while `cost` is null); read through `store.ema()` to decay it to now. The
+   * overlay's pure rules read it as `node.layout`; it is kept in `cost` (a fraction held in a field of every
+   * component would be a 12-byte box in each under V8's pointer compression, docs/PERFORMANCE.md, memory).
    */
-  layout: number;
+  readonly layout: number;
   /**
    * Everything else about its cost, created with its first cost record: most components of a big tree never get one
    * (their shares are folded into a parent), so they carry none of this (docs/PERFORMANCE.md, memory).
@@ -66,8 +69,9 @@ export interface StoredComponent {
 }
 
 export interface CostState {
-  /** EMAs as of `emaFrame` (layout's is on the component). */
+  /** EMAs as of `emaFrame` (the component's `layout` reads this one). */
   style: number;
+  layout: number;
   forced: number;
   emaFrame: number;
   lastStyleMs: number;
@@ -86,16 +90,35 @@ export interface CostState {
   accForcedN: number;
 }
 
+class Component implements StoredComponent {
+  name = 'Anonymous';
+  key: string | null = null;
+  parentId: number | null = null;
+  depth = 0;
+  authored = 0;
+  rendered = 0;
+  portaledIn = 0;
+  layer = 0;
+  surfaceRoot = false;
+  commits = 0;
+  typeId = 0;
+  cost: CostState | null = null;
+  bounds: Bounds | null = null;
+
+  constructor(readonly id: number) {}
+
+  get layout(): number {
+    return this.cost === null ? 0 : this.cost.layout;
+  }
+}
+
 function newComponent(id: number): StoredComponent {
-  return {
-    id, name: 'Anonymous', key: null, parentId: null, depth: 0, authored: 0, rendered: 0, portaledIn: 0, layer: 0, surfaceRoot: false, commits: 0, layout: 0,
-    cost: null, bounds: null,
-  };
+  return new Component(id);
 }
 
 function newCost(frame: number): CostState {
   return {
-    style: 0, forced: 0, emaFrame: frame, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
+    style: 0, layout: 0, forced: 0, emaFrame: frame, lastStyleMs: 0, lastLayoutMs: 0, lastForcedMs: 0, lastFrame: 0,
     spark: null, sparkBucket: 0, accFrame: -1, accStyle: 0, accLayout: 0, accForced: 0, accForcedN: 0,
   };
 }
@@ -194,14 +217,17 @@ export class RollupStore {
       switch (data[o]) {
         case RecordKind.Mount: {
           if (!validId(a) || this.components.size >= MAX_COMPONENTS) { this.ignoredRecords++; break; }
-          const comp = this.components.get(a) ?? newComponent(a);
-          comp.parentId = validId(b) && b !== a ? b : null;
+          // `| 0`: a small integer (a V8 Smi) rather than the double the Float64Array gave, in the table's key and the
+          // fields alike; a double would be a 12-byte box of its own in each (docs/PERFORMANCE.md, memory).
+          const id = a | 0;
+          const comp = this.components.get(id) ?? newComponent(id);
+          comp.parentId = validId(b) && b !== a ? b | 0 : null;
           comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
           comp.name = this.string(d) ?? 'Anonymous';
           comp.key = Number.isInteger(e) && e >= 0 && e < keys.length ? keys[e] : null;
-          this.components.set(a, comp);
+          this.components.set(id, comp);
           this.structure++;
-          this.recorder?.mount(a);
+          this.recorder?.mount(id);
           break;
         }
         case RecordKind.Unmount:
@@ -357,7 +383,7 @@ export class RollupStore {
   private touch(comp: StoredComponent, c: CostState, styleMs: number, layoutMs: number, forcedMs: number, bucket: number): void {
     this.decayTo(comp, this.frameNo - 1);
     c.style = c.style * KEEP + styleMs * EMA_ALPHA;
-    comp.layout = comp.layout * KEEP + layoutMs * EMA_ALPHA;
+    c.layout = c.layout * KEEP + layoutMs * EMA_ALPHA;
     c.forced = c.forced * KEEP + forcedMs * EMA_ALPHA;
     c.emaFrame = this.frameNo;
     c.lastStyleMs = styleMs;
@@ -384,7 +410,7 @@ export class RollupStore {
     if (skipped > 0) {
       const k = skipped > 200 ? 0 : KEEP ** skipped;
       c.style *= k;
-      comp.layout *= k;
+      c.layout *= k;
       c.forced *= k;
       c.emaFrame = frame;
     }
@@ -433,11 +459,11 @@ export class RollupStore {
   row(c: StoredComponent): ComponentRow {
     const e = this.ema(c);
     const src = this.sources;
-    const n = src ? src.nameOf(c.id, c.name) : { name: c.name, minifiedName: null };
+    const n = src ? src.nameOf(c.typeId, c.name) : { name: c.name, minifiedName: null };
     return {
       id: c.id, name: n.name, parentId: c.parentId, depth: c.depth, key: c.key, styleMs: e.styleMs,
       layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
-      rendered: c.rendered, portaledIn: c.portaledIn, commits: c.commits, source: src ? src.rowSource(c.id) : null,
+      rendered: c.rendered, portaledIn: c.portaledIn, commits: c.commits, source: src ? src.rowSource(c.typeId) : null,
       minifiedName: n.minifiedName,
     };
   }

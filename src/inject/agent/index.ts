@@ -57,8 +57,7 @@ export default function start(link: AgentLink): AgentHandle {
   };
   const entries = pipeline.registry.entries;
   const sourcer = new TypeSourcer({
-    entries: () => entries, get size() { return entries.size; }, get mounts() { return pipeline.registry.mounted; },
-    live: (id) => entries.has(id),
+    entries: () => entries, get mounts() { return pipeline.registry.mounted; },
     typeOf: (h) => pipeline.typeOf(h), sourceOf: readers.sourceOf, nameOf: (id) => pipeline.registry.nameOf(id),
     debugOf: (h) => pipeline.debugOf(h, readers.stackOf),
   });
@@ -75,7 +74,11 @@ export default function start(link: AgentLink): AgentHandle {
     typeMs += ms;
     typeMaxMs = Math.max(typeMaxMs, ms);
     if (r === null) return;
-    if (r.types.length > 0 || r.members.length > 0) link.post('types', { types: r.types, members: r.members });
+    if (r.types.length > 0 || r.members.length > 0) {
+      // The content script keeps a component's type on the component: its Mount record must be there first.
+      pipeline.postRecords();
+      link.post('types', { types: r.types, members: r.members });
+    }
     // The page status carries it (boot: agent.namesMinified()): send the status when it changed.
     if (r.minified !== minifiedSent) {
       minifiedSent = r.minified;

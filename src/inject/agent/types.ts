@@ -21,13 +21,14 @@ const PASS_BUDGET_MS = 6;
 const MAX_TYPES = 20_000;
 
 export interface TypeSource {
-  /** Component id → its handle, for components not typed yet (oldest first). */
+  /**
+   * Component id → its handle, in mount order: ids only grow (they are never reused), so the ids not typed yet are the
+   * ones above the last typed (a watermark instead of a set of typed ids: no state per component, docs/PERFORMANCE.md,
+   * memory).
+   */
   entries(): Iterable<[number, { handle: object }]>;
-  /** How many components are mounted now. */
-  readonly size: number;
   /** How many components have mounted since the agent started (only ever grows): no new mount, nothing new to type. */
   readonly mounts: number;
-  live(id: number): boolean;
   typeOf(handle: object): unknown;
   sourceOf(fn: unknown): string | null;
   /** React's debug information for development builds (adapter.debugOf), read once per new type. */
@@ -38,7 +39,8 @@ export interface TypeSource {
 export class TypeSourcer {
   private ids = new WeakMap<object, number>();
   private nextType = 1;
-  private readonly typed = new Set<number>();
+  /** Every component with an id up to this one has been typed (or had unmounted before its pass). */
+  private typedUpTo = 0;
   private readonly names = new Set<string>();
   private minified = false;
 
@@ -66,12 +68,12 @@ export class TypeSourcer {
         this.more = true;
         break;
       }
-      if (this.typed.has(id)) continue;
+      if (id <= this.typedUpTo) continue;
       if (members.length >= PER_PASS) {
         this.more = true;
         break;
       }
-      this.typed.add(id);
+      this.typedUpTo = id;
       const name = this.src.nameOf(id);
       if (!this.names.has(name) && this.names.size < MAX_TYPES) {
         this.names.add(name);
@@ -94,8 +96,6 @@ export class TypeSourcer {
     }
     if (!this.more) this.seenMounts = mounts;
     if (namesChanged) this.minified = namesLookMinified(this.names);
-    // Ids are not reused: forget the unmounted now and then, so a list that churns does not grow this set.
-    if (this.typed.size > 2 * this.src.size + 1000) for (const id of this.typed) if (!this.src.live(id)) this.typed.delete(id);
     if (types.length === 0 && members.length === 0 && !namesChanged) return null;
     return { types, members, minified: this.minified };
   }
@@ -107,7 +107,7 @@ export class TypeSourcer {
   /** The overlay went off (the content script dropped what it knew): start over, sending every type again. */
   reset(): void {
     this.seenMounts = -1;
-    this.typed.clear();
+    this.typedUpTo = 0;
     this.ids = new WeakMap();
     this.names.clear();
     this.minified = false;

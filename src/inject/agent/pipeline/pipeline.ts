@@ -499,8 +499,11 @@ export class Pipeline {
     this.postRecords();
   }
 
-  /** Hands the drained ring to the content script (buffer transferred). Never recounts. */
-  private postRecords(): void {
+  /**
+   * Hands the drained ring to the content script (buffer transferred). Never recounts. Public for a message that must
+   * reach the content script after the mounts it names (the agent's `types`).
+   */
+  postRecords(): void {
     if (this.ring.length === 0) return;
     const count = this.ring.length;
     const data = this.ring.drain();

@@ -88,8 +88,10 @@ export class Pipeline {
   private topLayer: Element[] = [];
   /** Occluder rects last written, flat [x, y, w, h, …]. */
   private lastOccluders: number[] = [];
-  /** Entries whose layer was last written non-zero. */
-  private layered = new Set<number>();
+  /** The layer last written for each component written with a non-zero one (0, the page itself, for the rest). */
+  private layers = new Map<number, number>();
+  /** The bounds last written for each drawn component, [x, y, width, height]; cleared when the drawn set is given again. */
+  private lastBounds = new Map<number, number[]>();
   private readonly onTopLayer = (): void => {
     this.topLayerDirty = true;
     this.markDirty();
@@ -235,7 +237,8 @@ export class Pipeline {
     this.win.removeEventListener('close', this.onTopLayer, { capture: true });
     this.topLayer = [];
     this.lastOccluders = [];
-    this.layered.clear();
+    this.layers.clear();
+    this.lastBounds.clear();
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     this.registry.clear();
@@ -256,10 +259,8 @@ export class Pipeline {
       this.pinned = cfg.pinned;
       this.trackDirtied(true);
     }
-    for (const id of this.wantBounds) {
-      const e = this.registry.entries.get(id);
-      if (e) e.lastBounds = null;
-    }
+    // Every drawn component's bounds are written again (and the table holds only the drawn ones).
+    this.lastBounds.clear();
     this.markDirty();
   }
 
@@ -425,7 +426,7 @@ export class Pipeline {
       this.topLayer = Array.from(doc.querySelectorAll(':modal, :popover-open'));
     }
     const floating = this.registry.floating;
-    if (floating.length === 0 && this.topLayer.length === 0 && this.lastOccluders.length === 0 && this.layered.size === 0) return;
+    if (floating.length === 0 && this.topLayer.length === 0 && this.lastOccluders.length === 0 && this.layers.size === 0) return;
     const layers = floating.filter((l) => l[0].isConnected)
       .sort((a, b) => (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     for (const el of this.topLayer) if (el.isConnected) layers.push([el]);
@@ -453,12 +454,13 @@ export class Pipeline {
           if (kept[k].some((el) => el === host || el.contains(host))) layer = k + 1;
         }
       }
-      if (layer === e.layer) continue;
-      e.layer = layer;
-      if (layer === 0) this.layered.delete(id);
-      else this.layered.add(id);
+      if (layer === (this.layers.get(id) ?? 0)) continue;
+      if (layer === 0) this.layers.delete(id);
+      else this.layers.set(id, layer);
       this.ring.write(RecordKind.Layer, id, layer);
     }
+    // Components that unmounted in a layer: nothing to write for them again.
+    if (this.layers.size > this.wantBounds.length) for (const id of this.layers.keys()) if (!this.isLive(id)) this.layers.delete(id);
   }
 
   private writeBounds(id: number, now: number): void {
@@ -466,9 +468,9 @@ export class Pipeline {
     if (!e) return;
     const r = this.bounds.read(this.registry.hostsOf(e), now);
     const x = r ? r.x : 0, y = r ? r.y : 0, w = r ? r.width : -1, h = r ? r.height : -1;
-    const last = e.lastBounds;
-    if (last !== null && x === last[0] && y === last[1] && w === last[2] && h === last[3]) return;
-    e.lastBounds = [x, y, w, h];
+    const last = this.lastBounds.get(id);
+    if (last !== undefined && x === last[0] && y === last[1] && w === last[2] && h === last[3]) return;
+    this.lastBounds.set(id, [x, y, w, h]);
     this.ring.write(RecordKind.Bounds, id, x, y, w, h);
   }
 

@@ -28,8 +28,10 @@ const STATS = 2;
 const LAYOUT_DIRTY = 4;
 /** Its rendered count was read from the DOM in this flush: a later difference from below is already in it. */
 const COUNTED = 8;
-/** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one above them: WEIGHING). */
-export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED;
+/** Its top hosts came through a portal at the last recount (a bit, not a field: 4 B per component, docs/PERFORMANCE.md). */
+const PORTAL_TOP = 32;
+/** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
+export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP;
 /** Above this many pending recounts in one flush, do the rest next flush. */
 const MAX_RECOUNTS_PER_FLUSH = 20_000;
 /** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */
@@ -45,15 +47,14 @@ export interface Entry {
   authored: number;
   rendered: number;
   commits: number;
-  /** The occluder whose content holds it, as last written (0: the page itself). */
-  layer: number;
   /** Elements in its DOM that foreign portals rendered (see the file comment). */
   portaledIn: number;
-  /** Its top hosts came through a portal at the last recount. */
-  portalTop: boolean;
+  /**
+   * Bit flags (RECOUNT, STATS, …, PORTAL_TOP). What only a few components have — the layer of an occluder holding it,
+   * the last bounds written for a drawn one — the pipeline keeps in tables of its own: one field here is 4 B on every
+   * component (docs/PERFORMANCE.md, memory).
+   */
   marks: number;
-  /** Last bounds written as [x, y, width, height] (null: none yet, or to be rewritten): only drawn components get one. */
-  lastBounds: number[] | null;
   /** Its name's index in the interner (-1: none): the Performance panel track names it. */
   nameIdx: number;
 }
@@ -109,8 +110,7 @@ export class Registry implements ComponentSink {
     const parent = this.entries.get(parentId) ?? null;
     const nameIdx = this.strings.intern(name);
     const e: Entry = {
-      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, layer: 0, portaledIn: 0, portalTop: false, marks: 0,
-      lastBounds: null, nameIdx,
+      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, portaledIn: 0, marks: 0, nameIdx,
     };
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, nameIdx, this.keys.add(key));
@@ -267,8 +267,9 @@ export class Registry implements ComponentSink {
         this.counted.push(e);
       }
       // Top hosts that came (or until now came) through a portal are not in the parent's DOM.
-      let domLinked = !through && !e.portalTop;
-      e.portalTop = through;
+      let domLinked = !through && (e.marks & PORTAL_TOP) === 0;
+      if (through) e.marks |= PORTAL_TOP;
+      else e.marks &= ~PORTAL_TOP;
       if (!domLinked) this.crossedPortal = true;
       const da = authored - e.authored;
       const dr = rendered - e.rendered;
@@ -288,7 +289,7 @@ export class Registry implements ComponentSink {
         }
         if (!domLinked && queuing) {
           queue(p);
-          queuing = p.portalTop || adapter.portalAbove(p.handle);
+          queuing = (p.marks & PORTAL_TOP) !== 0 || adapter.portalAbove(p.handle);
         }
         // Read from the DOM earlier in this flush: this change is in it already, and in what it passed up.
         if (domLinked && (p.marks & COUNTED) !== 0) {
@@ -340,7 +341,7 @@ export class Registry implements ComponentSink {
       for (let cur: Entry | null = holder, g = 0; cur !== null && !owners.has(cur) && g < 10_000; cur = cur.parent, g++) {
         fresh.set(cur, (fresh.get(cur) ?? 0) + n);
         // Its parent's DOM holds it only when no portal lies between.
-        if (cur.portalTop || adapter.portalAbove(cur.handle)) break;
+        if ((cur.marks & PORTAL_TOP) !== 0 || adapter.portalAbove(cur.handle)) break;
       }
     });
     for (const e of this.portaledIn) {

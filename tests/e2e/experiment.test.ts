@@ -102,11 +102,12 @@ describe('containment experiments (e2e)', function () {
     expect(res.selector).to.equal('#ticker');
     expect(res.before.frames).to.be.at.least(25);
     expect(res.after.frames).to.be.at.least(25);
-    expect(Math.abs(total(res.before) - traceBefore) / traceBefore).to.be.below(0.10);
-    // The after side is small (≈ 0.4 ms a frame): within 10 % or 0.5 ms. Our figure times the whole flushing call, at
-    // the page's 0.1 ms clock; the trace's Layout event leaves out Blink's post-layout steps (≈ 0.1 ms a frame here),
-    // and beside a CPU hog a preemption between the two reads lands in ours only: 0.1–0.15 ms apart on a quiet
-    // machine, up to 0.28 seen beside one (docs/DIAGNOSE.md). A block given to the wrong side would be ≈ 10 ms off.
+    // Our figure times the whole flushing call, at the page's 0.1 ms clock; the trace's Layout event leaves out Blink's
+    // post-layout steps (≈ 0.1 ms a frame here), and beside a CPU hog a preemption between the two reads lands in ours
+    // only: 0.1–0.15 ms apart on a quiet machine, up to 0.55 seen beside one (docs/DIAGNOSE.md). So each side is held to
+    // 10 % plus 0.5 ms a frame; a block given to the wrong side would move its side's mean by several ms.
+    expect(Math.abs(total(res.before) - traceBefore)).to.be.below(0.1 * traceBefore + 0.5);
+    // The after side is small (≈ 0.4 ms a frame): within 10 % or 0.5 ms.
     expect(Math.abs(total(res.after) - traceAfter)).to.be.below(Math.max(0.1 * traceAfter, 0.5));
     expect(traceBefore / traceAfter, 'the trace confirms the speedup').to.be.greaterThan(3);
     expect(res.speedup!).to.be.greaterThan(3);

@@ -347,6 +347,11 @@ function onPanelConnect(port: Port): void {
         if (p) sendContent(p, 'recent', { frame: msg.payload.frame });
         break;
       }
+      case 'tableResync': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'tableResync', {});
+        break;
+      }
       case 'experiment': {
         const p = frame(msg.payload.frameId);
         if (p) sendContent(p, 'experiment', { reqId: msg.payload.reqId, request: msg.payload.request });

@@ -127,7 +127,8 @@ function onMessage(msg: BackgroundMessage): void {
       break;
     }
     case 'table':
-      model.onTable(msg.payload);
+      // A missed update (the table goes as changes): ask the frame for a whole one.
+      if (model.onTable(msg.payload) && conn.connected) conn.send('tableResync', { frameId: msg.payload.frameId });
       break;
     case 'snapshot':
       exporter.onSnapshot(msg.payload.reqId, msg.payload.snapshot);

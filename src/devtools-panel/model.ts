@@ -8,7 +8,7 @@
  * inspected tab (status and table carry the router-filled frameId); the
  * panel shows one at a time, without fighting the user's choice.
  */
-import type { Mode, Status, TableUpdate } from '../protocol';
+import { ROW_VALUES, type ComponentRow, type Mode, type Status, type TableMessage, type TableUpdate } from '../protocol';
 import { capText } from './text';
 
 export class PanelModel {
@@ -16,6 +16,10 @@ export class PanelModel {
   connected = false;
   readonly frames = new Map<number, Status>();
   readonly tables = new Map<number, TableUpdate>();
+  /** Each frame's rows by id, in the content script's order, and the last update applied to them (TableMessage). */
+  private readonly series = new Map<number, { seq: number; rows: Map<number, ComponentRow> }>();
+  /** Frames asked for a whole table since their last one (asked once, not at every update that cannot apply). */
+  private readonly resyncAsked = new Set<number>();
   frameId: number | null = null;
   userChoseFrame = false;
   /** Bumped on every change of status or frames; the table has its own `tableVersion`. */
@@ -57,15 +61,46 @@ export class PanelModel {
     this.version++;
   }
 
-  onTable(t: TableUpdate): void {
-    this.tables.set(t.frameId, t);
+  /**
+   * Applies a frame's table update: a whole table replaces the rows, any other changes the rows of the one before it.
+   * Returns true when an update could not be applied (one was missed, or there is no table to change) and a whole
+   * table should be asked for (once until it comes).
+   */
+  onTable(t: TableMessage): boolean {
+    const { seq, whole, removed, values, ...update } = t;
+    let s = this.series.get(t.frameId);
+    if (whole) {
+      this.series.set(t.frameId, (s = { seq, rows: new Map() }));
+      this.resyncAsked.delete(t.frameId);
+    } else if (s === undefined || seq !== s.seq + 1) {
+      if (this.resyncAsked.has(t.frameId)) return false;
+      this.resyncAsked.add(t.frameId);
+      return true;
+    } else {
+      s.seq = seq;
+      for (const id of removed) s.rows.delete(id);
+    }
+    for (const r of t.rows) s.rows.set(r.id, r);
+    const v = values;
+    for (let i = 0; i + ROW_VALUES <= v.length; i += ROW_VALUES) {
+      const r = s.rows.get(v[i]);
+      if (!r) continue;
+      s.rows.set(r.id, {
+        ...r, styleMs: v[i + 1], layoutMs: v[i + 2], forcedMs: v[i + 3], lastFrameMs: v[i + 4], authored: v[i + 5],
+        rendered: v[i + 6], portaledIn: v[i + 7], commits: v[i + 8],
+      });
+    }
+    this.tables.set(t.frameId, { ...update, rows: [...s.rows.values()] });
     if (t.frameId === this.frameId) this.tableVersion++;
+    return false;
   }
 
   /** A frame's content script went away (navigation, reload, frame removed). */
   onContentGone(frameId: number): void {
     this.frames.delete(frameId);
     this.tables.delete(frameId);
+    this.series.delete(frameId);
+    this.resyncAsked.delete(frameId);
     this.reselect();
     this.version++;
     this.tableVersion++;

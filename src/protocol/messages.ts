@@ -181,6 +181,27 @@ export interface TableUpdate {
   counts?: false;
 }
 
+/**
+ * The component table on the wire (content → worker → panel). A `whole` update carries every component; the others
+ * carry only the rows that changed since update `seq − 1` of the same content script, and the ids that went
+ * (`removed`). The panel keeps the table (model.ts) and asks for a whole one (`tableResync`) when it missed an update;
+ * the content script also sends a whole one every few seconds (panel-feed.ts, docs/ARCHITECTURE.md).
+ */
+export interface TableMessage extends TableUpdate {
+  seq: number;
+  whole: boolean;
+  removed: number[];
+  /**
+   * New values of rows the panel already has, ROW_VALUES numbers each (ROW_VALUE_FIELDS, ms to the µs): a changed row
+   * costs the page ≈ 40 bytes to serialise instead of its whole object with names and source URL. `rows` then holds
+   * only components the panel has not seen.
+   */
+  values: number[];
+}
+/** What `TableMessage.values` carries of each changed row, in order (the row's id first). */
+export const ROW_VALUE_FIELDS = ['id', 'styleMs', 'layoutMs', 'forcedMs', 'lastFrameMs', 'authored', 'rendered', 'portaledIn', 'commits'] as const;
+export const ROW_VALUES = ROW_VALUE_FIELDS.length;
+
 export type StripBar = [number, number, number, number];
 /** At most this many bars in a table update's strip. */
 export const MAX_STRIP = 240;
@@ -299,7 +320,7 @@ export interface ContentToBackground {
   /** The frame needs the content script's main part (portless: the boot asks, the worker injects content-main.js). */
   needContent: Record<string, never>;
   status: Status;
-  table: TableUpdate;
+  table: TableMessage;
   snapshot: { reqId: number; snapshot: unknown };
   experimentResult: { reqId: number; outcome: ExperimentOutcome };
   /**
@@ -331,6 +352,8 @@ export interface BackgroundToContent {
   /** DevTools is open on the tab (the Performance panel can record): the track is written only then. */
   devtools: { open: boolean };
   located: { reqId: number; types: LocatedType[] };
+  /** The panel missed a table update: send a whole table next. */
+  tableResync: Record<string, never>;
 }
 export interface PanelToBackground {
   hello: { tabId: number };
@@ -342,11 +365,13 @@ export interface PanelToBackground {
   experiment: { reqId: number; frameId: number; request: ExperimentRequest };
   record: { frameId: number; on: boolean };
   recent: { frameId: number; frame: number };
+  /** This frame's table updates arrived out of order (or the panel has none to apply them to). */
+  tableResync: { frameId: number };
 }
 export interface BackgroundToPanel {
   mode: { mode: Mode };
   status: Status;
-  table: TableUpdate;
+  table: TableMessage;
   snapshot: { reqId: number; frameId: number; snapshot: unknown };
   contentGone: { frameId: number };
   experimentResult: { reqId: number; frameId: number; outcome: ExperimentOutcome };
@@ -392,10 +417,24 @@ const stripBar: Validator<StripBar> = (v) => {
   const a = arrayOf(num(0, 1e12), 4)(v);
   return a !== INVALID && a.length === 4 && a[1] <= 1e7 && a[2] <= 1e7 && a[3] <= 1e7 ? [a[0], a[1], a[2], a[3]] : INVALID;
 };
-const tableUpdate: Validator<TableUpdate> = isRecord({
+/** Groups of ROW_VALUES numbers within a row's ranges; a group out of range is left out (as an invalid row is). */
+const rowValues: Validator<number[]> = (v) => {
+  if (!Array.isArray(v) || v.length > 100_000 * ROW_VALUES || v.length % ROW_VALUES !== 0) return INVALID;
+  const out: number[] = [];
+  const rowId = num(1, 2 ** 31), count = num(0, 1e8), commits = num(0, 1e12);
+  const each: Validator<number>[] = [rowId, ms, ms, ms, ms, count, count, count, commits];
+  for (let i = 0; i < v.length; i += ROW_VALUES) {
+    let ok = true;
+    for (let k = 0; k < ROW_VALUES && ok; k++) ok = each[k](v[i + k]) !== INVALID;
+    if (ok) for (let k = 0; k < ROW_VALUES; k++) out.push(v[i + k] as number);
+  }
+  return out;
+};
+const tableMessage: Validator<TableMessage> = isRecord({
   frameId: num(0, 2 ** 53), frames: num(0, 1e12), rows: validItemsOf(componentRow, 100_000),
   page: isRecord({ styleMs: ms, layoutMs: ms, forcedMs: ms }), pinned: nullable(pinnedDetail),
   strip: (v: unknown) => (v === undefined ? [] : validItemsOf(stripBar, MAX_STRIP)(v)),
+  seq: num(0, 2 ** 53), whole: bool, removed: numArray(100_000, 1, 2 ** 31), values: rowValues,
 });
 const via = oneOf(['key', 'api', 'panel'] as const);
 const anyJson = anyValue;
@@ -429,7 +468,7 @@ export const validators = {
     needAgent: empty,
     needContent: empty,
     status,
-    table: tableUpdate,
+    table: tableMessage,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), snapshot: anyJson }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), outcome: experimentOutcome }),
     capture: isRecord({ reqId: num(0, 2 ** 53), step: num(0, 2), rect: rect4, dpr: num(0.01, 100) }),
@@ -450,9 +489,10 @@ export const validators = {
     recent: isRecord({ frame: num(0, 1e12) }),
     devtools: isRecord({ open: bool }),
     located: isRecord({ reqId: num(0, 2 ** 53), types: locatedValidator }),
+    tableResync: empty,
     // background → panel
     status,
-    table: tableUpdate,
+    table: tableMessage,
     snapshot: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), snapshot: anyJson }),
     contentGone: isRecord({ frameId: num(0, 2 ** 53) }),
     experimentResult: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), outcome: experimentOutcome }),
@@ -468,6 +508,7 @@ export const validators = {
     experiment: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), request: experimentRequest }),
     record: isRecord({ frameId: num(0, 2 ** 53), on: bool }),
     recent: isRecord({ frameId: num(0, 2 ** 53), frame: num(0, 1e12) }),
+    tableResync: isRecord({ frameId: num(0, 2 ** 53) }),
   } satisfies Validators<PanelToBackground>,
 };
 

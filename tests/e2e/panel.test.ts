@@ -71,6 +71,63 @@ describe('DevTools panel (e2e)', function () {
     for (const n of ['App', 'List', 'Item', 'ClassBox', 'CustomDisplayName']) expect(rows.some((r) => r.cells.name === n), n).to.equal(true);
   });
 
+  it('gets the table as changes: after a whole table only changed rows and the ids that went, and stays equal to the snapshot', async () => {
+    // Component sources found later make the next table whole (names may change): let them be found first.
+    await waitFor(() => panelState<boolean>(panel, 's.status !== null && (s.status.sources === null || s.status.sources.pending === 0)'),
+      { what: 'the sources looked up' });
+    // Count what reaches the panel's model from now on (the real updates the worker relays).
+    await panel.evaluate(() => {
+      const w = window as any;
+      const m = w.__panelState;
+      w.__tables = [] as { whole: boolean; seq: number; ids: number[]; removed: number[] }[];
+      const apply = m.onTable.bind(m);
+      m.onTable = (t: { whole: boolean; seq: number; rows: { id: number }[]; removed: number[]; values: number[] }) => {
+        // Whole rows (new components) and the ids of rows sent as values (9 numbers each, id first).
+        const changed = t.values.filter((_, i) => i % 9 === 0);
+        w.__tables.push({ whole: t.whole, seq: t.seq, ids: [...t.rows.map((r) => r.id), ...changed], removed: t.removed });
+        return apply(t);
+      };
+    });
+    type Seen = { whole: boolean; seq: number; ids: number[]; removed: number[] };
+    const seen = () => panel.evaluate(() => (window as any).__tables as Seen[]);
+    // Act just after a whole table: the next ones (19, ≈ 10 s) are changes only.
+    await waitFor(async () => (await seen()).some((t) => t.whole), { what: 'a whole table', timeout: 15_000 });
+    const quiet = await seen();
+    const from = quiet.length;
+    const total = snap.components.length;
+    const before = new Set((await snapshot(page)).components.filter((c) => c.name === 'Item').map((c) => c.id));
+    await page.evaluate(() => (window as any).__setItems(['a', 'x', 'y']));
+    let after: Snap | null = null;
+    await waitFor(async () => {
+      const s = await snapshot(page);
+      // React applies the new items after this call returns: until then the page still has the old ones.
+      if (s.components.filter((c) => c.name === 'Item' && !before.has(c.id)).length !== 2) return null;
+      const rows = await domRows(panel);
+      if (rows.length !== s.components.length + 1) return null;
+      // Every row as the snapshot has it: the same components, and counts and commits that the changes carried.
+      for (const c of s.components) {
+        const r = rows.find((x) => x.id === c.id);
+        if (!r || num(r.cells.rendered) !== c.rendered || num(r.cells.commits) !== c.commits) return null;
+      }
+      after = s;
+      return true;
+    }, { what: 'the panel\'s rows to follow the new items', timeout: 15_000 });
+    const items = after!.components.filter((c) => c.name === 'Item');
+    const gone = [...before].filter((id) => !items.some((c) => c.id === id));
+    const added = items.filter((c) => !before.has(c.id)).map((c) => c.id);
+    expect(gone).to.have.length(2);
+    expect(added).to.have.length(2);
+    const changes = (await seen()).slice(from);
+    // No whole table in between: the panel got there by applying changes, in order.
+    expect(changes.every((t) => !t.whole), 'changes only').to.equal(true);
+    changes.forEach((t, i) => expect(t.seq, 'in order').to.equal(quiet[from - 1].seq + i + 1));
+    expect(changes.flatMap((t) => t.removed)).to.include.members(gone);
+    expect(changes.flatMap((t) => t.ids)).to.include.members(added);
+    // A quiet tree's update is small: fewer rows than the table.
+    expect(Math.min(...changes.map((t) => t.ids.length))).to.be.lessThan(total);
+    snap = after!;
+  });
+
   it('sorts by every numeric column both ways, and by name', async () => {
     const cols = ['layoutMs', 'styleMs', 'forcedMs', 'lastFrameMs', 'rendered', 'authored', 'ratio', 'commits', 'depth'] as const;
     // Columns whose values differ between this fixture's components (the others tie everywhere, and ties sort by

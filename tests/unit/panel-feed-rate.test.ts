@@ -19,6 +19,7 @@ function source(sent: { type: string; payload: any }[]): FeedSource & { pageStat
     selfCost: () => null,
     strip: () => [],
     sources: () => null,
+    sourcesVersion: () => 0,
   };
 }
 

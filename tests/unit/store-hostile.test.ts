@@ -91,7 +91,7 @@ describe('content store and protocol against a hostile page (issue 11)', () => {
     const row = s.row(s.components.get(1)!);
     expect(row.key).to.equal(null);
     const msg = envelope(Source.Content, 'table', {
-      frameId: 1, frames: 1, rows: [row], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 }, pinned: null,
+      frameId: 1, frames: 1, rows: [row], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 }, pinned: null, seq: 1, whole: true, removed: [], values: [],
     });
     const parsed = parseMessage(msg, Source.Content);
     expect(parsed).to.not.equal(null);
@@ -103,9 +103,21 @@ describe('content store and protocol against a hostile page (issue 11)', () => {
       authored: 1, rendered: 1, portaledIn: 0, commits: 0 };
     const bad = { ...good, id: 2, authored: 1e9 };
     const parsed = parseMessage(envelope(Source.Content, 'table', {
-      frameId: 1, frames: 1, rows: [good, bad], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 }, pinned: null,
+      frameId: 1, frames: 1, rows: [good, bad], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 }, pinned: null, seq: 2, whole: false,
+      removed: [3], values: [5, 0.5, 1, 0, 1.5, 2, 3, 0, 7, 6, 0, 0, 0, 0, 1e9, 1, 0, 1],
     }), Source.Content);
     expect((parsed!.payload as { rows: { id: number }[] }).rows.map((r) => r.id)).to.deep.equal([1]);
+    // Changed values likewise: the group whose count is out of range is left out, the other kept.
+    expect((parsed!.payload as { values: number[] }).values).to.deep.equal([5, 0.5, 1, 0, 1.5, 2, 3, 0, 7]);
+  });
+
+  it('a table update whose removed ids or sequence are not what they claim is rejected whole', () => {
+    const base = { frameId: 1, frames: 1, rows: [], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 }, pinned: null, seq: 2, whole: false, removed: [3], values: [] };
+    expect(parseMessage(envelope(Source.Content, 'table', base), Source.Content)).to.not.equal(null);
+    for (const bad of [{ removed: ['3'] }, { removed: new Array(100_001).fill(1) }, { removed: undefined }, { seq: -1 }, { whole: 'yes' },
+      { values: [1, 2, 3] }, { values: undefined }, { values: 'x' }]) {
+      expect(parseMessage(envelope(Source.Content, 'table', { ...base, ...bad }), Source.Content), JSON.stringify(bad).slice(0, 40)).to.equal(null);
+    }
   });
 
   it('canvas captions drop bidi controls as the panel does', () => {

@@ -107,6 +107,7 @@ class Controller {
       selfCost: () => this.selfCost(),
       strip: () => this.live?.bars(LIVE_FRAMES) ?? [],
       sources: () => (this.mode === 'off' ? null : this.sources.summary()),
+      sourcesVersion: () => this.sources.version,
     });
     // The port to the worker is held only while there is something to say (background-port.ts).
     this.bg = new BackgroundPort(
@@ -366,6 +367,9 @@ class Controller {
     switch (msg.type) {
       case 'mode':
         this.setMode(msg.payload.mode);
+        break;
+      case 'tableResync':
+        this.feed.resync();
         break;
       case 'panel':
         this.feed.setConnected(msg.payload.connected);

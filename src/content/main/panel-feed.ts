@@ -3,8 +3,9 @@
  * changes and, while a panel is connected, the component table and the
  * pinned component's details a few times a second.
  */
-import type { Mode, PageStatus, PinnedDetail, SelfCost, Status, TableUpdate } from '../../protocol';
+import type { ComponentRow, Mode, PageStatus, PinnedDetail, SelfCost, Status, TableMessage } from '../../protocol';
 import type { RollupStore } from './store';
+import { RowChange, rowFingerprint, TableDiff, toMicros } from './table-diff';
 
 const TABLE_INTERVAL_MS = 500;
 /**
@@ -31,7 +32,7 @@ export interface FeedSource {
   readonly mode: Mode;
   readonly pageStatus: PageStatus | null;
   send(type: 'status', payload: Status): void;
-  send(type: 'table', payload: TableUpdate): void;
+  send(type: 'table', payload: TableMessage): void;
   overlayView(): OverlayView;
   /** The components sharing one meter with `id` (collapsed chains), `[id]` when none. */
   chainOf(id: number): number[];
@@ -40,6 +41,8 @@ export interface FeedSource {
   /** The live strip's bars, oldest first: [frame, style, layout, forced ms]. */
   strip(): [number, number, number, number][];
   sources(): Status['sources'];
+  /** Bumped whenever a row's name or source may have changed (the source book's): the next table is whole. */
+  sourcesVersion(): number;
 }
 
 export class PanelFeed {
@@ -50,6 +53,8 @@ export class PanelFeed {
   private stacks = new Map<number, { ms: number; stack: string }[]>();
   private lastStatusAt = -Infinity;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
+  /** What the panel has of the table: updates carry only the rows that changed (table-diff.ts). */
+  private readonly diff = new TableDiff();
 
   constructor(private readonly src: FeedSource) {}
 
@@ -61,6 +66,7 @@ export class PanelFeed {
   setConnected(connected: boolean): void {
     this.connected = connected;
     this.statusKey = '';
+    this.diff.reset();
     if (connected) {
       this.statusChanged(true);
       this.sendTable();
@@ -118,23 +124,50 @@ export class PanelFeed {
     if (performance.now() - this.lastTable >= TABLE_INTERVAL_MS) this.sendTable();
   }
 
+  /** The panel missed an update (or has none to apply one to): the next table is whole, and goes now. */
+  resync(): void {
+    this.diff.reset();
+    if (this.connected) this.sendTable();
+  }
+
+  /** Rows the panel holds, as this side counts them (tests). */
+  get rowsSent(): number {
+    return this.diff.size;
+  }
+
   private sendTable(): void {
     this.lastTable = performance.now();
     const { store } = this.src;
     const { pinned } = this.src.overlayView();
-    const rows = [];
+    const diff = this.diff;
+    diff.begin(this.src.sourcesVersion());
+    const rows: ComponentRow[] = [];
+    const values: number[] = [];
+    let visited = 0;
     for (const c of store.components.values()) {
-      rows.push(store.row(c));
-      if (rows.length >= MAX_ROWS) break;
+      if (visited++ >= MAX_ROWS) break;
+      const e = store.ema(c);
+      const how = diff.changed(c.id, rowFingerprint(e.styleMs, e.layoutMs, e.forcedMs, e.lastFrameMs, c.authored, c.rendered,
+        c.portaledIn, c.commits, c.typeId));
+      if (how === RowChange.New) rows.push(store.row(c));
+      else if (how === RowChange.Changed) {
+        // ROW_VALUE_FIELDS, in order.
+        values.push(c.id, toMicros(e.styleMs), toMicros(e.layoutMs), toMicros(e.forcedMs), toMicros(e.lastFrameMs), c.authored,
+          c.rendered, c.portaledIn, c.commits);
+      }
     }
     const pe = store.ema(store.page);
-    const update: TableUpdate = {
+    const update: TableMessage = {
       frameId: 0,
       frames: store.frames.count,
       rows,
       page: { styleMs: pe.styleMs, layoutMs: pe.layoutMs, forcedMs: pe.forcedMs },
       pinned: pinned === null ? null : this.pinnedDetail(pinned),
       strip: this.src.strip(),
+      seq: diff.seq,
+      whole: diff.whole,
+      removed: diff.removed(Math.min(visited, MAX_ROWS), (id) => store.components.has(id)),
+      values,
     };
     this.src.send('table', update);
   }

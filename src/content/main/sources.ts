@@ -54,6 +54,8 @@ export class SourceBook {
   private readonly texts = new Map<number, { text: string; hint: DebugHint | null }>();
   private readonly located = new Map<number, LocatedType>();
   private readonly asked = new Set<number>();
+  /** Bumped whenever a type is located or all are forgotten: rows' names and sources may have changed (panel-feed.ts). */
+  version = 0;
 
   /** The agent's new `types` (their members go to the store): returns true when there are types to look up. */
   onTypes(types: TypeText[]): boolean {
@@ -80,6 +82,7 @@ export class SourceBook {
 
   onLocated(types: LocatedType[]): void {
     for (const t of types) if (this.texts.has(t.typeId)) this.located.set(t.typeId, t);
+    this.version++;
   }
 
   private of(typeId: number): LocatedType | null {
@@ -114,6 +117,7 @@ export class SourceBook {
   }
 
   reset(): void {
+    this.version++;
     this.texts.clear();
     this.located.clear();
     this.asked.clear();

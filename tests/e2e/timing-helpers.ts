@@ -57,6 +57,8 @@ export async function runWork(page: Page, frames: number): Promise<void> {
 }
 
 export interface TraceEvent {
+  /** Thread (CPU) time of a complete event, µs, where Chrome records it. */
+  tdur?: number;
   name: string;
   cat: string;
   ph: string;
@@ -131,4 +133,24 @@ export function styleLayoutWithin(events: readonly TraceEvent[], w: TraceWindow)
     }
   }
   return out;
+}
+
+/**
+ * Wall time the thread spent off the CPU inside its tasks in the window (ms): each outermost RunTask's duration minus
+ * its thread time. Beside a CPU hog the OS deschedules the renderer mid-task; a preemption that lands between two of
+ * our clock reads but outside the trace's Layout event is in our figure only, and at most this much.
+ */
+export function offCpuWithin(events: readonly TraceEvent[], w: TraceWindow): number {
+  let ms = 0;
+  let coverEnd = -Infinity;
+  const tasks = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.pid === w.pid && e.tid === w.tid && e.ts >= w.from && e.ts <= w.to)
+    .sort((a, b) => a.ts - b.ts);
+  for (const e of tasks) {
+    const dur = e.dur ?? 0;
+    if (e.ts + dur <= coverEnd) continue;
+    coverEnd = e.ts + dur;
+    if (typeof e.tdur === 'number') ms += Math.max(0, dur - e.tdur) / 1000;
+  }
+  return ms;
 }

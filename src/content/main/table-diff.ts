@@ -1,12 +1,13 @@
 /**
  * Which rows of the component table the panel already has. While a panel is
  * connected the feed sends the table twice a second; most components of a
- * big tree did not change in between, and serialising 4 900 rows each time
- * cost ≈ 3 % of the page's main thread (docs/PERFORMANCE.md). So each
- * update after the first carries only the rows whose fingerprint changed and
- * the ids that went; a whole table goes out when a panel connects, when it
- * asks (it missed an update), when names or sources changed, and every
- * WHOLE_EVERY updates regardless.
+ * big tree did not change in between, and serialising 4 900 whole rows each
+ * time cost 12 % of the page's busy time on StressGrid (bench/panel-open.ts,
+ * docs/PERFORMANCE.md). So each update after the first carries the rows of
+ * new components, the values of rows whose fingerprint changed and the ids
+ * that went; a whole table goes out when a panel connects, when it asks (it
+ * missed an update), when names or sources changed, and every WHOLE_EVERY
+ * updates regardless.
  *
  * The fingerprint is one 32-bit number per component, kept only while a panel
  * is connected. Each step `h = (h ^ v) · odd` is a bijection of h, so a row

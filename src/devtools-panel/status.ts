@@ -76,11 +76,17 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
   return out;
 }
 
-/** "Layout Cost itself: 0.2 ms/frame (1.1 % of the main thread)" — our own cost, from our own timers. */
+/**
+ * "Layout Cost itself: 0.2 ms/frame (1.1 % of the main thread)" — our own cost, from our own timers. A quiet page
+ * measures no frame, and our timers' msPerFrame is then 0 while the idle redraw and the panel feed still cost a little:
+ * said as it is ("0.00 ms/frame (0.9 %)" read as a contradiction).
+ */
 export function formatSelf(msPerFrame: number, share: number): string {
-  const ms = msPerFrame < 0.1 ? msPerFrame.toFixed(2) : msPerFrame.toFixed(1);
   const pct = share * 100;
-  return `Layout Cost itself: ${ms} ms/frame (${pct < 10 ? pct.toFixed(1) : Math.round(pct)} % of the main thread)`;
+  const of = `${pct < 10 ? pct.toFixed(1) : Math.round(pct)} % of the main thread`;
+  if (!(msPerFrame > 0)) return `Layout Cost itself: ${of} (no frame measured in the last second)`;
+  const ms = msPerFrame < 0.1 ? msPerFrame.toFixed(2) : msPerFrame.toFixed(1);
+  return `Layout Cost itself: ${ms} ms/frame (${of})`;
 }
 
 export function formatResolution(ms: number): string {

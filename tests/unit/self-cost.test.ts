@@ -47,6 +47,8 @@ describe('own cost ("Layout Cost itself")', () => {
   it('the panel says it in words while on, and not while off', () => {
     expect(formatSelf(0.214, 0.0112)).to.equal('Layout Cost itself: 0.2 ms/frame (1.1 % of the main thread)');
     expect(formatSelf(0.042, 0.0004)).to.equal('Layout Cost itself: 0.04 ms/frame (0.0 % of the main thread)');
+    // A quiet page measured no frame in the window: no per-frame figure to give, only the share.
+    expect(formatSelf(0, 0.009)).to.equal('Layout Cost itself: 0.9 % of the main thread (no frame measured in the last second)');
     const base: Status = {
       renderers: 1, roots: 1, agent: true, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://a.test/',
       frameId: 0, mode: 'components', pinned: null, components: 3, droppedEvents: 0, droppedMessages: 0, drawn: 2,

@@ -13,10 +13,12 @@
  * With `--base`, the rounds alternate between that build and this one (the
  * order flips every round), each in a fresh browser, all in this process.
  */
-import type { CDPSession, Frame, Page } from 'puppeteer-core';
-import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
-  waitFor, type BenchBrowser } from './lib/env';
 import path from 'node:path';
+import type { CDPSession } from 'puppeteer-core';
+import { openLayoutCostPanel } from '../scripts/devtools-panel';
+import { ROW_VALUES } from '../src/protocol';
+import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
+  waitFor } from './lib/env';
 import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
 import { SourceMap } from './lib/sourcemap';
 import { mdTable, median, spread, table } from './lib/stats';
@@ -43,31 +45,16 @@ interface Run {
   panelRows: number;
 }
 
-async function openPanel(b: BenchBrowser, page: Page): Promise<Frame> {
-  const devtools = await page.openDevTools();
-  const url = `chrome-extension://${b.extensionId}/panel.html`;
-  return waitFor<Frame | null>(async () => {
-    const f = devtools.frames().find((x) => x.url() === url);
-    if (f) return f;
-    await devtools.evaluate(async (id) => {
-      // @ts-expect-error DevTools-internal module path, resolved inside the DevTools frontend
-      const UI = await import('./ui/legacy/legacy.js');
-      UI.InspectorView.InspectorView.instance().showPanel(id);
-    }, `chrome-extension://${b.extensionId}LayoutCost`).catch(() => undefined);
-    return null;
-  }, 'the Layout Cost panel', 20_000) as Promise<Frame>;
-}
-
-/** In the panel: counts the table updates and rows it receives from now on. */
-function countTables(): void {
+/** In the panel: counts the table updates and rows it receives from now on (`rowValues`: TableMessage's ROW_VALUES). */
+function countTables(rowValues: number): void {
   const w = window as any;
   const m = w.__panelState;
   w.__benchTables = { updates: 0, rows: 0 };
   const apply = m.onTable.bind(m);
   m.onTable = (t: { rows: unknown[]; values?: unknown[] }) => {
     w.__benchTables.updates++;
-    // Whole rows plus rows sent as values (9 numbers each: TableMessage.values).
-    w.__benchTables.rows += t.rows.length + (t.values?.length ?? 0) / 9;
+    // Whole rows plus rows sent as values (the build before them has no `values`).
+    w.__benchTables.rows += t.rows.length + (t.values?.length ?? 0) / rowValues;
     return apply(t);
   };
 }
@@ -80,10 +67,10 @@ async function measure(dist: string, label: string, origin: string): Promise<Run
     await page.goto(`${origin}/demo/?pct=${PCT}&seed=1`, { waitUntil: 'load' });
     await waitFor(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) > 3), 'the grid ticking');
     await enableOverlay(page, GRID_CELLS);
-    const panel = await openPanel(b, page);
+    const { panel } = await openLayoutCostPanel(page, b.extensionId as string);
     await waitFor(() => panel.evaluate(() => ((window as any).__panelState?.table?.rows.length ?? 0) >= 4900), 'the panel\'s table', 30_000);
     await sleep(SETTLE_MS);
-    await panel.evaluate(countTables);
+    await panel.evaluate(countTables, ROW_VALUES);
     cdp = await page.createCDPSession();
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });

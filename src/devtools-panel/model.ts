@@ -81,8 +81,7 @@ export class PanelModel {
       for (const id of removed) s.rows.delete(id);
     }
     for (const r of t.rows) s.rows.set(r.id, r);
-    const v = values;
-    for (let i = 0; i + ROW_VALUES <= v.length; i += ROW_VALUES) {
+    for (let i = 0, v = values; i + ROW_VALUES <= v.length; i += ROW_VALUES) {
       const r = s.rows.get(v[i]);
       if (!r) continue;
       s.rows.set(r.id, {

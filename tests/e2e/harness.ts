@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Frame, type Page, type WebWorker } from 'puppeteer-core';
 import { findChrome, findFirefox, LINUX_CI_FLAGS, QUIET_FLAGS, ROOT } from '../../scripts/chrome';
+import { openLayoutCostPanel } from '../../scripts/devtools-panel';
 import { startServer, type StaticServer } from '../../scripts/server';
 
 export const DIST = path.join(ROOT, 'dist');
@@ -234,24 +235,7 @@ export const lc = {
   pin: (page: Page | Frame, id: number | null) => page.evaluate((i) => (window as any).__LAYOUT_COST__.pin(i), id),
 };
 
-/**
- * Opens DevTools for `page` and shows the "Layout Cost" panel; returns its
- * frame. Uses DevTools-internal modules (TESTING.md): keep it in this one
- * helper.
- */
-export async function openPanel(h: Harness, page: Page): Promise<{ devtools: Page; panel: Frame }> {
-  const devtools = await page.openDevTools();
-  const panelId = `chrome-extension://${h.extensionId}LayoutCost`;
-  const panelUrl = `chrome-extension://${h.extensionId}/panel.html`;
-  const panel = await waitFor<Frame | null>(async () => {
-    const f = devtools.frames().find((x) => x.url() === panelUrl);
-    if (f) return f;
-    await devtools.evaluate(async (id) => {
-      // @ts-expect-error DevTools-internal module path, resolved inside the DevTools frontend
-      const UI = await import('./ui/legacy/legacy.js');
-      UI.InspectorView.InspectorView.instance().showPanel(id);
-    }, panelId).catch(() => undefined);
-    return null;
-  }, { timeout: 20_000, interval: 100, what: 'the Layout Cost panel' });
-  return { devtools, panel: panel as Frame };
+/** Opens DevTools for `page` and shows the "Layout Cost" panel (scripts/devtools-panel.ts). */
+export function openPanel(h: Harness, page: Page): Promise<{ devtools: Page; panel: Frame }> {
+  return openLayoutCostPanel(page, h.extensionId);
 }

@@ -4,23 +4,11 @@
  * latest), while the user's own actions (mode, pin) still go out at once.
  */
 import { expect } from 'chai';
-import { PanelFeed, STATUS_INTERVAL_MS, type FeedSource } from '../../src/content/main/panel-feed';
-import { RollupStore } from '../../src/content/main/store';
+import { PanelFeed, STATUS_INTERVAL_MS } from '../../src/content/main/panel-feed';
+import { fakeFeedSource, type TestFeedSource } from './feed-source';
 
-function source(sent: { type: string; payload: any }[]): FeedSource & { pageStatus: any } {
-  return {
-    store: new RollupStore(() => 0),
-    mode: 'components',
-    pageStatus: { renderers: 1, roots: 1, agent: true, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://a.test/' },
-    send: (type: string, payload: unknown) => { sent.push({ type, payload }); },
-    overlayView: () => ({ pinned: null, hovered: null, drawnCount: 0, hiddenCount: 0, capped: false }),
-    chainOf: (id: number) => [id],
-    droppedMessages: () => 0,
-    selfCost: () => null,
-    strip: () => [],
-    sources: () => null,
-    sourcesVersion: () => 0,
-  };
+function source(sent: { type: string; payload: any }[]): TestFeedSource {
+  return fakeFeedSource((type, payload) => { sent.push({ type, payload }); });
 }
 
 describe('panel feed: status rate', () => {

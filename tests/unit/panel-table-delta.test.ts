@@ -7,10 +7,11 @@
  * the store at that moment.
  */
 import { expect } from 'chai';
-import { PanelFeed, type FeedSource } from '../../src/content/main/panel-feed';
+import { PanelFeed } from '../../src/content/main/panel-feed';
 import { RollupStore } from '../../src/content/main/store';
 import { rowFingerprint, toMicros, WHOLE_EVERY } from '../../src/content/main/table-diff';
 import { PanelModel } from '../../src/devtools-panel/model';
+import { fakeFeedSource } from './feed-source';
 import { RECORD_STRIDE, RecordKind, ROW_VALUES, type ComponentRow, type Status, type TableMessage } from '../../src/protocol';
 
 function batch(...rows: number[][]): Float64Array {
@@ -35,21 +36,9 @@ function rig(): Rig {
   const store = new RollupStore(() => 0);
   const sent: TableMessage[] = [];
   const version = { n: 0 };
-  const src: FeedSource = {
-    store,
-    mode: 'components',
-    pageStatus: { renderers: 1, roots: 1, agent: true, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://a.test/' },
-    send: ((type: string, payload: unknown) => {
-      if (type === 'table') sent.push(JSON.parse(JSON.stringify(payload)) as TableMessage);
-    }) as FeedSource['send'],
-    overlayView: () => ({ pinned: null, hovered: null, drawnCount: 0, hiddenCount: 0, capped: false }),
-    chainOf: (id: number) => [id],
-    droppedMessages: () => 0,
-    selfCost: () => null,
-    strip: () => [],
-    sources: () => null,
-    sourcesVersion: () => version.n,
-  };
+  const src = fakeFeedSource((type, payload) => {
+    if (type === 'table') sent.push(JSON.parse(JSON.stringify(payload)) as TableMessage);
+  }, store, () => version.n);
   const feed = new PanelFeed(src);
   const model = new PanelModel();
   model.onStatus({ frameId: 0, renderers: 1 } as Status);

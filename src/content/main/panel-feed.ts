@@ -145,7 +145,8 @@ export class PanelFeed {
     const values: number[] = [];
     let visited = 0;
     for (const c of store.components.values()) {
-      if (visited++ >= MAX_ROWS) break;
+      if (visited === MAX_ROWS) break;
+      visited++;
       const e = store.ema(c);
       const how = diff.changed(c.id, rowFingerprint(e.styleMs, e.layoutMs, e.forcedMs, e.lastFrameMs, c.authored, c.rendered,
         c.portaledIn, c.commits, c.typeId));
@@ -166,7 +167,7 @@ export class PanelFeed {
       strip: this.src.strip(),
       seq: diff.seq,
       whole: diff.whole,
-      removed: diff.removed(Math.min(visited, MAX_ROWS), (id) => store.components.has(id)),
+      removed: diff.removed(visited, (id) => store.components.has(id)),
       values,
     };
     this.src.send('table', update);

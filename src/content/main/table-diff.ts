@@ -19,6 +19,9 @@
 /** A whole table at least this often (updates): 10 s at the feed's two a second. */
 export const WHOLE_EVERY = 20;
 
+/** Whole µs: what the fingerprint and the values see of a ms figure. */
+const micros = (ms: number): number => Math.round(ms * 1000);
+
 /**
  * What a row shows that can change while its component stays mounted (ms to the µs). `typeId`: its type, which names
  * it once the type's source is found (typed after the mount; a type found before keeps the source book's version).
@@ -28,10 +31,10 @@ export function rowFingerprint(
   authored: number, rendered: number, portaledIn: number, commits: number, typeId: number,
 ): number {
   let h = Math.imul(0x811c9dc5 ^ typeId, 0x01000193);
-  h = Math.imul(h ^ Math.round(styleMs * 1000), 0x01000193);
-  h = Math.imul(h ^ Math.round(layoutMs * 1000), 0x01000193);
-  h = Math.imul(h ^ Math.round(forcedMs * 1000), 0x01000193);
-  h = Math.imul(h ^ Math.round(lastFrameMs * 1000), 0x01000193);
+  h = Math.imul(h ^ micros(styleMs), 0x01000193);
+  h = Math.imul(h ^ micros(layoutMs), 0x01000193);
+  h = Math.imul(h ^ micros(forcedMs), 0x01000193);
+  h = Math.imul(h ^ micros(lastFrameMs), 0x01000193);
   h = Math.imul(h ^ authored, 0x01000193);
   h = Math.imul(h ^ rendered, 0x01000193);
   h = Math.imul(h ^ portaledIn, 0x01000193);
@@ -45,7 +48,7 @@ export const enum RowChange {
 }
 
 /** A value as `TableMessage.values` carries it: ms to the µs (a shorter number to serialise; the panel shows 0.01). */
-export const toMicros = (x: number): number => Math.round(x * 1000) / 1000;
+export const toMicros = (ms: number): number => micros(ms) / 1000;
 
 export class TableDiff {
   /** The fingerprint of each row the panel has; null: it has none (send a whole table). */

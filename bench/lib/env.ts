@@ -143,6 +143,8 @@ export const lc = {
   enable: (page: Page, mode = 'components') => page.evaluate((m) => (window as any).__LAYOUT_COST__.enable(m), mode),
   disable: (page: Page) => page.evaluate(() => (window as any).__LAYOUT_COST__.disable()),
   state: (page: Page) => page.evaluate(() => (window as any).__LAYOUT_COST__.state()),
+  /** The agent's table sizes and counters (`__LAYOUT_COST__.internals()`). */
+  internals: (page: Page) => page.evaluate(() => (window as any).__LAYOUT_COST__.internals() as Record<string, number | boolean>),
   /** Frame totals and component count only: the full snapshot of 4,900 components stays in the page. */
   frames: (page: Page) => page.evaluate(async () => {
     const s = await (window as any).__LAYOUT_COST__.snapshot();

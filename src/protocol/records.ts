@@ -47,7 +47,16 @@ export const enum RecordKind {
   Occluder = 9,
   /** id, root (1/0): the component sits directly in a floating portal's content (a surface of its own) */
   Surface = 10,
+  /**
+   * Up to five components that rendered and whose other counts did not change: each slot is
+   * `id × RENDERS_PACK + commits` (cumulative commits, as in Stats), or −1 for an empty slot. Exact in a float64
+   * for ids below 2^31 and commits below RENDERS_PACK; a component past that goes out as a Stats record.
+   */
+  Renders = 11,
 }
+
+/** The multiplier that packs a component id and its commit count into one Renders slot (2^21). */
+export const RENDERS_PACK = 2 ** 21;
 
 export const RECORD_KIND_NAMES: Record<number, string> = {
   1: 'Mount',
@@ -60,6 +69,7 @@ export const RECORD_KIND_NAMES: Record<number, string> = {
   8: 'Layer',
   9: 'Occluder',
   10: 'Surface',
+  11: 'Renders',
 };
 
 /** Upper bound on records the content script accepts in one batch. */
@@ -109,6 +119,12 @@ export function toLines(data: Float64Array, strings: readonly string[] = [], key
         break;
       case RecordKind.Surface:
         lines.push(`Surface ${a} ${b ? 'root' : 'none'}`);
+        break;
+      case RecordKind.Renders:
+        lines.push(`Renders ${[a, b, c, d, e].filter((v) => v >= 0).map((v) => {
+          const id = Math.floor(v / RENDERS_PACK);
+          return `${id}:${v - id * RENDERS_PACK}`;
+        }).join(' ')}`);
         break;
       default:
         lines.push(`Unknown(${kind})`);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RECORD_STRIDE, RecordKind } from '../../src/protocol';
+import { RECORD_STRIDE, RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
 import { RollupStore } from '../../src/content/main/store';
 
 function batch(...rows: number[][]): Float64Array {
@@ -23,6 +23,30 @@ describe('RollupStore', () => {
     expect(snap.components[1]).to.include({ commits: 1, authored: 3, rendered: 9 });
     s.apply(batch([RecordKind.Unmount, 2]), 1, [], 3, 0);
     expect(s.components.size).to.equal(1);
+  });
+
+  it('takes commit counts from Renders records, five packed to a record, and keeps the other counts', () => {
+    const s = make();
+    const p = (id: number, commits: number): number => id * RENDERS_PACK + commits;
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1], [RecordKind.Stats, 2, 1, 3, 9, 2]),
+      3, ['C'], 0, 0);
+    s.apply(batch([RecordKind.Renders, p(2, 7), p(1, 4), -1, -1, -1]), 1, [], 1, 0);
+    expect(s.snapshot().components.map((c) => [c.id, c.commits, c.authored, c.rendered, c.portaledIn])).to.deep.equal([
+      [1, 4, 0, 0, 0], [2, 7, 3, 9, 2],
+    ]);
+    // A component the table does not have, a fraction, id 0 (the page never renders) and a value past 2^52 are
+    // refused one by one; the good slot beside them still counts.
+    const before = s.ignoredRecords;
+    s.apply(batch([RecordKind.Renders, p(9, 1), p(1, 5) + 0.5, p(0, 3), 2 ** 53, p(1, 6)]), 1, [], 1, 0);
+    expect(s.ignoredRecords - before).to.equal(4);
+    expect(s.components.get(1)!.commits).to.equal(6);
+  });
+
+  it('decodes Renders records for tests and debugging', () => {
+    const p = (id: number, commits: number): number => id * RENDERS_PACK + commits;
+    expect(toLines(batch([RecordKind.Renders, p(3, 1), p(2 ** 31 - 1, RENDERS_PACK - 1), -1, -1, -1]))).to.deep.equal([
+      `Renders 3:1 ${2 ** 31 - 1}:${RENDERS_PACK - 1}`,
+    ]);
   });
 
   it('moves `structure` when components mount, unmount or reset — never for their numbers (the overlay keeps its tree)', () => {

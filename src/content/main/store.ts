@@ -8,7 +8,7 @@
  * it, applied when it is next touched or read, so per-frame work is
  * proportional to what changed, not to the tree.
  */
-import { RECORD_STRIDE, RecordKind, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
+import { RECORD_STRIDE, RecordKind, RENDERS_PACK, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
 import type { DirtiedBy } from '../../protocol/snapshot';
 import type { FrameSink } from './recorder';
 import type { SourceBook } from './sources';
@@ -240,14 +240,24 @@ export class RollupStore {
         case RecordKind.Stats: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
-          const commits = whole(b, MAX_COMMITS);
-          if (this.recorder && commits > comp.commits) this.recorder.commits(a, commits - comp.commits);
-          comp.commits = commits;
+          this.setCommits(comp, whole(b, MAX_COMMITS));
           comp.authored = whole(c, MAX_COUNT);
           comp.rendered = whole(d, MAX_COUNT);
           comp.portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
           break;
         }
+        case RecordKind.Renders:
+          // Five slots of `id × RENDERS_PACK + commits`, −1 when empty; each checked on its own (inline: one batch
+          // of a busy grid holds hundreds of these).
+          for (let k = o + 1; k < o + RECORD_STRIDE; k++) {
+            const v = data[k];
+            if (v === -1) continue;
+            const id = Math.floor(v / RENDERS_PACK);
+            const comp = Number.isInteger(v) && v < 2 ** 52 && id > 0 ? this.components.get(id) : undefined;
+            if (comp) this.setCommits(comp, v - id * RENDERS_PACK);
+            else this.ignoredRecords++;
+          }
+          break;
         case RecordKind.Bounds: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
@@ -295,6 +305,11 @@ export class RollupStore {
       }
     }
     this.version++;
+  }
+
+  private setCommits(comp: StoredComponent, commits: number): void {
+    if (this.recorder && commits > comp.commits) this.recorder.commits(comp.id, commits - comp.commits);
+    comp.commits = commits;
   }
 
   private string(i: number): string | null {

@@ -81,6 +81,8 @@ export class Pipeline {
   forced: ForcedSource | null = null;
   private rafReplacedReported = false;
   private rafBrokenReported = false;
+  /** Records handed over since the agent started (`stats()`). */
+  private recordsPosted = 0;
   /** Records batches posted (the content script sees a gap as a loss and asks for a resync). */
   private seq = 0;
   /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
@@ -508,6 +510,7 @@ export class Pipeline {
   postRecords(): void {
     if (this.ring.length === 0) return;
     const count = this.ring.length;
+    this.recordsPosted += count;
     const data = this.ring.drain();
     const { strings, stringBase } = this.strings.take();
     this.link.post('records', {
@@ -548,6 +551,8 @@ export class Pipeline {
       entries: this.registry.entries.size,
       ring: this.ring.length,
       dropped: this.ring.dropped,
+      /** Records handed to the content script so far (bench/own-js.ts counts them per commit). */
+      recordsPosted: this.recordsPosted,
       wantBounds: this.wantBounds.length,
       hostsTracked: this.link.shadow.hosts.length,
       pendingRecounts: this.registry.pendingRecounts,

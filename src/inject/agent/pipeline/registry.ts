@@ -17,7 +17,7 @@
  * adapter's portal list when portals or counts changed; zero cost on a page
  * without portals.
  */
-import { RecordKind } from '../../../protocol';
+import { RecordKind, RENDERS_PACK } from '../../../protocol';
 import type { ComponentSink, FrameworkAdapter } from '../adapter';
 import type { RingBuffer } from '../ring-buffer';
 import type { DomCounter } from './dom-counts';
@@ -30,8 +30,13 @@ const LAYOUT_DIRTY = 4;
 const COUNTED = 8;
 /** Its top hosts came through a portal at the last recount (a bit, not a field: 4 B per component, docs/PERFORMANCE.md). */
 const PORTAL_TOP = 32;
+/**
+ * With STATS: a count other than `commits` changed since its last record, so it goes out as a whole Stats record;
+ * without, only its commits did (it rendered), and it goes packed into a Renders record, five to a record.
+ */
+const COUNTS = 64;
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
-export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP;
+export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS;
 /** Above this many pending recounts in one flush, do the rest next flush. */
 const MAX_RECOUNTS_PER_FLUSH = 20_000;
 /** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */
@@ -84,6 +89,8 @@ export class Registry implements ComponentSink {
   private counted: Entry[] = [];
   /** Entries with a non-zero portaledIn, and the adapter's portal version they were computed for. */
   private portaledIn = new Set<Entry>();
+  /** flushStats' Renders record being filled. */
+  private readonly packed = [0, 0, 0, 0, 0];
   private portalVersion = -1;
   /** Components directly in a floating portal's content (a dialog, menu, tooltip): surfaces of their own. */
   private surfaceRoots = new Set<Entry>();
@@ -166,6 +173,12 @@ export class Registry implements ComponentSink {
     (bit === RECOUNT ? this.recounts : this.stats).push(e);
   }
 
+  /** Its authored, rendered or portaled-in count changed: a whole Stats record at the flush. */
+  private countsChanged(e: Entry): void {
+    e.marks |= COUNTS;
+    this.mark(e, STATS);
+  }
+
   /** A component's name (for the Performance panel track); `<page>` for 0. */
   nameOf(id: number): string {
     if (id === 0) return '<page>';
@@ -228,10 +241,27 @@ export class Registry implements ComponentSink {
       && (recounted || adapter.portalVersion !== this.portalVersion)) {
       this.updatePortals(adapter);
     }
+    // Most of a busy commit's components only rendered: their new commit counts go five to a Renders record (a
+    // sixth of the records, bytes and validation a Stats record each would take; docs/PERFORMANCE.md, overlay on).
+    const packed = this.packed;
+    let n = 0;
     for (const e of this.stats) {
-      e.marks &= ~STATS;
+      const whole = (e.marks & COUNTS) !== 0;
+      e.marks &= ~(STATS | COUNTS);
       if (this.entries.get(e.id) !== e) continue;
-      this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, e.portaledIn);
+      if (whole || e.commits >= RENDERS_PACK) {
+        this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, e.portaledIn);
+      } else {
+        packed[n++] = e.id * RENDERS_PACK + e.commits;
+        if (n < 5) continue;
+        this.ring.write(RecordKind.Renders, packed[0], packed[1], packed[2], packed[3], packed[4]);
+        n = 0;
+      }
+      if (this.ring.length >= this.ringHigh) this.onRingHigh();
+    }
+    if (n > 0) {
+      for (let i = n; i < 5; i++) packed[i] = -1;
+      this.ring.write(RecordKind.Renders, packed[0], packed[1], packed[2], packed[3], packed[4]);
       if (this.ring.length >= this.ringHigh) this.onRingHigh();
     }
     this.stats = [];
@@ -276,7 +306,7 @@ export class Registry implements ComponentSink {
       if (da === 0 && dr === 0) continue;
       e.authored = authored;
       e.rendered = rendered;
-      this.mark(e, STATS);
+      this.countsChanged(e);
       // Past a portal, the ancestors whose top hosts come through portals too (wrappers around the portal's
       // owner) are counted whole, up to and including the first whose DOM is its own.
       let queuing = dr !== 0;
@@ -299,7 +329,7 @@ export class Registry implements ComponentSink {
         p.authored += da;
         if (domLinked) p.rendered += dr;
         else if (da === 0 && !queuing) break;
-        this.mark(p, STATS);
+        this.countsChanged(p);
       }
     }
     return next;
@@ -347,7 +377,7 @@ export class Registry implements ComponentSink {
     for (const e of this.portaledIn) {
       if (!fresh.has(e) && e.portaledIn !== 0) {
         e.portaledIn = 0;
-        this.mark(e, STATS);
+        this.countsChanged(e);
       }
     }
     this.portaledIn.clear();
@@ -356,7 +386,7 @@ export class Registry implements ComponentSink {
       this.portaledIn.add(e);
       if (e.portaledIn !== n) {
         e.portaledIn = n;
-        this.mark(e, STATS);
+        this.countsChanged(e);
       }
     }
     for (const e of this.surfaceRoots) {

@@ -1,0 +1,183 @@
+/**
+ * The extension's own JavaScript per React commit, overlay on, StressGrid —
+ * the part of the overlay-on cost (issue 10, target 2) that our code decides.
+ *
+ *   npx tsx bench/own-js.ts [--base <dist of another build>] [--rounds 4] [--pct 10,100] [--window 5] [--settle 2]
+ *                           [--doc] [--no-build]
+ *
+ * bench/overhead.ts judges the budget: all the time charged to us less the
+ * style and layout we only move, a difference of two large figures whose
+ * rounds spread by about a point. This bench reads the smaller figure that
+ * changes when our code does: the self time of our own functions in a CPU
+ * profile of the page (lib/profile.ts; native calls they make — the frame-end
+ * flush's getBoundingClientRect, canvas drawing — excluded), per React commit
+ * of the grid, so that a round with fewer commits does not look cheaper. Beside
+ * it: the records the agent handed over per commit (`internals().recordsPosted`,
+ * absent in builds before it) and the costliest functions, named through each
+ * build's source maps.
+ *
+ * With `--base`, both builds run in this process, one browser each, a fresh
+ * tab per measurement, the order flipping every round.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CDPSession } from 'puppeteer-core';
+import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
+  waitFor, type BenchBrowser } from './lib/env';
+import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
+import { SourceMap } from './lib/sourcemap';
+import { mdTable, median, spread, table } from './lib/stats';
+import { today, writeSection } from './lib/doc';
+
+const args = parseArgs();
+const ROUNDS = numArg(args, 'rounds', 4);
+const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
+const WINDOW_MS = numArg(args, 'window', 5) * 1000;
+const SETTLE_MS = numArg(args, 'settle', 2) * 1000;
+const GRID_CELLS = 4900;
+const TOP_N = 8;
+
+interface Run {
+  build: string;
+  dist: string;
+  pct: number;
+  a: Attribution;
+  commits: number;
+  /** Own JS: self time of our functions, their native calls excluded. */
+  ownMs: number;
+  records: number;
+}
+
+const isOurs = (prefix: string) => (url: string): boolean => url.startsWith(prefix);
+
+async function measure(b: BenchBrowser, build: string, dist: string, origin: string, pct: number): Promise<Run> {
+  const page = await b.newPage();
+  let cdp: CDPSession | null = null;
+  try {
+    await page.goto(`${origin}/demo/?pct=${pct}&seed=1`, { waitUntil: 'load' });
+    await waitFor(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) > 3), 'the grid ticking');
+    await enableOverlay(page, GRID_CELLS);
+    await sleep(SETTLE_MS);
+    const commitsNow = (): Promise<number> => page.evaluate(() => (window as any).__demo.commits as number);
+    const recordsNow = async (): Promise<number> => Number((await lc.internals(page)).recordsPosted ?? NaN);
+    cdp = await page.createCDPSession();
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    const c0 = await commitsNow();
+    const r0 = await recordsNow();
+    await cdp.send('Profiler.start');
+    await sleep(WINDOW_MS);
+    const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+    const c1 = await commitsNow();
+    const r1 = await recordsNow();
+    const prefix = `chrome-extension://${b.extensionId}/`;
+    const a = attribute(profile, {
+      passThrough: (owner, api, caller) => owner.url.startsWith(prefix) && owner.functionName === api && !caller.url.startsWith(prefix),
+    });
+    let ownMs = 0;
+    for (const f of a.functions.values()) if (f.url.startsWith(prefix)) ownMs += f.ms - f.nativeMs;
+    const commits = c1 - c0;
+    if (commits <= 0) throw new Error(`${build} at ${pct} %: no commit in the window`);
+    return { build, dist, pct, a, commits, ownMs, records: r1 - r0 };
+  } finally {
+    await cdp?.detach().catch(() => undefined);
+    await page.close().catch(() => undefined);
+  }
+}
+
+/** A build directory by its BUILD.txt (what prepareBuild writes: "main at <commit> …"), else by its path. */
+function describe(dir: string): string {
+  const note = path.join(dir, 'BUILD.txt');
+  return fs.existsSync(note) ? `the build of ${fs.readFileSync(note, 'utf8').trim()}` : `\`${dir}\``;
+}
+
+const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+
+/** A build's costliest own functions at one share, µs of own JS per commit, named through its source maps. */
+function topFunctions(runs: Run[], n: number): string[][] {
+  const merged = mergeFunctions(runs.map((r) => r.a));
+  const commits = runs.reduce((x, r) => x + r.commits, 0);
+  const prefixes = new Set<string>();
+  for (const f of merged.values()) if (f.url.startsWith('chrome-extension://')) prefixes.add(f.url.slice(0, f.url.lastIndexOf('/') + 1));
+  const maps = new Map<string, SourceMap | null>();
+  return [...merged.values()]
+    .filter((f) => [...prefixes].some((p) => isOurs(p)(f.url)))
+    .map((f) => ({ f, own: f.ms - f.nativeMs }))
+    .sort((x, y) => y.own - x.own).slice(0, n)
+    .map(({ f, own }) => {
+      const file = f.url.slice(f.url.lastIndexOf('/') + 1);
+      if (!maps.has(file)) maps.set(file, SourceMap.load(path.join(runs[0].dist, `${file}.map`)));
+      const pos = maps.get(file)?.lookup(f.lineNumber, f.columnNumber) ?? null;
+      return [f2((1000 * own) / commits), pos?.name ?? (f.functionName || '(anonymous)'), pos ? `${pos.source}:${pos.line}` : file];
+    });
+}
+
+async function main(): Promise<void> {
+  const dist = prepareBuild(args);
+  const base = args.get('base');
+  const builds: [string, string][] = base ? [['base', path.resolve(base)], ['this', dist]] : [['this', dist]];
+  const server = await startServer();
+  const browsers = new Map<string, BenchBrowser>();
+  const runs: Run[] = [];
+  try {
+    for (const [label, d] of builds) browsers.set(label, await launchBrowser({ dist: d }));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const pct of PCTS) {
+        for (const [label, d] of r % 2 === 0 ? builds : [...builds].reverse()) {
+          const run = await measure(browsers.get(label) as BenchBrowser, label, d, server.origin, pct);
+          runs.push(run);
+          console.log(`round ${r + 1}/${ROUNDS}  ${String(pct).padStart(3)} %  ${label.padEnd(4)}  own JS ${f3(run.ownMs / run.commits)} ms/commit`
+            + `  ${f2((100 * run.ownMs) / run.a.busyMs)} % of busy  ${f2(run.records / run.commits)} records/commit  ${f2(run.commits / (WINDOW_MS / 1000))} commits/s`);
+        }
+      }
+    }
+  } finally {
+    for (const b of browsers.values()) await b.close();
+    await server.close();
+  }
+
+  const header = ['build', 'share', 'own JS ms per commit (median [min–max])', 'own JS % of busy', 'records per commit', 'commits/s'];
+  const rows: string[][] = [];
+  for (const pct of PCTS) {
+    for (const [label] of builds) {
+      const rs = runs.filter((x) => x.build === label && x.pct === pct);
+      const perCommit = rs.map((x) => x.ownMs / x.commits);
+      rows.push([label, `${pct} %`, spread(perCommit, 3), f2(median(rs.map((x) => (100 * x.ownMs) / x.a.busyMs))),
+        f2(median(rs.map((x) => x.records / x.commits))), f2(median(rs.map((x) => x.commits / (WINDOW_MS / 1000))))]);
+    }
+  }
+  console.log(`\nOwn JS per commit, overlay on, StressGrid (${ROUNDS} rounds, ${WINDOW_MS / 1000} s windows)`);
+  console.log(table(header, rows));
+  const tops: string[] = [];
+  for (const pct of PCTS) {
+    for (const [label] of builds) {
+      const t = topFunctions(runs.filter((x) => x.build === label && x.pct === pct), TOP_N);
+      console.log(`\n${label}, ${pct} %: costliest own functions, µs per commit`);
+      console.log(table(['µs/commit', 'function', 'source'], t));
+      tops.push(`#### ${label}, ${pct} %\n\n${mdTable(['µs per commit', 'function', 'source'], t)}`);
+    }
+  }
+
+  if (args.has('doc')) {
+    writeSection('own-js', `## Own JS per commit (overlay on, StressGrid)
+
+${today()}, \`${commandLine('bench/own-js.ts')}\`, ${machineNote()}.
+
+The self time of the extension's own functions in a CPU profile of the page (100 µs sampling; the native calls they
+make — the frame-end flush, canvas drawing — excluded), per React commit of the grid, ${ROUNDS} rounds of
+${WINDOW_MS / 1000} s per build and share${base ? ', the two builds interleaved in one process (the order flips every round)' : ''}. It is the part
+of bench/overhead.ts's figure that our code decides, without the subtraction of moved style and layout that makes that
+figure spread by about a point between rounds. "records per commit": what the agent handed the content script.
+${base ? `"base" is ${describe(base)}; "this" is ${describe(dist)}.` : ''}
+
+${mdTable(header, rows)}
+
+${tops.join('\n\n')}`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

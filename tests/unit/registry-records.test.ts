@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
+import type { FrameworkAdapter } from '../../src/inject/agent/adapter';
+import type { DomCounter } from '../../src/inject/agent/pipeline/dom-counts';
+import { Interner, KeyBatch } from '../../src/inject/agent/pipeline/interner';
+import { Registry } from '../../src/inject/agent/pipeline/registry';
+import { RingBuffer } from '../../src/inject/agent/ring-buffer';
+
+/**
+ * What the registry writes at a flush: a whole Stats record for a component whose authored, rendered or portaled-in
+ * count changed, and its commit count packed into a Renders record (five to a record) when only that changed.
+ */
+describe('Registry flush records', () => {
+  /** Each component authors `authored[id]` elements and renders as many (no DOM here: the counter reads the table). */
+  function setup() {
+    const ring = new RingBuffer(1 << 12);
+    const authored = new Map<number, number>();
+    const handles = new Map<object, number>();
+    const adapter = {
+      portalCount: 0,
+      portalVersion: 0,
+      authored: (h: object) => authored.get(handles.get(h) ?? 0) ?? 0,
+      topHostNodes: (h: object, out: Element[]) => {
+        out.push({ id: handles.get(h) } as unknown as Element);
+        return false;
+      },
+      portalAbove: () => false,
+      portals: () => undefined,
+    } as unknown as FrameworkAdapter;
+    const counter = { count: (hosts: Element[]) => authored.get((hosts[0] as unknown as { id: number }).id) ?? 0 } as unknown as DomCounter;
+    const reg = new Registry(ring, new Interner(), new KeyBatch(), counter, () => adapter);
+    const mount = (parent: number, n: number): number => {
+      const h = {};
+      const id = reg.mount(h, parent, parent === 0 ? 0 : 1, 'C', null);
+      handles.set(h, id);
+      authored.set(id, n);
+      return id;
+    };
+    /** The records of one flushStats (what was written before it is dropped). */
+    const flush = (): string[] => {
+      ring.drain();
+      reg.flushStats();
+      return toLines(ring.drain(), ['C']);
+    };
+    return { reg, authored, mount, flush };
+  }
+
+  it('sends a component whose counts changed whole, and one that only rendered packed', () => {
+    const { reg, authored, mount, flush } = setup();
+    // The parent's subtree authors its child's two elements.
+    const a = mount(0, 2);
+    const b = mount(a, 2);
+    expect(flush()).to.deep.equal([`Stats ${b} commits=0 authored=2 rendered=2`, `Stats ${a} commits=0 authored=2 rendered=2`]);
+    reg.rendered(b);
+    reg.rendered(b);
+    reg.rendered(a);
+    expect(flush()).to.deep.equal([`Renders ${b}:2 ${a}:1`]);
+    // Rendered and its DOM changed in the same flush: whole, with its commits.
+    reg.rendered(b);
+    authored.set(b, 3);
+    reg.structure(b);
+    expect(flush()).to.deep.equal([`Stats ${b} commits=3 authored=3 rendered=3`, `Stats ${a} commits=1 authored=3 rendered=3`]);
+    expect(flush()).to.deep.equal([]);
+  });
+
+  it('fills Renders records five at a time and pads the last with −1', () => {
+    const { reg, mount, flush } = setup();
+    const ids = [1, 2, 3, 4, 5, 6, 7].map(() => mount(0, 1));
+    flush();
+    for (const id of ids) reg.rendered(id);
+    const lines = flush();
+    expect(lines).to.deep.equal([`Renders ${ids.slice(0, 5).map((i) => `${i}:1`).join(' ')}`, `Renders ${ids[5]}:1 ${ids[6]}:1`]);
+    // Every slot decodes to the exact id and count.
+    reg.rendered(ids[6]);
+    const ring = new RingBuffer(8);
+    ring.write(RecordKind.Renders, ids[6] * RENDERS_PACK + 2, -1, -1, -1, -1);
+    expect(flush()).to.deep.equal(toLines(ring.drain()));
+  });
+
+  it('leaves out a component unmounted after it rendered', () => {
+    const { reg, mount, flush } = setup();
+    const a = mount(0, 1);
+    const b = mount(0, 1);
+    flush();
+    reg.rendered(a);
+    reg.rendered(b);
+    reg.unmount(a);
+    expect(flush()).to.deep.equal([`Renders ${b}:1`]);
+  });
+});

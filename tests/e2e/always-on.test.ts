@@ -46,6 +46,13 @@ describe('always on, on enable (e2e)', function () {
     });
     // Eleven documents (the page and ten frames, five of them cross-site): each evaluated both boot files, nothing else.
     expect(files).to.deep.equal({ 'inject.js': 11, 'content.js': 11 });
+    // In each, the private channel was set up during the content boot's own evaluation: the MAIN boot took the
+    // dispatched offer, so no posted one (serialised, a task later) was needed.
+    const channels = await Promise.all(page.frames().map((f) => f.evaluate(() => {
+      const i = (window as any).__LAYOUT_COST__.internals();
+      return `${i.channel}/${i.channelDispatched}`;
+    })));
+    expect(channels).to.deep.equal(Array(11).fill('true/true'));
     await page.close();
   });
 

@@ -2,7 +2,7 @@
  * content.js: the content script's boot, at document_start in every frame
  * (isolated world). It is always on, so it does only what cannot wait:
  * - offers the private channel to the MAIN world's boot script (one
- *   `MessageChannel`, one end posted to the window);
+ *   `MessageChannel`, one end offered on the window);
  * - listens for the user's Ctrl+Shift+L (trusted key presses only).
  * That is all it does at load: no extension API is touched (the first touch
  * of `chrome.runtime` in a frame costs ≈ 1 ms here). Later, and only then:
@@ -74,12 +74,15 @@ function main(): void {
     if ((m.type === 'panel' && p && p.connected === true) || (m.type === 'helloAck' && p && p.panel === true)) needMain();
   }
 
-  // The private channel: one offer, posted before any page script exists (a microtask of this script's evaluation,
-  // at document_start), so that it is the first handshake in the window's queue; only the boot script's capture
-  // listener, registered before any page script, sees it (src/inject/boot/channel.ts). The port is theirs from that
-  // task on: nothing is lost by posting before it answers. The microtask calls the bound native with no script of ours
-  // on the stack: Blink records the caller's source position for each window.postMessage, and V8 re-parses the
-  // calling functions to find it (≈ 0.7 ms here).
+  // The private channel: one offer, made before any page script exists (src/inject/boot/channel.ts). First as a
+  // MessageEvent dispatched on the window now, during this script's evaluation: the MAIN world's boot script, which
+  // ran just before us, has the first capture listener; it takes the port and cancels the event, so we know. No page
+  // script exists yet to listen. That skips window.postMessage's serialising and its task (docs/PERFORMANCE.md,
+  // always on). Where it was not taken (the MAIN script has not run, or cannot read this world's event: Firefox), the
+  // same offer is posted, from a microtask of this evaluation, so that it is still the first handshake in the window's
+  // queue; only that listener sees it. The port is theirs from then on: nothing is lost by posting before it answers.
+  // The microtask calls the bound native with no script of ours on the stack: Blink records the caller's source
+  // position for each window.postMessage, and V8 re-parses the calling functions to find it (≈ 0.7 ms here).
   const channel = new MessageChannel();
   const port = channel.port1;
   port.onmessage = (e) => {
@@ -89,8 +92,17 @@ function main(): void {
     queue(pageQueue, e.data);
     if (d && d.type === 'api') needMain();
   };
-  const post = window.postMessage as (message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
-  queueMicrotask(post.bind(window, { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE }, '*', [channel.port2]));
+  const offer = { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE };
+  let taken = false;
+  try {
+    taken = !window.dispatchEvent(new MessageEvent('message', { data: offer, ports: [channel.port2], source: window, cancelable: true }));
+  } catch {
+    taken = false;
+  }
+  if (!taken) {
+    const post = window.postMessage as (message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
+    queueMicrotask(post.bind(window, offer, '*', [channel.port2]));
+  }
 
   // Which modifier is the shortcut's is read on the first key press, not on every page load.
   let mac: boolean | null = null;

@@ -2,10 +2,12 @@
  * The MAIN world's end of the private channel to the content script.
  *
  * The content script creates the `MessageChannel` (at document_start, in its
- * isolated world) and posts one end to the window. This module, run at
- * document_start before any page script exists, registered the first capture
- * listener for `message` on window: it takes that port, stops the event there
- * (no page listener ever sees it) and keeps the port in this closure only.
+ * isolated world) and offers one end on the window: a MessageEvent it
+ * dispatches itself, or where that is not taken, one it posts. This module,
+ * run at document_start before any page script exists, registered the first
+ * capture listener for `message` on window: it takes that port, stops and
+ * cancels the event there (no page listener ever sees it; the cancel tells the
+ * content script) and keeps the port in this closure only.
  * Everything it touches after document_start (the event's getters,
  * `stopImmediatePropagation`, the port's `postMessage`/`onmessage`) is a
  * native kept now, called through a kept `Reflect.apply`: a page that later
@@ -35,6 +37,8 @@ function getter<T>(proto: object, name: string): Getter<T> {
 export interface Channel {
   post: PagePost;
   readonly connected: boolean;
+  /** The port came with the content script's dispatched offer (not a posted one): `internals().channelDispatched`. */
+  readonly dispatched: boolean;
 }
 
 export function openChannel(
@@ -48,6 +52,7 @@ export function openChannel(
   const portsOf = getter<readonly MessagePort[]>(MessageEvent.prototype, 'ports');
   const sourceOf = getter<unknown>(MessageEvent.prototype, 'source');
   const stop = Event.prototype.stopImmediatePropagation;
+  const cancel = Event.prototype.preventDefault;
   const removeListener = EventTarget.prototype.removeEventListener;
   const portPost = MessagePort.prototype.postMessage as (this: MessagePort, m: unknown, t: Transferable[]) => void;
   const d = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
@@ -55,6 +60,7 @@ export function openChannel(
   if (!setOnMessage) throw new TypeError('no MessagePort.onmessage');
 
   let port: MessagePort | null = null;
+  let dispatched = false;
   const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
 
   function send(type: string, payload: unknown, transfer?: Transferable[]): void {
@@ -98,12 +104,16 @@ export function openChannel(
       const data = apply(dataOf, e, []) as { source?: unknown; v?: unknown; type?: unknown } | null;
       if (typeof data !== 'object' || data === null || data.source !== Source.Content || data.type !== HANDSHAKE_TYPE
         || data.v !== PROTOCOL_VERSION) return;
-      // Ours: nobody else hears of it, and this listener goes.
+      // Ours: nobody else hears of it, and this listener goes. Cancelled, so that the content script knows its
+      // dispatched offer was taken (a posted one is not cancelable: no effect).
       apply(stop, e, []);
+      apply(cancel, e, []);
       apply(removeListener, win, ['message', onWindowMessage, true]);
       const p = ports[0];
       apply(setOnMessage as (...a: unknown[]) => void, p, [onPortMessage]);
       port = p;
+      // An own, unforgeable property of the event: false for one made by script (the dispatched offer).
+      dispatched = e.isTrusted === false;
     } catch (err) {
       report(err);
       return;
@@ -121,6 +131,9 @@ export function openChannel(
     post: send as PagePost,
     get connected() {
       return port !== null;
+    },
+    get dispatched() {
+      return dispatched;
     },
   };
 }

@@ -169,6 +169,7 @@ function main(win: Window & typeof globalThis): void {
     nodeOf: (id) => agent?.nodeOf(id) ?? null,
     internals: () => ({
       channel: channel.connected,
+      channelDispatched: channel.dispatched,
       agent: agent !== null,
       rafTapped: raf.tap !== null,
       rafBroken: raf.broken,

@@ -3,7 +3,7 @@
  * (issue 10, target 1): every evaluation and callback of ours during the load,
  * from Chrome's own trace.
  *
- *   npx tsx bench/always-on.ts [--loads 12] [--doc] [--no-build]
+ *   npx tsx bench/always-on.ts [--loads 12] [--base <dist of another build>] [--doc] [--no-build]
  *
  * Each load is a fresh tab traced with `devtools.timeline` from before the
  * navigation to 300 ms after `load`. Ours are the `EvaluateScript` and
@@ -21,11 +21,15 @@
  * two content scripts are one line each, declared exactly as ours (MAIN and
  * isolated world, document_start, every frame): what any extension built this
  * way pays here before it does anything (the "extension floor").
+ *
+ * With `--base`, a second browser carries that build (and the one-line
+ * extension); every load is made in both, the order flipping every round, and
+ * a table compares the two. The verdict and the doc's figures are this build's.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer } from './lib/env';
+import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, type BenchBrowser } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
 import { mdTable, median, quantile, table } from './lib/stats';
 
@@ -107,51 +111,89 @@ function floorExtension(): string {
   return dir;
 }
 
+/** A build directory by its BUILD.txt (what prepareBuild writes: "main at <commit> …"), else by its path. */
+function describeBuild(dir: string): string {
+  const note = path.join(dir, 'BUILD.txt');
+  return fs.existsSync(note) ? `the build of ${fs.readFileSync(note, 'utf8').trim()}` : dir;
+}
+
+interface Build {
+  label: string;
+  b: BenchBrowser;
+  prefix: string;
+  floorPrefix: string;
+  results: Map<string, Load[]>;
+}
+
+async function openBuild(label: string, dist: string, floorDir: string): Promise<Build> {
+  const b = await launchBrowser({ dist });
+  const floorId = await b.browser.installExtension(floorDir);
+  return { label, b, prefix: `chrome-extension://${b.extensionId}/`, floorPrefix: `chrome-extension://${floorId}/`, results: new Map() };
+}
+
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
+  const baseDist = args.get('base');
   const server = await startServer();
-  const b = await launchBrowser({ dist });
   const floorDir = floorExtension();
-  const floorId = await b.browser.installExtension(floorDir);
-  const version = await b.browser.version();
-  const prefix = `chrome-extension://${b.extensionId}/`;
-  const floorPrefix = `chrome-extension://${floorId}/`;
-  const results = new Map<string, Load[]>();
+  const builds = [await openBuild('this', dist, floorDir)];
+  if (baseDist) builds.push(await openBuild('base', path.resolve(baseDist), floorDir));
+  const version = await builds[0].b.browser.version();
+  const results = builds[0].results;
   const failures: string[] = [];
   try {
-    // Interleaved: one load of each page per round, so a noisy moment weighs on all three alike.
+    // Interleaved: one load of each page per round, so a noisy moment weighs on all three alike (and on both builds
+    // alike with --base, the order flipping every round).
     for (let round = 0; round < LOADS + 1; round++) {
       for (const p of PAGES) {
-        const page = await b.newPage();
-        await page.tracing.start({ categories: ['devtools.timeline'] });
-        await page.goto(`${server.origin}/${p.file}?r=${round}`, { waitUntil: 'load' });
-        await sleep(300);
-        const raw = await page.tracing.stop();
-        await page.close();
-        const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
-        const load = ourCost(trace.traceEvents, prefix, `${server.origin}/${p.file}`);
-        const floorExt = ourCost(trace.traceEvents, floorPrefix, '');
-        if (load.framesSeen < p.frames || floorExt.framesSeen < p.frames) {
-          failures.push(`${p.file} round ${round}: our scripts seen in ${load.framesSeen}, the one-line extension's in`
-            + ` ${floorExt.framesSeen}, of ${p.frames} frames`);
-          continue;
+        for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+          const page = await build.b.newPage();
+          await page.tracing.start({ categories: ['devtools.timeline'] });
+          await page.goto(`${server.origin}/${p.file}?r=${round}`, { waitUntil: 'load' });
+          await sleep(300);
+          const raw = await page.tracing.stop();
+          await page.close();
+          const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
+          const load = ourCost(trace.traceEvents, build.prefix, `${server.origin}/${p.file}`);
+          const floorExt = ourCost(trace.traceEvents, build.floorPrefix, '');
+          if (load.framesSeen < p.frames || floorExt.framesSeen < p.frames) {
+            failures.push(`${build.label}: ${p.file} round ${round}: our scripts seen in ${load.framesSeen}, the one-line extension's in`
+              + ` ${floorExt.framesSeen}, of ${p.frames} frames`);
+            continue;
+          }
+          load.extFloorMs = floorExt.totalMs;
+          // The first round warms the HTTP and code caches: reported apart from the medians.
+          if (round === 0) continue;
+          const list = build.results.get(p.file) ?? [];
+          list.push(load);
+          build.results.set(p.file, list);
         }
-        load.extFloorMs = floorExt.totalMs;
-        // The first round warms the HTTP and code caches: reported apart from the medians.
-        if (round === 0) continue;
-        const list = results.get(p.file) ?? [];
-        list.push(load);
-        results.set(p.file, list);
       }
     }
   } finally {
-    await b.close();
+    for (const build of builds) await build.b.close();
     await server.close();
     fs.rmSync(floorDir, { recursive: true, force: true });
   }
   if (failures.length > 0) {
     console.error(`missing measurements (a failure, not a zero):\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;
+  }
+
+  // With --base: both builds' medians per page, measured on interleaved loads.
+  const versus: string[][] = [];
+  if (builds.length > 1) {
+    for (const p of PAGES) {
+      const [a, b] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.totalMs)) / p.frames);
+      const [ia, ib] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.byFile.get('inject.js') ?? 0)) / p.frames);
+      const [ca, cb] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.byFile.get('content.js') ?? 0)) / p.frames);
+      versus.push([`${p.file}`, f3(b), f3(a), `${f3(a - b)} (${(100 * (a - b) / b).toFixed(1)} %)`, `${f3(ib)} → ${f3(ia)}`, `${f3(cb)} → ${f3(ca)}`]);
+    }
+  }
+  const versusHeader = ['page', 'base ms per frame (median)', 'this', 'difference', 'inject.js', 'content.js'];
+  if (versus.length > 0) {
+    console.log(`\nThis build against --base ${baseDist}, the same rounds`);
+    console.log(table(versusHeader, versus));
   }
 
   const header = ['page', 'loads', 'ours per load, thread ms (median / p90)', 'per frame (median)', 'by file (median ms)',
@@ -190,7 +232,12 @@ from Chrome's trace, outermost events only, thread time. ${LOADS} interleaved ro
 which inject.js or content.js left no event in some frame fails the run. Verdict: ${passFail(allPass)}.
 
 ${mdTable(header, rows)}
+${versus.length > 0 ? `
+The same loads made with the build before (\`--base\`: ${describeBuild(baseDist as string)}), in a second browser, the order
+flipping every round:
 
+${mdTable(versusHeader, versus)}
+` : ''}
 For scale, on the same loads the page's own one-line inline script (\`plain.html\`) took ${f3(floor)} ms of thread time:
 ours on that page is ${(plainMs / floor).toFixed(1)} × the cost of evaluating one line of script here. (Issue 10 was
 filed on a machine where that line took 0.09 ms and ours 14.8 ms, 164 ×; its 1 ms target is 11 × that floor.) An

@@ -11,7 +11,7 @@ import { RingBuffer } from '../../src/inject/agent/ring-buffer';
  * count changed, and its commit count packed into a Renders record (five to a record) when only that changed.
  */
 describe('Registry flush records', () => {
-  /** Each component authors `authored[id]` elements and renders as many (no DOM here: the counter reads the table). */
+  /** Each component's subtree authors `authored[id]` elements and renders as many (no DOM here: the counter reads the table). */
   function setup() {
     const ring = new RingBuffer(1 << 12);
     const authored = new Map<number, number>();

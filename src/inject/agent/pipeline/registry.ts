@@ -241,8 +241,8 @@ export class Registry implements ComponentSink {
       && (recounted || adapter.portalVersion !== this.portalVersion)) {
       this.updatePortals(adapter);
     }
-    // Most of a busy commit's components only rendered: their new commit counts go five to a Renders record (a
-    // sixth of the records, bytes and validation a Stats record each would take; docs/PERFORMANCE.md, overlay on).
+    // Most of a busy commit's components only rendered: their new commit counts go five to a Renders record (a fifth
+    // of the records, bytes and copying that a Stats record each would take; docs/PERFORMANCE.md, overlay on).
     const packed = this.packed;
     let n = 0;
     for (const e of this.stats) {

@@ -27,12 +27,11 @@
  * a table compares the two. The verdict and the doc's figures are this build's.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, type BenchBrowser } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
 import { mdTable, median, quantile, table } from './lib/stats';
-import { ourCost, type Load, type TraceEvent } from './lib/extension-cost';
+import { ourCost, scratchExtension, type Load, type TraceEvent } from './lib/extension-cost';
 
 const args = parseArgs();
 const LOADS = numArg(args, 'loads', 12);
@@ -43,21 +42,6 @@ const PAGES: { file: string; label: string; frames: number; budgetMs: number }[]
 ];
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-
-/** An unpacked extension with our manifest's two content-script declarations, each one line long. */
-function floorExtension(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-floor-ext-'));
-  const all = { matches: ['<all_urls>'], run_at: 'document_start', all_frames: true, match_about_blank: true };
-  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({
-    manifest_version: 3, name: 'floor', version: '1.0.0', background: { service_worker: 'background.js' },
-    host_permissions: ['<all_urls>'],
-    content_scripts: [{ ...all, js: ['inject.js'], world: 'MAIN' }, { ...all, js: ['content.js'] }],
-  }));
-  fs.writeFileSync(path.join(dir, 'background.js'), 'void 0;\n');
-  fs.writeFileSync(path.join(dir, 'inject.js'), 'globalThis.__floorMain = 1;\n');
-  fs.writeFileSync(path.join(dir, 'content.js'), 'globalThis.__floorIsolated = 1;\n');
-  return dir;
-}
 
 /** A build directory by its BUILD.txt (what prepareBuild writes: "main at <commit> …"), else by its path. */
 function describeBuild(dir: string): string {
@@ -83,7 +67,8 @@ async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const baseDist = args.get('base');
   const server = await startServer();
-  const floorDir = floorExtension();
+  // An unpacked extension with our manifest's two content-script declarations, each one line long.
+  const floorDir = scratchExtension('floor', 'globalThis.__floorMain = 1;\n', 'globalThis.__floorIsolated = 1;\n');
   const builds = [await openBuild('this', dist, floorDir)];
   if (baseDist) builds.push(await openBuild('base', path.resolve(baseDist), floorDir));
   const version = await builds[0].b.browser.version();

@@ -23,10 +23,8 @@
  *   ours            this build's dist/.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, type BenchBrowser } from './lib/env';
-import { ourCost, type TraceEvent } from './lib/extension-cost';
+import { ourCost, scratchExtension, type TraceEvent } from './lib/extension-cost';
 import { mdTable, median, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
@@ -78,20 +76,6 @@ const VARIANTS: { label: string; main?: string; isolated?: string }[] = [
   { label: 'ours' },
 ];
 
-function extension(main: string, isolated: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-channel-floor-'));
-  const all = { matches: ['<all_urls>'], run_at: 'document_start', all_frames: true, match_about_blank: true };
-  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({
-    manifest_version: 3, name: 'channel floor', version: '1.0.0', background: { service_worker: 'background.js' },
-    host_permissions: ['<all_urls>'],
-    content_scripts: [{ ...all, js: ['inject.js'], world: 'MAIN' }, { ...all, js: ['content.js'] }],
-  }));
-  fs.writeFileSync(path.join(dir, 'background.js'), 'void 0;\n');
-  fs.writeFileSync(path.join(dir, 'inject.js'), main);
-  fs.writeFileSync(path.join(dir, 'content.js'), isolated);
-  return dir;
-}
-
 interface Sample {
   total: number;
   inject: number;
@@ -109,7 +93,7 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     for (const v of VARIANTS) {
-      const d = v.main !== undefined && v.isolated !== undefined ? extension(v.main, v.isolated) : dist;
+      const d = v.main !== undefined && v.isolated !== undefined ? scratchExtension('channel floor', v.main, v.isolated) : dist;
       if (d !== dist) dirs.push(d);
       runs.push({ label: v.label, b: await launchBrowser({ dist: d }), samples: [] });
     }

@@ -28,10 +28,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, type BenchBrowser } from './lib/env';
+import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
-import { mdTable, median, quantile, table } from './lib/stats';
-import { ourCost, scratchExtension, type Load, type TraceEvent } from './lib/extension-cost';
+import { f3, mdTable, median, quantile, table } from './lib/stats';
+import { ourCost, scratchExtension, tracedLoad, type Load } from './lib/extension-cost';
 
 const args = parseArgs();
 const LOADS = numArg(args, 'loads', 12);
@@ -40,14 +40,6 @@ const PAGES: { file: string; label: string; frames: number; budgetMs: number }[]
   { file: 'basic-r19.html', label: 'React 19', frames: 1, budgetMs: 1.5 },
   { file: 'frames10.html', label: '10 frames (5 same-site, 5 cross-site)', frames: 11, budgetMs: 1 },
 ];
-
-const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-
-/** A build directory by its BUILD.txt (what prepareBuild writes: "main at <commit> …"), else by its path. */
-function describeBuild(dir: string): string {
-  const note = path.join(dir, 'BUILD.txt');
-  return fs.existsSync(note) ? `the build of ${fs.readFileSync(note, 'utf8').trim()}` : dir;
-}
 
 interface Build {
   label: string;
@@ -80,15 +72,9 @@ async function main(): Promise<void> {
     for (let round = 0; round < LOADS + 1; round++) {
       for (const p of PAGES) {
         for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-          const page = await build.b.newPage();
-          await page.tracing.start({ categories: ['devtools.timeline'] });
-          await page.goto(`${server.origin}/${p.file}?r=${round}`, { waitUntil: 'load' });
-          await sleep(300);
-          const raw = await page.tracing.stop();
-          await page.close();
-          const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
-          const load = ourCost(trace.traceEvents, build.prefix, `${server.origin}/${p.file}`);
-          const floorExt = ourCost(trace.traceEvents, build.floorPrefix, '');
+          const { events } = await tracedLoad(build.b, `${server.origin}/${p.file}?r=${round}`);
+          const load = ourCost(events, build.prefix, `${server.origin}/${p.file}`);
+          const floorExt = ourCost(events, build.floorPrefix, '');
           if (load.framesSeen < p.frames || floorExt.framesSeen < p.frames) {
             failures.push(`${build.label}: ${p.file} round ${round}: our scripts seen in ${load.framesSeen}, the one-line extension's in`
               + ` ${floorExt.framesSeen}, of ${p.frames} frames`);

@@ -26,9 +26,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, type BenchBrowser } from './lib/env';
-import { ourCost, scratchExtension, type TraceEvent } from './lib/extension-cost';
-import { mdTable, median, table } from './lib/stats';
+import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
+import { ourCost, scratchExtension, tracedLoad, type TraceEvent } from './lib/extension-cost';
+import { f3, mdTable, median, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
 const args = parseArgs();
@@ -43,8 +43,6 @@ interface Run {
   evaluate: number[];
   compile: number[];
 }
-
-const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
 /** The `v8.compile` events nested in the MAIN script's evaluation, thread ms. */
 function compileMs(events: readonly TraceEvent[], url: string): number {
@@ -79,22 +77,17 @@ async function main(): Promise<void> {
     }
     for (let round = 0; round < LOADS + 1; round++) {
       for (const run of round % 2 === 0 ? runs : [...runs].reverse()) {
-        const page = await run.b.newPage();
-        await page.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-v8.compile'] });
-        await page.goto(`${server.origin}/plain.html?r=${round}`, { waitUntil: 'load' });
-        await sleep(200);
-        const raw = await page.tracing.stop();
-        const ran = await page.evaluate(() => (globalThis as unknown as { __bootBytes?: number }).__bootBytes === 1);
-        await page.close();
+        const { events, checked: ran } = await tracedLoad(run.b, `${server.origin}/plain.html?r=${round}`, {
+          categories: ['devtools.timeline', 'disabled-by-default-v8.compile'], settleMs: 200,
+          beforeClose: (page) => page.evaluate(() => (globalThis as unknown as { __bootBytes?: number }).__bootBytes === 1),
+        });
         if (!ran) {
           failures.push(`${run.label} round ${round}: its MAIN script did not run to its end`);
           continue;
         }
-        const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
         const prefix = `chrome-extension://${run.b.extensionId}/`;
-        const load = ourCost(trace.traceEvents, prefix, '');
-        const evaluate = load.byFile.get('inject.js');
-        const compile = compileMs(trace.traceEvents, `${prefix}inject.js`);
+        const evaluate = ourCost(events, prefix, '').byFile.get('inject.js');
+        const compile = compileMs(events, `${prefix}inject.js`);
         if (evaluate === undefined || !Number.isFinite(compile)) {
           failures.push(`${run.label} round ${round}: its MAIN script left no evaluation in the trace`);
           continue;

@@ -23,9 +23,9 @@
  *   ours            this build's dist/.
  */
 import * as fs from 'node:fs';
-import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, type BenchBrowser } from './lib/env';
-import { ourCost, scratchExtension, type TraceEvent } from './lib/extension-cost';
-import { mdTable, median, table } from './lib/stats';
+import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
+import { ourCost, scratchExtension, tracedLoad } from './lib/extension-cost';
+import { f3, mdTable, median, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
 const args = parseArgs();
@@ -83,8 +83,6 @@ interface Sample {
   pageLine: number;
 }
 
-const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const server = await startServer();
@@ -99,14 +97,8 @@ async function main(): Promise<void> {
     }
     for (let round = 0; round < LOADS + 1; round++) {
       for (const run of round % 2 === 0 ? runs : [...runs].reverse()) {
-        const page = await run.b.newPage();
-        await page.tracing.start({ categories: ['devtools.timeline'] });
-        await page.goto(`${server.origin}/plain.html?r=${round}`, { waitUntil: 'load' });
-        await sleep(300);
-        const raw = await page.tracing.stop();
-        await page.close();
-        const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
-        const load = ourCost(trace.traceEvents, `chrome-extension://${run.b.extensionId}/`, `${server.origin}/plain.html`);
+        const { events } = await tracedLoad(run.b, `${server.origin}/plain.html?r=${round}`);
+        const load = ourCost(events, `chrome-extension://${run.b.extensionId}/`, `${server.origin}/plain.html`);
         if (load.framesSeen < 1) {
           failures.push(`${run.label} round ${round}: its scripts left no evaluation in the trace`);
           continue;

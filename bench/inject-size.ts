@@ -35,23 +35,14 @@ import zlib from 'node:zlib';
 import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer } from './lib/env';
 import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
 import { SourceMap } from './lib/sourcemap';
-import { mdTable, median, quantile, table } from './lib/stats';
+import { f2, f3, mdTable, median, quantile, table } from './lib/stats';
+import { tracedLoad, type TraceEvent } from './lib/extension-cost';
 import { passFail, today, writeSection } from './lib/doc';
 
 const SIZE_BUDGET_BYTES = 10 * 1024;
 const COST_BUDGET_MS = 0.3;
 const FILES = ['inject.js', 'content.js', 'agent.js', 'content-main.js'];
 const ALWAYS_ON = ['inject.js', 'content.js'];
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  tid: number;
-  dur?: number;
-  tdur?: number;
-  args?: { data?: { url?: string } };
-}
 
 /** What happens inside a script's EvaluateScript (a second pass with the 'blink' and 'v8' trace categories). */
 interface Breakdown {
@@ -121,7 +112,6 @@ function breakdownOf(events: TraceEvent[], injectUrl: string): Breakdown | null 
   };
 }
 
-
 /**
  * What each thing inject.js does costs by itself, as the page's own inline scripts in a browser without the extension
  * (one <script> per step, in inject.js's order; each EvaluateScript's thread time, median over the loads). The first
@@ -172,9 +162,6 @@ async function stepCosts(steps: [string, string][], loads: number): Promise<numb
   return acc.map((a) => median(a));
 }
 
-const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
 
@@ -206,27 +193,15 @@ async function main(): Promise<void> {
   const pageBreakdowns: Breakdown[] = [];
   try {
     for (let i = 0; i < LOADS + 1; i++) {
-      const page = await b.newPage();
-      await page.tracing.start({ categories: ['devtools.timeline'] });
-      await page.goto(pageUrl, { waitUntil: 'load' });
-      await sleep(200);
-      const raw = await page.tracing.stop();
-      const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
-      loads.push(costOf(trace.traceEvents, extPrefix, pageUrl));
-      await page.close();
+      const { events } = await tracedLoad(b, pageUrl, { settleMs: 200 });
+      loads.push(costOf(events, extPrefix, pageUrl));
     }
     for (let i = 0; i < BREAKDOWN_LOADS; i++) {
-      const page = await b.newPage();
-      await page.tracing.start({ categories: ['devtools.timeline', 'blink', 'v8', 'disabled-by-default-v8.compile'] });
-      await page.goto(pageUrl, { waitUntil: 'load' });
-      await sleep(200);
-      const raw = await page.tracing.stop();
-      const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
-      const bd = breakdownOf(trace.traceEvents, `${extPrefix}inject.js`);
+      const { events } = await tracedLoad(b, pageUrl, { categories: ['devtools.timeline', 'blink', 'v8', 'disabled-by-default-v8.compile'], settleMs: 200 });
+      const bd = breakdownOf(events, `${extPrefix}inject.js`);
       if (bd) breakdowns.push(bd);
-      const bdPage = breakdownOf(trace.traceEvents, `${extPrefix}content.js`);
+      const bdPage = breakdownOf(events, `${extPrefix}content.js`);
       if (bdPage) pageBreakdowns.push(bdPage);
-      await page.close();
     }
     for (let i = 0; i < BREAKDOWN_LOADS; i++) {
       const page = await b.newPage();

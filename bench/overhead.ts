@@ -39,7 +39,7 @@ import { commandLine, enableOverlay, ensureOutDir, launchBrowser, lc, machineNot
   sleep, startServer, waitFor, type BenchBrowser, type FrameTotals } from './lib/env';
 import { attribute, mergeFunctions, msWhere, parseFrameKey, type Attribution, type CpuProfile } from './lib/profile';
 import { SourceMap } from './lib/sourcemap';
-import { max, mdTable, median, spread, table } from './lib/stats';
+import { f2, max, mdTable, median, spread, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
 
 const CONFIGS = ['none', 'off', 'on', 'react-scan'] as const;
@@ -180,7 +180,6 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
 
 const pctOf = (ms: number, busy: number): number => (busy > 0 ? (100 * ms) / busy : NaN);
 const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 
 /** Names an extension frame through the build's source maps: `name (src/…:line)`. */
 class Namer {

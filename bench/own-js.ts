@@ -19,14 +19,13 @@
  * With `--base`, both builds run in this process, one browser each, a fresh
  * tab per measurement, the order flipping every round.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { CDPSession } from 'puppeteer-core';
-import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
+import { commandLine, describeBuild, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
   waitFor, type BenchBrowser } from './lib/env';
 import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
 import { SourceMap } from './lib/sourcemap';
-import { mdTable, median, spread, table } from './lib/stats';
+import { f2, f3, mdTable, median, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
 const args = parseArgs();
@@ -47,8 +46,6 @@ interface Run {
   ownMs: number;
   records: number;
 }
-
-const isOurs = (prefix: string) => (url: string): boolean => url.startsWith(prefix);
 
 async function measure(b: BenchBrowser, build: string, dist: string, origin: string, pct: number): Promise<Run> {
   const page = await b.newPage();
@@ -85,24 +82,14 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
   }
 }
 
-/** A build directory by its BUILD.txt (what prepareBuild writes: "main at <commit> …"), else by its path. */
-function describe(dir: string): string {
-  const note = path.join(dir, 'BUILD.txt');
-  return fs.existsSync(note) ? `the build of ${fs.readFileSync(note, 'utf8').trim()}` : `\`${dir}\``;
-}
-
-const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-
 /** A build's costliest own functions at one share, µs of own JS per commit, named through its source maps. */
 function topFunctions(runs: Run[], n: number): string[][] {
   const merged = mergeFunctions(runs.map((r) => r.a));
   const commits = runs.reduce((x, r) => x + r.commits, 0);
-  const prefixes = new Set<string>();
-  for (const f of merged.values()) if (f.url.startsWith('chrome-extension://')) prefixes.add(f.url.slice(0, f.url.lastIndexOf('/') + 1));
   const maps = new Map<string, SourceMap | null>();
+  // The page runs no other extension: every chrome-extension:// function is ours.
   return [...merged.values()]
-    .filter((f) => [...prefixes].some((p) => isOurs(p)(f.url)))
+    .filter((f) => f.url.startsWith('chrome-extension://'))
     .map((f) => ({ f, own: f.ms - f.nativeMs }))
     .sort((x, y) => y.own - x.own).slice(0, n)
     .map(({ f, own }) => {
@@ -169,7 +156,7 @@ make — the frame-end flush, canvas drawing — excluded), per React commit of 
 ${WINDOW_MS / 1000} s per build and share${base ? ', the two builds interleaved in one process (the order flips every round)' : ''}. It is the part
 of bench/overhead.ts's figure that our code decides, without the subtraction of moved style and layout that makes that
 figure spread by about a point between rounds. "records per commit": what the agent handed the content script.
-${base ? `"base" is ${describe(base)}; "this" is ${describe(dist)}.` : ''}
+${base ? `"base" is ${describeBuild(base)}; "this" is ${describeBuild(dist)}.` : ''}
 
 ${mdTable(header, rows)}
 

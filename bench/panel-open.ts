@@ -21,7 +21,7 @@ import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, par
   waitFor } from './lib/env';
 import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
 import { SourceMap } from './lib/sourcemap';
-import { mdTable, median, spread, table } from './lib/stats';
+import { f2, mdTable, median, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
 const args = parseArgs();
@@ -102,8 +102,6 @@ async function measure(dist: string, label: string, origin: string): Promise<Run
     await b.close();
   }
 }
-
-const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 
 /** The content script's costliest functions over a build's runs, named through its source maps. */
 function topContent(runs: Run[], n: number): string[][] {

@@ -86,6 +86,12 @@ export function prepareBuild(args: Map<string, string>): string {
   return BENCH_DIST;
 }
 
+/** A build directory by its BUILD.txt (what prepareBuild writes: "main at <commit> …"), else by its path. */
+export function describeBuild(dir: string): string {
+  const note = path.join(dir, 'BUILD.txt');
+  return fs.existsSync(note) ? `the build of ${fs.readFileSync(note, 'utf8').trim()}` : dir;
+}
+
 export interface BenchBrowser {
   browser: Browser;
   /** The extension's id, or null for a browser without it. */

@@ -6,6 +6,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { sleep } from './env';
 
 export interface TraceEvent {
   name: string;
@@ -60,7 +62,6 @@ export function ourCost(events: readonly TraceEvent[], prefix: string, pageUrl: 
   };
 }
 
-
 /**
  * An extension declared as ours (a MAIN-world and an isolated-world script at document_start in every frame) whose two
  * scripts are the given texts; its directory, for launchBrowser({ dist }). The caller removes it.
@@ -77,4 +78,26 @@ export function scratchExtension(name: string, main: string, isolated: string): 
   fs.writeFileSync(path.join(dir, 'inject.js'), main);
   fs.writeFileSync(path.join(dir, 'content.js'), isolated);
   return dir;
+}
+
+/**
+ * One page load in a fresh tab, traced: Chrome's trace events from before the navigation until `settleMs` after the
+ * load event. `beforeClose` runs on the page after the trace stops (a check of what the load left).
+ */
+export async function tracedLoad<T = undefined>(
+  b: { newPage(): Promise<Page> }, url: string,
+  opts: { categories?: string[]; settleMs?: number; beforeClose?: (page: Page) => Promise<T> } = {},
+): Promise<{ events: TraceEvent[]; checked: T | undefined }> {
+  const page = await b.newPage();
+  try {
+    await page.tracing.start({ categories: opts.categories ?? ['devtools.timeline'] });
+    await page.goto(url, { waitUntil: 'load' });
+    await sleep(opts.settleMs ?? 300);
+    const raw = await page.tracing.stop();
+    const checked = opts.beforeClose ? await opts.beforeClose(page) : undefined;
+    const trace = JSON.parse(Buffer.from(raw ?? new Uint8Array()).toString('utf8')) as { traceEvents: TraceEvent[] };
+    return { events: trace.traceEvents, checked };
+  } finally {
+    await page.close();
+  }
 }

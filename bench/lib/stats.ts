@@ -30,6 +30,10 @@ export function max(xs: readonly number[]): number {
   return s[s.length - 1] ?? NaN;
 }
 
+/** A figure for a table: two or three decimals, or "n/a" when it is not a number (a missing measurement). */
+export const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+export const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+
 /** "median [min–max]" with `digits` decimals. */
 export function spread(xs: readonly number[], digits = 1, unit = ''): string {
   if (xs.length === 0) return 'n/a';

@@ -2,7 +2,7 @@
  * What each kilobyte of the MAIN-world boot script costs at load, whether or
  * not it runs (issue 10, target 1: ≤ 1 ms per page load).
  *
- *   npx tsx bench/boot-bytes.ts [--loads 12] [--doc] [--no-build]
+ *   npx tsx bench/boot-bytes.ts [--loads 12] [--base <dist of another build>] [--doc] [--no-build]
  *
  * V8 compiles a script's top level when it loads it and pre-parses every
  * function in it, called or not; extension content scripts get no code cache.
@@ -19,14 +19,17 @@
  *   agent.js, never called    the on-enable agent the same way (≈ 7 × the
  *                             bytes): how the cost scales;
  *   inject.js                 this build's, run as at load (its channel
- *                             listener waits for an offer that never comes).
+ *                             listener waits for an offer that never comes);
+ *   inject.js of --base       with --base, that build's the same way: a
+ *                             change of the boot against the build before,
+ *                             on the same interleaved loads.
  * Each variant ends with the one line, checked after each load: a script that
  * did not parse or run to its end fails the run.
  * "ms per KB" divides the evaluation above the floor by the script's size.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandLine, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
+import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
 import { ourCost, scratchExtension, tracedLoad, type TraceEvent } from './lib/extension-cost';
 import { f3, mdTable, median, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
@@ -67,6 +70,11 @@ async function main(): Promise<void> {
     { label: 'agent.js, never called', main: `${never('__bootBytesA', agent)}${ONE_LINE}` },
     { label: 'inject.js', main: `${inject}\n${ONE_LINE}` },
   ];
+  const base = args.get('base');
+  if (base) {
+    const baseInject = fs.readFileSync(path.join(path.resolve(base), 'inject.js'), 'utf8');
+    variants.push({ label: 'inject.js of --base', main: `${baseInject}\n${ONE_LINE}` });
+  }
   const server = await startServer();
   const runs: Run[] = [];
   const failures: string[] = [];
@@ -129,7 +137,8 @@ each kilobyte of the MAIN-world boot costs something on every page load even whe
 declared as ours (the isolated script one line in each), each in a browser of its own, on the same interleaved loads
 of plain.html; the MAIN script's evaluation from Chrome's trace (thread time) and the \`v8.compile\` inside it. "never
 called": the build's file as the body of a function nothing calls (its bytes and no run); "inject.js" this build's
-boot as at load (its channel listener waits for an offer that never comes: no content side).
+boot as at load (its channel listener waits for an offer that never comes: no content side).${base ? ` "inject.js of
+--base": ${describeBuild(base)}'s the same way.` : ''}
 
 ${mdTable(header, rows)}`);
   }

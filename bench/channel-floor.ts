@@ -20,6 +20,14 @@
  *                   first capture listener, which takes the port;
  *   channel, dispatched  the same, the offer dispatched as a MessageEvent
  *                   during the isolated script's evaluation (ours now);
+ *   channel on enable    the channel made only when wanted, a secret
+ *                   handed over at load instead: the MAIN world writes a
+ *                   random secret on the root element, the isolated world
+ *                   reads and removes it (no MessageChannel, no MessageEvent
+ *                   at load; the MAIN world keeps the same natives);
+ *   on enable, secret dispatched  the same, the secret in a MessageEvent
+ *                   the isolated world dispatches at load (no
+ *                   MessageChannel at load);
  *   ours            this build's dist/.
  */
 import * as fs from 'node:fs';
@@ -69,10 +77,85 @@ const ISOLATED_DISPATCHED = `(() => {
 })();
 `;
 
+/**
+ * The channel made on enable instead of at load: at load the MAIN world keeps the same natives, registers the same
+ * first capture listener (which stays until an offer carrying the secret comes) and hands the isolated world a
+ * random secret through an attribute of the root element, which the isolated script reads and removes during its
+ * own evaluation, before any page script exists. No MessageChannel, no MessageEvent made at load.
+ */
+const MAIN_SECRET = `(() => {
+  const w = window, A = Reflect.apply, g = (p, n) => Object.getOwnPropertyDescriptor(p, n).get;
+  const data = g(MessageEvent.prototype, 'data'), ports = g(MessageEvent.prototype, 'ports'), src = g(MessageEvent.prototype, 'source');
+  const stop = Event.prototype.stopImmediatePropagation, cancel = Event.prototype.preventDefault;
+  const rm = EventTarget.prototype.removeEventListener, post = MessagePort.prototype.postMessage;
+  const setOn = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage').set;
+  const b = new Uint32Array(4);
+  crypto.getRandomValues(b);
+  const secret = b.join('.');
+  document.documentElement.setAttribute('data-floor-secret', secret);
+  function on(e) {
+    const d = A(data, e, []);
+    if (!d || d.secret !== secret || A(src, e, []) !== w) return;
+    const ps = A(ports, e, []);
+    if (ps.length !== 1) return;
+    A(stop, e, []); A(cancel, e, []); A(rm, w, ['message', on, true]);
+    A(setOn, ps[0], [() => {}]);
+    w.__floorPort = typeof post;
+  }
+  w.addEventListener('message', on, true);
+})();
+`;
+const ISOLATED_SECRET = `(() => {
+  const el = document.documentElement;
+  const secret = el.getAttribute('data-floor-secret');
+  el.removeAttribute('data-floor-secret');
+  window.addEventListener('floor-want', () => {
+    const c = new MessageChannel();
+    c.port1.onmessage = () => {};
+    window.dispatchEvent(new MessageEvent('message', { data: { secret }, ports: [c.port2], source: window, cancelable: true }));
+  }, true);
+  globalThis.__floorSecret = secret !== null;
+})();
+`;
+
+const MAIN_SECRET_HEARD = `(() => {
+  const w = window, A = Reflect.apply, g = (p, n) => Object.getOwnPropertyDescriptor(p, n).get;
+  const data = g(MessageEvent.prototype, 'data'), ports = g(MessageEvent.prototype, 'ports'), src = g(MessageEvent.prototype, 'source');
+  const stop = Event.prototype.stopImmediatePropagation, cancel = Event.prototype.preventDefault;
+  const rm = EventTarget.prototype.removeEventListener, post = MessagePort.prototype.postMessage;
+  const setOn = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage').set;
+  let secret = null;
+  function on(e) {
+    const d = A(data, e, []);
+    if (!d || typeof d.secret !== 'string' || A(src, e, []) !== w) return;
+    if (secret === null) { secret = d.secret; A(stop, e, []); A(cancel, e, []); return; }
+    if (d.secret !== secret) return;
+    const ps = A(ports, e, []);
+    if (ps.length !== 1) return;
+    A(stop, e, []); A(cancel, e, []); A(rm, w, ['message', on, true]);
+    A(setOn, ps[0], [() => {}]);
+    w.__floorPort = typeof post;
+  }
+  w.addEventListener('message', on, true);
+})();
+`;
+const ISOLATED_SECRET_DISPATCHED = `(() => {
+  const secret = Math.random().toString(36) + Math.random().toString(36);
+  window.dispatchEvent(new MessageEvent('message', { data: { secret }, source: window, cancelable: true }));
+  window.addEventListener('floor-want', () => {
+    const c = new MessageChannel();
+    c.port1.onmessage = () => {};
+    window.dispatchEvent(new MessageEvent('message', { data: { secret }, ports: [c.port2], source: window, cancelable: true }));
+  }, true);
+})();
+`;
+
 const VARIANTS: { label: string; main?: string; isolated?: string }[] = [
   { label: 'one line each', main: 'globalThis.__floorMain = 1;\n', isolated: 'globalThis.__floorIsolated = 1;\n' },
   { label: 'channel, posted', main: MAIN_LISTENER, isolated: ISOLATED_POSTED },
   { label: 'channel, dispatched', main: MAIN_LISTENER, isolated: ISOLATED_DISPATCHED },
+  { label: 'channel on enable', main: MAIN_SECRET, isolated: ISOLATED_SECRET },
+  { label: 'on enable, secret dispatched', main: MAIN_SECRET_HEARD, isolated: ISOLATED_SECRET_DISPATCHED },
   { label: 'ours' },
 ];
 
@@ -137,8 +220,10 @@ model): four extensions declared as ours, each in a browser of its own, on the s
 measured as bench/always-on.ts measures ours (every evaluation and callback of the extension, Chrome's trace, thread
 time). "channel, posted" is the handshake alone as it was until 2026-11-25 (the isolated world's \`MessageChannel\`
 and posted offer; the MAIN world's kept natives and first capture listener); "channel, dispatched" the same with the
-offer dispatched during the isolated script's evaluation, as ours does now; "ours" this build. The issue's 1 ms
-target is for "ours".
+offer dispatched during the isolated script's evaluation, as ours does now; "channel on enable" and "on enable,
+secret dispatched" would make the channel only when it is wanted, with a secret handed over at load (through an
+attribute of the root element, or in a dispatched MessageEvent without a port) so that the offer made later cannot be
+taken; "ours" this build. The issue's 1 ms target is for "ours".
 
 ${mdTable(header, rows)}`);
   }

@@ -5,7 +5,7 @@
  * Performance panel can record only while DevTools is open.
  */
 import browser from 'webextension-polyfill';
-import { PORT_NAME_DEVTOOLS } from '../protocol/constants';
+import { PORT_NAME_DEVTOOLS } from '../protocol/ports';
 
 browser.devtools.panels.create('Layout Cost', 'icons/icon32.png', 'panel.html').catch((e: unknown) => {
   console.warn('[layout-cost] could not create the panel', e);

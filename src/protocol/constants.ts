@@ -16,14 +16,5 @@ export const MODES = ['off', 'components', 'heatmap', 'inspect'] as const;
 export type Mode = (typeof MODES)[number];
 export type OnMode = Exclude<Mode, 'off'>;
 
-/** Off → Components → Heatmap → Inspect → Off. */
-export function nextMode(mode: Mode): Mode {
-  return MODES[(MODES.indexOf(mode) + 1) % MODES.length];
-}
-
-export const PORT_NAME_CONTENT = 'layout-cost-content';
-export const PORT_NAME_PANEL = 'layout-cost-panel';
-/** The devtools page's port, `layout-cost-devtools:<tabId>`: DevTools is open on that tab while it is connected. */
-export const PORT_NAME_DEVTOOLS = 'layout-cost-devtools';
 /** Window message type of the one-time handshake that hands the private port over. */
 export const HANDSHAKE_TYPE = 'handshake';

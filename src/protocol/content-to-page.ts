@@ -1,16 +1,14 @@
 /**
  * Validators for what the content script sends the MAIN world. Its own
- * module: the document_start script checks these four types and nothing
- * else, so it must not pull in the rest of the protocol.
+ * module: the agent (injected on enable) checks its messages with these
+ * without pulling in the rest of the protocol; the boot script, compiled on
+ * every page load, carries none of them (it checks the envelope and the few
+ * fields it acts on: src/inject/boot/channel.ts).
  */
 import { MODES } from './constants';
 import { anyValue, bool, INVALID, isRecord, nullable, num, numArray, oneOf } from './validate';
 
-/**
- * Built on first use, not at load: the document_start script compiles this module on every page load but needs the
- * table only when the first message arrives (the overlay or a panel came on), and building it creates some forty
- * closures (docs/PERFORMANCE.md, always on).
- */
+/** Built on first use: building it creates some forty closures. */
 function build() {
   const id = num(0, 2 ** 31);
   /** Our own cost (protocol/snapshot.ts `SelfCost`). */

@@ -24,9 +24,10 @@ import {
 } from './validate';
 
 export {
-  HANDSHAKE_TYPE, MODES, nextMode, PORT_NAME_CONTENT, PORT_NAME_DEVTOOLS, PORT_NAME_PANEL, PROTOCOL_VERSION, Source,
+  HANDSHAKE_TYPE, MODES, PROTOCOL_VERSION, Source,
   type Mode, type OnMode, type SourceName,
 } from './constants';
+export { nextMode, PORT_NAME_CONTENT, PORT_NAME_DEVTOOLS, PORT_NAME_PANEL } from './ports';
 
 const mode = oneOf(MODES);
 const id = num(0, 2 ** 31);

@@ -10,7 +10,10 @@
  * pipeline.
  */
 import type { PixelAnswer } from '../../protocol';
-import type { ExperimentOutcome } from '../../protocol/experiment';
+import { contentToPage } from '../../protocol/content-to-page';
+import type { ExperimentOutcome, ExperimentRequest } from '../../protocol/experiment';
+import { INVALID } from '../../protocol/validate';
+import type { ContentMessage } from '../boot/channel';
 import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
 import { ExperimentRunner } from './experiment/experiment';
 import { nativeReaders } from './natives';
@@ -21,6 +24,8 @@ import { TypeSourcer } from './types';
 
 /** Component types are looked at this often while on (never on the commit path). */
 const TYPES_INTERVAL_MS = 1000;
+/** Before the content script's first config, or if it did not check out: off. */
+const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false };
 
 export default function start(link: AgentLink): AgentHandle {
   const win = window as Window & typeof globalThis;
@@ -100,12 +105,66 @@ export default function start(link: AgentLink): AgentHandle {
     }
     link.announce();
   };
+  const experiment = (seq: number, req: ExperimentRequest, pixels: boolean): void => {
+    const done = (outcome: ExperimentOutcome): void => link.post('experimentResult', { seq, outcome });
+    if (!pipeline.isRunning) {
+      done({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
+      return;
+    }
+    // Answered exactly once, whatever happens: a start that throws half way (a page that broke a built-in) is undone
+    // (abort takes our sheet and attribute off) and the caller hears why instead of waiting for its timeout.
+    let answered = false;
+    const once = (o: ExperimentOutcome): void => {
+      if (answered) return;
+      answered = true;
+      done(o);
+    };
+    try {
+      pipeline.clock.run(() => experiments.start(req, pixels, once));
+    } catch (e) {
+      link.debug('agent experiment', e);
+      experiments.abort('the experiment failed on this page');
+      once({ ok: false, error: 'the experiment failed on this page' });
+    }
+  };
+  // The content script's messages come to the agent with their envelope checked (boot/channel.ts); their payloads are
+  // checked here, so that the boot script, compiled on every page load, carries none of these validators.
+  const table = contentToPage().table;
+  const receive = (msg: ContentMessage): void => {
+    switch (msg.type) {
+      case 'config': {
+        const cfg = table.config(msg.payload);
+        if (cfg !== INVALID) guard('config', () => apply(cfg));
+        break;
+      }
+      case 'resync':
+        if (table.resync(msg.payload) !== INVALID) guard('resync', () => pipeline.resync());
+        break;
+      case 'hitTest': {
+        const h = table.hitTest(msg.payload);
+        if (h !== INVALID) guard('hitTest', () => link.post('hit', { seq: h.seq, id: pipeline.isRunning ? pipeline.hitTest(h.x, h.y) : null }));
+        break;
+      }
+      case 'captured': {
+        const a = table.captured(msg.payload);
+        if (a === INVALID) break;
+        const w = captures.get(a.seq);
+        if (!w) break;
+        captures.delete(a.seq);
+        w({ ok: a.ok, error: a.error, pixelsCompared: a.pixelsCompared, pixelsChanged: a.pixelsChanged });
+        break;
+      }
+      case 'experiment': {
+        const x = table.experiment(msg.payload);
+        if (x !== INVALID) experiment(x.seq, x.request, x.pixels);
+        break;
+      }
+      default:
+        link.debug('agent: no such message', msg.type);
+    }
+  };
   const handle: AgentHandle = {
-    config: (cfg) => guard('config', () => apply(cfg)),
-    resync: () => guard('resync', () => pipeline.resync()),
-    hitTest: (seq, x, y) => guard('hitTest', () => {
-      link.post('hit', { seq, id: pipeline.isRunning ? pipeline.hitTest(x, y) : null });
-    }),
+    receive,
     // A renderer that registers after enable (lazy-loaded React): attach then.
     renderer: () => guard('renderer', () => pipeline.attachAdapter()),
     degraded: () => reasons.all,
@@ -114,34 +173,8 @@ export default function start(link: AgentLink): AgentHandle {
     // The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer.
     stats: () => ({ ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100 }),
     nodeOf: (id) => pipeline.nodeOf(id),
-    captured: (a) => {
-      const w = captures.get(a.seq);
-      if (!w) return;
-      captures.delete(a.seq);
-      w({ ok: a.ok, error: a.error, pixelsCompared: a.pixelsCompared, pixelsChanged: a.pixelsChanged });
-    },
-    experiment: (req, pixels, done) => {
-      if (!pipeline.isRunning) {
-        done({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
-        return;
-      }
-      // Answered exactly once, whatever happens: a start that throws half way (a page that broke a built-in) is undone
-      // (abort takes our sheet and attribute off) and the caller hears why instead of waiting for its timeout.
-      let answered = false;
-      const once = (o: ExperimentOutcome): void => {
-        if (answered) return;
-        answered = true;
-        done(o);
-      };
-      try {
-        pipeline.clock.run(() => experiments.start(req, pixels, once));
-      } catch (e) {
-        link.debug('agent experiment', e);
-        experiments.abort('the experiment failed on this page');
-        once({ ok: false, error: 'the experiment failed on this page' });
-      }
-    },
   };
-  guard('start', () => apply(link.config));
+  const first = link.config === null ? OFF : table.config(link.config);
+  guard('start', () => apply(first === INVALID ? OFF : first));
   return handle;
 }

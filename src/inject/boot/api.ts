@@ -4,7 +4,7 @@
  * private port; `state()` answers synchronously from the last state the
  * content script pushed (plus the hook's own counts).
  */
-import type { ContentToPage, LayoutCostState, Mode, PageStatus, SelfCost } from '../../protocol';
+import type { LayoutCostState, Mode, PageStatus, SelfCost } from '../../protocol';
 import { MODES } from '../../protocol/constants';
 import { DEFAULT_EXPERIMENT_FRAMES } from '../../protocol/experiment-request';
 import type { PagePost } from './channel';
@@ -26,7 +26,8 @@ export interface ApiDeps {
 }
 
 export interface ApiHandle {
-  setState(state: ContentToPage['state']): void;
+  /** The content script's `state` message, its fields checked here (nothing else of the protocol is in this script). */
+  setState(state: Record<string, unknown>): void;
 }
 
 export function installApi(
@@ -140,11 +141,14 @@ export function installApi(
 
   return {
     setState(st) {
-      mode = st.mode;
-      pinned = st.pinned;
-      capped = st.capped;
-      dropped = st.dropped;
-      self = st.self;
+      const m = st.mode;
+      mode = typeof m === 'string' && (MODES as readonly string[]).includes(m) ? (m as Mode) : 'off';
+      pinned = typeof st.pinned === 'number' ? st.pinned : null;
+      capped = st.capped === true;
+      dropped = typeof st.dropped === 'number' ? st.dropped : 0;
+      const sc = st.self as Partial<SelfCost> | null | undefined;
+      self = sc && typeof sc.msPerFrame === 'number' && typeof sc.mainThreadShare === 'number'
+        ? { msPerFrame: sc.msPerFrame, mainThreadShare: sc.mainThreadShare } : null;
     },
   };
 }

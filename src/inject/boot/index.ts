@@ -12,11 +12,10 @@
  * is compiled on every page load (docs/PERFORMANCE.md).
  */
 import type { PageStatus } from '../../protocol';
-import type { ExperimentOutcome } from '../../protocol/experiment';
 import { type ApiHandle, installApi } from './api';
 import { type ContentMessage, openChannel } from './channel';
 import { installHook } from './hook';
-import { type AgentConfig, type AgentHandle, type AgentLink, type AgentStart, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
+import { type AgentHandle, type AgentLink, type AgentStart, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
 import { installRaf } from './raf';
 import { installShadowTap } from './shadow';
 
@@ -42,7 +41,8 @@ function main(win: Window & typeof globalThis): void {
   const shadow = installShadowTap(win, report);
   const setTimeoutNative = win.setTimeout;
   const notes: string[] = [];
-  let config: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false };
+  /** The content script's last `config`, as it came: the agent checks it (null: none yet, the overlay is off). */
+  let config: unknown = null;
   let agent: AgentHandle | null = null;
   // A null-prototype record, not a Map: offer() is called by page code, and nothing it reaches may be a built-in the
   // page can have replaced (Map.prototype.set) or a setter on a prototype (Array.prototype[0]).
@@ -89,10 +89,15 @@ function main(win: Window & typeof globalThis): void {
     agent = start(link);
   }
 
+  /**
+   * The boot script acts on three types itself and checks their few fields here; the rest are the agent's, which
+   * checks them with the protocol's validators (channel.ts).
+   */
   function onMessage(msg: ContentMessage): void {
+    const p = (typeof msg.payload === 'object' && msg.payload !== null ? msg.payload : {}) as Record<string, unknown>;
     switch (msg.type) {
       case 'state':
-        api?.setState(msg.payload);
+        api?.setState(p);
         if (!announcing) {
           // The content script's main part is here: from now on it hears of React (and answers it at once).
           announcing = true;
@@ -100,36 +105,26 @@ function main(win: Window & typeof globalThis): void {
         }
         break;
       case 'apiResult': {
-        const w = apiWaiters.get(msg.payload.reqId);
+        const w = typeof p.reqId === 'number' ? apiWaiters.get(p.reqId) : undefined;
         if (w) {
-          apiWaiters.delete(msg.payload.reqId);
-          w(msg.payload.result);
+          apiWaiters.delete(p.reqId as number);
+          w(p.result);
         }
         break;
       }
-      case 'config':
-        config = msg.payload;
-        agent?.config(config);
-        break;
-      case 'hitTest':
-        agent?.hitTest(msg.payload.seq, msg.payload.x, msg.payload.y);
-        break;
-      case 'resync':
-        agent?.resync();
-        break;
       case 'accept':
-        accept(msg.payload.token);
+        if (typeof p.token === 'number') accept(p.token);
         break;
-      case 'captured':
-        agent?.captured(msg.payload);
+      case 'experiment':
+        if (agent === null) {
+          if (typeof p.seq === 'number') {
+            channel.post('experimentResult', { seq: p.seq, outcome: { ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' } });
+          }
+        } else agent.receive(msg);
         break;
-      case 'experiment': {
-        const seq = msg.payload.seq;
-        const reply = (outcome: ExperimentOutcome): void => channel.post('experimentResult', { seq, outcome });
-        if (agent === null) reply({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
-        else agent.experiment(msg.payload.request, msg.payload.pixels, reply);
-        break;
-      }
+      default:
+        if (msg.type === 'config') config = msg.payload;
+        agent?.receive(msg);
     }
   }
 

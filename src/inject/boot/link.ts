@@ -8,8 +8,8 @@
  * agent imports this module for its types only; boot/ may import nothing of
  * agent/ (the build enforces both).
  */
-import type { ContentToPage, OutsideMeasurement, PageToContent, PixelAnswer } from '../../protocol';
-import type { ExperimentOutcome, ExperimentRequest } from '../../protocol/experiment';
+import type { ContentToPage, OutsideMeasurement, PageToContent } from '../../protocol';
+import type { ContentMessage } from './channel';
 
 /** The subset of a React renderer (`ReactDOM` internals) the hook keeps. */
 export interface RendererLike {
@@ -88,8 +88,8 @@ export interface AgentLink {
   readonly hook: HookState;
   readonly raf: RafState;
   readonly shadow: ShadowState;
-  /** The config the content script last sent (the agent applies it at once). */
-  readonly config: AgentConfig;
+  /** The config the content script last sent, as it came (the agent checks it and applies it at once); null if none. */
+  readonly config: unknown;
   /** Reasons found before the agent (the API name taken, …): they head `state().degraded`. */
   readonly notes: readonly string[];
   /** Sends a page → content message over the private port (a records buffer is transferred). */
@@ -116,9 +116,11 @@ export interface BootNatives {
 
 /** What the agent gives back: the boot script routes the content script's messages to it. */
 export interface AgentHandle {
-  config(cfg: AgentConfig): void;
-  hitTest(seq: number, x: number, y: number): void;
-  resync(): void;
+  /**
+   * A content → page message for the agent (`config`, `hitTest`, `resync`, `experiment`, `captured`), its envelope
+   * checked by the channel, its payload not: the agent checks it with the protocol's validators.
+   */
+  receive(msg: ContentMessage): void;
   /** A renderer registered after the agent started (lazy-loaded React). */
   renderer(): void;
   /** Reasons measurement is degraded now (cleared when the overlay starts again). */
@@ -131,10 +133,6 @@ export interface AgentHandle {
   stats(): Record<string, number>;
   /** The first host node of a mounted component. */
   nodeOf(id: number): Node | null;
-  /** Runs a containment experiment (agent/experiment/); `done` is called once, with a result or why not. */
-  experiment(req: ExperimentRequest, pixels: boolean, done: (outcome: ExperimentOutcome) => void): void;
-  /** The content script's answer to the agent's `capture` (an experiment's screenshot step). */
-  captured(answer: PixelAnswer & { seq: number }): void;
 }
 
 /** The agent bundle's one export: called once, when the boot script accepts its offer. */

@@ -1,0 +1,16 @@
+/**
+ * What only the worker, the content script's main part and the DevTools pages use: the ports' names and the
+ * shortcut's mode cycle. Apart from constants.ts, which the boot scripts import: a minifier that does not drop unused
+ * declarations (esbuild, webpack.config.js) would otherwise put these in every page load's bytes.
+ */
+import { MODES, type Mode } from './constants';
+
+/** Off → Components → Heatmap → Inspect → Off. */
+export function nextMode(mode: Mode): Mode {
+  return MODES[(MODES.indexOf(mode) + 1) % MODES.length];
+}
+
+export const PORT_NAME_CONTENT = 'layout-cost-content';
+export const PORT_NAME_PANEL = 'layout-cost-panel';
+/** The devtools page's port, `layout-cost-devtools:<tabId>`: DevTools is open on that tab while it is connected. */
+export const PORT_NAME_DEVTOOLS = 'layout-cost-devtools';

@@ -138,7 +138,7 @@ declared as ours (the isolated script one line in each), each in a browser of it
 of plain.html; the MAIN script's evaluation from Chrome's trace (thread time) and the \`v8.compile\` inside it. "never
 called": the build's file as the body of a function nothing calls (its bytes and no run); "inject.js" this build's
 boot as at load (its channel listener waits for an offer that never comes: no content side).${base ? ` "inject.js of
---base": ${describeBuild(base)}'s the same way.` : ''}
+--base": the same, the file of ${describeBuild(base)}.` : ''}
 
 ${mdTable(header, rows)}`);
   }

@@ -44,7 +44,10 @@ export function numArg(args: Map<string, string>, name: string, dflt: number): n
 
 /** The command line that reproduces this run, for the docs. */
 export function commandLine(script: string): string {
-  const own = ['npx tsx', script, ...process.argv.slice(2)].join(' ');
+  // A build given by path (--base, --dist) is written as what it is, not as this machine's path.
+  const argv = process.argv.slice(2).map((a, i, all) =>
+    (i > 0 && (all[i - 1] === '--base' || all[i - 1] === '--dist') ? `<${describeBuild(a).replace(/^the /, '')}>` : a));
+  const own = ['npx tsx', script, ...argv].join(' ');
   // run-all.ts builds once, then runs each script with --no-build --doc.
   return process.env.LAYOUT_COST_BENCH_ALL ? `npm run bench\` — one build, then \`${own}` : own;
 }

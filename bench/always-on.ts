@@ -30,7 +30,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
-import { f3, mdTable, median, quantile, table } from './lib/stats';
+import { f3, medianCI, mdTable, median, quantile, table } from './lib/stats';
 import { ourCost, scratchExtension, tracedLoad, type Load } from './lib/extension-cost';
 
 const args = parseArgs();
@@ -47,12 +47,15 @@ interface Build {
   prefix: string;
   floorPrefix: string;
   results: Map<string, Load[]>;
+  /** The round of each of `results`' loads, for pairing two builds' loads of one round. */
+  rounds: Map<string, number[]>;
 }
 
 async function openBuild(label: string, dist: string, floorDir: string): Promise<Build> {
   const b = await launchBrowser({ dist });
   const floorId = await b.browser.installExtension(floorDir);
-  return { label, b, prefix: `chrome-extension://${b.extensionId}/`, floorPrefix: `chrome-extension://${floorId}/`, results: new Map() };
+  return { label, b, prefix: `chrome-extension://${b.extensionId}/`, floorPrefix: `chrome-extension://${floorId}/`, results: new Map(),
+    rounds: new Map() };
 }
 
 async function main(): Promise<void> {
@@ -86,6 +89,7 @@ async function main(): Promise<void> {
           const list = build.results.get(p.file) ?? [];
           list.push(load);
           build.results.set(p.file, list);
+          build.rounds.set(p.file, [...(build.rounds.get(p.file) ?? []), round]);
         }
       }
     }
@@ -99,17 +103,29 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   }
 
-  // With --base: both builds' medians per page, measured on interleaved loads.
+  // With --base: both builds' medians per page, measured on interleaved loads, and the difference of the two loads of
+  // each round (the same moment of the machine) with the sign test's 95 % interval: resolved when it excludes 0.
   const versus: string[][] = [];
   if (builds.length > 1) {
     for (const p of PAGES) {
       const [a, b] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.totalMs)) / p.frames);
       const [ia, ib] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.byFile.get('inject.js') ?? 0)) / p.frames);
       const [ca, cb] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.byFile.get('content.js') ?? 0)) / p.frames);
-      versus.push([`${p.file}`, f3(b), f3(a), `${f3(a - b)} (${(100 * (a - b) / b).toFixed(1)} %)`, `${f3(ib)} → ${f3(ia)}`, `${f3(cb)} → ${f3(ca)}`]);
+      const baseByRound = new Map<number, number>();
+      (builds[1].rounds.get(p.file) ?? []).forEach((r, i) => baseByRound.set(r, builds[1].results.get(p.file)![i].totalMs));
+      const paired: number[] = [];
+      (builds[0].rounds.get(p.file) ?? []).forEach((r, i) => {
+        const other = baseByRound.get(r);
+        if (other !== undefined) paired.push((builds[0].results.get(p.file)![i].totalMs - other) / p.frames);
+      });
+      const [lo, hi] = medianCI(paired);
+      const resolved = !Number.isFinite(lo) ? 'too few pairs' : lo > 0 ? 'yes: slower' : hi < 0 ? 'yes: faster' : 'no';
+      versus.push([`${p.file}`, f3(b), f3(a), `${f3(a - b)} (${(100 * (a - b) / b).toFixed(1)} %)`,
+        `${f3(median(paired))} [${f3(lo)}, ${f3(hi)}] (${paired.length})`, resolved, `${f3(ib)} → ${f3(ia)}`, `${f3(cb)} → ${f3(ca)}`]);
     }
   }
-  const versusHeader = ['page', 'base ms per frame (median)', 'this', 'difference', 'inject.js', 'content.js'];
+  const versusHeader = ['page', 'base ms per frame (median)', 'this', 'difference', 'paired, per round: median [95 % CI] (pairs)',
+    'resolved', 'inject.js', 'content.js'];
   if (versus.length > 0) {
     console.log(`\nThis build against --base ${baseDist}, the same rounds`);
     console.log(table(versusHeader, versus));
@@ -153,7 +169,8 @@ which inject.js or content.js left no event in some frame fails the run. Verdict
 ${mdTable(header, rows)}
 ${versus.length > 0 ? `
 The same loads made with the build before (\`--base\`: ${describeBuild(baseDist as string)}), in a second browser, the order
-flipping every round:
+flipping every round. "paired": the two builds' loads of each round differenced (the same moment of the machine), their
+median and the sign test's 95 % interval; "resolved" when that interval excludes 0:
 
 ${mdTable(versusHeader, versus)}
 ` : ''}

@@ -31,7 +31,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
 import { ourCost, scratchExtension, tracedLoad, type TraceEvent } from './lib/extension-cost';
-import { f3, mdTable, median, table } from './lib/stats';
+import { f3, mdTable, median, medianCI, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
 const args = parseArgs();
@@ -45,6 +45,8 @@ interface Run {
   dir: string;
   evaluate: number[];
   compile: number[];
+  /** The round of each sample, for pairing two runs' loads of one round. */
+  rounds: number[];
 }
 
 /** The `v8.compile` events nested in the MAIN script's evaluation, thread ms. */
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
   try {
     for (const v of variants) {
       const dir = scratchExtension('boot bytes', v.main, ONE_LINE);
-      runs.push({ label: v.label, bytes: Buffer.byteLength(v.main), b: await launchBrowser({ dist: dir }), dir, evaluate: [], compile: [] });
+      runs.push({ label: v.label, bytes: Buffer.byteLength(v.main), b: await launchBrowser({ dist: dir }), dir, evaluate: [], compile: [], rounds: [] });
     }
     for (let round = 0; round < LOADS + 1; round++) {
       for (const run of round % 2 === 0 ? runs : [...runs].reverse()) {
@@ -104,6 +106,7 @@ async function main(): Promise<void> {
         if (round === 0) continue;
         run.evaluate.push(evaluate);
         run.compile.push(compile);
+        run.rounds.push(round);
       }
     }
   } finally {
@@ -127,6 +130,25 @@ async function main(): Promise<void> {
   });
   console.log(`\nplain.html, ${LOADS} interleaved loads per extension`);
   console.log(table(header, rows));
+  // With --base: this build's boot against that one, the two loads of each round differenced (the same moment of the
+  // machine), with the sign test's 95 % interval.
+  let versus = '';
+  if (base) {
+    const ours = runs.find((r) => r.label === 'inject.js')!;
+    const theirs = runs.find((r) => r.label === 'inject.js of --base')!;
+    const pairs = (pick: (r: Run) => number[]): number[] => {
+      const other = new Map(theirs.rounds.map((round, i) => [round, pick(theirs)[i]]));
+      return ours.rounds.flatMap((round, i) => (other.has(round) ? [pick(ours)[i] - other.get(round)!] : []));
+    };
+    const say = (what: string, d: number[]): string => {
+      const [lo, hi] = medianCI(d);
+      const verdict = !Number.isFinite(lo) ? 'too few pairs' : lo > 0 ? 'resolved: slower' : hi < 0 ? 'resolved: faster' : 'not resolved';
+      return `${what} ${f3(median(d))} ms [${f3(lo)}, ${f3(hi)}] over ${d.length} pairs, ${verdict}`;
+    };
+    versus = `this build's inject.js against --base's, per round: ${say('evaluate', pairs((r) => r.evaluate))}; `
+      + `${say('v8.compile', pairs((r) => r.compile))} (median [95 % interval])`;
+    console.log(versus);
+  }
   if (args.has('doc')) {
     writeSection('boot-bytes', `## What the boot's bytes cost at load
 
@@ -140,7 +162,9 @@ called": the build's file as the body of a function nothing calls (its bytes and
 boot as at load (its channel listener waits for an offer that never comes: no content side).${base ? ` "inject.js of
 --base": the same, the file of ${describeBuild(base)}.` : ''}
 
-${mdTable(header, rows)}`);
+${mdTable(header, rows)}${versus ? `
+
+The two boots, the loads of each round differenced: ${versus.replace(/^this build's inject.js against --base's, per round: /, '')}.` : ''}`);
   }
 }
 

@@ -11,6 +11,9 @@ export interface ExperimentRequest {
   frames: number;
 }
 
+/** Why an experiment cannot run: the answer of each part that may be asked while the overlay is off. */
+export const EXPERIMENT_OVERLAY_OFF = 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments';
+
 /** Frames measured when the caller does not say (both conditions together). */
 export const DEFAULT_EXPERIMENT_FRAMES = 60;
 export const MIN_EXPERIMENT_FRAMES = 12;

@@ -4,7 +4,9 @@
  * fields it keeps itself. Whatever comes, `state()` answers with the documented shape and types.
  */
 import { expect } from 'chai';
+import * as fs from 'node:fs';
 import { API_KEY, installApi } from '../../src/inject/boot/api';
+import { EXPERIMENT_OVERLAY_OFF } from '../../src/protocol/experiment-request';
 import type { LayoutCostState, PageStatus } from '../../src/protocol';
 
 function setup() {
@@ -42,5 +44,10 @@ describe('boot API: the content script\'s state, checked where it is kept', () =
     expect(api.state().self).to.deep.equal({ msPerFrame: 1, mainThreadShare: 0.5 });
     handle.setState({});
     expect(api.state().mode).to.equal('off');
+  });
+
+  it('answers an experiment asked while the agent is not there in the protocol\'s words (written out, not imported)', () => {
+    const boot = fs.readFileSync(new URL('../../src/inject/boot/index.ts', import.meta.url), 'utf8');
+    expect(boot).to.include(`'${EXPERIMENT_OVERLAY_OFF}'`);
   });
 });

@@ -9,6 +9,7 @@
  */
 import browser from 'webextension-polyfill';
 import { experimentRequest, type ExperimentOutcome } from '../../protocol/experiment';
+import { EXPERIMENT_OVERLAY_OFF } from '../../protocol/experiment-request';
 import { settingsValidator, INVALID, type Mode, type PixelAnswer, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
@@ -241,7 +242,7 @@ class Controller {
         ok: false, error: 'not a valid experiment: { css: "property: value; …" (no braces or at-rules), frames: 12–600 }',
       });
     }
-    if (this.mode === 'off') return Promise.resolve({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
+    if (this.mode === 'off') return Promise.resolve({ ok: false, error: EXPERIMENT_OVERLAY_OFF });
     const seq = ++this.experimentSeq;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {

@@ -12,6 +12,7 @@
 import type { PixelAnswer } from '../../protocol';
 import { contentToPage } from '../../protocol/content-to-page';
 import type { ExperimentOutcome, ExperimentRequest } from '../../protocol/experiment';
+import { EXPERIMENT_OVERLAY_OFF } from '../../protocol/experiment-request';
 import { INVALID } from '../../protocol/validate';
 import type { ContentMessage } from '../boot/channel';
 import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
@@ -108,7 +109,7 @@ export default function start(link: AgentLink): AgentHandle {
   const experiment = (seq: number, req: ExperimentRequest, pixels: boolean): void => {
     const done = (outcome: ExperimentOutcome): void => link.post('experimentResult', { seq, outcome });
     if (!pipeline.isRunning) {
-      done({ ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' });
+      done({ ok: false, error: EXPERIMENT_OVERLAY_OFF });
       return;
     }
     // Answered exactly once, whatever happens: a start that throws half way (a page that broke a built-in) is undone

@@ -116,14 +116,19 @@ function main(win: Window & typeof globalThis): void {
         if (typeof p.token === 'number') accept(p.token);
         break;
       case 'experiment':
-        if (agent === null) {
-          if (typeof p.seq === 'number') {
-            channel.post('experimentResult', { seq: p.seq, outcome: { ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' } });
-          }
-        } else agent.receive(msg);
+        if (agent !== null) agent.receive(msg);
+        // EXPERIMENT_OVERLAY_OFF's words (protocol/experiment-request.ts), written out: importing a string from that module
+        // would put the whole module, validators and all, in this script (+0.5 KB; docs/PERFORMANCE.md, always on).
+        else if (typeof p.seq === 'number') {
+          channel.post('experimentResult', { seq: p.seq, outcome: { ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' } });
+        }
+        break;
+      case 'config':
+        // Kept for the agent's start; the agent checks it.
+        config = msg.payload;
+        agent?.receive(msg);
         break;
       default:
-        if (msg.type === 'config') config = msg.payload;
         agent?.receive(msg);
     }
   }

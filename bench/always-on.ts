@@ -30,7 +30,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
-import { f3, medianCI, mdTable, median, quantile, table } from './lib/stats';
+import { f3, mdTable, median, pairedByRound, quantile, table, type RoundSamples } from './lib/stats';
 import { ourCost, scratchExtension, tracedLoad, type Load } from './lib/extension-cost';
 
 const args = parseArgs();
@@ -111,21 +111,16 @@ async function main(): Promise<void> {
       const [a, b] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.totalMs)) / p.frames);
       const [ia, ib] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.byFile.get('inject.js') ?? 0)) / p.frames);
       const [ca, cb] = builds.map((x) => median((x.results.get(p.file) ?? []).map((l) => l.byFile.get('content.js') ?? 0)) / p.frames);
-      const baseByRound = new Map<number, number>();
-      (builds[1].rounds.get(p.file) ?? []).forEach((r, i) => baseByRound.set(r, builds[1].results.get(p.file)![i].totalMs));
-      const paired: number[] = [];
-      (builds[0].rounds.get(p.file) ?? []).forEach((r, i) => {
-        const other = baseByRound.get(r);
-        if (other !== undefined) paired.push((builds[0].results.get(p.file)![i].totalMs - other) / p.frames);
+      const side = (x: Build): RoundSamples => ({
+        rounds: x.rounds.get(p.file) ?? [], values: (x.results.get(p.file) ?? []).map((l) => l.totalMs / p.frames),
       });
-      const [lo, hi] = medianCI(paired);
-      const resolved = !Number.isFinite(lo) ? 'too few pairs' : lo > 0 ? 'yes: slower' : hi < 0 ? 'yes: faster' : 'no';
+      const pair = pairedByRound(side(builds[0]), side(builds[1]));
       versus.push([`${p.file}`, f3(b), f3(a), `${f3(a - b)} (${(100 * (a - b) / b).toFixed(1)} %)`,
-        `${f3(median(paired))} [${f3(lo)}, ${f3(hi)}] (${paired.length})`, resolved, `${f3(ib)} → ${f3(ia)}`, `${f3(cb)} → ${f3(ca)}`]);
+        `${f3(pair.median)} [${f3(pair.ci[0])}, ${f3(pair.ci[1])}] (${pair.diffs.length})`, pair.verdict, `${f3(ib)} → ${f3(ia)}`, `${f3(cb)} → ${f3(ca)}`]);
     }
   }
   const versusHeader = ['page', 'base ms per frame (median)', 'this', 'difference', 'paired, per round: median [95 % CI] (pairs)',
-    'resolved', 'inject.js', 'content.js'];
+    'verdict', 'inject.js', 'content.js'];
   if (versus.length > 0) {
     console.log(`\nThis build against --base ${baseDist}, the same rounds`);
     console.log(table(versusHeader, versus));
@@ -170,7 +165,7 @@ ${mdTable(header, rows)}
 ${versus.length > 0 ? `
 The same loads made with the build before (\`--base\`: ${describeBuild(baseDist as string)}), in a second browser, the order
 flipping every round. "paired": the two builds' loads of each round differenced (the same moment of the machine), their
-median and the sign test's 95 % interval; "resolved" when that interval excludes 0:
+median and the sign test's 95 % interval; "faster" or "slower" when that interval excludes 0:
 
 ${mdTable(versusHeader, versus)}
 ` : ''}

@@ -31,7 +31,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
 import { ourCost, scratchExtension, tracedLoad, type TraceEvent } from './lib/extension-cost';
-import { f3, mdTable, median, medianCI, table } from './lib/stats';
+import { f3, mdTable, median, pairedByRound, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
 const args = parseArgs();
@@ -136,17 +136,12 @@ async function main(): Promise<void> {
   if (base) {
     const ours = runs.find((r) => r.label === 'inject.js')!;
     const theirs = runs.find((r) => r.label === 'inject.js of --base')!;
-    const pairs = (pick: (r: Run) => number[]): number[] => {
-      const other = new Map(theirs.rounds.map((round, i) => [round, pick(theirs)[i]]));
-      return ours.rounds.flatMap((round, i) => (other.has(round) ? [pick(ours)[i] - other.get(round)!] : []));
+    const say = (what: string, pick: (r: Run) => number[]): string => {
+      const pair = pairedByRound({ rounds: ours.rounds, values: pick(ours) }, { rounds: theirs.rounds, values: pick(theirs) });
+      return `${what} ${f3(pair.median)} ms [${f3(pair.ci[0])}, ${f3(pair.ci[1])}] over ${pair.diffs.length} pairs: ${pair.verdict}`;
     };
-    const say = (what: string, d: number[]): string => {
-      const [lo, hi] = medianCI(d);
-      const verdict = !Number.isFinite(lo) ? 'too few pairs' : lo > 0 ? 'resolved: slower' : hi < 0 ? 'resolved: faster' : 'not resolved';
-      return `${what} ${f3(median(d))} ms [${f3(lo)}, ${f3(hi)}] over ${d.length} pairs, ${verdict}`;
-    };
-    versus = `this build's inject.js against --base's, per round: ${say('evaluate', pairs((r) => r.evaluate))}; `
-      + `${say('v8.compile', pairs((r) => r.compile))} (median [95 % interval])`;
+    versus = `this build's inject.js against --base's, per round: ${say('evaluate', (r) => r.evaluate)}; `
+      + `${say('v8.compile', (r) => r.compile)} (median [95 % interval])`;
     console.log(versus);
   }
   if (args.has('doc')) {

@@ -4,7 +4,7 @@
  *
  *   npx tsx bench/channel-floor.ts [--loads 12] [--doc] [--no-build]
  *
- * Four extensions, each in a browser of its own (two extensions in one
+ * Six extensions, each in a browser of its own (two extensions in one
  * browser would share the page's MAIN world, and with it the first touch of
  * the interfaces this is about), declared as ours (a MAIN and an isolated
  * document_start script in every frame), measured on the same interleaved
@@ -39,19 +39,22 @@ import { today, writeSection } from './lib/doc';
 const args = parseArgs();
 const LOADS = numArg(args, 'loads', 12);
 
-/** The MAIN world's half of the handshake: kept natives, the first capture listener, the port taken and cancelled. */
-const MAIN_LISTENER = `(() => {
+/**
+ * A MAIN-world half of the handshake: the kept natives and the first capture listener, whose `accept` statements
+ * return from `on(e)` unless `e` is the offer (`d` is its data); then the port is taken, the event stopped and
+ * cancelled, the listener removed. `setup` runs before the listener is registered.
+ */
+function mainScript(accept: string, setup = ''): string {
+  return `(() => {
   const w = window, A = Reflect.apply, g = (p, n) => Object.getOwnPropertyDescriptor(p, n).get;
   const data = g(MessageEvent.prototype, 'data'), ports = g(MessageEvent.prototype, 'ports'), src = g(MessageEvent.prototype, 'source');
   const stop = Event.prototype.stopImmediatePropagation, cancel = Event.prototype.preventDefault;
   const rm = EventTarget.prototype.removeEventListener, post = MessagePort.prototype.postMessage;
   const setOn = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage').set;
-  function on(e) {
-    if (A(src, e, []) !== w) return;
-    const ps = A(ports, e, []);
-    if (ps.length !== 1) return;
+${setup}  function on(e) {
     const d = A(data, e, []);
-    if (!d || d.type !== 'floor-handshake') return;
+${accept}    const ps = A(ports, e, []);
+    if (ps.length !== 1) return;
     A(stop, e, []); A(cancel, e, []); A(rm, w, ['message', on, true]);
     A(setOn, ps[0], [() => {}]);
     w.__floorPort = typeof post;
@@ -59,6 +62,11 @@ const MAIN_LISTENER = `(() => {
   w.addEventListener('message', on, true);
 })();
 `;
+}
+
+/** The handshake as ours has it: the offer is the first message from this window with one port and our type. */
+const MAIN_LISTENER = mainScript(`    if (A(src, e, []) !== w || !d || d.type !== 'floor-handshake') return;
+`);
 const ISOLATED_POSTED = `(() => {
   const c = new MessageChannel();
   c.port1.onmessage = () => {};
@@ -77,86 +85,55 @@ const ISOLATED_DISPATCHED = `(() => {
 })();
 `;
 
+/** The isolated world's half of a channel made on enable: made and offered with the secret when wanted (never here). */
+const OFFER_WHEN_WANTED = `  window.addEventListener('floor-want', () => {
+    const c = new MessageChannel();
+    c.port1.onmessage = () => {};
+    window.dispatchEvent(new MessageEvent('message', { data: { secret }, ports: [c.port2], source: window, cancelable: true }));
+  }, true);
+`;
+
 /**
  * The channel made on enable instead of at load: at load the MAIN world keeps the same natives, registers the same
  * first capture listener (which stays until an offer carrying the secret comes) and hands the isolated world a
  * random secret through an attribute of the root element, which the isolated script reads and removes during its
  * own evaluation, before any page script exists. No MessageChannel, no MessageEvent made at load.
  */
-const MAIN_SECRET = `(() => {
-  const w = window, A = Reflect.apply, g = (p, n) => Object.getOwnPropertyDescriptor(p, n).get;
-  const data = g(MessageEvent.prototype, 'data'), ports = g(MessageEvent.prototype, 'ports'), src = g(MessageEvent.prototype, 'source');
-  const stop = Event.prototype.stopImmediatePropagation, cancel = Event.prototype.preventDefault;
-  const rm = EventTarget.prototype.removeEventListener, post = MessagePort.prototype.postMessage;
-  const setOn = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage').set;
-  const b = new Uint32Array(4);
+const MAIN_SECRET = mainScript(`    if (!d || d.secret !== secret || A(src, e, []) !== w) return;
+`, `  const b = new Uint32Array(4);
   crypto.getRandomValues(b);
   const secret = b.join('.');
   document.documentElement.setAttribute('data-floor-secret', secret);
-  function on(e) {
-    const d = A(data, e, []);
-    if (!d || d.secret !== secret || A(src, e, []) !== w) return;
-    const ps = A(ports, e, []);
-    if (ps.length !== 1) return;
-    A(stop, e, []); A(cancel, e, []); A(rm, w, ['message', on, true]);
-    A(setOn, ps[0], [() => {}]);
-    w.__floorPort = typeof post;
-  }
-  w.addEventListener('message', on, true);
-})();
-`;
+`);
 const ISOLATED_SECRET = `(() => {
   const el = document.documentElement;
   const secret = el.getAttribute('data-floor-secret');
   el.removeAttribute('data-floor-secret');
-  window.addEventListener('floor-want', () => {
-    const c = new MessageChannel();
-    c.port1.onmessage = () => {};
-    window.dispatchEvent(new MessageEvent('message', { data: { secret }, ports: [c.port2], source: window, cancelable: true }));
-  }, true);
-  globalThis.__floorSecret = secret !== null;
+${OFFER_WHEN_WANTED}  globalThis.__floorSecret = secret !== null;
 })();
 `;
 
-const MAIN_SECRET_HEARD = `(() => {
-  const w = window, A = Reflect.apply, g = (p, n) => Object.getOwnPropertyDescriptor(p, n).get;
-  const data = g(MessageEvent.prototype, 'data'), ports = g(MessageEvent.prototype, 'ports'), src = g(MessageEvent.prototype, 'source');
-  const stop = Event.prototype.stopImmediatePropagation, cancel = Event.prototype.preventDefault;
-  const rm = EventTarget.prototype.removeEventListener, post = MessagePort.prototype.postMessage;
-  const setOn = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage').set;
-  let secret = null;
-  function on(e) {
-    const d = A(data, e, []);
-    if (!d || typeof d.secret !== 'string' || A(src, e, []) !== w) return;
-    if (secret === null) { secret = d.secret; A(stop, e, []); A(cancel, e, []); return; }
+/** The same, the secret handed over at load in a MessageEvent the isolated world dispatches without a port. */
+const MAIN_SECRET_HEARD = mainScript(`    if (!d || typeof d.secret !== 'string' || A(src, e, []) !== w) return;
+    if (secret === null) { secret = d.secret; A(stop, e, []); A(cancel, e, []); w.__floorSecretHeard = true; return; }
     if (d.secret !== secret) return;
-    const ps = A(ports, e, []);
-    if (ps.length !== 1) return;
-    A(stop, e, []); A(cancel, e, []); A(rm, w, ['message', on, true]);
-    A(setOn, ps[0], [() => {}]);
-    w.__floorPort = typeof post;
-  }
-  w.addEventListener('message', on, true);
-})();
-`;
+`, `  let secret = null;
+`);
 const ISOLATED_SECRET_DISPATCHED = `(() => {
   const secret = Math.random().toString(36) + Math.random().toString(36);
   window.dispatchEvent(new MessageEvent('message', { data: { secret }, source: window, cancelable: true }));
-  window.addEventListener('floor-want', () => {
-    const c = new MessageChannel();
-    c.port1.onmessage = () => {};
-    window.dispatchEvent(new MessageEvent('message', { data: { secret }, ports: [c.port2], source: window, cancelable: true }));
-  }, true);
-})();
+${OFFER_WHEN_WANTED}})();
 `;
 
-const VARIANTS: { label: string; main?: string; isolated?: string }[] = [
-  { label: 'one line each', main: 'globalThis.__floorMain = 1;\n', isolated: 'globalThis.__floorIsolated = 1;\n' },
-  { label: 'channel, posted', main: MAIN_LISTENER, isolated: ISOLATED_POSTED },
-  { label: 'channel, dispatched', main: MAIN_LISTENER, isolated: ISOLATED_DISPATCHED },
-  { label: 'channel on enable', main: MAIN_SECRET, isolated: ISOLATED_SECRET },
-  { label: 'on enable, secret dispatched', main: MAIN_SECRET_HEARD, isolated: ISOLATED_SECRET_DISPATCHED },
-  { label: 'ours' },
+/** Each with what the page's world sees once its scripts did their part (a load where they did not is a failure). */
+const VARIANTS: { label: string; main?: string; isolated?: string; done: string }[] = [
+  { label: 'one line each', main: 'globalThis.__floorMain = 1;\n', isolated: 'globalThis.__floorIsolated = 1;\n', done: 'globalThis.__floorMain === 1' },
+  { label: 'channel, posted', main: MAIN_LISTENER, isolated: ISOLATED_POSTED, done: "globalThis.__floorPort === 'function'" },
+  { label: 'channel, dispatched', main: MAIN_LISTENER, isolated: ISOLATED_DISPATCHED, done: "globalThis.__floorPort === 'function'" },
+  // The isolated script removes the attribute once it has read the secret.
+  { label: 'channel on enable', main: MAIN_SECRET, isolated: ISOLATED_SECRET, done: "!document.documentElement.hasAttribute('data-floor-secret')" },
+  { label: 'on enable, secret dispatched', main: MAIN_SECRET_HEARD, isolated: ISOLATED_SECRET_DISPATCHED, done: 'globalThis.__floorSecretHeard === true' },
+  { label: 'ours', done: 'globalThis.__LAYOUT_COST__.internals().channel === true' },
 ];
 
 interface Sample {
@@ -170,17 +147,22 @@ async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const server = await startServer();
   const dirs: string[] = [];
-  const runs: { label: string; b: BenchBrowser; samples: Sample[] }[] = [];
+  const runs: { label: string; done: string; b: BenchBrowser; samples: Sample[] }[] = [];
   const failures: string[] = [];
   try {
     for (const v of VARIANTS) {
       const d = v.main !== undefined && v.isolated !== undefined ? scratchExtension('channel floor', v.main, v.isolated) : dist;
       if (d !== dist) dirs.push(d);
-      runs.push({ label: v.label, b: await launchBrowser({ dist: d }), samples: [] });
+      runs.push({ label: v.label, done: v.done, b: await launchBrowser({ dist: d }), samples: [] });
     }
     for (let round = 0; round < LOADS + 1; round++) {
       for (const run of round % 2 === 0 ? runs : [...runs].reverse()) {
-        const { events } = await tracedLoad(run.b, `${server.origin}/plain.html?r=${round}`);
+        const { events, checked: done } = await tracedLoad(run.b, `${server.origin}/plain.html?r=${round}`,
+          { beforeClose: (page) => page.evaluate(run.done) as Promise<boolean> });
+        if (done !== true) {
+          failures.push(`${run.label} round ${round}: its handshake did not happen (${run.done} is not true)`);
+          continue;
+        }
         const load = ourCost(events, `chrome-extension://${run.b.extensionId}/`, `${server.origin}/plain.html`);
         if (load.framesSeen < 1) {
           failures.push(`${run.label} round ${round}: its scripts left no evaluation in the trace`);
@@ -216,14 +198,15 @@ async function main(): Promise<void> {
 ${today()}, \`${commandLine('bench/channel-floor.ts')}\`, ${machineNote()}.
 
 What a page load would cost with nothing of ours but the private channel's handshake (docs/ARCHITECTURE.md, security
-model): four extensions declared as ours, each in a browser of its own, on the same interleaved loads of plain.html,
+model): extensions declared as ours, each in a browser of its own, on the same interleaved loads of plain.html,
 measured as bench/always-on.ts measures ours (every evaluation and callback of the extension, Chrome's trace, thread
 time). "channel, posted" is the handshake alone as it was until 2026-11-25 (the isolated world's \`MessageChannel\`
 and posted offer; the MAIN world's kept natives and first capture listener); "channel, dispatched" the same with the
 offer dispatched during the isolated script's evaluation, as ours does now; "channel on enable" and "on enable,
 secret dispatched" would make the channel only when it is wanted, with a secret handed over at load (through an
 attribute of the root element, or in a dispatched MessageEvent without a port) so that the offer made later cannot be
-taken; "ours" this build. The issue's 1 ms target is for "ours".
+taken; "ours" this build. Each load checks afterwards that its scripts did their part (the port taken, the secret
+heard or read), else the run fails. The issue's 1 ms target is for "ours".
 
 ${mdTable(header, rows)}`);
   }

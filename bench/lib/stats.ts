@@ -65,6 +65,26 @@ export function medianCI(xs: readonly number[], conf = 0.95): [number, number] {
   return [s[k - 1], s[n - k]];
 }
 
+/** Samples of one side of a comparison, each with the round it was taken in. */
+export interface RoundSamples {
+  rounds: readonly number[];
+  values: readonly number[];
+}
+
+/**
+ * Two builds measured in the same interleaved rounds: `a − b` for each round both have (the same moment of the
+ * machine), with the median of those differences, its 95 % interval (`medianCI`) and what the interval says.
+ */
+export function pairedByRound(a: RoundSamples, b: RoundSamples): {
+  diffs: number[]; median: number; ci: [number, number]; verdict: 'faster' | 'slower' | 'not resolved' | 'too few pairs';
+} {
+  const other = new Map(b.rounds.map((r, i) => [r, b.values[i]]));
+  const diffs = a.rounds.flatMap((r, i) => (other.has(r) ? [a.values[i] - other.get(r)!] : []));
+  const ci = medianCI(diffs);
+  const verdict = !Number.isFinite(ci[0]) ? 'too few pairs' : ci[0] > 0 ? 'slower' : ci[1] < 0 ? 'faster' : 'not resolved';
+  return { diffs, median: median(diffs), ci, verdict };
+}
+
 /**
  * Mann–Whitney U two-sided test, normal approximation with tie correction.
  * Returns the p-value: whether two samples plausibly come from one distribution.

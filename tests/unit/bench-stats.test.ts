@@ -3,7 +3,7 @@
  * against the binomial tables it comes from.
  */
 import { expect } from 'chai';
-import { medianCI } from '../../bench/lib/stats';
+import { medianCI, pairedByRound } from '../../bench/lib/stats';
 
 describe('bench statistics: the median\'s confidence interval', () => {
   const ints = (n: number): number[] => Array.from({ length: n }, (_, i) => n - i); // n … 1, unsorted on purpose
@@ -28,5 +28,21 @@ describe('bench statistics: the median\'s confidence interval', () => {
     const [lo, hi] = medianCI(ints(40), 0.5);
     expect(lo).to.be.greaterThan(14);
     expect(hi).to.be.lessThan(27);
+  });
+
+  it('pairs two builds by round, skipping a round one of them lost, and says which way the interval points', () => {
+    const rounds = Array.from({ length: 12 }, (_, i) => i + 1);
+    const base = { rounds, values: rounds.map((r) => 10 + (r % 3)) };
+    // This build: 1 less in every round but round 4, which it lost.
+    const faster = { rounds: rounds.filter((r) => r !== 4), values: rounds.filter((r) => r !== 4).map((r) => 9 + (r % 3)) };
+    const p = pairedByRound(faster, base);
+    expect(p.diffs).to.have.length(11);
+    expect(p.median).to.equal(-1);
+    expect(p.verdict).to.equal('faster');
+    expect(pairedByRound(base, faster).verdict).to.equal('slower');
+    // Differences of both signs around 0: the interval holds 0.
+    const mixed = { rounds, values: rounds.map((r) => 10 + (r % 3) + (r % 2 === 0 ? 1 : -1)) };
+    expect(pairedByRound(mixed, base).verdict).to.equal('not resolved');
+    expect(pairedByRound({ rounds: [1, 2], values: [1, 2] }, base).verdict).to.equal('too few pairs');
   });
 });

@@ -101,6 +101,30 @@ describe('RollupStore', () => {
     expect(s.sparkline(s.components.get(1)!).every((v) => v === 0)).to.equal(true);
   });
 
+  it('keeps bounds, portal content, layer and surface only for the components that have one (rare state)', () => {
+    const s = make();
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1], [RecordKind.Mount, 3, 1, 1, 0, -1],
+      [RecordKind.Stats, 1, 1, 1, 9, 0], [RecordKind.Stats, 2, 1, 1, 4, 0], [RecordKind.Bounds, 2, 0, 0, -1, 5],
+      [RecordKind.Layer, 2, 0], [RecordKind.Surface, 2, 0]), 8, ['C'], 0, 0);
+    // What equals its default (no portal content, bounds refused, layer 0, not a surface) creates nothing.
+    for (const id of [1, 2, 3]) expect(s.components.get(id)!.rare, `component ${id}`).to.equal(null);
+    s.apply(batch([RecordKind.Stats, 1, 1, 1, 9, 20], [RecordKind.Bounds, 2, 1, 2, 30, 40], [RecordKind.Layer, 3, 2],
+      [RecordKind.Surface, 3, 1]), 4, [], 1, 0);
+    const [a, b, c] = [1, 2, 3].map((id) => s.components.get(id)!);
+    // portaledIn is clamped to what it rendered.
+    expect([a.portaledIn, a.bounds, a.layer, a.surfaceRoot]).to.deep.equal([9, null, 0, false]);
+    expect([b.portaledIn, b.bounds, b.layer, b.surfaceRoot]).to.deep.equal([0, { x: 1, y: 2, width: 30, height: 40 }, 0, false]);
+    expect([c.portaledIn, c.bounds, c.layer, c.surfaceRoot]).to.deep.equal([0, null, 2, true]);
+    const snap = s.snapshot().components;
+    expect(snap.map((x) => [x.portaledIn, x.layer, x.bounds])).to.deep.equal([
+      [9, 0, null], [0, 0, { x: 1, y: 2, width: 30, height: 40 }], [0, 2, null],
+    ]);
+    // Back to the defaults: the values read as such.
+    s.apply(batch([RecordKind.Stats, 1, 1, 1, 9, 0], [RecordKind.Bounds, 2, 0, 0, -1, 0], [RecordKind.Layer, 3, 0],
+      [RecordKind.Surface, 3, 0]), 4, [], 1, 0);
+    expect([a.portaledIn, b.bounds, c.layer, c.surfaceRoot]).to.deep.equal([0, null, 0, false]);
+  });
+
   it('ignores and counts records for unknown ids and unknown kinds', () => {
     const s = make();
     s.apply(batch([RecordKind.Stats, 5, 1, 1, 1], [RecordKind.Bounds, 5, 0, 0, 1, 1], [42, 0, 0, 0, 0, 0], [RecordKind.Mount, -3, -1, 0, 0, -1]), 4, [], 0, 7);

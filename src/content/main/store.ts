@@ -45,12 +45,6 @@ export interface StoredComponent {
   depth: number;
   authored: number;
   rendered: number;
-  /** Elements of `rendered` that other components' portals placed in its DOM. */
-  portaledIn: number;
-  /** The occluder (1-based) whose content holds it; 0: the page itself. */
-  layer: number;
-  /** Directly in a dialog's, menu's or tooltip's content: a surface of its own. */
-  surfaceRoot: boolean;
   commits: number;
   /** Its type (the agent's `types` message; 0: not typed yet), for its source and original name (sources.ts). */
   typeId: number;
@@ -65,6 +59,25 @@ export interface StoredComponent {
    * (their shares are folded into a parent), so they carry none of this (docs/PERFORMANCE.md, memory).
    */
   cost: CostState | null;
+  /** Elements of `rendered` that other components' portals placed in its DOM (kept in `rare`). */
+  readonly portaledIn: number;
+  /** The occluder (1-based) whose content holds it; 0: the page itself (kept in `rare`). */
+  readonly layer: number;
+  /** Directly in a dialog's, menu's or tooltip's content: a surface of its own (kept in `rare`). */
+  readonly surfaceRoot: boolean;
+  /** Where it is, for a component the overlay draws (kept in `rare`). */
+  readonly bounds: Bounds | null;
+  /**
+   * What only a few components have — bounds (drawn ones), portal content, a layer, a surface — created when the
+   * first of them is set: four fields on every component would be 12 B more each (docs/PERFORMANCE.md, memory).
+   */
+  rare: RareState | null;
+}
+
+export interface RareState {
+  portaledIn: number;
+  layer: number;
+  surfaceRoot: boolean;
   bounds: Bounds | null;
 }
 
@@ -97,23 +110,41 @@ class Component implements StoredComponent {
   depth = 0;
   authored = 0;
   rendered = 0;
-  portaledIn = 0;
-  layer = 0;
-  surfaceRoot = false;
   commits = 0;
   typeId = 0;
   cost: CostState | null = null;
-  bounds: Bounds | null = null;
+  rare: RareState | null = null;
 
   constructor(readonly id: number) {}
 
   get layout(): number {
     return this.cost === null ? 0 : this.cost.layout;
   }
+
+  get portaledIn(): number {
+    return this.rare === null ? 0 : this.rare.portaledIn;
+  }
+
+  get layer(): number {
+    return this.rare === null ? 0 : this.rare.layer;
+  }
+
+  get surfaceRoot(): boolean {
+    return this.rare === null ? false : this.rare.surfaceRoot;
+  }
+
+  get bounds(): Bounds | null {
+    return this.rare === null ? null : this.rare.bounds;
+  }
 }
 
 function newComponent(id: number): StoredComponent {
   return new Component(id);
+}
+
+/** A component's rare state, created on the first write that needs it. */
+function rareOf(comp: StoredComponent): RareState {
+  return comp.rare ?? (comp.rare = { portaledIn: 0, layer: 0, surfaceRoot: false, bounds: null });
 }
 
 function newCost(frame: number): CostState {
@@ -243,7 +274,8 @@ export class RollupStore {
           this.setCommits(comp, whole(b, MAX_COMMITS));
           comp.authored = whole(c, MAX_COUNT);
           comp.rendered = whole(d, MAX_COUNT);
-          comp.portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
+          const portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
+          if (portaledIn !== comp.portaledIn) rareOf(comp).portaledIn = portaledIn;
           break;
         }
         case RecordKind.Renders:
@@ -261,7 +293,8 @@ export class RollupStore {
         case RecordKind.Bounds: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
-          comp.bounds = d >= 0 && e >= 0 && Number.isFinite(b + c + d + e) ? { x: b, y: c, width: d, height: e } : null;
+          const bounds = d >= 0 && e >= 0 && Number.isFinite(b + c + d + e) ? { x: b, y: c, width: d, height: e } : null;
+          if (bounds !== null || comp.rare !== null) rareOf(comp).bounds = bounds;
           break;
         }
         case RecordKind.Cost: {
@@ -285,7 +318,8 @@ export class RollupStore {
         case RecordKind.Layer: {
           const comp = this.components.get(a);
           if (!comp || !(b >= 0 && b <= MAX_OCCLUDERS)) { this.ignoredRecords++; break; }
-          comp.layer = Math.floor(b);
+          const layer = Math.floor(b);
+          if (layer !== comp.layer) rareOf(comp).layer = layer;
           break;
         }
         case RecordKind.Occluder:
@@ -297,7 +331,7 @@ export class RollupStore {
         case RecordKind.Surface: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
-          comp.surfaceRoot = b === 1;
+          if ((b === 1) !== comp.surfaceRoot) rareOf(comp).surfaceRoot = b === 1;
           break;
         }
         default:

@@ -23,6 +23,7 @@ import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
 import type { Rect, Viewport } from '../../../overlay/types';
 import type { Point } from '../../../overlay/anchor';
 import type { RollupStore, StoredComponent } from '../store';
+import { choiceReuse, type ChoiceKey } from './choice';
 import { CanvasHost, makeSurface } from './host';
 import { Interaction } from './interaction';
 import { LegendState, type LegendStorage } from './legend-state';
@@ -69,7 +70,7 @@ export class Overlay {
   private chains = new Map<number, number[]>();
   private readonly text = new TextBoxCache();
   private readonly atlas = new MeterAtlas(makeSurface);
-  private choice: { choice: Choice<StoredComponent>; at: number; settings: Settings; structure: number } | null = null;
+  private choice: (ChoiceKey & { choice: Choice<StoredComponent>; at: number }) | null = null;
   /** The store's components as a tree, rebuilt only when they mount or unmount (`store.structure` moved). */
   private tree: { store: RollupStore; structure: number; tree: ComponentTree<StoredComponent> } | null = null;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -202,17 +203,21 @@ export class Overlay {
   }
 
   /**
-   * Which components may get a meter: O(all components), so it is reused for
-   * up to CHOICE_REFRESH_MS (EMAs move slowly) unless the mode, the settings
-   * or the set of mounted components changed. Between choices only the chosen
-   * few (and the pinned and hovered ones) have their EMAs decayed to now.
+   * Which components may get a meter: O(all components), so it is reused
+   * while it stands (choice.ts: nothing reached the store since, or only
+   * numbers within CHOICE_REFRESH_MS). Between choices only the chosen few
+   * (and the pinned and hovered ones) have their EMAs decayed to now.
    */
   private choose(input: PlanInput<StoredComponent>): Choice<StoredComponent> {
     const { store } = this.deps;
     const now = performance.now();
+    const key: ChoiceKey = {
+      mode: this.mode, settings: this.settings, structure: store.structure, version: store.version, frameNo: store.frameNo,
+    };
     const c = this.choice;
-    if (c && c.choice.mode === this.mode && c.settings === this.settings && c.structure === store.structure
-      && now - c.at < CHOICE_REFRESH_MS) {
+    const reuse = choiceReuse(c, key, now, CHOICE_REFRESH_MS);
+    if (c && reuse === 'same') return c.choice;
+    if (c && reuse === 'recent') {
       // Unmounted since: drop them (a remount is a new object).
       const live = c.choice.chosen.filter((n) => n.id === 0 || store.components.get(n.id) === n);
       for (const n of live) store.decay(n);
@@ -227,7 +232,7 @@ export class Overlay {
       this.tree = { store, structure: store.structure, tree: buildTree(store.components.values()) };
     }
     const choice = chooseFrame(this.mode === 'components' ? { ...input, tree: this.tree!.tree } : input);
-    this.choice = { choice, at: now, settings: this.settings, structure: store.structure };
+    this.choice = { ...key, choice, at: now };
     return choice;
   }
 

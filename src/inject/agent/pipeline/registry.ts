@@ -52,12 +52,10 @@ export interface Entry {
   authored: number;
   rendered: number;
   commits: number;
-  /** Elements in its DOM that foreign portals rendered (see the file comment). */
-  portaledIn: number;
   /**
-   * Bit flags (RECOUNT, STATS, …, PORTAL_TOP). What only a few components have — the layer of an occluder holding it,
-   * the last bounds written for a drawn one — the pipeline keeps in tables of its own: one field here is 4 B on every
-   * component (docs/PERFORMANCE.md, memory).
+   * Bit flags (RECOUNT, STATS, …, PORTAL_TOP). What only a few components have — the elements foreign portals put in
+   * its DOM (the registry's `portaledIn`), the layer of an occluder holding it, the last bounds written for a drawn
+   * one — is kept in tables of their own: one field here is 4 B on every component (docs/PERFORMANCE.md, memory).
    */
   marks: number;
   /** Its name's index in the interner (-1: none): the Performance panel track names it. */
@@ -87,8 +85,11 @@ export class Registry implements ComponentSink {
   private crossedPortal = false;
   /** Entries marked COUNTED in this flush. */
   private counted: Entry[] = [];
-  /** Entries with a non-zero portaledIn, and the adapter's portal version they were computed for. */
-  private portaledIn = new Set<Entry>();
+  /**
+   * Elements in an entry's DOM that foreign portals rendered (see the file comment), for the entries that have any;
+   * `portalVersion` is the adapter's portal version they were computed for.
+   */
+  private portaledIn = new Map<Entry, number>();
   /** flushStats' Renders record being filled. */
   private readonly packed = [0, 0, 0, 0, 0];
   private portalVersion = -1;
@@ -117,7 +118,7 @@ export class Registry implements ComponentSink {
     const parent = this.entries.get(parentId) ?? null;
     const nameIdx = this.strings.intern(name);
     const e: Entry = {
-      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, portaledIn: 0, marks: 0, nameIdx,
+      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, marks: 0, nameIdx,
     };
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, nameIdx, this.keys.add(key));
@@ -250,7 +251,7 @@ export class Registry implements ComponentSink {
       e.marks &= ~(STATS | COUNTS);
       if (this.entries.get(e.id) !== e) continue;
       if (whole || e.commits >= RENDERS_PACK) {
-        this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, e.portaledIn);
+        this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
       } else {
         packed[n++] = e.id * RENDERS_PACK + e.commits;
         if (n < 5) continue;
@@ -374,20 +375,15 @@ export class Registry implements ComponentSink {
         if ((cur.marks & PORTAL_TOP) !== 0 || adapter.portalAbove(cur.handle)) break;
       }
     });
-    for (const e of this.portaledIn) {
-      if (!fresh.has(e) && e.portaledIn !== 0) {
-        e.portaledIn = 0;
-        this.countsChanged(e);
-      }
+    for (const [e, n] of this.portaledIn) {
+      if (!fresh.has(e) && n !== 0) this.countsChanged(e);
     }
-    this.portaledIn.clear();
+    const before = this.portaledIn;
+    this.portaledIn = new Map();
     for (const [e, n] of fresh) {
       if (this.entries.get(e.id) !== e) continue;
-      this.portaledIn.add(e);
-      if (e.portaledIn !== n) {
-        e.portaledIn = n;
-        this.countsChanged(e);
-      }
+      this.portaledIn.set(e, n);
+      if ((before.get(e) ?? 0) !== n) this.countsChanged(e);
     }
     for (const e of this.surfaceRoots) {
       if (!roots.has(e) && this.entries.get(e.id) === e) this.ring.write(RecordKind.Surface, e.id, 0);

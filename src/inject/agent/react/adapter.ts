@@ -17,7 +17,12 @@ const ACTIVITY = CHANGED | CHILD_DELETION;
 export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
   private sink: ComponentSink | null = null;
-  /** A fiber and its alternate share one id. */
+  /**
+   * A fiber and its alternate share one id, kept under the one seen first: React keeps the pair for the component's
+   * life (the work-in-progress fiber is the current one's alternate, reused render after render), so a look-up tries
+   * the fiber, then its alternate — one entry per component instead of two once it re-rendered (≈ 16 B each,
+   * docs/PERFORMANCE.md, memory).
+   */
   private ids = new WeakMap<Fiber, number>();
   private tables = new Map<number, TagTable>();
   /** Expando keys React copies put on DOM nodes (one per copy: the suffix is random). */
@@ -198,7 +203,6 @@ export class ReactAdapter implements FrameworkAdapter {
       if (depth > MAX_DEPTH) return;
       id = sink.mount(f, parentId, depth, componentName(f), keyOf(f));
       this.ids.set(f, id);
-      if (f.alternate) this.ids.set(f.alternate, id);
       sink.rendered(id);
     } else if (f.tag === tags.hostPortal) {
       this.trackPortal(f, true);
@@ -269,15 +273,11 @@ export class ReactAdapter implements FrameworkAdapter {
     let depth = parentDepth;
     if (tags.component.has(f.tag)) {
       depth = parentDepth + 1;
-      id = this.ids.get(f) ?? 0;
+      id = this.ids.get(f) ?? this.ids.get(prev) ?? 0;
       if (id === 0) {
-        id = this.ids.get(prev) ?? 0;
-        if (id === 0) {
-          // Not seen before (e.g. mounted while we were detached): treat as a mount.
-          this.mountFiber(f, parentId, parentDepth, tags);
-          return;
-        }
-        this.ids.set(f, id);
+        // Not seen before (e.g. mounted while we were detached): treat as a mount.
+        this.mountFiber(f, parentId, parentDepth, tags);
+        return;
       }
       const sink = this.sink as ComponentSink;
       // The pipeline's handle must reach the current children; a bailed-out

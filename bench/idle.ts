@@ -1,0 +1,148 @@
+/**
+ * What the overlay costs a page that does nothing: tests/fixtures/soak.html
+ * with `--rows` rows (4 elements each), overlay on (Components), nothing
+ * changing. Developers leave the overlay on while they read their code; an
+ * idle page should stay idle.
+ *
+ *   npx tsx bench/idle.ts [--base <dist of another build>] [--rows 4000] [--rounds 3] [--window 5] [--settle 3]
+ *                         [--doc] [--no-build]
+ *
+ * Each run: a fresh tab, the overlay enabled, `--settle` s for the back-fill
+ * to finish, then a `--window` s CPU profile (100 µs sampling, lib/profile.ts
+ * attribution). Reported per second of wall time: everything charged to the
+ * extension (its JS and the native calls it makes: canvas drawing, timers),
+ * its own JS alone, and the costliest functions, named through the build's
+ * source maps. With `--base`, both builds run in this process, one browser
+ * each, the order flipping every round.
+ */
+import path from 'node:path';
+import type { CDPSession } from 'puppeteer-core';
+import { commandLine, describeBuild, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
+  waitFor, type BenchBrowser } from './lib/env';
+import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
+import { SourceMap } from './lib/sourcemap';
+import { f2, mdTable, spread, table } from './lib/stats';
+import { today, writeSection } from './lib/doc';
+
+const args = parseArgs();
+const ROWS = numArg(args, 'rows', 4000);
+const ROUNDS = numArg(args, 'rounds', 3);
+const WINDOW_MS = numArg(args, 'window', 5) * 1000;
+const SETTLE_MS = numArg(args, 'settle', 3) * 1000;
+const TOP_N = 6;
+
+interface Run {
+  build: string;
+  dist: string;
+  a: Attribution;
+  /** Charged to the extension (its JS and the natives it calls), ms per second of wall time. */
+  charged: number;
+  /** Its own JS alone, ms per second. */
+  own: number;
+}
+
+async function measure(b: BenchBrowser, build: string, dist: string, origin: string): Promise<Run> {
+  const page = await b.newPage();
+  let cdp: CDPSession | null = null;
+  try {
+    await page.goto(`${origin}/soak.html?rows=${ROWS}&per=4&keys=stable`, { waitUntil: 'load' });
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), 'the fixture');
+    await enableOverlay(page, ROWS);
+    await sleep(SETTLE_MS);
+    cdp = await page.createCDPSession();
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+    await sleep(WINDOW_MS);
+    const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+    const prefix = `chrome-extension://${b.extensionId}/`;
+    const a = attribute(profile, {});
+    let charged = 0;
+    let own = 0;
+    for (const f of a.functions.values()) {
+      if (!f.url.startsWith(prefix)) continue;
+      charged += f.ms;
+      own += f.ms - f.nativeMs;
+    }
+    const seconds = a.windowMs / 1000;
+    if (!(seconds > 0)) throw new Error(`${build}: an empty profile`);
+    return { build, dist, a, charged: charged / seconds, own: own / seconds };
+  } finally {
+    await cdp?.detach().catch(() => undefined);
+    await page.close().catch(() => undefined);
+  }
+}
+
+/** A build's costliest functions, charged ms per second, named through its source maps. */
+function topFunctions(runs: Run[], n: number): string[][] {
+  const merged = mergeFunctions(runs.map((r) => r.a));
+  const seconds = runs.reduce((x, r) => x + r.a.windowMs, 0) / 1000;
+  const maps = new Map<string, SourceMap | null>();
+  return [...merged.values()]
+    .filter((f) => f.url.startsWith('chrome-extension://'))
+    .sort((x, y) => y.ms - x.ms).slice(0, n)
+    .map((f) => {
+      const file = f.url.slice(f.url.lastIndexOf('/') + 1);
+      if (!maps.has(file)) maps.set(file, SourceMap.load(path.join(runs[0].dist, `${file}.map`)));
+      const pos = maps.get(file)?.lookup(f.lineNumber, f.columnNumber) ?? null;
+      const natives = [...f.natives].sort((x, y) => y[1] - x[1]).slice(0, 2).map(([k, v]) => `${k} ${f2(v / seconds)}`).join(', ');
+      return [f2(f.ms / seconds), pos?.name ?? (f.functionName || '(anonymous)'), pos ? `${pos.source}:${pos.line}` : file, natives];
+    });
+}
+
+async function main(): Promise<void> {
+  const dist = prepareBuild(args);
+  const base = args.get('base');
+  const builds: [string, string][] = base ? [['base', path.resolve(base)], ['this', dist]] : [['this', dist]];
+  const server = await startServer();
+  const browsers = new Map<string, BenchBrowser>();
+  const runs: Run[] = [];
+  try {
+    for (const [label, d] of builds) browsers.set(label, await launchBrowser({ dist: d }));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [label, d] of r % 2 === 0 ? builds : [...builds].reverse()) {
+        const run = await measure(browsers.get(label) as BenchBrowser, label, d, server.origin);
+        runs.push(run);
+        console.log(`round ${r + 1}/${ROUNDS}  ${label.padEnd(4)}  charged ${f2(run.charged)} ms/s  own JS ${f2(run.own)} ms/s`);
+      }
+    }
+  } finally {
+    for (const b of browsers.values()) await b.close();
+    await server.close();
+  }
+
+  const header = ['build', 'charged to the extension, ms per s (median [min–max])', 'its own JS, ms per s'];
+  const rows = builds.map(([label]) => {
+    const rs = runs.filter((x) => x.build === label);
+    return [label, spread(rs.map((x) => x.charged), 2), spread(rs.map((x) => x.own), 2)];
+  });
+  console.log(`\nOverlay on, idle page (${ROWS} rows, ${ROUNDS} rounds, ${WINDOW_MS / 1000} s windows)`);
+  console.log(table(header, rows));
+  const tops: string[] = [];
+  for (const [label] of builds) {
+    const t = topFunctions(runs.filter((x) => x.build === label), TOP_N);
+    console.log(`\n${label}: costliest functions, charged ms per s`);
+    console.log(table(['ms/s', 'function', 'source', 'natives'], t));
+    tops.push(`#### ${label}\n\n${mdTable(['ms per s', 'function', 'source', 'natives it calls (ms per s)'], t)}`);
+  }
+
+  if (args.has('doc')) {
+    writeSection('idle', `## Overlay on, idle page
+
+${today()}, \`${commandLine('bench/idle.ts')}\`, ${machineNote()}.
+
+tests/fixtures/soak.html with ${ROWS} rows (${ROWS * 4} elements, ${ROWS + 2} components), the overlay on (Components) and
+nothing changing; after ${SETTLE_MS / 1000} s a ${WINDOW_MS / 1000} s CPU profile (100 µs sampling). Charged: the extension's JS and
+the native calls it makes (canvas drawing, timers), per second of wall time; ${ROUNDS} rounds per build${base ? ', the two builds interleaved in one process (the order flips every round)' : ''}.
+${base ? `"base" is ${describeBuild(base)}; "this" is ${describeBuild(dist)}.` : ''}
+
+${mdTable(header, rows)}
+
+${tops.join('\n\n')}`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -28,7 +28,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, type BenchBrowser } from './lib/env';
+import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, roundOrder, startServer,
+  type BenchBrowser } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
 import { f3, mdTable, median, pairedByRound, quantile, table, type RoundSamples } from './lib/stats';
 import { ourCost, scratchExtension, tracedLoad, type Load } from './lib/extension-cost';
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
     // alike with --base, the order flipping every round).
     for (let round = 0; round < LOADS + 1; round++) {
       for (const p of PAGES) {
-        for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+        for (const build of roundOrder(builds, round)) {
           const { events } = await tracedLoad(build.b, `${server.origin}/${p.file}?r=${round}`);
           const load = ourCost(events, build.prefix, `${server.origin}/${p.file}`);
           const floorExt = ourCost(events, build.floorPrefix, '');

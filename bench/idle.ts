@@ -15,12 +15,10 @@
  * source maps. With `--base`, both builds run in this process, one browser
  * each, the order flipping every round.
  */
-import path from 'node:path';
 import type { CDPSession } from 'puppeteer-core';
-import { commandLine, describeBuild, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
-  waitFor, type BenchBrowser } from './lib/env';
-import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
-import { SourceMap } from './lib/sourcemap';
+import { commandLine, comparedBuilds, comparedNote, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild,
+  roundOrder, sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
+import { attribute, BuildNames, mergeFunctions, profileFor, type Attribution } from './lib/profile';
 import { f2, mdTable, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
@@ -50,11 +48,7 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
     await enableOverlay(page, ROWS);
     await sleep(SETTLE_MS);
     cdp = await page.createCDPSession();
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-    await cdp.send('Profiler.start');
-    await sleep(WINDOW_MS);
-    const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+    const profile = await profileFor(cdp, WINDOW_MS);
     const prefix = `chrome-extension://${b.extensionId}/`;
     const a = attribute(profile, {});
     let charged = 0;
@@ -77,30 +71,27 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
 function topFunctions(runs: Run[], n: number): string[][] {
   const merged = mergeFunctions(runs.map((r) => r.a));
   const seconds = runs.reduce((x, r) => x + r.a.windowMs, 0) / 1000;
-  const maps = new Map<string, SourceMap | null>();
+  const names = new BuildNames(runs[0].dist);
   return [...merged.values()]
     .filter((f) => f.url.startsWith('chrome-extension://'))
     .sort((x, y) => y.ms - x.ms).slice(0, n)
     .map((f) => {
-      const file = f.url.slice(f.url.lastIndexOf('/') + 1);
-      if (!maps.has(file)) maps.set(file, SourceMap.load(path.join(runs[0].dist, `${file}.map`)));
-      const pos = maps.get(file)?.lookup(f.lineNumber, f.columnNumber) ?? null;
+      const { name, source } = names.of(f);
       const natives = [...f.natives].sort((x, y) => y[1] - x[1]).slice(0, 2).map(([k, v]) => `${k} ${f2(v / seconds)}`).join(', ');
-      return [f2(f.ms / seconds), pos?.name ?? (f.functionName || '(anonymous)'), pos ? `${pos.source}:${pos.line}` : file, natives];
+      return [f2(f.ms / seconds), name, source, natives];
     });
 }
 
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
-  const base = args.get('base');
-  const builds: [string, string][] = base ? [['base', path.resolve(base)], ['this', dist]] : [['this', dist]];
+  const builds = comparedBuilds(args, dist);
   const server = await startServer();
   const browsers = new Map<string, BenchBrowser>();
   const runs: Run[] = [];
   try {
     for (const [label, d] of builds) browsers.set(label, await launchBrowser({ dist: d }));
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [label, d] of r % 2 === 0 ? builds : [...builds].reverse()) {
+      for (const [label, d] of roundOrder(builds, r)) {
         const run = await measure(browsers.get(label) as BenchBrowser, label, d, server.origin);
         runs.push(run);
         console.log(`round ${r + 1}/${ROUNDS}  ${label.padEnd(4)}  charged ${f2(run.charged)} ms/s  own JS ${f2(run.own)} ms/s`);
@@ -133,8 +124,8 @@ ${today()}, \`${commandLine('bench/idle.ts')}\`, ${machineNote()}.
 
 tests/fixtures/soak.html with ${ROWS} rows (${ROWS * 4} elements, ${ROWS + 2} components), the overlay on (Components) and
 nothing changing; after ${SETTLE_MS / 1000} s a ${WINDOW_MS / 1000} s CPU profile (100 µs sampling). Charged: the extension's JS and
-the native calls it makes (canvas drawing, timers), per second of wall time; ${ROUNDS} rounds per build${base ? ', the two builds interleaved in one process (the order flips every round)' : ''}.
-${base ? `"base" is ${describeBuild(base)}; "this" is ${describeBuild(dist)}.` : ''}
+the native calls it makes (canvas drawing, timers), per second of wall time; ${ROUNDS} rounds per build.
+${comparedNote(builds)}
 
 ${mdTable(header, rows)}
 

@@ -19,12 +19,10 @@
  * With `--base`, both builds run in this process, one browser each, a fresh
  * tab per measurement, the order flipping every round.
  */
-import path from 'node:path';
 import type { CDPSession } from 'puppeteer-core';
-import { commandLine, describeBuild, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
-  waitFor, type BenchBrowser } from './lib/env';
-import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
-import { SourceMap } from './lib/sourcemap';
+import { commandLine, comparedBuilds, comparedNote, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild,
+  roundOrder, sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
+import { attribute, BuildNames, mergeFunctions, profileFor, type Attribution } from './lib/profile';
 import { f2, f3, mdTable, median, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
@@ -58,13 +56,9 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
     const commitsNow = (): Promise<number> => page.evaluate(() => (window as any).__demo.commits as number);
     const recordsNow = async (): Promise<number> => Number((await lc.internals(page)).recordsPosted ?? NaN);
     cdp = await page.createCDPSession();
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     const c0 = await commitsNow();
     const r0 = await recordsNow();
-    await cdp.send('Profiler.start');
-    await sleep(WINDOW_MS);
-    const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+    const profile = await profileFor(cdp, WINDOW_MS);
     const c1 = await commitsNow();
     const r1 = await recordsNow();
     const prefix = `chrome-extension://${b.extensionId}/`;
@@ -86,24 +80,21 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
 function topFunctions(runs: Run[], n: number): string[][] {
   const merged = mergeFunctions(runs.map((r) => r.a));
   const commits = runs.reduce((x, r) => x + r.commits, 0);
-  const maps = new Map<string, SourceMap | null>();
+  const names = new BuildNames(runs[0].dist);
   // The page runs no other extension: every chrome-extension:// function is ours.
   return [...merged.values()]
     .filter((f) => f.url.startsWith('chrome-extension://'))
     .map((f) => ({ f, own: f.ms - f.nativeMs }))
     .sort((x, y) => y.own - x.own).slice(0, n)
     .map(({ f, own }) => {
-      const file = f.url.slice(f.url.lastIndexOf('/') + 1);
-      if (!maps.has(file)) maps.set(file, SourceMap.load(path.join(runs[0].dist, `${file}.map`)));
-      const pos = maps.get(file)?.lookup(f.lineNumber, f.columnNumber) ?? null;
-      return [f2((1000 * own) / commits), pos?.name ?? (f.functionName || '(anonymous)'), pos ? `${pos.source}:${pos.line}` : file];
+      const { name, source } = names.of(f);
+      return [f2((1000 * own) / commits), name, source];
     });
 }
 
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
-  const base = args.get('base');
-  const builds: [string, string][] = base ? [['base', path.resolve(base)], ['this', dist]] : [['this', dist]];
+  const builds = comparedBuilds(args, dist);
   const server = await startServer();
   const browsers = new Map<string, BenchBrowser>();
   const runs: Run[] = [];
@@ -111,7 +102,7 @@ async function main(): Promise<void> {
     for (const [label, d] of builds) browsers.set(label, await launchBrowser({ dist: d }));
     for (let r = 0; r < ROUNDS; r++) {
       for (const pct of PCTS) {
-        for (const [label, d] of r % 2 === 0 ? builds : [...builds].reverse()) {
+        for (const [label, d] of roundOrder(builds, r)) {
           const run = await measure(browsers.get(label) as BenchBrowser, label, d, server.origin, pct);
           runs.push(run);
           console.log(`round ${r + 1}/${ROUNDS}  ${String(pct).padStart(3)} %  ${label.padEnd(4)}  own JS ${f3(run.ownMs / run.commits)} ms/commit`
@@ -153,10 +144,10 @@ ${today()}, \`${commandLine('bench/own-js.ts')}\`, ${machineNote()}.
 
 The self time of the extension's own functions in a CPU profile of the page (100 µs sampling; the native calls they
 make — the frame-end flush, canvas drawing — excluded), per React commit of the grid, ${ROUNDS} rounds of
-${WINDOW_MS / 1000} s per build and share${base ? ', the two builds interleaved in one process (the order flips every round)' : ''}. It is the part
+${WINDOW_MS / 1000} s per build and share. It is the part
 of bench/overhead.ts's figure that our code decides, without the subtraction of moved style and layout that makes that
 figure spread by about a point between rounds. "records per commit": what the agent handed the content script.
-${base ? `"base" is ${describeBuild(base)}; "this" is ${describeBuild(dist)}.` : ''}
+${comparedNote(builds)}
 
 ${mdTable(header, rows)}
 

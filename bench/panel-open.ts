@@ -13,14 +13,12 @@
  * With `--base`, the rounds alternate between that build and this one (the
  * order flips every round), each in a fresh browser, all in this process.
  */
-import path from 'node:path';
 import type { CDPSession } from 'puppeteer-core';
 import { openLayoutCostPanel } from '../scripts/devtools-panel';
 import { ROW_VALUES } from '../src/protocol';
-import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
-  waitFor } from './lib/env';
-import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './lib/profile';
-import { SourceMap } from './lib/sourcemap';
+import { commandLine, comparedBuilds, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, roundOrder,
+  sleep, startServer, waitFor } from './lib/env';
+import { attribute, BuildNames, mergeFunctions, profileFor, type Attribution } from './lib/profile';
 import { f2, mdTable, median, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
@@ -72,11 +70,7 @@ async function measure(dist: string, label: string, origin: string): Promise<Run
     await sleep(SETTLE_MS);
     await panel.evaluate(countTables, ROW_VALUES);
     cdp = await page.createCDPSession();
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-    await cdp.send('Profiler.start');
-    await sleep(WINDOW_MS);
-    const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+    const profile = await profileFor(cdp, WINDOW_MS);
     const self = (await lc.state(page)).self as { mainThreadShare: number } | null;
     const counted = await panel.evaluate(() => (window as any).__benchTables as { updates: number; rows: number });
     const panelRows = await panel.evaluate(() => (window as any).__panelState.table.rows.length as number);
@@ -107,26 +101,24 @@ async function measure(dist: string, label: string, origin: string): Promise<Run
 function topContent(runs: Run[], n: number): string[][] {
   const merged = mergeFunctions(runs.map((r) => r.a));
   const busy = runs.reduce((x, r) => x + r.a.busyMs, 0);
-  const map = SourceMap.load(path.join(runs[0].dist, 'content-main.js.map'));
+  const names = new BuildNames(runs[0].dist);
   return [...merged.values()]
     .filter((f) => f.url.endsWith('/content-main.js'))
     .sort((x, y) => y.ms - x.ms).slice(0, n)
     .map((f) => {
-      const pos = map?.lookup(f.lineNumber, f.columnNumber) ?? null;
-      return [f2((100 * f.ms) / busy), pos?.name ?? (f.functionName || '(anonymous)'), pos ? `${pos.source}:${pos.line}` : '?'];
+      const { name, source } = names.of(f);
+      return [f2((100 * f.ms) / busy), name, source];
     });
 }
 
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
-  const base = args.get('base');
-  const builds: [string, string][] = base ? [['base', base], ['this', dist]] : [['this', dist]];
+  const builds = comparedBuilds(args, dist);
   const server = await startServer();
   const runs: Run[] = [];
   try {
     for (let r = 0; r < ROUNDS; r++) {
-      const order = r % 2 === 0 ? builds : [...builds].reverse();
-      for (const [label, d] of order) {
+      for (const [label, d] of roundOrder(builds, r)) {
         const run = await measure(d, label, server.origin);
         runs.push(run);
         console.log(`round ${r + 1} ${label}: extension ${f2(run.extPct)} % (content ${f2(run.contentPct)}, agent ${f2(run.agentPct)}), own timers ${f2(run.selfPct)} %, ${run.updates} updates × ${f2(run.rowsPerUpdate)} rows, panel shows ${run.panelRows}`);
@@ -152,7 +144,7 @@ async function main(): Promise<void> {
 Command: \`${commandLine('bench/panel-open.ts')}\` — run ${today()}, ${machineNote()}.
 
 StressGrid at ${PCT} % mutation, overlay on (Components), the Layout Cost panel open in DevTools and showing the whole
-table (${GRID_CELLS} components); ${ROUNDS} rounds${base ? ', alternating with the base build' : ''}, each a fresh browser:
+table (${GRID_CELLS} components); ${ROUNDS} rounds${builds.length > 1 ? ', alternating with the base build' : ''}, each a fresh browser:
 a ${WINDOW_MS / 1000} s CPU profile of the page after ${SETTLE_MS / 1000} s. Shares are of the page's busy main-thread
 time (lib/profile.ts attribution, as in the overhead section); "own timers" is \`state().self\`, the panel's own line.
 Rows per update are counted in the panel.

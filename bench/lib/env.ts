@@ -89,6 +89,24 @@ export function prepareBuild(args: Map<string, string>): string {
   return BENCH_DIST;
 }
 
+/** This build, and `--base` before it when given: [label, dist] pairs ("base", "this"). */
+export function comparedBuilds(args: Map<string, string>, dist: string): [string, string][] {
+  const base = args.get('base');
+  return base ? [['base', path.resolve(base)], ['this', dist]] : [['this', dist]];
+}
+
+/** The builds in a round's order: flipped every round, so that neither always runs first. */
+export function roundOrder<T>(builds: readonly T[], round: number): readonly T[] {
+  return round % 2 === 0 ? builds : [...builds].reverse();
+}
+
+/** What a doc section says of the builds it compared ('' for one build). */
+export function comparedNote(builds: readonly [string, string][]): string {
+  if (builds.length < 2) return '';
+  return 'The two builds ran interleaved in one process (the order flips every round); '
+    + `${builds.map(([label, dist]) => `"${label}" is ${describeBuild(dist)}`).join(', ')}.`;
+}
+
 /** A build directory by its BUILD.txt (what prepareBuild writes: "main at <commit> …"), else by its path. */
 export function describeBuild(dir: string): string {
   const note = path.join(dir, 'BUILD.txt');

@@ -10,6 +10,10 @@
  *  - a sample lasts until the next one (timeDeltas), so a coarse or irregular
  *    sampler still sums to wall time.
  */
+import path from 'node:path';
+import type { CDPSession } from 'puppeteer-core';
+import { SourceMap } from './sourcemap';
+
 export interface CallFrame {
   functionName: string;
   scriptId: string;
@@ -204,4 +208,28 @@ export function mergeFunctions(list: Attribution[]): Map<string, FunctionCost> {
     }
   }
   return out;
+}
+
+/** A CPU profile of the page for `ms` (CDP Profiler, `intervalUs` sampling). */
+export async function profileFor(cdp: CDPSession, ms: number, intervalUs = 100): Promise<CpuProfile> {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: intervalUs });
+  await cdp.send('Profiler.start');
+  await new Promise((r) => setTimeout(r, ms));
+  const { profile } = await cdp.send('Profiler.stop') as { profile: CpuProfile };
+  return profile;
+}
+
+/** Names a build's functions through its source maps (`<dist>/<file>.map`, loaded once each). */
+export class BuildNames {
+  private readonly maps = new Map<string, SourceMap | null>();
+  constructor(private readonly dist: string) {}
+
+  /** The function's original name and `source:line`, or its bundle name and file when the map does not say. */
+  of(f: { url: string; functionName: string; lineNumber: number; columnNumber: number }): { name: string; source: string } {
+    const file = f.url.slice(f.url.lastIndexOf('/') + 1);
+    if (!this.maps.has(file)) this.maps.set(file, SourceMap.load(path.join(this.dist, `${file}.map`)));
+    const pos = this.maps.get(file)?.lookup(f.lineNumber, f.columnNumber) ?? null;
+    return { name: pos?.name ?? (f.functionName || '(anonymous)'), source: pos ? `${pos.source}:${pos.line}` : file };
+  }
 }

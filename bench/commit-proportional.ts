@@ -4,6 +4,7 @@
  * what it costs on a 100-cell page." Measured literally.
  *
  *   npx tsx bench/commit-proportional.ts [--sizes 100,4900] [--changed 10] [--steps 60] [--warmup 10] [--doc] [--no-build]
+ *     [--base <dist>]
  *
  * tests/fixtures/proportional.html?cells=N is the StressGrid pattern (the
  * grid holds every value in its state; one memoised Cell per value), with a
@@ -17,11 +18,17 @@
  * frames and 20 ms between ticks, so the frame-end measurement and flush fall
  * outside the timed spans. React's own commit time (total − hook) is the
  * yardstick: React also visits every child of the re-rendered grid.
+ *
+ * `--base <dist>` runs another build beside this one (a browser per build and
+ * size, ticks alternating over all of them) and prints, per size, the median
+ * of the tick-by-tick differences of the hook time (this − base) with its 95 %
+ * interval: a change to the commit walk is judged there. The verdict is this
+ * build's.
  */
 import type { Page } from 'puppeteer-core';
-import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
-  waitFor, type BenchBrowser } from './lib/env';
-import { mdTable, median, quantile, table } from './lib/stats';
+import { commandLine, comparedBuilds, comparedNote, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild,
+  sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
+import { mdTable, median, medianCI, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
 import { installHookTimer } from './lib/hook-timer';
 
@@ -73,49 +80,79 @@ const f = (x: number, d = 3): string => (Number.isFinite(x) ? x.toFixed(d) : 'n/
 
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
+  const builds = comparedBuilds(args, dist);
   const server = await startServer();
   const browsers: BenchBrowser[] = [];
+  // One page per build and size, build-major: k = build * SIZES.length + size.
   const pages: Page[] = [];
-  const hook: number[][] = SIZES.map(() => []);
-  const total: number[][] = SIZES.map(() => []);
+  const runs = builds.length * SIZES.length;
+  const hook: number[][] = Array.from({ length: runs }, () => []);
+  const total: number[][] = Array.from({ length: runs }, () => []);
+  // A tick's hook time per run, NaN where it was discarded: the differences between builds are taken tick by tick.
+  const byTick: number[][] = Array.from({ length: runs }, () => []);
   let bad = 0;
   let version = '';
   try {
-    for (const cells of SIZES) {
-      const b = await launchBrowser({ dist });
-      browsers.push(b);
-      version ||= await b.browser.version();
-      pages.push(await open(b, server.origin, cells));
+    for (const [, d] of builds) {
+      for (const cells of SIZES) {
+        const b = await launchBrowser({ dist: d });
+        browsers.push(b);
+        version ||= await b.browser.version();
+        pages.push(await open(b, server.origin, cells));
+      }
     }
     for (let i = 0; i < STEPS + WARMUP; i++) {
-      for (let j = 0; j < SIZES.length; j++) {
-        const s = (i + j) % SIZES.length;
-        const t = await pages[s].evaluate(pageTick, CHANGED);
+      for (let j = 0; j < runs; j++) {
+        const k = (i + j) % runs;
+        const t = await pages[k].evaluate(pageTick, CHANGED);
         if (i < WARMUP) continue;
+        byTick[k].push(t.ok ? t.hook : NaN);
         if (!t.ok) {
           bad++;
           continue;
         }
-        hook[s].push(t.hook);
-        total[s].push(t.total);
+        hook[k].push(t.hook);
+        total[k].push(t.total);
       }
     }
   } finally {
     for (const b of browsers) await b.close();
     await server.close();
   }
-  const header = ['cells', 'changed per commit', 'hook ms (median / p90)', 'tick total ms (median)', "React's own ms (total − hook, median)", 'hook / smallest size'];
-  const base = median(hook[0]);
-  const rows = SIZES.map((cells, s) => {
-    const react = total[s].map((t, k) => t - hook[s][k]);
-    return [`${cells}`, `${CHANGED}`, `${f(median(hook[s]))} / ${f(quantile(hook[s], 0.9))}`, f(median(total[s])), f(median(react)),
-      f(median(hook[s]) / base, 2)];
+  const compared = builds.length > 1;
+  const header = [...(compared ? ['build'] : []), 'cells', 'changed per commit', 'hook ms (median / p90)', 'tick total ms (median)',
+    "React's own ms (total − hook, median)", 'hook / smallest size'];
+  const rows: string[][] = [];
+  builds.forEach(([label], bi) => {
+    const first = median(hook[bi * SIZES.length]);
+    SIZES.forEach((cells, s) => {
+      const k = bi * SIZES.length + s;
+      const react = total[k].map((t, n) => t - hook[k][n]);
+      rows.push([...(compared ? [label] : []), `${cells}`, `${CHANGED}`, `${f(median(hook[k]))} / ${f(quantile(hook[k], 0.9))}`,
+        f(median(total[k])), f(median(react)), f(median(hook[k]) / first, 2)]);
+    });
   });
   console.log(table(header, rows));
-  const big = median(hook[SIZES.length - 1]);
+  // This build is the last.
+  const own = (builds.length - 1) * SIZES.length;
+  const base = median(hook[own]);
+  const big = median(hook[own + SIZES.length - 1]);
   const ratio = big / base;
   const pass = ratio <= ABOUT;
   console.log(`hook at ${SIZES[SIZES.length - 1]} cells / at ${SIZES[0]} cells = ${f(ratio, 2)} (budget: about the same, ≤ ${ABOUT}×: ${pass ? 'pass' : 'FAIL'}); ${bad} ticks discarded`);
+  const diffLines: string[] = [];
+  if (compared) {
+    SIZES.forEach((cells, s) => {
+      const a = byTick[s];
+      const b = byTick[own + s];
+      const d = a.map((x, n) => b[n] - x).filter((x) => Number.isFinite(x));
+      const [lo, hi] = medianCI(d);
+      const resolved = lo > 0 || hi < 0;
+      diffLines.push(`${cells} cells: this − base ${f(median(d))} ms [${f(lo)}, ${f(hi)}] (${d.length} ticks, 95 %; ${resolved ? 'resolved' : 'not resolved'}), `
+        + `${f((median(b.filter(Number.isFinite)) / median(a.filter(Number.isFinite)) - 1) * 100, 1)} % in the medians`);
+    });
+    for (const l of diffLines) console.log(l);
+  }
   if (args.get('doc') === 'true') {
     writeSection('commit-proportional', `## Per-commit work against the size of the tree
 
@@ -123,15 +160,15 @@ Command: \`${commandLine('bench/commit-proportional.ts')}\` — run ${today()}, 
 
 SPEC §6 asks that a commit touching 10 of 4 900 cells cost the injected script about what it costs on a 100-cell page.
 \`tests/fixtures/proportional.html?cells=N\` is the StressGrid pattern (the grid holds every value in its state, one
-memoised \`Cell\` per value) with a tick that changes exactly ${CHANGED} cells; overlay on, one browser per size, ticks
+memoised \`Cell\` per value) with a tick that changes exactly ${CHANGED} cells; overlay on, one browser per size${compared ? ' and build' : ''}, ticks
 alternating between them (${STEPS} each after ${WARMUP} warm-up ticks; ${bad} discarded), cross-origin isolated pages (5 µs timers).
 "hook" is the time inside \`onCommitFiberRoot\`: the agent's whole commit walk. "React's own" is the rest of the tick up to
 the microtasks the commit queued (render, commit, the agent's MutationObserver callback), for scale: React itself visits
-every child of the re-rendered grid. Budget (read as "the big tree's hook time within ${ABOUT}× of the small one's"):
-${passFail(pass)} (${f(ratio, 2)}×).
+every child of the re-rendered grid. Budget (read as "the big tree's hook time within ${ABOUT}× of the small one's", this
+build): ${passFail(pass)} (${f(ratio, 2)}×).${compared ? ` ${comparedNote(builds)}` : ''}
 
 ${mdTable(header, rows)}
-`);
+${compared ? `\nThe hook time, tick by tick (the same moment of the machine), this build minus the base: ${diffLines.join('; ')}.\n` : ''}`);
   }
 }
 

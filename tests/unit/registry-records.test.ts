@@ -3,7 +3,7 @@ import { RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
 import type { FrameworkAdapter } from '../../src/inject/agent/adapter';
 import type { DomCounter } from '../../src/inject/agent/pipeline/dom-counts';
 import { Interner, KeyBatch } from '../../src/inject/agent/pipeline/interner';
-import { Registry } from '../../src/inject/agent/pipeline/registry';
+import { Registry, type Entry } from '../../src/inject/agent/pipeline/registry';
 import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 
 /**
@@ -29,12 +29,12 @@ describe('Registry flush records', () => {
     } as unknown as FrameworkAdapter;
     const counter = { count: (hosts: Element[]) => authored.get((hosts[0] as unknown as { id: number }).id) ?? 0 } as unknown as DomCounter;
     const reg = new Registry(ring, new Interner(), new KeyBatch(), counter, () => adapter);
-    const mount = (parent: number, n: number): number => {
+    const mount = (parent: Entry | null, n: number): Entry => {
       const h = {};
-      const id = reg.mount(h, parent, parent === 0 ? 0 : 1, 'C', null);
-      handles.set(h, id);
-      authored.set(id, n);
-      return id;
+      const e = reg.mount(h, parent, parent === null ? 0 : 1, 'C', null);
+      handles.set(h, e.id);
+      authored.set(e.id, n);
+      return e;
     };
     /** The records of one flushStats (what was written before it is dropped). */
     const flush = (): string[] => {
@@ -42,49 +42,60 @@ describe('Registry flush records', () => {
       reg.flushStats();
       return toLines(ring.drain(), ['C']);
     };
-    return { reg, authored, mount, flush };
+    return { reg, ring, authored, mount, flush };
   }
 
   it('sends a component whose counts changed whole, and one that only rendered packed', () => {
     const { reg, authored, mount, flush } = setup();
     // The parent's subtree authors its child's two elements.
-    const a = mount(0, 2);
+    const a = mount(null, 2);
     const b = mount(a, 2);
-    expect(flush()).to.deep.equal([`Stats ${b} commits=0 authored=2 rendered=2`, `Stats ${a} commits=0 authored=2 rendered=2`]);
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=0 authored=2 rendered=2`, `Stats ${a.id} commits=0 authored=2 rendered=2`]);
     reg.rendered(b);
     reg.rendered(b);
     reg.rendered(a);
-    expect(flush()).to.deep.equal([`Renders ${b}:2 ${a}:1`]);
+    expect(flush()).to.deep.equal([`Renders ${b.id}:2 ${a.id}:1`]);
     // Rendered and its DOM changed in the same flush: whole, with its commits.
     reg.rendered(b);
-    authored.set(b, 3);
+    authored.set(b.id, 3);
     reg.structure(b);
-    expect(flush()).to.deep.equal([`Stats ${b} commits=3 authored=3 rendered=3`, `Stats ${a} commits=1 authored=3 rendered=3`]);
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=3 authored=3 rendered=3`, `Stats ${a.id} commits=1 authored=3 rendered=3`]);
     expect(flush()).to.deep.equal([]);
   });
 
   it('fills Renders records five at a time and pads the last with −1', () => {
     const { reg, mount, flush } = setup();
-    const ids = [1, 2, 3, 4, 5, 6, 7].map(() => mount(0, 1));
+    const es = [1, 2, 3, 4, 5, 6, 7].map(() => mount(null, 1));
+    const ids = es.map((e) => e.id);
     flush();
-    for (const id of ids) reg.rendered(id);
+    for (const e of es) reg.rendered(e);
     const lines = flush();
     expect(lines).to.deep.equal([`Renders ${ids.slice(0, 5).map((i) => `${i}:1`).join(' ')}`, `Renders ${ids[5]}:1 ${ids[6]}:1`]);
     // Every slot decodes to the exact id and count.
-    reg.rendered(ids[6]);
+    reg.rendered(es[6]);
     const ring = new RingBuffer(8);
     ring.write(RecordKind.Renders, ids[6] * RENDERS_PACK + 2, -1, -1, -1, -1);
     expect(flush()).to.deep.equal(toLines(ring.drain()));
   });
 
   it('leaves out a component unmounted after it rendered', () => {
-    const { reg, mount, flush } = setup();
-    const a = mount(0, 1);
-    const b = mount(0, 1);
+    const { reg, ring, mount, flush } = setup();
+    const a = mount(null, 1);
+    const b = mount(null, 1);
     flush();
     reg.rendered(a);
     reg.rendered(b);
     reg.unmount(a);
-    expect(flush()).to.deep.equal([`Renders ${b}:1`]);
+    // The adapter may hand an unmounted component back in the same commit (React 16/17): ignored.
+    reg.rendered(a);
+    reg.structure(a);
+    reg.dirty(a);
+    reg.unmount(a);
+    expect(toLines(ring.drain(), ['C']).filter((l) => l.startsWith('Unmount'))).to.have.length(1);
+    expect(flush()).to.deep.equal([`Renders ${b.id}:1`]);
+    expect(reg.takeLayoutDirty()).to.deep.equal([]);
+    // A child mounted under it (a stale parent) is a root.
+    const c = mount(a, 1);
+    expect(c.parent).to.equal(null);
   });
 });

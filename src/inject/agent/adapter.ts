@@ -6,20 +6,29 @@
  */
 import type { DebugHint } from '../../protocol/sources';
 
-/** What an adapter reports to the pipeline. */
+/**
+ * The pipeline's record of a mounted component, as an adapter holds it: the adapter keeps the reference its sink
+ * returned and hands it back, so that a commit's calls reach the record without a look-up by id (a changed
+ * component of a busy commit cost three Map look-ups before, docs/PERFORMANCE.md, own JS). Opaque but for its id.
+ */
+export interface ComponentRef {
+  readonly id: number;
+}
+
+/** What an adapter reports to the pipeline. Calls with a component that was unmounted since are ignored. */
 export interface ComponentSink {
-  /** A component instance appeared; returns its id. `handle` is the adapter's own reference. */
-  mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number;
+  /** A component instance appeared under `parent` (null: a root); returns its record. `handle` is the adapter's own reference. */
+  mount(handle: object, parent: ComponentRef | null, depth: number, name: string, key: string | null): ComponentRef;
   /** The instance is gone: the pipeline frees everything it held for it. */
-  unmount(id: number): void;
+  unmount(c: ComponentRef): void;
   /** The instance rendered in this commit. */
-  rendered(id: number): void;
+  rendered(c: ComponentRef): void;
   /** Its subtree's host structure may have changed: recount authored and rendered. */
-  structure(id: number): void;
+  structure(c: ComponentRef): void;
   /** The framework mutated DOM that this component owns (layout attribution). */
-  dirty(id: number): void;
-  /** The handle for `id` changed (e.g. the framework swapped double-buffered instances). */
-  rehandle(id: number, handle: object): void;
+  dirty(c: ComponentRef): void;
+  /** The handle of the component changed (e.g. the framework swapped double-buffered instances). */
+  rehandle(c: ComponentRef, handle: object): void;
   /** Called once at the end of every commit. */
   committed(): void;
 }
@@ -48,10 +57,10 @@ export interface FrameworkAdapter {
   readonly portalCount: number;
   /**
    * Host elements the component authored, subtree-inclusive. Child
-   * components' totals come from `childAuthored(childId)` so the walk stops
+   * components' totals come from `childAuthored(child)` so the walk stops
    * at them (null: unknown, walk into it).
    */
-  authored(handle: object, childAuthored: (childId: number) => number | null): number;
+  authored(handle: object, childAuthored: (child: ComponentRef) => number | null): number;
   /** The component that owns a DOM node (nearest framework-created ancestor), or 0. */
   ownerOf(node: Node): number;
   /** The component's own function or class (wrappers such as memo and forwardRef unwrapped), or null. Never calls it. */

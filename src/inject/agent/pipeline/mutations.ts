@@ -63,10 +63,10 @@ export class MutationTracker {
       if (r.target === last) continue;
       if (isOverlay(r)) continue;
       last = r.target;
-      const id = this.ownerOf(r.target);
-      if (id > 0) {
-        this.registry.structure(id);
-        this.registry.dirty(id);
+      const e = this.registry.entries.get(this.ownerOf(r.target));
+      if (e !== undefined) {
+        this.registry.structure(e);
+        this.registry.dirty(e);
         any = true;
       }
     }

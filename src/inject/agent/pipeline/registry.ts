@@ -18,7 +18,7 @@
  * without portals.
  */
 import { RecordKind, RENDERS_PACK } from '../../../protocol';
-import type { ComponentSink, FrameworkAdapter } from '../adapter';
+import type { ComponentRef, ComponentSink, FrameworkAdapter } from '../adapter';
 import type { RingBuffer } from '../ring-buffer';
 import type { DomCounter } from './dom-counts';
 import type { Interner, KeyBatch } from './interner';
@@ -35,8 +35,13 @@ const PORTAL_TOP = 32;
  * without, only its commits did (it rendered), and it goes packed into a Renders record, five to a record.
  */
 const COUNTS = 64;
+/**
+ * Unmounted (or cleared): the adapter may still hand the entry back in the same commit (React 16/17 report a deleted
+ * fiber twice), and a call with it is then ignored — the check `entries.get(id)` made when the sink took ids.
+ */
+const GONE = 128;
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
-export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS;
+export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE;
 /** Above this many pending recounts in one flush, do the rest next flush. */
 const MAX_RECOUNTS_PER_FLUSH = 20_000;
 /** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */
@@ -44,8 +49,8 @@ const MAX_RECOUNT_ROUNDS = 64;
 /** Portals looked at when computing portaled-in counts (a page with more gets the first ones). */
 const MAX_PORTALS = 2_000;
 
-export interface Entry {
-  id: number;
+export interface Entry extends ComponentRef {
+  readonly id: number;
   handle: object;
   parent: Entry | null;
   depth: number;
@@ -113,54 +118,49 @@ export class Registry implements ComponentSink {
     return this.nextId - 1;
   }
 
-  mount(handle: object, parentId: number, depth: number, name: string, key: string | null): number {
+  mount(handle: object, parent: Entry | null, depth: number, name: string, key: string | null): Entry {
     const id = this.nextId++;
-    const parent = this.entries.get(parentId) ?? null;
     const nameIdx = this.strings.intern(name);
+    const live = parent !== null && (parent.marks & GONE) === 0 ? parent : null;
     const e: Entry = {
-      id, handle, parent, depth, authored: 0, rendered: 0, commits: 0, marks: 0, nameIdx,
+      id, handle, parent: live, depth, authored: 0, rendered: 0, commits: 0, marks: 0, nameIdx,
     };
     this.entries.set(id, e);
-    this.ring.write(RecordKind.Mount, id, parent ? parent.id : -1, depth, nameIdx, this.keys.add(key));
+    this.ring.write(RecordKind.Mount, id, live ? live.id : -1, depth, nameIdx, this.keys.add(key));
     this.mark(e, RECOUNT);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
-    return id;
+    return e;
   }
 
-  unmount(id: number): void {
-    const e = this.entries.get(id);
-    if (!e) return;
-    this.entries.delete(id);
-    e.marks = 0;
-    this.ring.write(RecordKind.Unmount, id);
+  unmount(e: Entry): void {
+    if ((e.marks & GONE) !== 0) return;
+    this.entries.delete(e.id);
+    e.marks = GONE;
+    this.ring.write(RecordKind.Unmount, e.id);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
   }
 
-  rendered(id: number): void {
-    const e = this.entries.get(id);
-    if (!e) return;
+  rendered(e: Entry): void {
+    if ((e.marks & GONE) !== 0) return;
     e.commits++;
     this.mark(e, STATS);
   }
 
-  structure(id: number): void {
-    const e = this.entries.get(id);
-    if (!e) return;
+  structure(e: Entry): void {
+    if ((e.marks & GONE) !== 0) return;
     this.mark(e, RECOUNT);
     this.onStructure();
   }
 
-  dirty(id: number): void {
-    const e = this.entries.get(id);
-    if (e && (e.marks & LAYOUT_DIRTY) === 0) {
+  dirty(e: Entry): void {
+    if ((e.marks & (LAYOUT_DIRTY | GONE)) === 0) {
       e.marks |= LAYOUT_DIRTY;
       this.layoutDirty.push(e);
     }
   }
 
-  rehandle(id: number, handle: object): void {
-    const e = this.entries.get(id);
-    if (e) e.handle = handle;
+  rehandle(e: Entry, handle: object): void {
+    if ((e.marks & GONE) === 0) e.handle = handle;
   }
 
   committed(): void {
@@ -279,7 +279,7 @@ export class Registry implements ComponentSink {
 
   /** Recounts `list` (deepest first); returns the ancestors above portals that need a whole recount. */
   private recountRound(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
-    const childAuthored = (id: number): number | null => this.entries.get(id)?.authored ?? null;
+    const childAuthored = (c: ComponentRef): number | null => ((c as Entry).marks & GONE) === 0 ? (c as Entry).authored : null;
     const next: Entry[] = [];
     const queue = (p: Entry): void => {
       if ((p.marks & RECOUNT) !== 0) return;
@@ -403,6 +403,8 @@ export class Registry implements ComponentSink {
   }
 
   clear(): void {
+    // An adapter attached again may still hold some of these.
+    for (const e of this.entries.values()) e.marks = GONE;
     this.entries.clear();
     this.recounts = [];
     this.stats = [];

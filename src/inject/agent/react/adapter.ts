@@ -5,9 +5,10 @@
  * skipped whole). One walk at attach back-fills what is already mounted.
  */
 import { creatorFrame, MAX_HINT_URL, type DebugHint } from '../../../protocol/sources';
-import type { ComponentSink, FrameworkAdapter } from '../adapter';
+import type { ComponentRef, ComponentSink, FrameworkAdapter } from '../adapter';
 import type { FiberRootLike, HookState, RendererLike } from '../../boot/link';
-import { CHILD_DELETION, componentName, flagsOf, keyOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber, type TagTable } from './fiber';
+import { CHILD_DELETION, COMPONENT, componentName, flagsOf, HOST, keyOf, kindOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber,
+  type TagTable } from './fiber';
 
 const MAX_DEPTH = 10_000;
 const CHANGED = PERFORMED_WORK | PLACEMENT | UPDATE;
@@ -18,12 +19,13 @@ export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
   private sink: ComponentSink | null = null;
   /**
-   * A fiber and its alternate share one id, kept under the one seen first: React keeps the pair for the component's
+   * A fiber and its alternate share one record (the sink's reference, with the component's id), kept under the one
+   * seen first: React keeps the pair for the component's
    * life (the work-in-progress fiber is the current one's alternate, reused render after render), so a look-up tries
    * the fiber, then its alternate — one entry per component instead of two once it re-rendered (≈ 16 B each,
    * docs/PERFORMANCE.md, memory).
    */
-  private ids = new WeakMap<Fiber, number>();
+  private refs = new WeakMap<Fiber, ComponentRef>();
   private tables = new Map<number, TagTable>();
   /** Expando keys React copies put on DOM nodes (one per copy: the suffix is random). */
   private fiberKeys: string[] = [];
@@ -116,7 +118,7 @@ export class ReactAdapter implements FrameworkAdapter {
       const tags = this.tagsOf(rendererId);
       for (const root of roots) {
         const current = root.current as Fiber | null;
-        if (current) this.mountChildren(current, 0, -1, tags);
+        if (current) this.mountChildren(current, null, -1, tags);
       }
     }
     sink.committed();
@@ -125,7 +127,7 @@ export class ReactAdapter implements FrameworkAdapter {
   detach(): void {
     if (this.hook.tap !== null) this.hook.tap = this.prevTap;
     this.sink = null;
-    this.ids = new WeakMap();
+    this.refs = new WeakMap();
     this.portalFibers.clear();
     this.portalVersion++;
   }
@@ -150,8 +152,13 @@ export class ReactAdapter implements FrameworkAdapter {
     return t;
   }
 
+  /** The component's record, under the fiber or its alternate (see `refs`). */
+  private refOf(f: Fiber): ComponentRef | undefined {
+    return this.refs.get(f) ?? (f.alternate ? this.refs.get(f.alternate) : undefined);
+  }
+
   private idOf(f: Fiber): number {
-    return this.ids.get(f) ?? (f.alternate ? this.ids.get(f.alternate) ?? 0 : 0);
+    return this.refOf(f)?.id ?? 0;
   }
 
   private onCommit(rendererId: number, root: FiberRootLike): void {
@@ -161,8 +168,8 @@ export class ReactAdapter implements FrameworkAdapter {
     const next = root.current as Fiber | null;
     if (!next) return;
     const prev = next.alternate;
-    if (prev === null) this.mountChildren(next, 0, -1, tags);
-    else this.updateChildren(next, prev, 0, -1, tags);
+    if (prev === null) this.mountChildren(next, null, -1, tags);
+    else this.updateChildren(next, prev, null, -1, tags);
     sink.committed();
   }
 
@@ -172,42 +179,42 @@ export class ReactAdapter implements FrameworkAdapter {
     const tags = this.tagsOf(rendererId);
     // The nearest live component above a deleted fiber lost DOM: recount it.
     for (let p = f.return; p !== null; p = p.return) {
-      if (!tags.component.has(p.tag)) continue;
-      const owner = this.idOf(p);
-      if (owner !== 0) {
+      if (kindOf(tags, p.tag) !== COMPONENT) continue;
+      const owner = this.refOf(p);
+      if (owner !== undefined) {
         sink.structure(owner);
         sink.dirty(owner);
       }
       break;
     }
     if (f.tag === tags.hostPortal) this.trackPortal(f, false);
-    if (!tags.component.has(f.tag)) return;
-    const id = this.idOf(f);
-    if (id === 0) return;
-    this.ids.delete(f);
-    if (f.alternate) this.ids.delete(f.alternate);
-    sink.unmount(id);
+    if (kindOf(tags, f.tag) !== COMPONENT) return;
+    const ref = this.refOf(f);
+    if (ref === undefined) return;
+    this.refs.delete(f);
+    if (f.alternate) this.refs.delete(f.alternate);
+    sink.unmount(ref);
   }
 
   /** Registers every component in the subtrees of `parent`'s children. */
-  private mountChildren(parent: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
-    for (let c = parent.child; c !== null; c = c.sibling) this.mountFiber(c, parentId, parentDepth, tags);
+  private mountChildren(parent: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable): void {
+    for (let c = parent.child; c !== null; c = c.sibling) this.mountFiber(c, owner, parentDepth, tags);
   }
 
-  private mountFiber(f: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+  private mountFiber(f: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable): void {
     const sink = this.sink as ComponentSink;
-    let id = parentId;
+    let ref = owner;
     let depth = parentDepth;
-    if (tags.component.has(f.tag)) {
+    if (kindOf(tags, f.tag) === COMPONENT) {
       depth = parentDepth + 1;
       if (depth > MAX_DEPTH) return;
-      id = sink.mount(f, parentId, depth, componentName(f), keyOf(f));
-      this.ids.set(f, id);
-      sink.rendered(id);
+      ref = sink.mount(f, owner, depth, componentName(f), keyOf(f));
+      this.refs.set(f, ref);
+      sink.rendered(ref);
     } else if (f.tag === tags.hostPortal) {
       this.trackPortal(f, true);
     }
-    this.mountChildren(f, id, depth, tags);
+    this.mountChildren(f, ref, depth, tags);
   }
 
   private unmountFiber(f: Fiber, tags: TagTable): void {
@@ -215,12 +222,12 @@ export class ReactAdapter implements FrameworkAdapter {
     // Children first, so that a parent's recount never sees freed children.
     for (let c = f.child; c !== null; c = c.sibling) this.unmountFiber(c, tags);
     if (f.tag === tags.hostPortal) this.trackPortal(f, false);
-    if (tags.component.has(f.tag)) {
-      const id = this.idOf(f);
-      if (id !== 0) {
-        this.ids.delete(f);
-        if (f.alternate) this.ids.delete(f.alternate);
-        sink.unmount(id);
+    if (kindOf(tags, f.tag) === COMPONENT) {
+      const ref = this.refOf(f);
+      if (ref !== undefined) {
+        this.refs.delete(f);
+        if (f.alternate) this.refs.delete(f.alternate);
+        sink.unmount(ref);
       }
     }
   }
@@ -230,9 +237,10 @@ export class ReactAdapter implements FrameworkAdapter {
    * Children with an alternate were updated in place; children without one
    * are new. Deleted children are listed on the parent (`deletions`, React
    * 18+) or reported one by one through onCommitFiberUnmount (16/17, which
-   * detach deleted fibers before the commit callback).
+   * detach deleted fibers before the commit callback). `owner` is the nearest
+   * component above (null: none).
    */
-  private updateChildren(next: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+  private updateChildren(next: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable): void {
     // Shared child pointer: the subtree bailed out, nothing below changed.
     if (next.child === prev.child) return;
     let structural = false;
@@ -246,10 +254,10 @@ export class ReactAdapter implements FrameworkAdapter {
         // updateFiber's bail-out test, inlined: a list of thousands of memoised
         // children that did not render costs one comparison each, no call.
         if (c.child === alt.child && (((c.flags ?? c.effectTag ?? 0) | 0) & CHANGED) === 0) continue;
-        this.updateFiber(c, alt, parentId, parentDepth, tags);
+        this.updateFiber(c, alt, owner, parentDepth, tags);
       } else {
         structural = true;
-        this.mountFiber(c, parentId, parentDepth, tags);
+        this.mountFiber(c, owner, parentDepth, tags);
       }
     }
     const deletions = next.deletions;
@@ -257,43 +265,44 @@ export class ReactAdapter implements FrameworkAdapter {
       for (const d of deletions) this.unmountFiber(d, tags);
       if (deletions.length > 0) structural = true;
     }
-    if (structural && parentId > 0) {
+    if (structural && owner !== null) {
       const sink = this.sink as ComponentSink;
-      sink.structure(parentId);
-      sink.dirty(parentId);
+      sink.structure(owner);
+      sink.dirty(owner);
     }
   }
 
-  private updateFiber(f: Fiber, prev: Fiber, parentId: number, parentDepth: number, tags: TagTable): void {
+  private updateFiber(f: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable): void {
     const flags = flagsOf(f);
     // The common case on a big list: a memoised child that bailed out. Nothing
     // rendered, nothing moved, children shared: one comparison and out.
     if (f.child === prev.child && (flags & (PERFORMED_WORK | PLACEMENT | UPDATE)) === 0) return;
-    let id = parentId;
+    let ref = owner;
     let depth = parentDepth;
-    if (tags.component.has(f.tag)) {
+    const kind = kindOf(tags, f.tag);
+    if (kind === COMPONENT) {
       depth = parentDepth + 1;
-      id = this.ids.get(f) ?? this.ids.get(prev) ?? 0;
-      if (id === 0) {
+      ref = this.refs.get(f) ?? this.refs.get(prev) ?? null;
+      if (ref === null) {
         // Not seen before (e.g. mounted while we were detached): treat as a mount.
-        this.mountFiber(f, parentId, parentDepth, tags);
+        this.mountFiber(f, owner, parentDepth, tags);
         return;
       }
       const sink = this.sink as ComponentSink;
       // The pipeline's handle must reach the current children; a bailed-out
       // fiber shares its children with the alternate, so only a fiber that
       // rendered or got new children needs the update.
-      sink.rehandle(id, f);
-      if ((flags & PERFORMED_WORK) !== 0) sink.rendered(id);
-    } else if (parentId > 0 && (flags & (PLACEMENT | UPDATE)) !== 0 && (tags.host.has(f.tag) || f.tag === tags.hostText)) {
+      sink.rehandle(ref, f);
+      if ((flags & PERFORMED_WORK) !== 0) sink.rendered(ref);
+    } else if (owner !== null && (flags & (PLACEMENT | UPDATE)) !== 0 && (kind === HOST || f.tag === tags.hostText)) {
       const sink = this.sink as ComponentSink;
-      sink.dirty(parentId);
-      if ((flags & PLACEMENT) !== 0) sink.structure(parentId);
+      sink.dirty(owner);
+      if ((flags & PLACEMENT) !== 0) sink.structure(owner);
     } else if (f.tag === tags.hostPortal) {
       // Keep the fiber whose children are current (the content's top hosts are read from it).
       this.trackPortal(f, true);
     }
-    this.updateChildren(f, prev, id, depth, tags);
+    this.updateChildren(f, prev, ref, depth, tags);
   }
 
   topHostNodes(handle: object, out: Element[]): boolean {
@@ -305,7 +314,7 @@ export class ReactAdapter implements FrameworkAdapter {
     if (depth > MAX_DEPTH) return false;
     let through = false;
     for (let c = first; c !== null; c = c.sibling) {
-      if (tags.host.has(c.tag)) {
+      if (kindOf(tags, c.tag) === HOST) {
         if (c.stateNode instanceof Element) out.push(c.stateNode);
       } else if (c.tag === tags.hostPortal) {
         const before = out.length;
@@ -323,7 +332,7 @@ export class ReactAdapter implements FrameworkAdapter {
     let guard = 0;
     for (let f = (handle as Fiber).return; f !== null && guard++ < MAX_DEPTH; f = f.return) {
       if (f.tag === tags.hostPortal) return true;
-      if (tags.component.has(f.tag) || f.tag === tags.hostRoot) return false;
+      if (kindOf(tags, f.tag) === COMPONENT || f.tag === tags.hostRoot) return false;
     }
     return false;
   }
@@ -334,7 +343,7 @@ export class ReactAdapter implements FrameworkAdapter {
     const inner = this.portalInner;
     const outermost = (first: Fiber | null, depth: number): void => {
       for (let c = first; c !== null && depth < MAX_DEPTH; c = c.sibling) {
-        if (tags.component.has(c.tag)) {
+        if (kindOf(tags, c.tag) === COMPONENT) {
           const id = this.idOf(c);
           if (id !== 0) inner.push(id);
         } else if (c.tag !== tags.hostPortal) {
@@ -348,7 +357,7 @@ export class ReactAdapter implements FrameworkAdapter {
       let owner = 0;
       let guard = 0;
       for (let p = f.return; p !== null && guard++ < MAX_DEPTH; p = p.return) {
-        if (tags.component.has(p.tag)) {
+        if (kindOf(tags, p.tag) === COMPONENT) {
           owner = this.idOf(p);
           break;
         }
@@ -361,19 +370,20 @@ export class ReactAdapter implements FrameworkAdapter {
     }
   }
 
-  authored(handle: object, childAuthored: (childId: number) => number | null): number {
+  authored(handle: object, childAuthored: (child: ComponentRef) => number | null): number {
     const tags = this.anyTags();
     const walk = (first: Fiber | null, depth: number): number => {
       let n = 0;
       for (let c = first; c !== null && depth < MAX_DEPTH; c = c.sibling) {
-        if (tags.component.has(c.tag)) {
-          const known = childAuthored(this.idOf(c));
+        if (kindOf(tags, c.tag) === COMPONENT) {
+          const ref = this.refOf(c);
+          const known = ref === undefined ? null : childAuthored(ref);
           if (known !== null) {
             n += known;
             continue;
           }
         }
-        if (tags.host.has(c.tag)) n++;
+        if (kindOf(tags, c.tag) === HOST) n++;
         n += walk(c.child, depth + 1);
       }
       return n;

@@ -39,15 +39,23 @@ export const UPDATE = 4;
 /** React 18+ (16/17 flag the deleted fiber itself instead). */
 export const CHILD_DELETION = 16;
 
+/** `TagTable.kind` bits. */
+export const COMPONENT = 1;
+export const HOST = 2;
+
 export interface TagTable {
-  /** Function, class, forwardRef and simple-memo components: each is a component instance. */
-  component: Set<number>;
-  /** DOM elements React created. */
-  host: Set<number>;
+  /**
+   * What each tag is, by tag (React's tags are 0–31): COMPONENT for function, class, forwardRef and simple-memo
+   * components (each is a component instance), HOST for the DOM elements React created. An array read instead of a
+   * Set's hashing: a commit asks it of every fiber it walks. Read through `kindOf`.
+   */
+  kind: Uint8Array;
   hostText: number;
   hostPortal: number;
   hostRoot: number;
 }
+
+const MAX_TAG = 64;
 
 // Stable tags: FunctionComponent 0, ClassComponent 1, IndeterminateComponent 2
 // (removed in 19), HostRoot 3, HostPortal 4, HostComponent 5, HostText 6,
@@ -57,14 +65,17 @@ export interface TagTable {
 // which only matters for transparent fibers.
 export function tagsFor(version: string | undefined): TagTable {
   const major = parseInt(version ?? '', 10) || 18;
-  const host = new Set([5]);
-  if (major >= 19) {
-    host.add(26);
-    host.add(27);
-  }
-  const component = new Set([0, 1, 11, 15]);
-  if (major < 19) component.add(2);
-  return { component, host, hostText: 6, hostPortal: 4, hostRoot: 3 };
+  const kind = new Uint8Array(MAX_TAG);
+  kind[5] = HOST;
+  if (major >= 19) kind[26] = kind[27] = HOST;
+  for (const t of [0, 1, 11, 15]) kind[t] = COMPONENT;
+  if (major < 19) kind[2] = COMPONENT;
+  return { kind, hostText: 6, hostPortal: 4, hostRoot: 3 };
+}
+
+/** The kind bits of a fiber's tag (0 for a tag out of the table or not a number: a page's own objects may be anything). */
+export function kindOf(tags: TagTable, tag: unknown): number {
+  return typeof tag === 'number' ? tags.kind[tag] | 0 : 0;
 }
 
 export function flagsOf(f: Fiber): number {

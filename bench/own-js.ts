@@ -3,7 +3,7 @@
  * the part of the overlay-on cost (issue 10, target 2) that our code decides.
  *
  *   npx tsx bench/own-js.ts [--base <dist of another build>] [--rounds 4] [--pct 10,100] [--window 5] [--settle 2]
- *                           [--doc] [--no-build]
+ *                           [--top 8] [--doc] [--no-build]
  *
  * bench/overhead.ts judges the budget: all the time charged to us less the
  * style and layout we only move, a difference of two large figures whose
@@ -32,7 +32,7 @@ const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
 const WINDOW_MS = numArg(args, 'window', 5) * 1000;
 const SETTLE_MS = numArg(args, 'settle', 2) * 1000;
 const GRID_CELLS = 4900;
-const TOP_N = 8;
+const TOP_N = numArg(args, 'top', 8);
 
 interface Run {
   build: string;

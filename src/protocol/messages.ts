@@ -294,8 +294,12 @@ export interface PageToContent {
 }
 
 export interface ContentToPage {
-  /** What the agent should do: `mode` off detaches everything; `track`: write the Performance panel track. */
-  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean };
+  /**
+   * What the agent should do: `mode` off detaches everything; `track`: write the Performance panel track; `commits`:
+   * send each frame's commit counts (a panel or a recording reads them); else the agent holds them until something
+   * does (an API call, this turning on).
+   */
+  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean; commits: boolean };
   apiResult: { reqId: number; result: unknown };
   hitTest: { seq: number; x: number; y: number };
   /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */

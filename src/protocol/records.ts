@@ -53,6 +53,12 @@ export const enum RecordKind {
    * for ids below 2^31 and commits below RENDERS_PACK; a component past that goes out as a Stats record.
    */
   Renders = 11,
+  /**
+   * The same five slots as Renders, for commit counts the agent held back while nothing read them (no DevTools panel,
+   * no recording; docs/PERFORMANCE.md, overlay on): the totals are current, but the renders are not this frame's —
+   * a recording does not count them.
+   */
+  Commits = 12,
 }
 
 /** The multiplier that packs a component id and its commit count into one Renders slot (2^21). */
@@ -70,6 +76,7 @@ export const RECORD_KIND_NAMES: Record<number, string> = {
   9: 'Occluder',
   10: 'Surface',
   11: 'Renders',
+  12: 'Commits',
 };
 
 /** Upper bound on records the content script accepts in one batch. */
@@ -121,7 +128,8 @@ export function toLines(data: Float64Array, strings: readonly string[] = [], key
         lines.push(`Surface ${a} ${b ? 'root' : 'none'}`);
         break;
       case RecordKind.Renders:
-        lines.push(`Renders ${[a, b, c, d, e].filter((v) => v >= 0).map((v) => {
+      case RecordKind.Commits:
+        lines.push(`${kind === RecordKind.Renders ? 'Renders' : 'Commits'} ${[a, b, c, d, e].filter((v) => v >= 0).map((v) => {
           const id = Math.floor(v / RENDERS_PACK);
           return `${id}:${v - id * RENDERS_PACK}`;
         }).join(' ')}`);

@@ -29,6 +29,8 @@ describe('Registry flush records', () => {
     } as unknown as FrameworkAdapter;
     const counter = { count: (hosts: Element[]) => authored.get((hosts[0] as unknown as { id: number }).id) ?? 0 } as unknown as DomCounter;
     const reg = new Registry(ring, new Interner(), new KeyBatch(), counter, () => adapter);
+    // A panel or a recording reads commit counts: they go out at each flush (the held case has a test of its own).
+    reg.wantCommits = true;
     const mount = (parent: Entry | null, n: number): Entry => {
       const h = {};
       const e = reg.mount(h, parent, parent === null ? 0 : 1, 'C', null);
@@ -97,5 +99,56 @@ describe('Registry flush records', () => {
     // A child mounted under it (a stale parent) is a root.
     const c = mount(a, 1);
     expect(c.parent).to.equal(null);
+  });
+
+  it('holds commit counts while nothing reads them, and releases them as totals', () => {
+    const { reg, ring, authored, mount, flush } = setup();
+    reg.wantCommits = false;
+    const a = mount(null, 2);
+    const b = mount(a, 2);
+    const c = mount(null, 1);
+    // A mount's first record is whole, commits and all.
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=0 authored=2 rendered=2`, `Stats ${a.id} commits=0 authored=2 rendered=2`,
+      `Stats ${c.id} commits=0 authored=1 rendered=1`]);
+    reg.rendered(b);
+    reg.rendered(b);
+    reg.rendered(c);
+    expect(flush()).to.deep.equal([]);
+    reg.rendered(b);
+    // Counts that changed still go out at once, with the commits so far (no longer held).
+    reg.rendered(a);
+    authored.set(a.id, 3);
+    reg.structure(a);
+    expect(flush()).to.deep.equal([`Stats ${a.id} commits=1 authored=3 rendered=3`]);
+    reg.rendered(c);
+    reg.unmount(c);
+    ring.drain();
+    reg.releaseCommits();
+    // b's three, once; a's went out whole; c unmounted.
+    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${b.id}:3`]);
+    reg.releaseCommits();
+    expect(ring.length).to.equal(0);
+    // Wanted again: each flush's renders as before.
+    reg.wantCommits = true;
+    reg.rendered(b);
+    expect(flush()).to.deep.equal([`Renders ${b.id}:4`]);
+  });
+
+  it('lets go of held components that unmounted, on a page that mounts and unmounts while nothing reads commits', () => {
+    const { reg, mount, flush } = setup();
+    reg.wantCommits = false;
+    const keep = mount(null, 1);
+    flush();
+    reg.rendered(keep);
+    for (let round = 0; round < 30; round++) {
+      const batch = Array.from({ length: 200 }, () => mount(null, 1));
+      flush();
+      for (const e of batch) reg.rendered(e);
+      flush();
+      for (const e of batch) reg.unmount(e);
+    }
+    const held = (reg as unknown as { held: Entry[] }).held;
+    expect(held.length).to.be.below(2 * 1024 + 400);
+    expect(held).to.include(keep);
   });
 });

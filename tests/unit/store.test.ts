@@ -42,6 +42,24 @@ describe('RollupStore', () => {
     expect(s.components.get(1)!.commits).to.equal(6);
   });
 
+  it('takes held commit totals from Commits records without counting them as renders of the frame in a recording', () => {
+    const s = make();
+    const p = (id: number, commits: number): number => id * RENDERS_PACK + commits;
+    const counted: [number, number][] = [];
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1]), 2, ['C'], 0, 0);
+    s.recorder = {
+      self() {}, inclusive() {}, endFrame() {}, mount() {}, unmount() {}, stack() {},
+      commits: (id, n) => { counted.push([id, n]); },
+    };
+    s.apply(batch([RecordKind.Commits, p(2, 40), p(1, 3), p(9, 1), -1, -1]), 1, [], 1, 0);
+    expect([s.components.get(1)!.commits, s.components.get(2)!.commits]).to.deep.equal([3, 40]);
+    expect(counted).to.deep.equal([]);
+    // Renders after them count what is new.
+    s.apply(batch([RecordKind.Renders, p(2, 42), -1, -1, -1, -1]), 1, [], 1, 0);
+    expect(counted).to.deep.equal([[2, 2]]);
+    expect(toLines(batch([RecordKind.Commits, p(2, 40), -1, -1, -1, -1]))).to.deep.equal(['Commits 2:40']);
+  });
+
   it('decodes Renders records for tests and debugging', () => {
     const p = (id: number, commits: number): number => id * RENDERS_PACK + commits;
     expect(toLines(batch([RecordKind.Renders, p(3, 1), p(2 ** 31 - 1, RENDERS_PACK - 1), -1, -1, -1]))).to.deep.equal([

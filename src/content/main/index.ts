@@ -192,6 +192,7 @@ class Controller {
     if (want === (this.live !== null)) return;
     this.live = want ? this.newRecorder(LIVE_MAX_ROWS, LIVE_FRAMES) : null;
     this.store.recorder = tee(this.recorder, this.live);
+    if (this.mode !== 'off') this.pushConfig();
   }
 
   pin(id: number | null): void {
@@ -214,10 +215,12 @@ class Controller {
     const wantBounds = this.overlay.wantBounds();
     // Only while DevTools is open on the tab: the Performance panel can record only then (devtools.ts).
     const track = this.settings.performanceTrack && this.devtoolsOpen;
-    const key = `${this.mode}|${this.overlay.pinned}|${track}|${wantBounds.join(',')}`;
+    // Commit counts each frame only while something reads them: a panel (its live strip) or a recording.
+    const commits = this.store.recorder !== null;
+    const key = `${this.mode}|${this.overlay.pinned}|${track}|${commits}|${wantBounds.join(',')}`;
     if (!force && key === this.lastConfigKey) return;
     this.lastConfigKey = key;
-    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track });
+    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track, commits });
   }
 
   private hitTest(x: number, y: number): Promise<number | null> {
@@ -485,6 +488,7 @@ class Controller {
     if (this.recorder) return;
     this.recorder = this.newRecorder(maxRows, Infinity, performance.now());
     this.store.recorder = tee(this.recorder, this.live);
+    if (this.mode !== 'off') this.pushConfig();
   }
 
   private newRecorder(maxRows: number, maxFrames = Infinity, since = -Infinity): Recorder {
@@ -507,6 +511,7 @@ class Controller {
     if (!rec) return null;
     this.recorder = null;
     this.store.recorder = tee(null, this.live);
+    if (this.mode !== 'off') this.pushConfig();
     this.lastRecording = this.finishRecording(rec);
     return this.lastRecording;
   }

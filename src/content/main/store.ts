@@ -279,17 +279,21 @@ export class RollupStore {
           break;
         }
         case RecordKind.Renders:
+        case RecordKind.Commits: {
           // Five slots of `id × RENDERS_PACK + commits`, −1 when empty; each checked on its own (inline: one batch
-          // of a busy grid holds hundreds of these).
+          // of a busy grid holds hundreds of these). Commits: totals the agent held back, not this frame's renders.
+          const now = data[o] === RecordKind.Renders;
           for (let k = o + 1; k < o + RECORD_STRIDE; k++) {
             const v = data[k];
             if (v === -1) continue;
             const id = Math.floor(v / RENDERS_PACK);
             const comp = Number.isInteger(v) && v < 2 ** 52 && id > 0 ? this.components.get(id) : undefined;
-            if (comp) this.setCommits(comp, v - id * RENDERS_PACK);
-            else this.ignoredRecords++;
+            if (!comp) this.ignoredRecords++;
+            else if (now) this.setCommits(comp, v - id * RENDERS_PACK);
+            else comp.commits = v - id * RENDERS_PACK;
           }
           break;
+        }
         case RecordKind.Bounds: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }

@@ -26,7 +26,7 @@ import { TypeSourcer } from './types';
 /** Component types are looked at this often while on (never on the commit path). */
 const TYPES_INTERVAL_MS = 1000;
 /** Before the content script's first config, or if it did not check out: off. */
-const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false };
+const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false };
 
 export default function start(link: AgentLink): AgentHandle {
   const win = window as Window & typeof globalThis;
@@ -168,6 +168,7 @@ export default function start(link: AgentLink): AgentHandle {
     receive,
     // A renderer that registers after enable (lazy-loaded React): attach then.
     renderer: () => guard('renderer', () => pipeline.attachAdapter()),
+    flushCommits: () => guard('flushCommits', () => pipeline.flushCommits()),
     degraded: () => reasons.all,
     namesMinified: () => sourcer.namesMinified,
     outside: () => (pipeline.isRunning ? pipeline.forced?.outside : undefined),

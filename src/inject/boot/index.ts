@@ -163,7 +163,11 @@ function main(win: Window & typeof globalThis): void {
 
   api = installApi(win, {
     version: VERSION,
-    post: channel.post,
+    // An API call reads the content script's tables: the commit counts the agent held back go first, on the same port.
+    post: (type, payload) => {
+      agent?.flushCommits();
+      channel.post(type, payload);
+    },
     status,
     notes,
     nodeOf: (id) => agent?.nodeOf(id) ?? null,

@@ -123,6 +123,11 @@ export interface AgentHandle {
   receive(msg: ContentMessage): void;
   /** A renderer registered after the agent started (lazy-loaded React). */
   renderer(): void;
+  /**
+   * Hands the content script the commit counts held back while nothing read them (the agent's registry): called before
+   * each API call is posted, so that what the call reads (a snapshot's commits) is current. Never throws.
+   */
+  flushCommits(): void;
   /** Reasons measurement is degraded now (cleared when the overlay starts again). */
   degraded(): readonly string[];
   /** Whether the component names seen look minified (measured from the names, agent/types.ts). */

@@ -257,6 +257,12 @@ export class Pipeline {
   configure(cfg: ContentToPage['config']): void {
     this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
     this.track.enabled = cfg.track;
+    if (cfg.commits !== this.registry.wantCommits) {
+      this.registry.wantCommits = cfg.commits;
+      // What reads them now (a panel's table, a recording) starts from current totals: what was posted before it,
+      // then the held counts in a batch of their own.
+      if (cfg.commits) this.flushCommits();
+    }
     if (cfg.pinned !== this.pinned) {
       this.pinned = cfg.pinned;
       this.trackDirtied(true);
@@ -563,6 +569,14 @@ export class Pipeline {
       /** 1 while the Performance panel track is written (DevTools open on the tab and the setting on). */
       track: this.track.enabled ? 1 : 0,
     };
+  }
+
+  /** Posts the commit counts held back (registry.releaseCommits), after everything written before them. */
+  flushCommits(): void {
+    if (!this.running) return;
+    this.postRecords();
+    this.registry.releaseCommits();
+    this.postRecords();
   }
 
   nodeOf(id: number): Node | null {

@@ -40,8 +40,12 @@ const COUNTS = 64;
  * fiber twice), and a call with it is then ignored — the check `entries.get(id)` made when the sink took ids.
  */
 const GONE = 128;
+/** In `held`: it rendered since its commit count last went out, and nothing read commit counts then. */
+const HELD = 256;
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
-export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE;
+export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD;
+/** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
+const MAX_HELD_GONE = 1024;
 /** Above this many pending recounts in one flush, do the rest next flush. */
 const MAX_RECOUNTS_PER_FLUSH = 20_000;
 /** Rounds of whole recounts of ancestors above portals in one flush (each round is shallower). */
@@ -97,6 +101,16 @@ export class Registry implements ComponentSink {
   private portaledIn = new Map<Entry, number>();
   /** flushStats' Renders record being filled. */
   private readonly packed = [0, 0, 0, 0, 0];
+  /**
+   * Whether commit counts go out at each flush (a DevTools panel or a recording reads them: the content script says
+   * so in its config). Without, an entry that only rendered is held (`held`, its HELD bit) until `releaseCommits` —
+   * on an API call, or when this turns on: on a busy grid the Renders records were a sixth of the overlay's own cost
+   * for a number nothing on the page showed (docs/PERFORMANCE.md, overlay on).
+   */
+  wantCommits = false;
+  /** Entries that rendered while nothing read commit counts (HELD); some may have unmounted since (`heldGone`). */
+  private held: Entry[] = [];
+  private heldGone = 0;
   private portalVersion = -1;
   /** Components directly in a floating portal's content (a dialog, menu, tooltip): surfaces of their own. */
   private surfaceRoots = new Set<Entry>();
@@ -135,6 +149,12 @@ export class Registry implements ComponentSink {
   unmount(e: Entry): void {
     if ((e.marks & GONE) !== 0) return;
     this.entries.delete(e.id);
+    if ((e.marks & HELD) !== 0 && ++this.heldGone > MAX_HELD_GONE && this.heldGone * 2 > this.held.length) {
+      // Mostly unmounted entries (a page that mounts and unmounts while the overlay is on): let them go.
+      e.marks = 0;
+      this.held = this.held.filter((h) => (h.marks & HELD) !== 0);
+      this.heldGone = 0;
+    }
     e.marks = GONE;
     this.ring.write(RecordKind.Unmount, e.id);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
@@ -249,9 +269,17 @@ export class Registry implements ComponentSink {
     for (const e of this.stats) {
       const whole = (e.marks & COUNTS) !== 0;
       e.marks &= ~(STATS | COUNTS);
-      if (this.entries.get(e.id) !== e) continue;
+      if ((e.marks & GONE) !== 0) continue;
       if (whole || e.commits >= RENDERS_PACK) {
+        // Its commit count goes out with it: no longer held (`held` skips it).
+        e.marks &= ~HELD;
         this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
+      } else if (!this.wantCommits) {
+        if ((e.marks & HELD) === 0) {
+          e.marks |= HELD;
+          this.held.push(e);
+        }
+        continue;
       } else {
         packed[n++] = e.id * RENDERS_PACK + e.commits;
         if (n < 5) continue;
@@ -266,6 +294,35 @@ export class Registry implements ComponentSink {
       if (this.ring.length >= this.ringHigh) this.onRingHigh();
     }
     this.stats = [];
+  }
+
+  /**
+   * Writes the commit counts held back (Commits records, five to a record: totals, not this frame's renders) so that
+   * what reads them next (an API call, a panel, a recording) sees them current.
+   */
+  releaseCommits(): void {
+    const packed = this.packed;
+    let n = 0;
+    for (const e of this.held) {
+      if ((e.marks & HELD) === 0) continue;
+      e.marks &= ~HELD;
+      if (e.commits >= RENDERS_PACK) {
+        this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
+      } else {
+        packed[n++] = e.id * RENDERS_PACK + e.commits;
+        if (n < 5) continue;
+        this.ring.write(RecordKind.Commits, packed[0], packed[1], packed[2], packed[3], packed[4]);
+        n = 0;
+      }
+      if (this.ring.length >= this.ringHigh) this.onRingHigh();
+    }
+    if (n > 0) {
+      for (let i = n; i < 5; i++) packed[i] = -1;
+      this.ring.write(RecordKind.Commits, packed[0], packed[1], packed[2], packed[3], packed[4]);
+      if (this.ring.length >= this.ringHigh) this.onRingHigh();
+    }
+    this.held = [];
+    this.heldGone = 0;
   }
 
   /** Recounts `list` and the ancestors above portals it queues, shallower round by round; returns what is left. */
@@ -408,6 +465,8 @@ export class Registry implements ComponentSink {
     this.entries.clear();
     this.recounts = [];
     this.stats = [];
+    this.held = [];
+    this.heldGone = 0;
     this.layoutDirty = [];
     this.portaledIn.clear();
     this.portalVersion = -1;

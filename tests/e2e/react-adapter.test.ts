@@ -82,6 +82,28 @@ describe('React adapter (e2e)', function () {
     await page.close();
   });
 
+  it('answers a snapshot taken in the same task as a commit with that commit counted (React 17: the commit is synchronous)', async () => {
+    const page = await h.newPage('counts-r17.html');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true));
+    await lc.enable(page);
+    await expectMatches(page);
+    // The agent flushes before an API call goes out (its held commit counts behind it): the two items mounted by this
+    // commit are in the answer, counted, and the rest's commits are current — not waiting for the next flush.
+    const items = await page.evaluate(async () => {
+      const w = window as any;
+      w.__setItems(['a', 'b', 'c', 'x', 'y']);
+      const s = await w.__LAYOUT_COST__.snapshot();
+      return {
+        items: s.components.filter((c: any) => c.name === 'Item').map((c: any) => [c.key, c.authored, c.rendered, c.commits]),
+        list: s.components.find((c: any) => c.name === 'List').commits,
+      };
+    });
+    // Item is not memoised: the three that were there rendered again with List.
+    expect(items.items).to.deep.equal([['a', 2, 2, 2], ['b', 2, 2, 2], ['c', 2, 2, 2], ['x', 2, 2, 1], ['y', 2, 2, 1]]);
+    expect(items.list).to.equal(2);
+    await page.close();
+  });
+
   it('handles two copies of React on one page', async () => {
     const page = await h.newPage('two-copies.html');
     await waitFor(() => page.evaluate(() => !!document.querySelector('#root2 #app-root')));

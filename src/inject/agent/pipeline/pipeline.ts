@@ -259,8 +259,8 @@ export class Pipeline {
     this.track.enabled = cfg.track;
     if (cfg.commits !== this.registry.wantCommits) {
       this.registry.wantCommits = cfg.commits;
-      // What reads them now (a panel's table, a recording) starts from current totals: what was posted before it,
-      // then the held counts in a batch of their own.
+      // What reads them now (a panel's table, a recording) starts from current totals: a flush, then the held counts
+      // in a batch of their own.
       if (cfg.commits) this.flushCommits();
     }
     if (cfg.pinned !== this.pinned) {
@@ -571,10 +571,14 @@ export class Pipeline {
     };
   }
 
-  /** Posts the commit counts held back (registry.releaseCommits), after everything written before them. */
+  /**
+   * Posts the commit counts held back (registry.releaseCommits) behind a flush of everything before them: a mount goes
+   * out with its counts as at any flush (posting the ring alone sent mounts not yet counted, which a panel's table then
+   * showed at 0), and no record written before the release can arrive after it.
+   */
   flushCommits(): void {
     if (!this.running) return;
-    this.postRecords();
+    this.flush();
     this.registry.releaseCommits();
     this.postRecords();
   }

@@ -86,10 +86,9 @@ async function main(): Promise<void> {
   // One page per build and size, build-major: k = build * SIZES.length + size.
   const pages: Page[] = [];
   const runs = builds.length * SIZES.length;
-  const hook: number[][] = Array.from({ length: runs }, () => []);
-  const total: number[][] = Array.from({ length: runs }, () => []);
   // A tick's hook time per run, NaN where it was discarded: the differences between builds are taken tick by tick.
   const byTick: number[][] = Array.from({ length: runs }, () => []);
+  const total: number[][] = Array.from({ length: runs }, () => []);
   let bad = 0;
   let version = '';
   try {
@@ -111,7 +110,6 @@ async function main(): Promise<void> {
           bad++;
           continue;
         }
-        hook[k].push(t.hook);
         total[k].push(t.total);
       }
     }
@@ -119,6 +117,8 @@ async function main(): Promise<void> {
     for (const b of browsers) await b.close();
     await server.close();
   }
+  // The kept ticks' hook times, in step with `total`.
+  const hook = byTick.map((xs) => xs.filter(Number.isFinite));
   const compared = builds.length > 1;
   const header = [...(compared ? ['build'] : []), 'cells', 'changed per commit', 'hook ms (median / p90)', 'tick total ms (median)',
     "React's own ms (total − hook, median)", 'hook / smallest size'];
@@ -145,11 +145,11 @@ async function main(): Promise<void> {
     SIZES.forEach((cells, s) => {
       const a = byTick[s];
       const b = byTick[own + s];
-      const d = a.map((x, n) => b[n] - x).filter((x) => Number.isFinite(x));
+      const d = a.map((x, n) => b[n] - x).filter(Number.isFinite);
       const [lo, hi] = medianCI(d);
       const resolved = lo > 0 || hi < 0;
       diffLines.push(`${cells} cells: this − base ${f(median(d))} ms [${f(lo)}, ${f(hi)}] (${d.length} ticks, 95 %; ${resolved ? 'resolved' : 'not resolved'}), `
-        + `${f((median(b.filter(Number.isFinite)) / median(a.filter(Number.isFinite)) - 1) * 100, 1)} % in the medians`);
+        + `${f((median(hook[own + s]) / median(hook[s]) - 1) * 100, 1)} % in the medians`);
     });
     for (const l of diffLines) console.log(l);
   }

@@ -191,6 +191,11 @@ class Controller {
     const want = this.feed.isConnected && this.mode !== 'off';
     if (want === (this.live !== null)) return;
     this.live = want ? this.newRecorder(LIVE_MAX_ROWS, LIVE_FRAMES) : null;
+    this.feedRecorders();
+  }
+
+  /** The store feeds the recording and the live strip; the agent sends each frame's commit counts only while one runs. */
+  private feedRecorders(): void {
     this.store.recorder = tee(this.recorder, this.live);
     if (this.mode !== 'off') this.pushConfig();
   }
@@ -487,8 +492,7 @@ class Controller {
   startRecording(maxRows = MAX_ROWS): void {
     if (this.recorder) return;
     this.recorder = this.newRecorder(maxRows, Infinity, performance.now());
-    this.store.recorder = tee(this.recorder, this.live);
-    if (this.mode !== 'off') this.pushConfig();
+    this.feedRecorders();
   }
 
   private newRecorder(maxRows: number, maxFrames = Infinity, since = -Infinity): Recorder {
@@ -510,8 +514,7 @@ class Controller {
     const rec = this.recorder;
     if (!rec) return null;
     this.recorder = null;
-    this.store.recorder = tee(null, this.live);
-    if (this.mode !== 'off') this.pushConfig();
+    this.feedRecorders();
     this.lastRecording = this.finishRecording(rec);
     return this.lastRecording;
   }

@@ -259,8 +259,7 @@ export class Pipeline {
     this.track.enabled = cfg.track;
     if (cfg.commits !== this.registry.wantCommits) {
       this.registry.wantCommits = cfg.commits;
-      // What reads them now (a panel's table, a recording) starts from current totals: a flush, then the held counts
-      // in a batch of their own.
+      // What reads them now (a panel's table, a recording) starts from current totals.
       if (cfg.commits) this.flushCommits();
     }
     if (cfg.pinned !== this.pinned) {
@@ -501,11 +500,13 @@ export class Pipeline {
   }
 
   /** Recounts what changed, then hands the records over. */
-  flush(): void {
+  flush(releaseHeld = false): void {
     if (!this.running) return;
     this.lastFlush = performance.now();
     this.registry.flushStats();
     if (this.registry.pendingRecounts > 0) this.scheduleFlush(FLUSH_INTERVAL_MS);
+    // Behind everything written before them, in the same batch.
+    if (releaseHeld) this.registry.releaseCommits();
     this.postRecords();
   }
 
@@ -572,15 +573,12 @@ export class Pipeline {
   }
 
   /**
-   * Posts the commit counts held back (registry.releaseCommits) behind a flush of everything before them: a mount goes
-   * out with its counts as at any flush (posting the ring alone sent mounts not yet counted, which a panel's table then
+   * A flush with the commit counts held back (registry.releaseCommits) written behind everything else: a mount goes out
+   * with its counts as at any flush (posting the ring alone sent mounts not yet counted, which a panel's table then
    * showed at 0), and no record written before the release can arrive after it.
    */
   flushCommits(): void {
-    if (!this.running) return;
-    this.flush();
-    this.registry.releaseCommits();
-    this.postRecords();
+    this.flush(true);
   }
 
   nodeOf(id: number): Node | null {

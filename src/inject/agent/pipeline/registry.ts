@@ -99,8 +99,9 @@ export class Registry implements ComponentSink {
    * `portalVersion` is the adapter's portal version they were computed for.
    */
   private portaledIn = new Map<Entry, number>();
-  /** flushStats' Renders record being filled. */
+  /** The Renders or Commits record being filled (sendCommits) and its slots in use. */
   private readonly packed = [0, 0, 0, 0, 0];
+  private packedN = 0;
   /**
    * Whether commit counts go out at each flush (a DevTools panel or a recording reads them: the content script says
    * so in its config). Without, an entry that only rendered is held (`held`, its HELD bit) until `releaseCommits` —
@@ -264,35 +265,18 @@ export class Registry implements ComponentSink {
     }
     // Most of a busy commit's components only rendered: their new commit counts go five to a Renders record (a fifth
     // of the records, bytes and copying that a Stats record each would take; docs/PERFORMANCE.md, overlay on).
-    const packed = this.packed;
-    let n = 0;
     for (const e of this.stats) {
       const whole = (e.marks & COUNTS) !== 0;
       e.marks &= ~(STATS | COUNTS);
       if ((e.marks & GONE) !== 0) continue;
-      if (whole || e.commits >= RENDERS_PACK) {
-        // Its commit count goes out with it: no longer held (`held` skips it).
-        e.marks &= ~HELD;
-        this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
-      } else if (!this.wantCommits) {
-        if ((e.marks & HELD) === 0) {
-          e.marks |= HELD;
-          this.held.push(e);
-        }
-        continue;
-      } else {
-        packed[n++] = e.id * RENDERS_PACK + e.commits;
-        if (n < 5) continue;
-        this.ring.write(RecordKind.Renders, packed[0], packed[1], packed[2], packed[3], packed[4]);
-        n = 0;
+      if (whole || this.wantCommits) {
+        this.sendCommits(e, RecordKind.Renders, whole);
+      } else if ((e.marks & HELD) === 0) {
+        e.marks |= HELD;
+        this.held.push(e);
       }
-      if (this.ring.length >= this.ringHigh) this.onRingHigh();
     }
-    if (n > 0) {
-      for (let i = n; i < 5; i++) packed[i] = -1;
-      this.ring.write(RecordKind.Renders, packed[0], packed[1], packed[2], packed[3], packed[4]);
-      if (this.ring.length >= this.ringHigh) this.onRingHigh();
-    }
+    this.endPacked(RecordKind.Renders);
     this.stats = [];
   }
 
@@ -301,28 +285,35 @@ export class Registry implements ComponentSink {
    * what reads them next (an API call, a panel, a recording) sees them current.
    */
   releaseCommits(): void {
-    const packed = this.packed;
-    let n = 0;
-    for (const e of this.held) {
-      if ((e.marks & HELD) === 0) continue;
-      e.marks &= ~HELD;
-      if (e.commits >= RENDERS_PACK) {
-        this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
-      } else {
-        packed[n++] = e.id * RENDERS_PACK + e.commits;
-        if (n < 5) continue;
-        this.ring.write(RecordKind.Commits, packed[0], packed[1], packed[2], packed[3], packed[4]);
-        n = 0;
-      }
-      if (this.ring.length >= this.ringHigh) this.onRingHigh();
-    }
-    if (n > 0) {
-      for (let i = n; i < 5; i++) packed[i] = -1;
-      this.ring.write(RecordKind.Commits, packed[0], packed[1], packed[2], packed[3], packed[4]);
-      if (this.ring.length >= this.ringHigh) this.onRingHigh();
-    }
+    for (const e of this.held) if ((e.marks & HELD) !== 0) this.sendCommits(e, RecordKind.Commits, false);
+    this.endPacked(RecordKind.Commits);
     this.held = [];
     this.heldGone = 0;
+  }
+
+  /**
+   * Writes `e` as a whole Stats record (`whole`, or a commit count too large to pack), else adds its commit count to the
+   * five-slot `kind` record being filled, written when full. Either way its count is out: no longer held.
+   */
+  private sendCommits(e: Entry, kind: RecordKind.Renders | RecordKind.Commits, whole: boolean): void {
+    e.marks &= ~HELD;
+    if (whole || e.commits >= RENDERS_PACK) {
+      this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
+      if (this.ring.length >= this.ringHigh) this.onRingHigh();
+      return;
+    }
+    this.packed[this.packedN++] = e.id * RENDERS_PACK + e.commits;
+    if (this.packedN === 5) this.endPacked(kind);
+  }
+
+  /** Writes the `kind` record being filled, its empty slots −1 (nothing when none is). */
+  private endPacked(kind: RecordKind.Renders | RecordKind.Commits): void {
+    const p = this.packed;
+    if (this.packedN === 0) return;
+    for (let i = this.packedN; i < 5; i++) p[i] = -1;
+    this.packedN = 0;
+    this.ring.write(kind, p[0], p[1], p[2], p[3], p[4]);
+    if (this.ring.length >= this.ringHigh) this.onRingHigh();
   }
 
   /** Recounts `list` and the ancestors above portals it queues, shallower round by round; returns what is left. */

@@ -4,8 +4,15 @@
  * changing. Developers leave the overlay on while they read their code; an
  * idle page should stay idle.
  *
+ * `--busy`: tests/fixtures/overlay.html instead, with 200 tiles (a meter
+ * each) and its Hot component re-rendering and relaying 2 000 items in every
+ * animation frame inside a box that does not move — what the overlay costs on
+ * a page that changes numbers at the frame rate under many meters (it redraws
+ * those at the sparkline's bucket rate, content/main/index.ts
+ * NUMBERS_RENDER_MS); its own section of docs/PERFORMANCE.md.
+ *
  *   npx tsx bench/idle.ts [--base <dist of another build>] [--rows 4000] [--rounds 3] [--window 5] [--settle 3]
- *                         [--doc] [--no-build]
+ *                         [--busy] [--doc] [--no-build]
  *
  * Each run: a fresh tab, the overlay enabled, `--settle` s for the back-fill
  * to finish, then a `--window` s CPU profile (100 µs sampling, lib/profile.ts
@@ -28,6 +35,8 @@ const ROUNDS = numArg(args, 'rounds', 3);
 const WINDOW_MS = numArg(args, 'window', 5) * 1000;
 const SETTLE_MS = numArg(args, 'settle', 3) * 1000;
 const TOP_N = 6;
+const BUSY = args.has('busy');
+const BUSY_TILES = 200;
 
 interface Run {
   build: string;
@@ -43,9 +52,16 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
   const page = await b.newPage();
   let cdp: CDPSession | null = null;
   try {
-    await page.goto(`${origin}/soak.html?rows=${ROWS}&per=4&keys=stable`, { waitUntil: 'load' });
-    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), 'the fixture');
-    await enableOverlay(page, ROWS);
+    if (BUSY) {
+      await page.goto(`${origin}/overlay.html`, { waitUntil: 'load' });
+      await page.evaluate((n) => (window as any).__many(n), BUSY_TILES);
+      await enableOverlay(page, BUSY_TILES);
+      await page.evaluate(() => (window as any).__hot(true));
+    } else {
+      await page.goto(`${origin}/soak.html?rows=${ROWS}&per=4&keys=stable`, { waitUntil: 'load' });
+      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), 'the fixture');
+      await enableOverlay(page, ROWS);
+    }
     await sleep(SETTLE_MS);
     cdp = await page.createCDPSession();
     const profile = await profileFor(cdp, WINDOW_MS);
@@ -107,7 +123,7 @@ async function main(): Promise<void> {
     const rs = runs.filter((x) => x.build === label);
     return [label, spread(rs.map((x) => x.charged), 2), spread(rs.map((x) => x.own), 2)];
   });
-  console.log(`\nOverlay on, idle page (${ROWS} rows, ${ROUNDS} rounds, ${WINDOW_MS / 1000} s windows)`);
+  console.log(`\nOverlay on, ${BUSY ? `a busy page (${BUSY_TILES} tiles` : `idle page (${ROWS} rows`}, ${ROUNDS} rounds, ${WINDOW_MS / 1000} s windows)`);
   console.log(table(header, rows));
   const tops: string[] = [];
   for (const [label] of builds) {
@@ -117,7 +133,20 @@ async function main(): Promise<void> {
     tops.push(`#### ${label}\n\n${mdTable(['ms per s', 'function', 'source', 'natives it calls (ms per s)'], t)}`);
   }
 
-  if (args.has('doc')) {
+  if (args.has('doc') && BUSY) {
+    writeSection('busy', `## Overlay on, many meters whose numbers change every frame
+
+${today()}, \`${commandLine('bench/idle.ts')}\`, ${machineNote()}.
+
+tests/fixtures/overlay.html with ${BUSY_TILES} tiles (a meter each) and its Hot component re-rendering and relaying 2 000 flex
+items in every animation frame inside a box that does not move, the overlay on (Components); after ${SETTLE_MS / 1000} s a ${WINDOW_MS / 1000} s CPU profile (100 µs
+sampling). Charged: the extension's JS and the native calls it makes, per second of wall time; ${ROUNDS} rounds per build.
+${comparedNote(builds)}
+
+${mdTable(header, rows)}
+
+${tops.join('\n\n')}`);
+  } else if (args.has('doc')) {
     writeSection('idle', `## Overlay on, idle page
 
 ${today()}, \`${commandLine('bench/idle.ts')}\`, ${machineNote()}.

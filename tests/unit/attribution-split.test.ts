@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { attribute, exclusiveWeights, WEIGHING, type Dirtied } from '../../src/inject/agent/pipeline/attribution';
-import { REGISTRY_MARKS } from '../../src/inject/agent/pipeline/registry';
+import { GONE, REGISTRY_MARKS } from '../../src/inject/agent/pipeline/registry';
 import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 import { RECORD_STRIDE, RecordKind, toLines } from '../../src/protocol';
 
@@ -51,6 +51,24 @@ describe('attribution: splitting a frame among dirtied components', () => {
     expect(byId.get(0)![1]).to.equal(3); // its own 1 and the gone owner's 2
     expect(byId.get(0)![0]).to.be.closeTo(0.4, 1e-9);
     expect(counts.size).to.equal(0);
+  });
+
+  it('folds shares below MIN_SHARE_MS into the parent, in whatever order the parents come', () => {
+    const ring = new RingBuffer(4096);
+    const a = node(1, 1000), b = node(2, 1000);
+    // 300 cells of one element each (a 1 ms frame gives each ≈ 0.003 ms): under a, then b, then a again; one cell of
+    // a (id 150) has a forced reflow of its own, so it is never folded.
+    const cells: Dirtied[] = [];
+    for (let i = 0; i < 300; i++) cells.push(node(100 + i, 1, i < 100 || i >= 200 ? a : b));
+    const forced = new Map([[150, 0.5]]);
+    attribute(ring, cells, 0.25, 0.75, forced);
+    const c = costs(ring);
+    expect(Object.keys(c).map(Number).sort((x, y) => x - y)).to.deep.equal([1, 2, 150]);
+    expect(c[1][0]).to.be.closeTo(0.25 * 199 / 300, 1e-9);
+    expect(c[1][1]).to.be.closeTo(0.75 * 199 / 300, 1e-9);
+    expect(c[2][1]).to.be.closeTo(0.75 * 100 / 300, 1e-9);
+    expect(c[150]).to.deep.equal([0.25 / 300, 0.75 / 300, 0.5]);
+    expect(c[1][1] + c[2][1] + c[150][1]).to.be.closeTo(0.75, 1e-9);
   });
 
   it('gives the frame to <page> when nothing a component owns changed', () => {
@@ -104,6 +122,18 @@ describe('attribution: splitting a frame among dirtied components', () => {
     ring = new RingBuffer(64);
     attribute(ring, [node(2, 1000)], 1, 5, new Map(), live);
     expect(toLines(ring.drain())).to.deep.equal(['Cost 0 style=1.00 layout=5.00 forced=0.00']);
+  });
+
+  it('reads an unmounted dirtied component from its gone mark when the owner has one, not by id', () => {
+    const asked: number[] = [];
+    const live = (id: number): boolean => {
+      asked.push(id);
+      return true;
+    };
+    const ring = new RingBuffer(64);
+    attribute(ring, [node(1, 10), node(2, 1000, null, GONE)], 0, 5, new Map(), live, new Map(), GONE);
+    expect(toLines(ring.drain())).to.deep.equal(['Cost 1 style=0.00 layout=5.00 forced=0.00']);
+    expect(asked).to.deep.equal([]);
   });
 
   it('adds forced ms per owner: dirtied or not, and an unmounted owner\'s to <page>; consumes the map', () => {

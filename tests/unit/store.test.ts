@@ -86,6 +86,28 @@ describe('RollupStore', () => {
     expect(moved(() => s.reset())).to.equal(true);
   });
 
+
+  it('moves `geometry` for whatever places a meter, never for costs and counts alone (the overlay redraws those less often)', () => {
+    const s = make();
+    const p = (id: number, commits: number): number => id * RENDERS_PACK + commits;
+    const moved = (...rows: number[][]): boolean => {
+      const before = s.geometry;
+      s.apply(batch(...rows), rows.length, ['A'], 0, 0);
+      return s.geometry !== before;
+    };
+    expect(moved([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1])).to.equal(true);
+    // A busy frame of a grid that does not move: counts, commits, costs, the frame.
+    expect(moved([RecordKind.Stats, 2, 1, 3, 9], [RecordKind.Renders, p(2, 2), p(1, 1), -1, -1, -1],
+      [RecordKind.Commits, p(2, 3), -1, -1, -1, -1], [RecordKind.Cost, 2, 1, 2, 0], [RecordKind.Cost, 0, 1, 1, 0],
+      [RecordKind.Frame, 1, 1, 2, 0])).to.equal(false);
+    expect(moved([RecordKind.Bounds, 2, 0, 0, 10, 10])).to.equal(true);
+    expect(moved([RecordKind.Bounds, 2, 0, 0, -1, -1])).to.equal(true); // scrolled out of view
+    expect(moved([RecordKind.Layer, 2, 1])).to.equal(true);
+    expect(moved([RecordKind.Occluder, -1])).to.equal(true);
+    expect(moved([RecordKind.Surface, 2, 1])).to.equal(true);
+    expect(moved([RecordKind.Unmount, 2])).to.equal(true);
+    expect(moved([RecordKind.Reset])).to.equal(true);
+  });
   it('rolls self cost up to ancestors and applies the EMA (α = 0.2)', () => {
     const s = make();
     s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1], [RecordKind.Mount, 3, 1, 1, 0, -1]), 3, ['X'], 0, 0);

@@ -23,6 +23,13 @@ import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
 
 const RENDER_INTERVAL_MS = 33;
+/**
+ * A records batch that moved nothing (only costs and counts changed: the store's `geometry` stayed) redraws at most
+ * this often, the sparkline's bucket: drawing more often only redraws the current bucket's maximum and figures that
+ * change faster than anyone reads them. A batch that moved something, and every other reason to redraw, within
+ * RENDER_INTERVAL_MS as before (SPEC: meters follow layout with no more than one flush of lag). docs/OVERLAY.md.
+ */
+export const NUMBERS_RENDER_MS = 100;
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
 const EXPERIMENT_TIMEOUT_MS = 170_000;
 /** Captures wait their turn (two a second in Chrome): three steps of one experiment take about 1.5 s. */
@@ -43,6 +50,9 @@ class Controller {
   private settings: Settings = { ...DEFAULT_SETTINGS };
   private agentRequested = false;
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the pending render is due, and when the last one ran (performance.now()). */
+  private renderDue = 0;
+  private renderedAt = -Infinity;
   private lastConfigKey = '';
   private hitSeq = 0;
   private hitWaiters = new Map<number, (id: number | null) => void>();
@@ -296,6 +306,7 @@ class Controller {
         const gap = this.lastSeq !== 0 && p.seq !== this.lastSeq + 1;
         this.lastSeq = p.seq;
         if (gap) this.page.send('resync', {});
+        const geometry = this.store.geometry;
         try {
           this.self.add(p.selfMs);
           this.self.time(() => this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys));
@@ -304,7 +315,7 @@ class Controller {
           this.page.drops.drop();
           console.debug('[layout-cost] records batch dropped', e);
         }
-        this.scheduleRender();
+        this.scheduleRender(this.store.geometry === geometry);
         break;
       }
       case 'status':
@@ -443,10 +454,18 @@ class Controller {
     }
   }
 
-  scheduleRender(): void {
-    if (this.renderTimer !== null) return;
+  /** `numbersOnly`: what changed moved nothing on screen (NUMBERS_RENDER_MS). A sooner request moves a later one up. */
+  scheduleRender(numbersOnly = false): void {
+    const now = performance.now();
+    const due = numbersOnly ? Math.max(now + RENDER_INTERVAL_MS, this.renderedAt + NUMBERS_RENDER_MS) : now + RENDER_INTERVAL_MS;
+    if (this.renderTimer !== null) {
+      if (this.renderDue <= due) return;
+      clearTimeout(this.renderTimer);
+    }
+    this.renderDue = due;
     this.renderTimer = setTimeout(() => {
       this.renderTimer = null;
+      this.renderedAt = performance.now();
       if (this.mode === 'off') return;
       const wasCapped = this.overlay.capped;
       this.self.time(() => {
@@ -458,7 +477,7 @@ class Controller {
       if (this.overlay.capped !== wasCapped || selfChanged) this.pushState();
       if (selfChanged) this.feed.statusChanged();
       this.pushConfig();
-    }, RENDER_INTERVAL_MS);
+    }, due - now);
   }
 
   /**

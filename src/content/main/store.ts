@@ -172,6 +172,12 @@ export class RollupStore {
    * keeps its component tree until it moves (src/overlay/surface.ts).
    */
   structure = 0;
+  /**
+   * Bumped whenever something the overlay places by may have moved: a mount or unmount, bounds, an occluder or the
+   * layer holding a component, a surface root, a reset. A batch that left it alone changed only numbers (costs,
+   * counts), which the overlay redraws at a lower rate (content/main/index.ts, scheduleRender).
+   */
+  geometry = 0;
   private strings: string[] = [];
   private stringChars = 0;
   /** Work done on the batch being applied (see MAX_BATCH_WORK). */
@@ -207,6 +213,7 @@ export class RollupStore {
     this.dirtied = { id: 0, items: [], boundary: null, alone: { frames: 0, layoutMs: 0 } };
     this.components.clear();
     this.structure++;
+    this.geometry++;
     this.strings = [];
     this.stringChars = 0;
     this.touched.length = 0;
@@ -258,6 +265,7 @@ export class RollupStore {
           comp.key = Number.isInteger(e) && e >= 0 && e < keys.length ? keys[e] : null;
           this.components.set(id, comp);
           this.structure++;
+          this.geometry++;
           this.recorder?.mount(id);
           break;
         }
@@ -265,6 +273,7 @@ export class RollupStore {
           if (!this.components.delete(a)) this.ignoredRecords++;
           else {
             this.structure++;
+          this.geometry++;
             this.recorder?.unmount(a);
           }
           break;
@@ -299,6 +308,7 @@ export class RollupStore {
           if (!comp) { this.ignoredRecords++; break; }
           const bounds = d >= 0 && e >= 0 && Number.isFinite(b + c + d + e) ? { x: b, y: c, width: d, height: e } : null;
           if (bounds !== null || comp.rare !== null) rareOf(comp).bounds = bounds;
+          this.geometry++;
           break;
         }
         case RecordKind.Cost: {
@@ -317,6 +327,7 @@ export class RollupStore {
         case RecordKind.Reset:
           this.components.clear();
           this.structure++;
+          this.geometry++;
           this.occluders = [];
           break;
         case RecordKind.Layer: {
@@ -324,9 +335,11 @@ export class RollupStore {
           if (!comp || !(b >= 0 && b <= MAX_OCCLUDERS)) { this.ignoredRecords++; break; }
           const layer = Math.floor(b);
           if (layer !== comp.layer) rareOf(comp).layer = layer;
+          this.geometry++;
           break;
         }
         case RecordKind.Occluder:
+          this.geometry++;
           if (a < 0) this.occluders = [];
           else if (a === this.occluders.length && a < MAX_OCCLUDERS && d > 0 && e > 0 && Number.isFinite(b + c + d + e)) {
             this.occluders.push({ x: b, y: c, width: d, height: e });
@@ -336,6 +349,7 @@ export class RollupStore {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
           if ((b === 1) !== comp.surfaceRoot) rareOf(comp).surfaceRoot = b === 1;
+          this.geometry++;
           break;
         }
         default:

@@ -60,14 +60,17 @@ const foldLayout = new Map<number, number>();
 /**
  * Fills `weights` (index-aligned with `dirtied`, 0 for dead entries) and returns their sum. Live dirtied entries are
  * flagged in their own `marks` for the call (a field read per ancestor, where a Set cost a hash lookup: this runs for
- * every dirtied component of every frame).
+ * every dirtied component of every frame). `goneMark`: the owner's bit for an unmounted entry, when it has one — read
+ * instead of asking `isLive` by id (a table look-up per dirtied component).
  */
-export function exclusiveWeights(dirtied: readonly Dirtied[], isLive: (id: number) => boolean, out: number[]): number {
+export function exclusiveWeights(
+  dirtied: readonly Dirtied[], isLive: (id: number) => boolean, out: number[], goneMark = 0,
+): number {
   nestedCount.clear();
   live.length = 0;
   try {
     for (const d of dirtied) {
-      if ((d.marks & WEIGHING) === 0 && isLive(d.id)) {
+      if ((d.marks & WEIGHING) === 0 && (goneMark !== 0 ? (d.marks & goneMark) === 0 : isLive(d.id))) {
         d.marks |= WEIGHING;
         live.push(d);
       }
@@ -83,9 +86,11 @@ export function exclusiveWeights(dirtied: readonly Dirtied[], isLive: (id: numbe
     }
     let total = 0;
     out.length = dirtied.length;
+    // Siblings dirtied under a quiet parent (a grid's cells) nest in nothing: no look-up each then.
+    const nested = nestedCount.size > 0;
     for (let i = 0; i < dirtied.length; i++) {
       const d = dirtied[i];
-      const w = (d.marks & WEIGHING) !== 0 ? Math.max(1, d.rendered - (nestedCount.get(d) ?? 0)) : 0;
+      const w = (d.marks & WEIGHING) !== 0 ? Math.max(1, d.rendered - (nested ? nestedCount.get(d) ?? 0 : 0)) : 0;
       out[i] = w;
       total += w;
     }
@@ -97,15 +102,21 @@ export function exclusiveWeights(dirtied: readonly Dirtied[], isLive: (id: numbe
   }
 }
 
+function fold(to: number, style: number, layout: number): void {
+  foldStyle.set(to, (foldStyle.get(to) ?? 0) + style);
+  foldLayout.set(to, (foldLayout.get(to) ?? 0) + layout);
+}
+
 /**
  * Writes the frame's Cost records: [Cost, id, style, layout, forced ms, forced reflows]. `forcedById` (owner id →
  * forced ms since the last frame) and `counts` (owner id → how many forced reflows) are consumed: empty on return.
+ * `goneMark` as for exclusiveWeights (ids, for forced reflows and folds, are still asked through `isLive`).
  */
 export function attribute(
   sink: CostSink, dirtied: readonly Dirtied[], styleMs: number, layoutMs: number, forcedById: Map<number, number>,
-  isLive: (id: number) => boolean = always, counts: Map<number, number> = NO_COUNTS,
+  isLive: (id: number) => boolean = always, counts: Map<number, number> = NO_COUNTS, goneMark = 0,
 ): void {
-  const total = exclusiveWeights(dirtied, isLive, weights);
+  const total = exclusiveWeights(dirtied, isLive, weights, goneMark);
   let pageForced = forcedById.get(0) ?? 0;
   let pageCount = counts.get(0) ?? 0;
   forcedById.delete(0);
@@ -120,20 +131,30 @@ export function attribute(
   if (total === 0) {
     if (styleMs > 0 || layoutMs > 0 || pageForced > 0) sink.write(RecordKind.Cost, 0, styleMs, layoutMs, pageForced, pageCount);
   } else {
+    const anyForced = forcedById.size > 0;
+    // Folded shares gather in a run while consecutive dirtied components share a parent (a grid's cells come in
+    // order): one table update per run, not two per component.
+    let runTo = -1, runStyle = 0, runLayout = 0;
     for (let i = 0; i < dirtied.length; i++) {
       if (weights[i] === 0) continue;
       const d = dirtied[i];
       const w = weights[i] / total;
-      const forced = forcedById.get(d.id) ?? 0;
+      const forced = anyForced ? forcedById.get(d.id) ?? 0 : 0;
       if (forced === 0 && d.parent !== null && (styleMs + layoutMs) * w < MIN_SHARE_MS) {
         const to = d.parent.id;
-        foldStyle.set(to, (foldStyle.get(to) ?? 0) + styleMs * w);
-        foldLayout.set(to, (foldLayout.get(to) ?? 0) + layoutMs * w);
+        if (to !== runTo) {
+          if (runTo !== -1) fold(runTo, runStyle, runLayout);
+          runTo = to;
+          runStyle = runLayout = 0;
+        }
+        runStyle += styleMs * w;
+        runLayout += layoutMs * w;
         continue;
       }
       if (forced !== 0) forcedById.delete(d.id);
       sink.write(RecordKind.Cost, d.id, styleMs * w, layoutMs * w, forced, forced !== 0 ? counts.get(d.id) ?? 0 : 0);
     }
+    if (runTo !== -1) fold(runTo, runStyle, runLayout);
     for (const [id, st] of foldStyle) {
       // The parent may have unmounted this frame: then the share is nobody's.
       sink.write(RecordKind.Cost, isLive(id) ? id : 0, st, foldLayout.get(id) ?? 0, 0);

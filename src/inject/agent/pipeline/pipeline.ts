@@ -21,7 +21,7 @@ import { Interner, KeyBatch } from './interner';
 import { MutationTracker } from './mutations';
 import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
-import { Registry } from './registry';
+import { GONE, Registry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 
@@ -83,6 +83,8 @@ export class Pipeline {
   private rafBrokenReported = false;
   /** Records handed over since the agent started (`stats()`). */
   private recordsPosted = 0;
+  /** Bounds records written so far (a box that moved or changed size; the overlay redraws sooner for those). */
+  private boundsWritten = 0;
   /** Records batches posted (the content script sees a gap as a loss and asks for a resync). */
   private seq = 0;
   /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
@@ -319,11 +321,11 @@ export class Pipeline {
       const dirtyList = this.registry.takeLayoutDirty();
       this.noteAlone(dirtyList, t2 - t1 + forcedMs);
       if (this.track.enabled) {
-        attribute(this.shareSink, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById);
+        attribute(this.shareSink, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
         this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
         this.shares.clear();
       } else {
-        attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById);
+        attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
       }
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs, t0);
       // The page's own style and layout, only moved earlier: not ours.
@@ -478,6 +480,7 @@ export class Pipeline {
     const last = this.lastBounds.get(id);
     if (last !== undefined && x === last[0] && y === last[1] && w === last[2] && h === last[3]) return;
     this.lastBounds.set(id, [x, y, w, h]);
+    this.boundsWritten++;
     this.ring.write(RecordKind.Bounds, id, x, y, w, h);
   }
 
@@ -560,6 +563,7 @@ export class Pipeline {
       dropped: this.ring.dropped,
       /** Records handed to the content script so far (bench/own-js.ts counts them per commit). */
       recordsPosted: this.recordsPosted,
+      boundsWritten: this.boundsWritten,
       wantBounds: this.wantBounds.length,
       hostsTracked: this.link.shadow.hosts.length,
       pendingRecounts: this.registry.pendingRecounts,

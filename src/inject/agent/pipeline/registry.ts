@@ -39,7 +39,7 @@ const COUNTS = 64;
  * Unmounted (or cleared): the adapter may still hand the entry back in the same commit (React 16/17 report a deleted
  * fiber twice), and a call with it is then ignored — the check `entries.get(id)` made when the sink took ids.
  */
-const GONE = 128;
+export const GONE = 128;
 /** In `held`: it rendered since its commit count last went out, and nothing read commit counts then. */
 const HELD = 256;
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */

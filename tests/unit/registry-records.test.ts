@@ -134,6 +134,33 @@ describe('Registry flush records', () => {
     expect(flush()).to.deep.equal([`Renders ${b.id}:4`]);
   });
 
+  it('lists a held component once, however often its counts go out whole between renders', () => {
+    const { reg, ring, authored, mount, flush } = setup();
+    reg.wantCommits = false;
+    const list = mount(null, 1);
+    flush();
+    // A list that grows in one commit and only re-renders in the next, for a long time.
+    for (let i = 0; i < 500; i++) {
+      reg.rendered(list);
+      authored.set(list.id, 2 + i);
+      reg.structure(list);
+      expect(flush()).to.deep.equal([`Stats ${list.id} commits=${2 * i + 1} authored=${2 + i} rendered=${2 + i}`]);
+      reg.rendered(list);
+      expect(flush()).to.deep.equal([]);
+    }
+    expect((reg as unknown as { held: Entry[] }).held).to.deep.equal([list]);
+    ring.drain();
+    reg.releaseCommits();
+    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${list.id}:1000`]);
+    // Its count went out whole after its last render: nothing held, nothing released.
+    reg.rendered(list);
+    authored.set(list.id, 1);
+    reg.structure(list);
+    flush();
+    reg.releaseCommits();
+    expect(ring.length).to.equal(0);
+  });
+
   it('lets go of held components that unmounted, on a page that mounts and unmounts while nothing reads commits', () => {
     const { reg, mount, flush } = setup();
     reg.wantCommits = false;

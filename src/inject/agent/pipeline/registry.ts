@@ -40,10 +40,15 @@ const COUNTS = 64;
  * fiber twice), and a call with it is then ignored — the check `entries.get(id)` made when the sink took ids.
  */
 export const GONE = 128;
-/** In `held`: it rendered since its commit count last went out, and nothing read commit counts then. */
+/** It rendered since its commit count last went out, and nothing read commit counts then (it is in `held`). */
 const HELD = 256;
+/**
+ * In the `held` list (whether or not its count went out since, in a whole Stats record): an entry is listed once however
+ * often it goes from held to sent and back, so the list is bounded by the live components.
+ */
+const QUEUED = 512;
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
-export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD;
+export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED;
 /** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
 const MAX_HELD_GONE = 1024;
 /** Above this many pending recounts in one flush, do the rest next flush. */
@@ -109,7 +114,10 @@ export class Registry implements ComponentSink {
    * for a number nothing on the page showed (docs/PERFORMANCE.md, overlay on).
    */
   wantCommits = false;
-  /** Entries that rendered while nothing read commit counts (HELD); some may have unmounted since (`heldGone`). */
+  /**
+   * Entries that rendered while nothing read commit counts (QUEUED; HELD while their count has not gone out since);
+   * some may have unmounted since (`heldGone`).
+   */
   private held: Entry[] = [];
   private heldGone = 0;
   private portalVersion = -1;
@@ -150,10 +158,10 @@ export class Registry implements ComponentSink {
   unmount(e: Entry): void {
     if ((e.marks & GONE) !== 0) return;
     this.entries.delete(e.id);
-    if ((e.marks & HELD) !== 0 && ++this.heldGone > MAX_HELD_GONE && this.heldGone * 2 > this.held.length) {
+    if ((e.marks & QUEUED) !== 0 && ++this.heldGone > MAX_HELD_GONE && this.heldGone * 2 > this.held.length) {
       // Mostly unmounted entries (a page that mounts and unmounts while the overlay is on): let them go.
       e.marks = 0;
-      this.held = this.held.filter((h) => (h.marks & HELD) !== 0);
+      this.held = this.held.filter((h) => (h.marks & QUEUED) !== 0);
       this.heldGone = 0;
     }
     e.marks = GONE;
@@ -164,7 +172,18 @@ export class Registry implements ComponentSink {
   rendered(e: Entry): void {
     if ((e.marks & GONE) !== 0) return;
     e.commits++;
-    this.mark(e, STATS);
+    // Held right here while nothing reads commit counts: no STATS entry to look at again at the flush (a busy grid's
+    // 490 changed cells a commit; docs/PERFORMANCE.md, overlay on).
+    if (this.wantCommits) this.mark(e, STATS);
+    else this.hold(e);
+  }
+
+  private hold(e: Entry): void {
+    e.marks |= HELD;
+    if ((e.marks & QUEUED) === 0) {
+      e.marks |= QUEUED;
+      this.held.push(e);
+    }
   }
 
   structure(e: Entry): void {
@@ -269,12 +288,8 @@ export class Registry implements ComponentSink {
       const whole = (e.marks & COUNTS) !== 0;
       e.marks &= ~(STATS | COUNTS);
       if ((e.marks & GONE) !== 0) continue;
-      if (whole || this.wantCommits) {
-        this.sendCommits(e, RecordKind.Renders, whole);
-      } else if ((e.marks & HELD) === 0) {
-        e.marks |= HELD;
-        this.held.push(e);
-      }
+      if (whole || this.wantCommits) this.sendCommits(e, RecordKind.Renders, whole);
+      else this.hold(e);
     }
     this.endPacked(RecordKind.Renders);
     this.stats = [];
@@ -285,7 +300,10 @@ export class Registry implements ComponentSink {
    * what reads them next (an API call, a panel, a recording) sees them current.
    */
   releaseCommits(): void {
-    for (const e of this.held) if ((e.marks & HELD) !== 0) this.sendCommits(e, RecordKind.Commits, false);
+    for (const e of this.held) {
+      if ((e.marks & HELD) !== 0) this.sendCommits(e, RecordKind.Commits, false);
+      e.marks &= ~QUEUED;
+    }
     this.endPacked(RecordKind.Commits);
     this.held = [];
     this.heldGone = 0;

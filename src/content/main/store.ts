@@ -273,7 +273,7 @@ export class RollupStore {
           if (!this.components.delete(a)) this.ignoredRecords++;
           else {
             this.structure++;
-          this.geometry++;
+            this.geometry++;
             this.recorder?.unmount(a);
           }
           break;

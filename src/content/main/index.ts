@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
+import { renderDue } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { PanelFeed } from './panel-feed';
@@ -22,14 +23,6 @@ import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
 
-const RENDER_INTERVAL_MS = 33;
-/**
- * A records batch that moved nothing (only costs and counts changed: the store's `geometry` stayed) redraws at most
- * this often, the sparkline's bucket: drawing more often only redraws the current bucket's maximum and figures that
- * change faster than anyone reads them. A batch that moved something, and every other reason to redraw, within
- * RENDER_INTERVAL_MS as before (SPEC: meters follow layout with no more than one flush of lag). docs/OVERLAY.md.
- */
-export const NUMBERS_RENDER_MS = 100;
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
 const EXPERIMENT_TIMEOUT_MS = 170_000;
 /** Captures wait their turn (two a second in Chrome): three steps of one experiment take about 1.5 s. */
@@ -454,10 +447,10 @@ class Controller {
     }
   }
 
-  /** `numbersOnly`: what changed moved nothing on screen (NUMBERS_RENDER_MS). A sooner request moves a later one up. */
+  /** `numbersOnly`: what changed moved nothing on screen (canvas/cadence.ts). A sooner request moves a later one up. */
   scheduleRender(numbersOnly = false): void {
     const now = performance.now();
-    const due = numbersOnly ? Math.max(now + RENDER_INTERVAL_MS, this.renderedAt + NUMBERS_RENDER_MS) : now + RENDER_INTERVAL_MS;
+    const due = renderDue(now, this.renderedAt, numbersOnly);
     if (this.renderTimer !== null) {
       if (this.renderDue <= due) return;
       clearTimeout(this.renderTimer);

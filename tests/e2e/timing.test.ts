@@ -178,20 +178,38 @@ describe('layout timing (e2e)', function () {
       const first = frames[0], last = frames[frames.length - 1];
       const from = (first.ts ?? 0) + shift - 2000, to = (last.ts ?? 0) + (last.dur ?? 0) + shift + 2000;
       const truth = styleLayoutWithin(events, { pid: mark.pid, tid: mark.tid, from, to });
+      // Frame by frame: each recorded frame's layout against the trace's Layout events inside that frame's window.
+      const layoutRatios: number[] = [];
+      const totalRatios: number[] = [];
+      for (const f of frames) {
+        const at = (f.ts ?? 0) + shift;
+        const t = styleLayoutWithin(events, { pid: mark.pid, tid: mark.tid, from: at - 100, to: at + (f.dur ?? 0) });
+        if (t.layoutMs >= 0.5) layoutRatios.push((f.args?.layoutMs ?? 0) / t.layoutMs);
+        if (t.styleMs + t.layoutMs >= 0.5) totalRatios.push((f.dur ?? 0) / 1000 / (t.styleMs + t.layoutMs));
+      }
+      const medianOf = (xs: number[]): number => {
+        const v = [...xs].sort((a, b) => a - b);
+        return v.length === 0 ? NaN : v.length % 2 === 1 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+      };
       const ours = frames.reduce((t, f) => t + (f.dur ?? 0), 0) / 1000;
       const oursLayout = frames.reduce((t, f) => t + (f.args?.layoutMs ?? 0), 0);
       const theirs = truth.styleMs + truth.layoutMs;
       const heavy = comps.filter((c) => c.name === 'Heavy').reduce((t, c) => t + (c.dur ?? 0), 0) / 1000;
       log(`recording: ${frames.length} frames, ${comps.length} component events; ours ${ours.toFixed(1)} ms (layout`
         + ` ${oursLayout.toFixed(1)}), trace ${theirs.toFixed(1)} ms (Layout ${truth.layoutMs.toFixed(1)} in`
-        + ` ${truth.layoutEvents}); Heavy ${heavy.toFixed(1)} ms`);
-      // The accuracy test above holds the layout half to 10 % without DevTools. Here DevTools is open (for the track),
-      // and beside a CPU hog our windows read more than the trace's Layout events (11.5 % over in one run, 13 % in the
-      // track test's): held as the track test holds its spans, within 20 %, the total (whose style window reads more than
-      // the trace's UpdateLayoutTree: 17 % over in that run) within 25 %. Style counted as layout, or a missed frame,
-      // is far outside either.
-      expect(Math.abs(oursLayout - truth.layoutMs) / truth.layoutMs).to.be.below(0.20);
-      expect(Math.abs(ours - theirs) / theirs).to.be.below(0.25);
+        + ` ${truth.layoutEvents}); Heavy ${heavy.toFixed(1)} ms; per frame, ours / trace: layout median`
+        + ` ${medianOf(layoutRatios).toFixed(3)} over ${layoutRatios.length}, total ${medianOf(totalRatios).toFixed(3)} over ${totalRatios.length}`);
+      // Here DevTools is open (for the track), and beside a CPU hog the OS preempts the renderer between two of our clock
+      // reads in some frames, outside the trace's events: summed, ours read 5–14 % over the trace's Layout in runs beside
+      // `yes`, 22 % and 29 % in two others. So the upper side is held frame by frame, where a preemption moves only the
+      // frames it lands in: the median frame within 10 % (layout) and 15 % (style + layout; 1.4–2 % over in those runs).
+      // Style counted as layout is far outside either (≈ 1.4 on this fixture). Summed, nothing may be missing: a missed
+      // frame or a frame's layout left out reads under the trace.
+      expect(layoutRatios.length).to.be.at.least(40);
+      expect(Math.abs(medianOf(layoutRatios) - 1)).to.be.below(0.10);
+      expect(Math.abs(medianOf(totalRatios) - 1)).to.be.below(0.15);
+      expect(truth.layoutMs - oursLayout).to.be.below(0.20 * truth.layoutMs);
+      expect(theirs - ours).to.be.below(0.25 * theirs);
       expect(heavy).to.be.greaterThan(0.5 * ours);
       // Lined up: each recorded frame, shifted, starts where the trace has that frame's flush (within 1 ms): its style
       // recalculation, or its layout when style was clean.

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+import { median } from '../../bench/lib/stats';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import {
@@ -187,10 +188,6 @@ describe('layout timing (e2e)', function () {
         if (t.layoutMs >= 0.5) layoutRatios.push((f.args?.layoutMs ?? 0) / t.layoutMs);
         if (t.styleMs + t.layoutMs >= 0.5) totalRatios.push((f.dur ?? 0) / 1000 / (t.styleMs + t.layoutMs));
       }
-      const medianOf = (xs: number[]): number => {
-        const v = [...xs].sort((a, b) => a - b);
-        return v.length === 0 ? NaN : v.length % 2 === 1 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-      };
       const ours = frames.reduce((t, f) => t + (f.dur ?? 0), 0) / 1000;
       const oursLayout = frames.reduce((t, f) => t + (f.args?.layoutMs ?? 0), 0);
       const theirs = truth.styleMs + truth.layoutMs;
@@ -198,7 +195,7 @@ describe('layout timing (e2e)', function () {
       log(`recording: ${frames.length} frames, ${comps.length} component events; ours ${ours.toFixed(1)} ms (layout`
         + ` ${oursLayout.toFixed(1)}), trace ${theirs.toFixed(1)} ms (Layout ${truth.layoutMs.toFixed(1)} in`
         + ` ${truth.layoutEvents}); Heavy ${heavy.toFixed(1)} ms; per frame, ours / trace: layout median`
-        + ` ${medianOf(layoutRatios).toFixed(3)} over ${layoutRatios.length}, total ${medianOf(totalRatios).toFixed(3)} over ${totalRatios.length}`);
+        + ` ${median(layoutRatios).toFixed(3)} over ${layoutRatios.length}, total ${median(totalRatios).toFixed(3)} over ${totalRatios.length}`);
       // Here DevTools is open (for the track), and beside a CPU hog the OS preempts the renderer between two of our clock
       // reads in some frames, outside the trace's events: summed, ours read 5–14 % over the trace's Layout in runs beside
       // `yes`, 22 % and 29 % in two others. So the upper side is held frame by frame, where a preemption moves only the
@@ -206,8 +203,8 @@ describe('layout timing (e2e)', function () {
       // Style counted as layout is far outside either (≈ 1.4 on this fixture). Summed, nothing may be missing: a missed
       // frame or a frame's layout left out reads under the trace.
       expect(layoutRatios.length).to.be.at.least(40);
-      expect(Math.abs(medianOf(layoutRatios) - 1)).to.be.below(0.10);
-      expect(Math.abs(medianOf(totalRatios) - 1)).to.be.below(0.15);
+      expect(Math.abs(median(layoutRatios) - 1)).to.be.below(0.10);
+      expect(Math.abs(median(totalRatios) - 1)).to.be.below(0.15);
       expect(truth.layoutMs - oursLayout).to.be.below(0.20 * truth.layoutMs);
       expect(theirs - ours).to.be.below(0.25 * theirs);
       expect(heavy).to.be.greaterThan(0.5 * ours);

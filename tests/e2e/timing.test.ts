@@ -199,12 +199,13 @@ describe('layout timing (e2e)', function () {
       // Here DevTools is open (for the track), and beside a CPU hog the OS preempts the renderer between two of our clock
       // reads in some frames, outside the trace's events: summed, ours read 5–14 % over the trace's Layout in runs beside
       // `yes`, 22 % and 29 % in two others. So the upper side is held frame by frame, where a preemption moves only the
-      // frames it lands in: the median frame within 10 % (layout) and 15 % (style + layout; 1.4–2 % over in those runs).
-      // Style counted as layout is far outside either (≈ 1.4 on this fixture). Summed, nothing may be missing: a missed
-      // frame or a frame's layout left out reads under the trace.
+      // frames it lands in: the median frame within 10 % (layout: 1.3–2.3 % over in those runs) and 25 % (style +
+      // layout, whose style window also holds getAnimations' own work: 2–12.5 % over). Style counted as layout is far
+      // outside the first (≈ 1.4 on this fixture). Summed, nothing may be missing: a missed frame or a frame's layout
+      // left out reads under the trace.
       expect(layoutRatios.length).to.be.at.least(40);
       expect(Math.abs(median(layoutRatios) - 1)).to.be.below(0.10);
-      expect(Math.abs(median(totalRatios) - 1)).to.be.below(0.15);
+      expect(Math.abs(median(totalRatios) - 1)).to.be.below(0.25);
       expect(truth.layoutMs - oursLayout).to.be.below(0.20 * truth.layoutMs);
       expect(theirs - ours).to.be.below(0.25 * theirs);
       expect(heavy).to.be.greaterThan(0.5 * ours);

@@ -83,8 +83,6 @@ export class Pipeline {
   private rafBrokenReported = false;
   /** Records handed over since the agent started (`stats()`). */
   private recordsPosted = 0;
-  /** Bounds records written so far (a box that moved or changed size; the overlay redraws sooner for those). */
-  private boundsWritten = 0;
   /** Records batches posted (the content script sees a gap as a loss and asks for a resync). */
   private seq = 0;
   /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
@@ -480,7 +478,6 @@ export class Pipeline {
     const last = this.lastBounds.get(id);
     if (last !== undefined && x === last[0] && y === last[1] && w === last[2] && h === last[3]) return;
     this.lastBounds.set(id, [x, y, w, h]);
-    this.boundsWritten++;
     this.ring.write(RecordKind.Bounds, id, x, y, w, h);
   }
 
@@ -563,7 +560,6 @@ export class Pipeline {
       dropped: this.ring.dropped,
       /** Records handed to the content script so far (bench/own-js.ts counts them per commit). */
       recordsPosted: this.recordsPosted,
-      boundsWritten: this.boundsWritten,
       wantBounds: this.wantBounds.length,
       hostsTracked: this.link.shadow.hosts.length,
       pendingRecounts: this.registry.pendingRecounts,

@@ -27,6 +27,42 @@ async function traced(page: Page, prefix: string, during: () => Promise<void>, f
   return out;
 }
 
+/**
+ * `internals()`'s channel fields (`channel/channelDispatched`) in the page and each of its frames: the top page and
+ * its same-origin frames read through the top page's window, the cross-site ones (out-of-process frames) through
+ * their own target's DevTools session. Not `frame.evaluate`: a frame that turns into an out-of-process frame while
+ * it loads can leave puppeteer waiting for an execution context that never comes (puppeteer #10715; a 30 s
+ * timeout here beside a CPU hog).
+ */
+async function channels(h: Harness, page: Page): Promise<string[]> {
+  const read = (w: any): string => {
+    const i = w.__LAYOUT_COST__.internals();
+    return `${i.channel}/${i.channelDispatched}`;
+  };
+  const local = await page.evaluate((src) => {
+    const f = new Function('w', `return (${src})(w)`) as (w: unknown) => string;
+    return [window, ...[...document.querySelectorAll('iframe')].map((e) => e.contentWindow)].map((w) => {
+      try { return f(w); } catch { return null; } // a cross-origin window: read below
+    }).filter((v): v is string => v !== null);
+  }, read.toString());
+  const other = new URL(page.url()).hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  const targets = await waitFor(() => {
+    const ts = h.browser.targets().filter((t) => t.url().startsWith(`http://${other}:`) && t.url().includes('/plain.html?frame='));
+    return ts.length === 5 ? ts : null;
+  }, { what: 'five out-of-process frames' });
+  const remote = await Promise.all(targets.map(async (t) => {
+    const cdp = await t.createCDPSession();
+    try {
+      const r = await cdp.send('Runtime.evaluate', { expression: `(${read.toString()})(window)`, returnByValue: true });
+      if (r.exceptionDetails) throw new Error(`in ${t.url()}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      return String(r.result.value);
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  }));
+  return [...local, ...remote];
+}
+
 describe('always on, on enable (e2e)', function () {
   this.timeout(120_000);
   let h: Harness;
@@ -48,11 +84,7 @@ describe('always on, on enable (e2e)', function () {
     expect(files).to.deep.equal({ 'inject.js': 11, 'content.js': 11 });
     // In each, the private channel was set up during the content boot's own evaluation: the MAIN boot took the
     // dispatched offer, so no posted one (serialised, a task later) was needed.
-    const channels = await Promise.all(page.frames().map((f) => f.evaluate(() => {
-      const i = (window as any).__LAYOUT_COST__.internals();
-      return `${i.channel}/${i.channelDispatched}`;
-    })));
-    expect(channels).to.deep.equal(Array(11).fill('true/true'));
+    expect(await channels(h, page)).to.deep.equal(Array(11).fill('true/true'));
     await page.close();
   });
 

@@ -10,7 +10,7 @@ import type { PinnedDetail, RowSource, Settings } from '../protocol';
 import { clear, el, setText } from './dom';
 import { drawSparkline, sparkColorsFrom } from './sparkline-canvas';
 import { rampLevel } from '../overlay/ramps';
-import { capStack, capText, dirtiedLine, formatCount, formatMs, formatRatio, inflationRatio } from './text';
+import { capStack, capText, dirtiedLine, formatCount, formatMs, formatRatio, shownInflation } from './text';
 import { CANDIDATES, cssRule, describe, ranked, type Candidate, type CandidateState, type ExperimentBook } from './experiment-model';
 
 export interface PinnedCallbacks {
@@ -132,7 +132,7 @@ export class PinnedView {
           : src.state === 'react-debug' ? 'from React\'s debug information: the line of its first element (its code is in no script we can read)'
             : 'in the bundle: its source map could not be used');
     // Elements other components' portals placed in its DOM are theirs: not this component's inflation.
-    const ratio = inflationRatio(Math.max(0, d.rendered - d.portaledIn), d.authored);
+    const ratio = shownInflation(d);
     this.set('style', formatMs(d.styleMs), formatMs(d.lastStyleMs));
     this.set('layout', formatMs(d.layoutMs), formatMs(d.lastLayoutMs), rampLevel(d.layoutMs, this.settings.msRamp));
     this.set('forced', formatMs(d.forcedMs), formatMs(d.lastForcedMs));

@@ -5,7 +5,7 @@
  * plain sort of 20 000 rows is fine; display strings are computed once here.
  */
 import type { ComponentRow, RowSource, TableUpdate } from '../protocol';
-import { capText, inflationRatio } from './text';
+import { capText, shownInflation } from './text';
 
 /** Id of the synthetic `<page>` row (component ids start at 1). */
 export const PAGE_ROW_ID = 0;
@@ -81,7 +81,7 @@ export function toRow(r: ComponentRow): TableRow {
     // The filter finds a component by its shown name, its minified name and its file.
     search: `${label}${min ? ` ${min}` : ''}${r.source ? ` ${r.source.file}` : ''}`.toLowerCase(), key: r.key === null ? null : capText(r.key),
     depth: r.depth, styleMs: r.styleMs, layoutMs: r.layoutMs, forcedMs: r.forcedMs, lastFrameMs: r.lastFrameMs,
-    authored: r.authored, rendered: r.rendered, ratio: inflationRatio(Math.max(0, r.rendered - r.portaledIn), r.authored), commits: r.commits,
+    authored: r.authored, rendered: r.rendered, ratio: shownInflation(r), commits: r.commits,
   };
 }
 

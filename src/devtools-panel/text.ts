@@ -6,7 +6,7 @@
  * controls removed so a name cannot reorder the text around it, and other
  * invisible control characters shown as U+FFFD instead of silently vanishing.
  */
-import { inflationRatio as overlayRatio } from '../overlay/ramps';
+import { nodeInflation, ownRendered } from '../overlay/ramps';
 
 /** Default cap for names, keys and URLs; the full string is never rendered. */
 export const MAX_TEXT_CHARS = 200;
@@ -74,12 +74,13 @@ export function formatCount(n: number): string {
 }
 
 /**
- * Inflation ratio rendered ÷ authored: the overlay's (`src/overlay/ramps.ts`), and `null` when the component has no
- * DOM at all (nothing to say, shown as "–").
+ * The inflation the panel shows: the overlay's (`nodeInflation` in `src/overlay/ramps.ts`: own rendered elements ÷
+ * authored, portaled-in elements left out), and `null` when the component has no DOM of its own at all (nothing to
+ * say, shown as "–").
  */
-export function inflationRatio(rendered: number, authored: number): number | null {
-  if (!(rendered > 0) && !(authored > 0)) return null;
-  return overlayRatio(rendered, authored);
+export function shownInflation(n: { authored: number; rendered: number; portaledIn?: number }): number | null {
+  if (!(ownRendered(n) > 0) && !(n.authored > 0)) return null;
+  return nodeInflation(n);
 }
 
 export function formatRatio(r: number | null): string {

@@ -5,7 +5,7 @@
  * a readable length.
  */
 import { clampToViewport, METER_HEIGHT_PX, METER_WIDTH_PX, type Point } from './anchor';
-import { inflationRatio } from './ramps';
+import { nodeInflation } from './ramps';
 import { snap } from './snap';
 import type { DrawContext, Rect, Viewport } from './types';
 
@@ -46,7 +46,7 @@ export function formatMs(ms: number): string {
  * that other components portaled in are named apart ("· 1 → 78 el (1.0×, 77 portaled in)") and left out of the ratio.
  */
 export function pinCaption(name: string, layoutMs: number, authored: number, rendered: number, portaledIn = 0): string {
-  const ratio = inflationRatio(Math.max(0, rendered - portaledIn), authored);
+  const ratio = nodeInflation({ authored, rendered, portaledIn });
   const extra = portaledIn > 0 ? `, ${portaledIn} portaled in` : '';
   return `${cleanName(name)} · ${formatMs(layoutMs)} · ${authored} → ${rendered} el (${ratio.toFixed(1)}×${extra})`;
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  capStack, capText, formatCount, formatMs, formatRatio, hasBidiControls, inflationRatio, MAX_STACK_LINES,
+  capStack, capText, formatCount, formatMs, formatRatio, hasBidiControls, shownInflation, MAX_STACK_LINES,
   MAX_TEXT_CHARS, neutralize,
 } from '../../src/devtools-panel/text';
 
@@ -57,9 +57,12 @@ describe('panel text safety', () => {
     expect(formatMs(12.34)).to.equal('12.3');
     expect(formatMs(0.001)).to.equal('<0.01');
     expect(formatCount(12345)).to.equal('12\u2009345');
-    expect(inflationRatio(10, 0)).to.equal(10);
-    expect(inflationRatio(0, 0)).to.equal(null);
-    expect(formatRatio(inflationRatio(30, 4))).to.equal('7.5×');
+    expect(shownInflation({ rendered: 10, authored: 0 })).to.equal(10);
+    expect(shownInflation({ rendered: 0, authored: 0 })).to.equal(null);
+    // Portaled-in elements are nobody's inflation: all of them, and nothing authored, is no DOM of its own.
+    expect(shownInflation({ rendered: 77, authored: 0, portaledIn: 77 })).to.equal(null);
+    expect(shownInflation({ rendered: 78, authored: 1, portaledIn: 77 })).to.equal(1);
+    expect(formatRatio(shownInflation({ rendered: 30, authored: 4 }))).to.equal('7.5×');
     expect(formatRatio(null)).to.equal('–');
   });
 });

@@ -12,9 +12,12 @@
  * profile of the page (lib/profile.ts; native calls they make — the frame-end
  * flush's getBoundingClientRect, canvas drawing — excluded), per React commit
  * of the grid, so that a round with fewer commits does not look cheaper. Beside
- * it: the records the agent handed over per commit (`internals().recordsPosted`,
+ * it: the records and batches the agent handed over (`internals().recordsPosted`, `batchesPosted`,
  * absent in builds before it) and the costliest functions, named through each
- * build's source maps.
+ * build's source maps, and all of it split by room (ROOMS in lib/profile.ts:
+ * the agent's React adapter, its pipeline and timing, the boot, the drawing,
+ * the store and relay, the protocol's checks) — the share the drawing takes is
+ * the most that drawing off the page's main thread could save.
  *
  * With `--base`, both builds run in this process, one browser each, a fresh
  * tab per measurement, the order flipping every round.
@@ -22,7 +25,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import { commandLine, comparedBuilds, comparedNote, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild,
   roundOrder, sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
-import { attribute, BuildNames, mergeFunctions, profileFor, type Attribution } from './lib/profile';
+import { attribute, BuildNames, mergeFunctions, profileFor, roomOf, ROOMS, type Attribution } from './lib/profile';
 import { f2, f3, mdTable, median, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
 
@@ -43,6 +46,8 @@ interface Run {
   /** Own JS: self time of our functions, their native calls excluded. */
   ownMs: number;
   records: number;
+  /** Batches the agent handed over in the window (NaN: a build before `batchesPosted`). */
+  batches: number;
 }
 
 async function measure(b: BenchBrowser, build: string, dist: string, origin: string, pct: number): Promise<Run> {
@@ -54,13 +59,16 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
     await enableOverlay(page, GRID_CELLS);
     await sleep(SETTLE_MS);
     const commitsNow = (): Promise<number> => page.evaluate(() => (window as any).__demo.commits as number);
-    const recordsNow = async (): Promise<number> => Number((await lc.internals(page)).recordsPosted ?? NaN);
+    const counted = async (): Promise<[number, number]> => {
+      const i = await lc.internals(page);
+      return [Number(i.recordsPosted ?? NaN), Number(i.batchesPosted ?? NaN)];
+    };
     cdp = await page.createCDPSession();
     const c0 = await commitsNow();
-    const r0 = await recordsNow();
+    const [r0, n0] = await counted();
     const profile = await profileFor(cdp, WINDOW_MS);
     const c1 = await commitsNow();
-    const r1 = await recordsNow();
+    const [r1, n1] = await counted();
     const prefix = `chrome-extension://${b.extensionId}/`;
     const a = attribute(profile, {
       passThrough: (owner, api, caller) => owner.url.startsWith(prefix) && owner.functionName === api && !caller.url.startsWith(prefix),
@@ -69,7 +77,7 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
     for (const f of a.functions.values()) if (f.url.startsWith(prefix)) ownMs += f.ms - f.nativeMs;
     const commits = c1 - c0;
     if (commits <= 0) throw new Error(`${build} at ${pct} %: no commit in the window`);
-    return { build, dist, pct, a, commits, ownMs, records: r1 - r0 };
+    return { build, dist, pct, a, commits, ownMs, records: r1 - r0, batches: n1 - n0 };
   } finally {
     await cdp?.detach().catch(() => undefined);
     await page.close().catch(() => undefined);
@@ -92,6 +100,20 @@ function topFunctions(runs: Run[], n: number): string[][] {
     });
 }
 
+/** Own JS per commit (µs) by room, every function of ours counted, for one build at one share. */
+function roomsOf(runs: Run[]): Map<string, number> {
+  const merged = mergeFunctions(runs.map((r) => r.a));
+  const commits = runs.reduce((x, r) => x + r.commits, 0);
+  const names = new BuildNames(runs[0].dist);
+  const out = new Map<string, number>(ROOMS.map((r) => [r.room, 0]));
+  for (const f of merged.values()) {
+    if (!f.url.startsWith('chrome-extension://')) continue;
+    const room = roomOf(names.of(f).source);
+    out.set(room, (out.get(room) ?? 0) + (1000 * (f.ms - f.nativeMs)) / commits);
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const builds = comparedBuilds(args, dist);
@@ -106,7 +128,8 @@ async function main(): Promise<void> {
           const run = await measure(browsers.get(label) as BenchBrowser, label, d, server.origin, pct);
           runs.push(run);
           console.log(`round ${r + 1}/${ROUNDS}  ${String(pct).padStart(3)} %  ${label.padEnd(4)}  own JS ${f3(run.ownMs / run.commits)} ms/commit`
-            + `  ${f2((100 * run.ownMs) / run.a.busyMs)} % of busy  ${f2(run.records / run.commits)} records/commit  ${f2(run.commits / (WINDOW_MS / 1000))} commits/s`);
+            + `  ${f2((100 * run.ownMs) / run.a.busyMs)} % of busy  ${f2(run.records / run.commits)} records/commit  ${f2(run.batches / (WINDOW_MS / 1000))} batches/s`
+            + `  ${f2(run.commits / (WINDOW_MS / 1000))} commits/s`);
         }
       }
     }
@@ -115,18 +138,35 @@ async function main(): Promise<void> {
     await server.close();
   }
 
-  const header = ['build', 'share', 'own JS ms per commit (median [min–max])', 'own JS % of busy', 'records per commit', 'commits/s'];
+  const header = ['build', 'share', 'own JS ms per commit (median [min–max])', 'own JS % of busy', 'records per commit', 'batches/s', 'commits/s'];
   const rows: string[][] = [];
   for (const pct of PCTS) {
     for (const [label] of builds) {
       const rs = runs.filter((x) => x.build === label && x.pct === pct);
       const perCommit = rs.map((x) => x.ownMs / x.commits);
       rows.push([label, `${pct} %`, spread(perCommit, 3), f2(median(rs.map((x) => (100 * x.ownMs) / x.a.busyMs))),
-        f2(median(rs.map((x) => x.records / x.commits))), f2(median(rs.map((x) => x.commits / (WINDOW_MS / 1000))))]);
+        f2(median(rs.map((x) => x.records / x.commits))), f2(median(rs.map((x) => x.batches / (WINDOW_MS / 1000)))),
+        f2(median(rs.map((x) => x.commits / (WINDOW_MS / 1000))))]);
     }
   }
   console.log(`\nOwn JS per commit, overlay on, StressGrid (${ROUNDS} rounds, ${WINDOW_MS / 1000} s windows)`);
   console.log(table(header, rows));
+  const roomCols: string[] = [];
+  const byRoom: Map<string, number>[] = [];
+  for (const pct of PCTS) {
+    for (const [label] of builds) {
+      roomCols.push(`${label}, ${pct} %`);
+      byRoom.push(roomsOf(runs.filter((x) => x.build === label && x.pct === pct)));
+    }
+  }
+  const roomHeader = ['room', ...roomCols.map((c) => `${c}: µs/commit (share)`)];
+  const roomRows = ROOMS.map(({ room }) => [room, ...byRoom.map((m) => {
+    const total = [...m.values()].reduce((x, y) => x + y, 0);
+    const v = m.get(room) ?? 0;
+    return `${f2(v)} (${total > 0 ? ((100 * v) / total).toFixed(1) : '–'} %)`;
+  })]);
+  console.log('\nOwn JS per commit by room (all rounds merged)');
+  console.log(table(roomHeader, roomRows));
   const tops: string[] = [];
   for (const pct of PCTS) {
     for (const [label] of builds) {
@@ -146,10 +186,15 @@ The self time of the extension's own functions in a CPU profile of the page (100
 make — the frame-end flush, canvas drawing — excluded), per React commit of the grid, ${ROUNDS} rounds of
 ${WINDOW_MS / 1000} s per build and share. It is the part
 of bench/overhead.ts's figure that our code decides, without the subtraction of moved style and layout that makes that
-figure spread by about a point between rounds. "records per commit": what the agent handed the content script.
+figure spread by about a point between rounds. "records per commit" and "batches/s": what the agent handed the content script, and in how many messages.
 ${comparedNote(builds)}
 
 ${mdTable(header, rows)}
+
+By room (every function of ours, all rounds merged; ROOMS in bench/lib/profile.ts): where the drawing's share is the
+most that drawing off the page's main thread could save.
+
+${mdTable(roomHeader, roomRows)}
 
 ${tops.join('\n\n')}`);
   }

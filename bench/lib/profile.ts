@@ -233,3 +233,23 @@ export class BuildNames {
     return { name: pos?.name ?? (f.functionName || '(anonymous)'), source: pos ? `${pos.source}:${pos.line}` : file };
   }
 }
+
+/**
+ * The extension's rooms, for splitting its own JS by where it runs and what it does (bench/own-js.ts): the first
+ * whose source path (from the build's source maps, `src/…:line`) starts with one of its prefixes; the last, "other",
+ * takes what no source map names (a bundle file: the build's helpers, webpack's runtime).
+ */
+export const ROOMS: readonly { room: string; prefixes: readonly string[] }[] = [
+  { room: 'agent: React adapter (MAIN)', prefixes: ['src/inject/agent/react/'] },
+  { room: 'agent: pipeline and timing (MAIN)', prefixes: ['src/inject/agent/'] },
+  { room: 'boot: hook, rAF, channel (MAIN)', prefixes: ['src/inject/'] },
+  { room: 'drawing: choice, placement, raster (isolated)', prefixes: ['src/overlay/', 'src/content/main/canvas/'] },
+  { room: 'store, panel feed, relay (isolated)', prefixes: ['src/content/'] },
+  { room: 'protocol checks (both)', prefixes: ['src/protocol/'] },
+  { room: 'other', prefixes: [] },
+];
+
+export function roomOf(source: string): string {
+  for (const r of ROOMS) if (r.prefixes.some((p) => source.startsWith(p))) return r.room;
+  return ROOMS[ROOMS.length - 1].room;
+}

@@ -61,6 +61,29 @@ export const enum RecordKind {
   Commits = 12,
 }
 
+/**
+ * The kinds that place a meter — where it is, whether it exists, what covers it — as a bit set over the kind numbers.
+ * The rest (Stats, Frame, Cost, Renders, Commits) only change the numbers a meter shows: the agent hands those over
+ * and the overlay redraws them at the slower numbers cadence (docs/ARCHITECTURE.md, cadence); the content store's
+ * `geometry` counter moves for exactly these.
+ */
+export const PLACING_KINDS =
+  (1 << RecordKind.Mount) | (1 << RecordKind.Unmount) | (1 << RecordKind.Bounds) | (1 << RecordKind.Reset)
+  | (1 << RecordKind.Layer) | (1 << RecordKind.Occluder) | (1 << RecordKind.Surface);
+
+/** Whether a record of `kind` places a meter (PLACING_KINDS). */
+export function placesMeter(kind: number): boolean {
+  return Number.isInteger(kind) && kind > 0 && kind < 31 && ((PLACING_KINDS >> kind) & 1) === 1;
+}
+
+/**
+ * Cadences both worlds keep (docs/ARCHITECTURE.md, cadence): what places a meter reaches the overlay and is drawn
+ * within PLACE_INTERVAL_MS (SPEC: meters follow layout with no more than one flush of lag); numbers alone are handed
+ * over and redrawn at most every NUMBERS_INTERVAL_MS, the sparkline's bucket, faster than anyone reads them.
+ */
+export const PLACE_INTERVAL_MS = 33;
+export const NUMBERS_INTERVAL_MS = 100;
+
 /** The multiplier that packs a component id and its commit count into one Renders slot (2^21). */
 export const RENDERS_PACK = 2 ** 21;
 

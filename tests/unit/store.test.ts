@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RECORD_STRIDE, RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
+import { placesMeter, RECORD_KIND_NAMES, RECORD_STRIDE, RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
 import { RollupStore } from '../../src/content/main/store';
 
 function batch(...rows: number[][]): Float64Array {
@@ -107,6 +107,20 @@ describe('RollupStore', () => {
     expect(moved([RecordKind.Surface, 2, 1])).to.equal(true);
     expect(moved([RecordKind.Unmount, 2])).to.equal(true);
     expect(moved([RecordKind.Reset])).to.equal(true);
+    // The same split the agent hands records over by (PLACING_KINDS, flush-cadence.ts): a sample of every kind.
+    const sample: Record<number, number[]> = {
+      [RecordKind.Mount]: [RecordKind.Mount, 3, 1, 1, 0, -1], [RecordKind.Unmount]: [RecordKind.Unmount, 2],
+      [RecordKind.Stats]: [RecordKind.Stats, 2, 1, 3, 9], [RecordKind.Bounds]: [RecordKind.Bounds, 2, 0, 0, 10, 10],
+      [RecordKind.Frame]: [RecordKind.Frame, 9, 1, 2, 0], [RecordKind.Cost]: [RecordKind.Cost, 2, 1, 2, 0],
+      [RecordKind.Reset]: [RecordKind.Reset], [RecordKind.Layer]: [RecordKind.Layer, 2, 1],
+      [RecordKind.Occluder]: [RecordKind.Occluder, -1], [RecordKind.Surface]: [RecordKind.Surface, 2, 1],
+      [RecordKind.Renders]: [RecordKind.Renders, p(2, 4), -1, -1, -1, -1], [RecordKind.Commits]: [RecordKind.Commits, p(2, 5), -1, -1, -1, -1],
+    };
+    for (const kind of Object.keys(RECORD_KIND_NAMES).map(Number)) {
+      s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1]), 2, ['A'], 0, 0);
+      expect(sample[kind], RECORD_KIND_NAMES[kind]).to.be.an('array');
+      expect(moved(sample[kind]), RECORD_KIND_NAMES[kind]).to.equal(placesMeter(kind));
+    }
   });
   it('rolls self cost up to ancestors and applies the EMA (α = 0.2)', () => {
     const s = make();

@@ -3,7 +3,7 @@
  * src/protocol/records.ts). Power-of-two capacity; when full the oldest
  * record is overwritten and counted as dropped. `write` allocates nothing.
  */
-import { RECORD_STRIDE } from '../../protocol';
+import { PLACING_KINDS, RECORD_STRIDE } from '../../protocol';
 
 export class RingBuffer {
   readonly capacity: number;
@@ -14,6 +14,8 @@ export class RingBuffer {
   private size = 0;
   /** Records overwritten before they were drained, cumulative. */
   dropped = 0;
+  /** A record that places a meter (PLACING_KINDS) was written since the last drain: hand the ring over sooner. */
+  placing = false;
 
   constructor(capacityRecords: number) {
     if (capacityRecords < 1 || (capacityRecords & (capacityRecords - 1)) !== 0) {
@@ -38,6 +40,7 @@ export class RingBuffer {
       slot = (this.head + this.size) & this.mask;
       this.size++;
     }
+    if (((PLACING_KINDS >> kind) & 1) === 1) this.placing = true;
     const o = slot * RECORD_STRIDE;
     const data = this.data;
     data[o] = kind;
@@ -58,11 +61,13 @@ export class RingBuffer {
     }
     this.head = 0;
     this.size = 0;
+    this.placing = false;
     return out;
   }
 
   clear(): void {
     this.head = 0;
     this.size = 0;
+    this.placing = false;
   }
 }

@@ -5,7 +5,7 @@
  * framework did not change. Off means off: `stop()` detaches every wrapper,
  * observer and listener and frees the state.
  */
-import { RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
+import { PLACE_INTERVAL_MS, RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
 import type { FrameworkAdapter } from '../adapter';
 import type { DebugHint } from '../../../protocol/sources';
 import type { AgentLink } from '../../boot/link';
@@ -24,8 +24,10 @@ import { DirtiedTracker } from './dirtied';
 import { GONE, Registry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
+import { flushWait } from './flush-cadence';
 
-const FLUSH_INTERVAL_MS = 33;
+/** Records are handed over within this of a frame that placed a meter; numbers alone wait longer (flush-cadence.ts). */
+const FLUSH_INTERVAL_MS = PLACE_INTERVAL_MS;
 // 16 384 × 48 B = 768 KB. A bigger burst (a large back-fill) is handed over early by
 // the registry's high-water mark, so the ring never has to hold a whole tree.
 const RING_CAPACITY = 1 << 14;
@@ -66,6 +68,8 @@ export class Pipeline {
   private frameNo = 0;
   private lastFlush = 0;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the pending flushTimer fires (performance.now() time). */
+  private flushAt = 0;
   private wantBounds: number[] = [];
   private pinned: number | null = null;
   /** What dirtied the pinned component (dirtied.ts). */
@@ -337,8 +341,9 @@ export class Pipeline {
       forced?.resume();
     }
     const now = this.now();
-    if (now - this.lastFlush >= FLUSH_INTERVAL_MS) this.flush();
-    else this.scheduleFlush(FLUSH_INTERVAL_MS - (now - this.lastFlush));
+    const wait = flushWait(now, this.lastFlush, this.ring);
+    if (wait <= 0) this.flush();
+    else this.scheduleFlush(wait);
   }
 
   /**
@@ -482,7 +487,13 @@ export class Pipeline {
   }
 
   private scheduleFlush(delayMs: number): void {
-    if (this.flushTimer !== null) return;
+    const at = performance.now() + Math.max(0, delayMs);
+    if (this.flushTimer !== null) {
+      // A numbers-only wait pending, and now something that places a meter: the sooner one wins.
+      if (this.flushAt <= at) return;
+      clearTimeout(this.flushTimer);
+    }
+    this.flushAt = at;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
       this.clock.run(() => this.flush());
@@ -560,6 +571,8 @@ export class Pipeline {
       dropped: this.ring.dropped,
       /** Records handed to the content script so far (bench/own-js.ts counts them per commit). */
       recordsPosted: this.recordsPosted,
+      /** Batches handed over so far (flush-cadence.ts decides how often). */
+      batchesPosted: this.seq,
       wantBounds: this.wantBounds.length,
       hostsTracked: this.link.shadow.hosts.length,
       pendingRecounts: this.registry.pendingRecounts,

@@ -28,6 +28,8 @@ import { flushWait } from './flush-cadence';
 
 /** Records are handed over within this of a frame that placed a meter; numbers alone wait longer (flush-cadence.ts). */
 const FLUSH_INTERVAL_MS = PLACE_INTERVAL_MS;
+/** A tab that gets no frames (hidden) still hands its records over this often. */
+const BACKSTOP_MS = FLUSH_INTERVAL_MS * 3;
 // 16 384 × 48 B = 768 KB. A bigger burst (a large back-fill) is handed over early by
 // the registry's high-water mark, so the ring never has to hold a whole tree.
 const RING_CAPACITY = 1 << 14;
@@ -70,6 +72,8 @@ export class Pipeline {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the pending flushTimer fires (performance.now() time). */
   private flushAt = 0;
+  /** Flushes when no frame did for BACKSTOP_MS (a hidden tab: markDirty). */
+  private backstopTimer: ReturnType<typeof setTimeout> | null = null;
   private wantBounds: number[] = [];
   private pinned: number | null = null;
   /** What dirtied the pinned component (dirtied.ts). */
@@ -247,6 +251,8 @@ export class Pipeline {
     this.lastBounds.clear();
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
+    if (this.backstopTimer !== null) clearTimeout(this.backstopTimer);
+    this.backstopTimer = null;
     this.registry.clear();
     this.ring.clear();
     this.strings.reset();
@@ -279,8 +285,14 @@ export class Pipeline {
     if (!this.running) return;
     this.dirty = true;
     this.loop.ensureFrame();
-    // Hidden tabs get no frames: make sure records still reach the content script.
-    this.scheduleFlush(FLUSH_INTERVAL_MS * 3);
+    // Hidden tabs get no frames: make sure records still reach the content script. A timer of its own, armed at most
+    // once per interval, so that it never moves the frame's cadence timer (a clearTimeout and a setTimeout a frame).
+    if (this.backstopTimer === null) this.backstopTimer = setTimeout(this.backstop, BACKSTOP_MS);
+  };
+
+  private readonly backstop = (): void => {
+    this.backstopTimer = null;
+    if (this.running && performance.now() - this.lastFlush >= BACKSTOP_MS) this.clock.run(() => this.flush());
   };
 
   private frame(_ts: number): void {
@@ -514,6 +526,11 @@ export class Pipeline {
   flush(releaseHeld = false): void {
     if (!this.running) return;
     this.lastFlush = performance.now();
+    // A cadence timer still pending would only find the ring this flush empties.
+    if (this.flushTimer !== null) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
     this.registry.flushStats();
     if (this.registry.pendingRecounts > 0) this.scheduleFlush(FLUSH_INTERVAL_MS);
     // Behind everything written before them, in the same batch.

@@ -290,9 +290,13 @@ export class Pipeline {
     if (this.backstopTimer === null) this.backstopTimer = setTimeout(this.backstop, BACKSTOP_MS);
   };
 
+  /** Hands over what is pending once no flush did for BACKSTOP_MS; when one did since, waits the rest of the interval. */
   private readonly backstop = (): void => {
     this.backstopTimer = null;
-    if (this.running && performance.now() - this.lastFlush >= BACKSTOP_MS) this.clock.run(() => this.flush());
+    if (!this.running || (this.ring.length === 0 && this.registry.pendingRecounts === 0)) return;
+    const since = performance.now() - this.lastFlush;
+    if (since >= BACKSTOP_MS) this.clock.run(() => this.flush());
+    else this.backstopTimer = setTimeout(this.backstop, BACKSTOP_MS - since);
   };
 
   private frame(_ts: number): void {

@@ -1,0 +1,139 @@
+/**
+ * What the extension's state per component is made of (issue 10, target 3: ≤ 32 B per element): a heap snapshot of
+ * the page before and after enabling the overlay, at two sizes of tests/fixtures/soak.html, grouped by kind of heap
+ * object (a class or plain object, a string, a table's backing store, compiled code…). The difference between the two
+ * sizes, divided by the components between them, is the marginal bytes per component of each kind; what does not grow
+ * with the page (code, the ring, the canvas) falls out. The snapshot holds both worlds (the page's isolate: the
+ * agent in the MAIN world, the store in the content script's), so a kind is named by the constructor the minifier
+ * left (`object:Rr`); bench/memory.ts gives the total this splits.
+ *
+ *   npx tsx bench/heap-breakdown.ts [--small 1000] [--large 4000] [--per 4] [--top 12] [--doc] [--no-build]
+ */
+import type { CDPSession } from 'puppeteer-core';
+import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
+import { mdTable, table } from './lib/stats';
+import { today, writeSection } from './lib/doc';
+
+const args = parseArgs();
+const SMALL = numArg(args, 'small', 1000);
+const LARGE = numArg(args, 'large', 4000);
+const PER = numArg(args, 'per', 4);
+const TOP = numArg(args, 'top', 12);
+
+interface Kind {
+  count: number;
+  bytes: number;
+}
+
+/** Self sizes after two full collections, summed by kind (`type:name`; strings by type only). */
+async function snapshot(cdp: CDPSession): Promise<Map<string, Kind>> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const chunks: string[] = [];
+  const onChunk = (e: { chunk: string }): void => {
+    chunks.push(e.chunk);
+  };
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  try {
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  } finally {
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  }
+  const s = JSON.parse(chunks.join('')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[];
+  };
+  const fields = s.snapshot.meta.node_fields;
+  const types = s.snapshot.meta.node_types[0];
+  const stride = fields.length;
+  const iType = fields.indexOf('type');
+  const iName = fields.indexOf('name');
+  const iSize = fields.indexOf('self_size');
+  const out = new Map<string, Kind>();
+  for (let i = 0; i < s.nodes.length; i += stride) {
+    const type = types[s.nodes[i + iType]];
+    // Strings by type alone (their names are their text); closures' scopes without the snapshot's object ids.
+    const name = type.includes('string') || type === 'number' ? '' : String(s.strings[s.nodes[i + iName]]).replace(/ @\d+/g, '').slice(0, 60);
+    const key = name ? `${type}:${name}` : type;
+    const k = out.get(key) ?? { count: 0, bytes: 0 };
+    k.count++;
+    k.bytes += s.nodes[i + iSize];
+    out.set(key, k);
+  }
+  return out;
+}
+
+/** On minus off, by kind, in a fresh page of `rows` rows. */
+async function onMinusOff(b: Awaited<ReturnType<typeof launchBrowser>>, origin: string, rows: number): Promise<Map<string, Kind>> {
+  const page = await b.newPage();
+  try {
+    await page.goto(`${origin}/soak.html?rows=${rows}&per=${PER}`, { waitUntil: 'load' });
+    await waitFor(() => page.evaluate('(window).__fixtureReady === true'), 'the fixture');
+    await sleep(500);
+    const cdp = await page.createCDPSession();
+    await cdp.send('HeapProfiler.enable');
+    const off = await snapshot(cdp);
+    await enableOverlay(page, rows);
+    await sleep(1500);
+    const on = await snapshot(cdp);
+    await cdp.detach();
+    const diff = new Map<string, Kind>();
+    for (const key of new Set([...off.keys(), ...on.keys()])) {
+      const a = off.get(key) ?? { count: 0, bytes: 0 };
+      const z = on.get(key) ?? { count: 0, bytes: 0 };
+      diff.set(key, { count: z.count - a.count, bytes: z.bytes - a.bytes });
+    }
+    return diff;
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+async function main(): Promise<void> {
+  const dist = prepareBuild(args);
+  const server = await startServer();
+  const b = await launchBrowser({ dist });
+  let small: Map<string, Kind>;
+  let large: Map<string, Kind>;
+  try {
+    small = await onMinusOff(b, server.origin, SMALL);
+    large = await onMinusOff(b, server.origin, LARGE);
+  } finally {
+    await b.close();
+    await server.close();
+  }
+  const comps = LARGE - SMALL;
+  const rows = [...new Set([...small.keys(), ...large.keys()])].map((key) => {
+    const s = small.get(key) ?? { count: 0, bytes: 0 };
+    const l = large.get(key) ?? { count: 0, bytes: 0 };
+    return { key, perComp: (l.bytes - s.bytes) / comps, objects: (l.count - s.count) / comps };
+  });
+  const total = rows.reduce((x, r) => x + r.perComp, 0);
+  rows.sort((x, y) => Math.abs(y.perComp) - Math.abs(x.perComp));
+  const header = ['B per component', 'objects per component', 'kind'];
+  const top = rows.slice(0, TOP).map((r) => [r.perComp.toFixed(1), r.objects.toFixed(2), r.key]);
+  const sum = `all kinds: ${total.toFixed(1)} B per component, ${(total / PER).toFixed(1)} B per element`;
+  console.log(`\nMarginal bytes per component by kind (soak.html, ${SMALL} → ${LARGE} rows × ${PER} elements, overlay on − off)`);
+  console.log(table(header, top));
+  console.log(sum);
+  if (args.has('doc')) {
+    writeSection('heap-breakdown', `## State per component, by kind of heap object
+
+${today()}, \`${commandLine('bench/heap-breakdown.ts')}\`, ${machineNote()}.
+
+Heap snapshots of tests/fixtures/soak.html before and after enabling the overlay, at ${SMALL} and ${LARGE} rows of one
+component and ${PER} elements each, grouped by kind (a constructor the minifier named, a plain object, a string, a
+table's backing store); the difference between the two sizes per component between them, so what does not grow with
+the page falls out. Both worlds are in the one snapshot: \`object:Object\` with one per component is the agent's entry
+(nine fields), the one named class with one per component is the content store's component (eleven fields), \`array\`
+the hash tables' backing stores (the agent's id → entry map and fiber → entry weak map, the store's id → component map),
+\`string\` the key copied into the content script's world, \`JSArrayBufferData\` the overlay's kept tree of the
+components (typed arrays by position, canvas/index.ts). ${sum} (bench/memory.ts measures the total from the heap's size).
+
+${mdTable(header, top)}`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -127,7 +127,8 @@ the page falls out. Both worlds are in the one snapshot: \`object:Object\` with 
 (nine fields), the one named class with one per component is the content store's component (eleven fields), \`array\`
 the hash tables' backing stores (the agent's id → entry map and fiber → entry weak map, the store's id → component map),
 \`string\` the key copied into the content script's world, \`JSArrayBufferData\` the overlay's kept tree of the
-components (typed arrays by position, canvas/index.ts). ${sum} (bench/memory.ts measures the total from the heap's size).
+components (typed arrays by position, canvas/index.ts). In ${sum} (bench/memory.ts measures the total from the heap's
+size).
 
 ${mdTable(header, top)}`);
   }

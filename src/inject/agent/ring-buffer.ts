@@ -3,7 +3,7 @@
  * src/protocol/records.ts). Power-of-two capacity; when full the oldest
  * record is overwritten and counted as dropped. `write` allocates nothing.
  */
-import { PLACING_KINDS, RECORD_STRIDE } from '../../protocol';
+import { placesMeter, RECORD_STRIDE } from '../../protocol';
 
 export class RingBuffer {
   readonly capacity: number;
@@ -40,7 +40,7 @@ export class RingBuffer {
       slot = (this.head + this.size) & this.mask;
       this.size++;
     }
-    if (((PLACING_KINDS >> kind) & 1) === 1) this.placing = true;
+    if (placesMeter(kind)) this.placing = true;
     const o = slot * RECORD_STRIDE;
     const data = this.data;
     data[o] = kind;

@@ -26,10 +26,8 @@ import { ForcedReflowTimer } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
 
-/** Records are handed over within this of a frame that placed a meter; numbers alone wait longer (flush-cadence.ts). */
-const FLUSH_INTERVAL_MS = PLACE_INTERVAL_MS;
-/** A tab that gets no frames (hidden) still hands its records over this often. */
-const BACKSTOP_MS = FLUSH_INTERVAL_MS * 3;
+/** A tab that gets no frames (hidden) still hands its records over this often (frames: flush-cadence.ts). */
+const BACKSTOP_MS = PLACE_INTERVAL_MS * 3;
 // 16 384 × 48 B = 768 KB. A bigger burst (a large back-fill) is handed over early by
 // the registry's high-water mark, so the ring never has to hold a whole tree.
 const RING_CAPACITY = 1 << 14;
@@ -536,7 +534,7 @@ export class Pipeline {
       this.flushTimer = null;
     }
     this.registry.flushStats();
-    if (this.registry.pendingRecounts > 0) this.scheduleFlush(FLUSH_INTERVAL_MS);
+    if (this.registry.pendingRecounts > 0) this.scheduleFlush(PLACE_INTERVAL_MS);
     // Behind everything written before them, in the same batch.
     if (releaseHeld) this.registry.releaseCommits();
     this.postRecords();

@@ -297,9 +297,10 @@ export interface ContentToPage {
   /**
    * What the agent should do: `mode` off detaches everything; `track`: write the Performance panel track; `commits`:
    * send each frame's commit counts (a panel or a recording reads them); else the agent holds them until something
-   * does (an API call, this turning on).
+   * does (an API call, this turning on). `keys`: send components' keys (the same readers); else the agent holds them,
+   * sends the held ones when this turns on, and fills them into the API's results itself (boot/api.ts).
    */
-  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean; commits: boolean };
+  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean; commits: boolean; keys: boolean };
   apiResult: { reqId: number; result: unknown };
   hitTest: { seq: number; x: number; y: number };
   /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */

@@ -59,6 +59,12 @@ export const enum RecordKind {
    * a recording does not count them.
    */
   Commits = 12,
+  /**
+   * id, keyIdx (an index into the batch's `keys`, as in Mount): the key of a component that mounted while nothing
+   * showed keys — the agent sends keys only while a DevTools panel or a recording reads them, and then the held ones
+   * of every live component once (docs/PERFORMANCE.md, state per component).
+   */
+  Key = 13,
 }
 
 /**
@@ -100,6 +106,7 @@ export const RECORD_KIND_NAMES: Record<number, string> = {
   10: 'Surface',
   11: 'Renders',
   12: 'Commits',
+  13: 'Key',
 };
 
 /** Upper bound on records the content script accepts in one batch. */
@@ -156,6 +163,9 @@ export function toLines(data: Float64Array, strings: readonly string[] = [], key
           const id = Math.floor(v / RENDERS_PACK);
           return `${id}:${v - id * RENDERS_PACK}`;
         }).join(' ')}`);
+        break;
+      case RecordKind.Key:
+        lines.push(`Key ${a} ${key(b)}`);
         break;
       default:
         lines.push(`Unknown(${kind})`);

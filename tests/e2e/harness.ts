@@ -233,6 +233,8 @@ export const lc = {
   state: (page: Page | Frame) => page.evaluate(() => (window as any).__LAYOUT_COST__.state()),
   snapshot: (page: Page | Frame) => page.evaluate(() => (window as any).__LAYOUT_COST__.snapshot()),
   pin: (page: Page | Frame, id: number | null) => page.evaluate((i) => (window as any).__LAYOUT_COST__.pin(i), id),
+  /** The agent's table sizes and counters (`__LAYOUT_COST__.internals()`). */
+  internals: (page: Page | Frame) => page.evaluate(() => (window as any).__LAYOUT_COST__.internals() as Record<string, number | boolean>),
 };
 
 /** Opens DevTools for `page` and shows the "Layout Cost" panel (scripts/devtools-panel.ts). */

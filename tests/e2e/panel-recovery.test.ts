@@ -54,8 +54,11 @@ describe('DevTools panel recovery (e2e)', function () {
     await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'page sees components' });
   });
 
-  it('recovers after DevTools closes and reopens', async () => {
+  it('recovers after DevTools closes and reopens, with the keys of what mounted meanwhile', async () => {
     await devtools.close();
+    // Nothing shows keys now: the agent holds them (docs/PERFORMANCE.md, state per component). An Item mounts meanwhile.
+    await waitFor(async () => Number((await lc.internals(page)).keys) === 0, { what: 'the agent holding keys' });
+    await page.evaluate(() => (window as any).__setItems(['a', 'b', 'c', 'shut']));
     const t = Date.now();
     ({ devtools, panel } = await openPanel(h, page));
     const opened = Date.now() - t;
@@ -64,6 +67,13 @@ describe('DevTools panel recovery (e2e)', function () {
     const ms = Date.now() - t2;
     console.log(`      rows ${ms} ms after the panel frame appeared (DevTools took ${opened} ms to open)`);
     expect(ms).to.be.below(LIVE_AGAIN_MS);
+    // The held key came over when the panel opened: the row's name says it, as the snapshot (the page's fibers) does.
+    const keyed = (await snapshot(page)).components.filter((c) => c.name === 'Item').map((c) => [c.id, c.key] as const);
+    expect(keyed.map(([, k]) => k).sort()).to.deep.equal(['a', 'b', 'c', 'shut']);
+    for (const [id, k] of keyed) {
+      await waitFor(() => panel.$eval(`.tr[data-id="${id}"] .col-name`, (c) => (c as HTMLElement).title).then((x) => x.includes(` — key ${k}`)),
+        { what: `the key of Item ${k} in its row` });
+    }
     await liveWithin('after reopening', ['a', 'b']);
   });
 

@@ -17,7 +17,7 @@ function setup() {
   };
   const handle = installApi(win, {
     version: 'test', post: (type, payload) => posted.push({ type, payload }), status: () => status, nodeOf: () => null,
-    internals: () => ({}), notes: [],
+    fillKeys: () => undefined, internals: () => ({}), notes: [],
   }, new Map());
   const api = (win as unknown as Record<string, { state(): LayoutCostState }>)[API_KEY];
   return { handle, api, posted };

@@ -146,6 +146,22 @@ describe('panel table as changes (TableMessage)', () => {
     expect(r.both().panel).to.deep.equal(r.both().truth);
   });
 
+  it('whole again when keys held back came over (Key records): the panel\'s rows get them', () => {
+    const r = rig();
+    r.store.apply(batch(...mounts(1, 3)), 3, ['Cell'], 0, 0);
+    r.feed.setConnected(true);
+    tick(r);
+    r.deliver();
+    expect(r.model.table?.rows.map((x) => x.key)).to.deep.equal([null, null, null]);
+    r.store.apply(batch([RecordKind.Key, 2, 0], [RecordKind.Key, 3, 1]), 2, [], 1, 0, ['two', 'three']);
+    tick(r);
+    tick(r);
+    expect(r.sent.map((m) => m.whole)).to.deep.equal([true, false, true, false]);
+    r.deliver();
+    expect(r.model.table?.rows.map((x) => x.key)).to.deep.equal([null, 'two', 'three']);
+    expect(r.both().panel).to.deep.equal(r.both().truth);
+  });
+
   it('disconnecting frees what the feed kept of the panel\'s table', () => {
     const r = rig();
     r.store.apply(batch(...mounts(1, 100)), 100, ['Cell'], 0, 0);

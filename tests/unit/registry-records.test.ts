@@ -178,4 +178,42 @@ describe('Registry flush records', () => {
     expect(held.length).to.be.below(2 * 1024 + 400);
     expect(held).to.include(keep);
   });
+
+  it('holds keys while nothing shows them, then sends each live one once (Key records), and mounts with keys after', () => {
+    const ring = new RingBuffer(1 << 10);
+    const keyOfHandle = new Map<object, string | null>();
+    const adapter = { keyOf: (h: object) => keyOfHandle.get(h) ?? null } as unknown as FrameworkAdapter;
+    const keys = new KeyBatch();
+    const reg = new Registry(ring, new Interner(), keys, { count: () => 0 } as unknown as DomCounter, () => adapter);
+    const mount = (key: string | null): Entry => {
+      const h = {};
+      keyOfHandle.set(h, key);
+      return reg.mount(h, null, 0, 'C', key);
+    };
+    const lines = (): string[] => toLines(ring.drain(), ['C'], keys.take());
+    const a = mount('a');
+    const b = mount('b');
+    mount(null);
+    // Nothing shows keys: the Mount records carry none.
+    expect(lines()).to.deep.equal([`Mount ${a.id} parent=-1 depth=0 name="C"`, `Mount ${b.id} parent=-1 depth=0 name="C"`,
+      `Mount ${a.id + 2} parent=-1 depth=0 name="C"`]);
+    reg.unmount(b);
+    lines();
+    expect(reg.keyOf(a.id)).to.equal('a');
+    expect(reg.keyOf(b.id)).to.equal(null); // unmounted
+    reg.wantKeys = true;
+    reg.sendKeys();
+    // The live keyed one only (b is gone, the third has no key).
+    expect(lines()).to.deep.equal([`Key ${a.id} "a"`]);
+    reg.sendKeys();
+    expect(lines()).to.deep.equal([]);
+    const d = mount('d');
+    expect(lines()).to.deep.equal([`Mount ${d.id} parent=-1 depth=0 name="C" key="d"`]);
+    // Off and on again: nothing is sent twice.
+    reg.wantKeys = false;
+    const e = mount('e');
+    reg.wantKeys = true;
+    reg.sendKeys();
+    expect(lines()).to.deep.equal([`Mount ${e.id} parent=-1 depth=0 name="C"`, `Key ${e.id} "e"`]);
+  });
 });

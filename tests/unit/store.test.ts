@@ -115,12 +115,24 @@ describe('RollupStore', () => {
       [RecordKind.Reset]: [RecordKind.Reset], [RecordKind.Layer]: [RecordKind.Layer, 2, 1],
       [RecordKind.Occluder]: [RecordKind.Occluder, -1], [RecordKind.Surface]: [RecordKind.Surface, 2, 1],
       [RecordKind.Renders]: [RecordKind.Renders, p(2, 4), -1, -1, -1, -1], [RecordKind.Commits]: [RecordKind.Commits, p(2, 5), -1, -1, -1, -1],
+      [RecordKind.Key]: [RecordKind.Key, 2, 0],
     };
     for (const kind of Object.keys(RECORD_KIND_NAMES).map(Number)) {
       s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1]), 2, ['A'], 0, 0);
       expect(sample[kind], RECORD_KIND_NAMES[kind]).to.be.an('array');
       expect(moved(sample[kind]), RECORD_KIND_NAMES[kind]).to.equal(placesMeter(kind));
     }
+  });
+  it('takes a key held back (Key record) for a known component, and ignores one for an unknown id or a missing key', () => {
+    const s = make();
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, 0]), 2, ['A'], 0, 0, ['k2']);
+    expect(s.components.get(1)!.key).to.equal(null);
+    expect(s.components.get(2)!.key).to.equal('k2');
+    const ignored = s.ignoredRecords;
+    s.apply(batch([RecordKind.Key, 1, 1], [RecordKind.Key, 9, 0], [RecordKind.Key, 2, 2], [RecordKind.Key, 2, 0.5]), 4, [], 1, 0, ['x', 'k1']);
+    expect(s.components.get(1)!.key).to.equal('k1');
+    expect(s.components.get(2)!.key).to.equal('k2');
+    expect(s.ignoredRecords - ignored).to.equal(3);
   });
   it('rolls self cost up to ancestors and applies the EMA (α = 0.2)', () => {
     const s = make();

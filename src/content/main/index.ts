@@ -225,10 +225,13 @@ class Controller {
     const track = this.settings.performanceTrack && this.devtoolsOpen;
     // Commit counts each frame only while something reads them: a panel (its live strip) or a recording.
     const commits = this.store.recorder !== null;
+    // Keys too: the table, the pinned view and recordings show them; the API's results get them in the page's world
+    // (docs/PERFORMANCE.md, state per component: a key held here is a string copied into this world, 20 B).
+    const keys = commits;
     const key = `${this.mode}|${this.overlay.pinned}|${track}|${commits}|${wantBounds.join(',')}`;
     if (!force && key === this.lastConfigKey) return;
     this.lastConfigKey = key;
-    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track, commits });
+    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track, commits, keys });
   }
 
   private hitTest(x: number, y: number): Promise<number | null> {

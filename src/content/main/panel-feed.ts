@@ -28,7 +28,7 @@ export interface OverlayView {
 /** What the feed reads and where it sends: narrow getters, not the controller. */
 export interface FeedSource {
   /** Read only: rows, EMAs, sparklines, the component tree. */
-  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf' | 'dirtied'>;
+  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf' | 'dirtied' | 'keysVersion'>;
   readonly mode: Mode;
   readonly pageStatus: PageStatus | null;
   send(type: 'status', payload: Status): void;
@@ -140,7 +140,9 @@ export class PanelFeed {
     const { store } = this.src;
     const { pinned } = this.src.overlayView();
     const diff = this.diff;
-    diff.begin(this.src.sourcesVersion());
+    // Keys that came over since (the agent holds them until a panel shows them: store.ts `keysVersion`) change rows
+    // as names and sources do: both counters only grow, so their sum moves when either does.
+    diff.begin(this.src.sourcesVersion() + store.keysVersion);
     const rows: ComponentRow[] = [];
     const values: number[] = [];
     let visited = 0;

@@ -178,6 +178,11 @@ export class RollupStore {
    * counts), which the overlay redraws at a lower rate (content/main/index.ts, scheduleRender).
    */
   geometry = 0;
+  /**
+   * Bumped whenever a key held back came over (a Key record): the panel's table then goes out whole, as when names or
+   * sources changed (table-diff.ts: a row's fingerprint holds its numbers only).
+   */
+  keysVersion = 0;
   private strings: string[] = [];
   private stringChars = 0;
   /** Work done on the batch being applied (see MAX_BATCH_WORK). */
@@ -350,6 +355,14 @@ export class RollupStore {
           if (!comp) { this.ignoredRecords++; break; }
           if ((b === 1) !== comp.surfaceRoot) rareOf(comp).surfaceRoot = b === 1;
           this.geometry++;
+          break;
+        }
+        case RecordKind.Key: {
+          // A key held back while nothing showed keys (records.ts): only the rows, the pinned view and recordings read it.
+          const comp = this.components.get(a);
+          if (!comp || !(Number.isInteger(b) && b >= 0 && b < keys.length)) { this.ignoredRecords++; break; }
+          comp.key = keys[b];
+          this.keysVersion++;
           break;
         }
         default:

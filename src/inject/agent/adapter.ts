@@ -65,6 +65,8 @@ export interface FrameworkAdapter {
   ownerOf(node: Node): number;
   /** The component's own function or class (wrappers such as memo and forwardRef unwrapped), or null. Never calls it. */
   typeOf(handle: object): unknown;
+  /** The key the component was rendered under (capped), or null. */
+  keyOf(handle: object): string | null;
   /**
    * Where the framework's development build says the component's first element was created (docs/SOURCES.md), or
    * null. `stackOf` reads an Error's stack without running page code (null when it cannot).

@@ -20,6 +20,8 @@ export interface ApiDeps {
   post: PagePost;
   status(): PageStatus;
   nodeOf(id: number): Node | null;
+  /** Fills in the keys the content script's answer lacks (the agent's, agent/api-keys.ts). Never throws. */
+  fillKeys(result: unknown): void;
   /** Diagnostics: the agent's table sizes and the document_start state (tests and bug reports). */
   internals(): Record<string, number | boolean>;
   notes: string[];
@@ -62,6 +64,8 @@ export function installApi(
       }, timeoutMs);
       waiters.set(reqId, (result) => {
         clearTimeout(timer);
+        // A snapshot's or a recording's components (fillKeys leaves other answers alone).
+        deps.fillKeys(result);
         resolve(result);
       });
       // Checked by the content script like everything from the page (a bad request is answered with why).

@@ -171,6 +171,7 @@ function main(win: Window & typeof globalThis): void {
     status,
     notes,
     nodeOf: (id) => agent?.nodeOf(id) ?? null,
+    fillKeys: (r) => agent?.fillKeys(r),
     internals: () => ({
       channel: channel.connected,
       channelDispatched: channel.dispatched,

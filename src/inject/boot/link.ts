@@ -138,6 +138,11 @@ export interface AgentHandle {
   stats(): Record<string, number>;
   /** The first host node of a mounted component. */
   nodeOf(id: number): Node | null;
+  /**
+   * Fills the keys of an API result's components (a snapshot, a stopped recording) that the content script did not have:
+   * the agent hands it keys only while something on its side shows them (agent/api-keys.ts). Never throws.
+   */
+  fillKeys(result: unknown): void;
 }
 
 /** The agent bundle's one export: called once, when the boot script accepts its offer. */

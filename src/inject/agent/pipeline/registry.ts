@@ -47,8 +47,10 @@ const HELD = 256;
  * often it goes from held to sent and back, so the list is bounded by the live components.
  */
 const QUEUED = 512;
+/** Its key has gone out (in its Mount record or a Key record): keys go only while something shows them (`wantKeys`). */
+const KEYED = 1024;
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
-export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED;
+export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
 /** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
 const MAX_HELD_GONE = 1024;
 /** Above this many pending recounts in one flush, do the rest next flush. */
@@ -115,6 +117,14 @@ export class Registry implements ComponentSink {
    */
   wantCommits = false;
   /**
+   * Whether components' keys go out (in their Mount records): only while a DevTools panel or a recording shows them
+   * (the content script's config, like `wantCommits`). Without, a key stays on the fiber it came from — copied into
+   * the content script's world it was a string of its own for every component, 20 B (docs/PERFORMANCE.md, state per
+   * component) — and `sendKeys` writes the held ones when something starts showing them; the API's results get theirs
+   * in this world (`keyOf`).
+   */
+  wantKeys = false;
+  /**
    * Entries that rendered while nothing read commit counts (QUEUED; HELD while their count has not gone out since);
    * some may have unmounted since (`heldGone`).
    */
@@ -146,10 +156,10 @@ export class Registry implements ComponentSink {
     const nameIdx = this.strings.intern(name);
     const live = parent !== null && (parent.marks & GONE) === 0 ? parent : null;
     const e: Entry = {
-      id, handle, parent: live, depth, authored: 0, rendered: 0, commits: 0, marks: 0, nameIdx,
+      id, handle, parent: live, depth, authored: 0, rendered: 0, commits: 0, marks: this.wantKeys ? KEYED : 0, nameIdx,
     };
     this.entries.set(id, e);
-    this.ring.write(RecordKind.Mount, id, live ? live.id : -1, depth, nameIdx, this.keys.add(key));
+    this.ring.write(RecordKind.Mount, id, live ? live.id : -1, depth, nameIdx, this.wantKeys ? this.keys.add(key) : -1);
     this.mark(e, RECOUNT);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
     return e;
@@ -307,6 +317,27 @@ export class Registry implements ComponentSink {
     this.endPacked(RecordKind.Commits);
     this.held = [];
     this.heldGone = 0;
+  }
+
+  /** Writes the keys held back (Key records) of every live component whose key has not gone out. */
+  sendKeys(): void {
+    const adapter = this.adapter();
+    if (adapter === null) return;
+    for (const e of this.entries.values()) {
+      if ((e.marks & KEYED) !== 0) continue;
+      e.marks |= KEYED;
+      const key = adapter.keyOf(e.handle);
+      if (key === null) continue;
+      this.ring.write(RecordKind.Key, e.id, this.keys.add(key));
+      if (this.ring.length >= this.ringHigh) this.onRingHigh();
+    }
+  }
+
+  /** A live component's key, read from the framework (null: none, or not mounted). */
+  keyOf(id: number): string | null {
+    const e = this.entries.get(id);
+    const adapter = this.adapter();
+    return e === undefined || adapter === null ? null : adapter.keyOf(e.handle);
   }
 
   /**

@@ -39,6 +39,10 @@ export class ReactAdapter implements FrameworkAdapter {
   /** `clock` times each commit and unmount as the agent's own work (../self-clock.ts). */
   constructor(private readonly hook: HookState, private readonly clock: { enter(): void; leave(): void } | null = null) {}
 
+  keyOf(handle: object): string | null {
+    return keyOf(handle as Fiber);
+  }
+
   typeOf(handle: object): unknown {
     try {
       const t = (handle as Fiber).type as { render?: unknown; type?: unknown } | null;

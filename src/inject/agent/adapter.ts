@@ -67,6 +67,8 @@ export interface FrameworkAdapter {
   typeOf(handle: object): unknown;
   /** The key the component was rendered under (capped), or null. */
   keyOf(handle: object): string | null;
+  /** The component's name, as its mount reported it. */
+  nameOf(handle: object): string;
   /**
    * Where the framework's development build says the component's first element was created (docs/SOURCES.md), or
    * null. `stackOf` reads an Error's stack without running page code (null when it cannot).

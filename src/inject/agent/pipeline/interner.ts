@@ -11,8 +11,6 @@ export class Interner {
   private index = new Map<string, number>();
   private pending: string[] = [];
   private base = 0;
-  /** Every interned string by index (component names: one per type, so few). */
-  private all: string[] = [];
 
   intern(s: string | null): number {
     if (s === null) return -1;
@@ -23,13 +21,7 @@ export class Interner {
     const i = this.base + this.pending.length;
     this.index.set(v, i);
     this.pending.push(v);
-    this.all[i] = v;
     return i;
-  }
-
-  /** The string at `i`, or null. */
-  at(i: number): string | null {
-    return i >= 0 && i < this.all.length ? this.all[i] : null;
   }
 
   /** The strings added since the last call, and the index of the first. */
@@ -44,7 +36,6 @@ export class Interner {
   reset(): void {
     this.index.clear();
     this.pending = [];
-    this.all = [];
     this.base = 0;
   }
 }

@@ -74,8 +74,6 @@ export interface Entry extends ComponentRef {
    * one — is kept in tables of their own: one field here is 4 B on every component (docs/PERFORMANCE.md, memory).
    */
   marks: number;
-  /** Its name's index in the interner (-1: none): the Performance panel track names it. */
-  nameIdx: number;
 }
 
 export class Registry implements ComponentSink {
@@ -156,7 +154,7 @@ export class Registry implements ComponentSink {
     const nameIdx = this.strings.intern(name);
     const live = parent !== null && (parent.marks & GONE) === 0 ? parent : null;
     const e: Entry = {
-      id, handle, parent: live, depth, authored: 0, rendered: 0, commits: 0, marks: this.wantKeys ? KEYED : 0, nameIdx,
+      id, handle, parent: live, depth, authored: 0, rendered: 0, commits: 0, marks: this.wantKeys ? KEYED : 0,
     };
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, live ? live.id : -1, depth, nameIdx, this.wantKeys ? this.keys.add(key) : -1);
@@ -230,11 +228,16 @@ export class Registry implements ComponentSink {
     this.mark(e, STATS);
   }
 
-  /** A component's name (for the Performance panel track); `<page>` for 0. */
+  /**
+   * A component's name (for the Performance panel track and the types pass), read from the framework: not kept on the
+   * entry, 4 B on every component for what only DevTools' Performance panel reads (docs/PERFORMANCE.md, state per
+   * component). `<page>` for 0.
+   */
   nameOf(id: number): string {
     if (id === 0) return '<page>';
     const e = this.entries.get(id);
-    return (e ? this.strings.at(e.nameIdx) : null) ?? 'Anonymous';
+    const adapter = this.adapter();
+    return e === undefined || adapter === null ? 'Anonymous' : adapter.nameOf(e.handle);
   }
 
   /** Takes the layout-dirty list for this frame and clears the marks. */

@@ -43,6 +43,10 @@ export class ReactAdapter implements FrameworkAdapter {
     return keyOf(handle as Fiber);
   }
 
+  nameOf(handle: object): string {
+    return componentName(handle as Fiber);
+  }
+
   typeOf(handle: object): unknown {
     try {
       const t = (handle as Fiber).type as { render?: unknown; type?: unknown } | null;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { choiceReuse, type ChoiceKey } from '../../src/content/main/canvas/choice';
+import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from '../../src/content/main/canvas/choice';
 
 describe('the overlay keeps its choice of meters', () => {
   const settings = {};
@@ -22,5 +22,25 @@ describe('the overlay keeps its choice of meters', () => {
       expect(choiceReuse(made, key(moved), 1001, 250), Object.keys(moved)[0]).to.equal('new');
     }
     expect(choiceReuse(null, key(), 1001, 250)).to.equal('new');
+  });
+});
+
+describe('the overlay keeps its placement of meters', () => {
+  const choice = {};
+  const key = (o: Partial<PlanKey> = {}): PlanKey => ({
+    choice, geometry: 5, width: 800, height: 600, dpr: 2, rtl: false, pinned: 4, hovered: null, highlighted: 9, ...o,
+  });
+
+  it('while the choice, the geometry, the viewport and the focus stand (numbers alone moved)', () => {
+    expect(samePlan(key(), key())).to.equal(true);
+  });
+
+  it('never across any change of them, nor with none made', () => {
+    const moves: Partial<PlanKey>[] = [
+      { choice: {} }, { geometry: 6 }, { width: 801 }, { height: 599 }, { dpr: 1 }, { rtl: true }, { pinned: null },
+      { pinned: 5 }, { hovered: 4 }, { highlighted: null },
+    ];
+    for (const moved of moves) expect(samePlan(key(), key(moved)), JSON.stringify(moved)).to.equal(false);
+    expect(samePlan(null, key())).to.equal(false);
   });
 });

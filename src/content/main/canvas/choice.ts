@@ -31,3 +31,31 @@ export function choiceReuse(made: (ChoiceKey & { at: number }) | null, now: Choi
   if (made.version === now.version && made.frameNo === now.frameNo) return 'same';
   return at - made.at < refreshMs ? 'recent' : 'new';
 }
+
+/**
+ * What a frame's placement (plan.ts `placeFrame`: anchors, collapsed chains, decluttering, outlines, captions) was
+ * made from. A redraw whose key is the same keeps the last placement and only paints the meters again with their
+ * numbers now: on a busy page most redraws change numbers alone (docs/ARCHITECTURE.md, cadence), and placing them
+ * again found the same places. Which of a wrapper chain's members shows and which of two overlapping meters wins do
+ * read the numbers; they stand as long as the choice does (`choiceReuse`: at most its refresh interval).
+ */
+export interface PlanKey {
+  /** The choice placed: the same object while it stands. */
+  choice: object;
+  /** The store's `geometry`: mounts and unmounts, bounds, occluders, layers, surfaces. */
+  geometry: number;
+  width: number;
+  height: number;
+  dpr: number;
+  rtl: boolean;
+  pinned: number | null;
+  /** Inspect's hovered component and the panel's hovered row. */
+  hovered: number | null;
+  highlighted: number | null;
+}
+
+export function samePlan(made: PlanKey | null, now: PlanKey): boolean {
+  return made !== null && made.choice === now.choice && made.geometry === now.geometry && made.width === now.width
+    && made.height === now.height && made.dpr === now.dpr && made.rtl === now.rtl && made.pinned === now.pinned
+    && made.hovered === now.hovered && made.highlighted === now.highlighted;
+}

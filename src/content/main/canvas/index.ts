@@ -17,13 +17,13 @@ import { measureLines, pinCaption, placeCaption, placeLegend, placeModeCaption }
 import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
 import { METER_HEIGHT_PX } from '../../../overlay/anchor';
-import { chooseFrame, placeFrame, type Caption, type Choice, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
+import { chooseFrame, placeFrame, type Caption, type Choice, type Plan, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
 import { buildTree, type ComponentTree } from '../../../overlay/surface';
 import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
 import type { Rect, Viewport } from '../../../overlay/types';
 import type { Point } from '../../../overlay/anchor';
 import type { RollupStore, StoredComponent } from '../store';
-import { choiceReuse, type ChoiceKey } from './choice';
+import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from './choice';
 import { CanvasHost, makeSurface } from './host';
 import { Interaction } from './interaction';
 import { LegendState, type LegendStorage } from './legend-state';
@@ -71,6 +71,9 @@ export class Overlay {
   private readonly text = new TextBoxCache();
   private readonly atlas = new MeterAtlas(makeSurface);
   private choice: (ChoiceKey & { choice: Choice<StoredComponent>; at: number }) | null = null;
+  /** The last placement and what it was made from (kept while `samePlan`). */
+  private plan: Plan<StoredComponent> | null = null;
+  private planKey: PlanKey | null = null;
   /** The store's components as a tree, rebuilt only when they mount or unmount (`store.structure` moved). */
   private tree: { store: RollupStore; structure: number; tree: ComponentTree<StoredComponent> } | null = null;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -167,7 +170,6 @@ export class Overlay {
     const vp = host.sync();
     const ctx = host.ctx;
     const { store } = this.deps;
-    this.drawnIds.clear();
     const s = this.settings;
     const input: PlanInput<StoredComponent> = {
       mode: this.mode, nodes: store.components.values(), get: (id) => store.components.get(id), page: store.page,
@@ -179,18 +181,28 @@ export class Overlay {
       pinned: this.pinned, hovered: this.mode === 'inspect' ? this.inspectHover : null, highlighted: this.hovered,
       occluders: store.occluders,
     };
-    const plan = placeFrame(input, this.choose(input));
-    this.want = plan.wantBounds;
-    this.capped = plan.capped;
-    this.hiddenCount = plan.hidden;
-    this.chains.clear();
-    this.meterPositions.clear();
-    for (const m of plan.meters) {
-      this.meterPositions.set(m.node.id, { x: m.at.x, y: m.at.y });
-      this.drawnIds.add(m.node.id);
-      if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
+    const choice = this.choose(input);
+    const key: PlanKey = {
+      choice, geometry: store.geometry, width: vp.width, height: vp.height, dpr: vp.dpr, rtl: input.rtl,
+      pinned: input.pinned, hovered: input.hovered, highlighted: input.highlighted,
+    };
+    let plan = this.plan;
+    if (plan === null || !samePlan(this.planKey, key)) {
+      plan = this.plan = placeFrame(input, choice);
+      this.planKey = key;
+      this.want = plan.wantBounds;
+      this.capped = plan.capped;
+      this.hiddenCount = plan.hidden;
+      this.chains.clear();
+      this.meterPositions.clear();
+      this.drawnIds.clear();
+      for (const m of plan.meters) {
+        this.meterPositions.set(m.node.id, { x: m.at.x, y: m.at.y });
+        this.drawnIds.add(m.node.id);
+        if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
+      }
+      this.drawnCount = plan.meters.length;
     }
-    this.drawnCount = plan.meters.length;
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, host.canvas.width, host.canvas.height);
@@ -218,11 +230,13 @@ export class Overlay {
     const reuse = choiceReuse(c, key, now, CHOICE_REFRESH_MS);
     if (c && reuse === 'same') return c.choice;
     if (c && reuse === 'recent') {
-      // Unmounted since: drop them (a remount is a new object).
+      // Unmounted since: drop them (a remount is a new object). The same choice object while none did (the placement
+      // is kept while it stands: samePlan).
       const live = c.choice.chosen.filter((n) => n.id === 0 || store.components.get(n.id) === n);
       for (const n of live) store.decay(n);
       for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
-      return { ...c.choice, chosen: live };
+      if (live.length !== c.choice.chosen.length) c.choice = { ...c.choice, chosen: live };
+      return c.choice;
     }
     if (this.mode !== 'inspect') for (const n of store.components.values()) store.decay(n);
     else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
@@ -320,6 +334,8 @@ export class Overlay {
     this.meterPositions.clear();
     this.atlas.reset();
     this.choice = null;
+    this.plan = null;
+    this.planKey = null;
     this.tree = null;
     this.want = [];
     this.drawnCount = 0;

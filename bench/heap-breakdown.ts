@@ -124,11 +124,12 @@ Heap snapshots of tests/fixtures/soak.html before and after enabling the overlay
 component and ${PER} elements each, grouped by kind (a constructor the minifier named, a plain object, a string, a
 table's backing store); the difference between the two sizes per component between them, so what does not grow with
 the page falls out. Both worlds are in the one snapshot: \`object:Object\` with one per component is the agent's entry
-(nine fields), the one named class with one per component is the content store's component (eleven fields), \`array\`
+(eight fields), the one named class with one per component is the content store's component (eleven fields), \`array\`
 the hash tables' backing stores (the agent's id → entry map and fiber → entry weak map, the store's id → component map),
-\`string\` the key copied into the content script's world, \`JSArrayBufferData\` the overlay's kept tree of the
-components (typed arrays by position, canvas/index.ts). In ${sum} (bench/memory.ts measures the total from the heap's
-size).
+\`JSArrayBufferData\` the overlay's kept tree of the components (typed arrays by position, canvas/index.ts); a
+\`string\` per component would be keys copied into the content script's world, which happens only while a DevTools
+panel or a recording shows them (docs/ARCHITECTURE.md, bulk records). In ${sum} (bench/memory.ts measures the total
+from the heap's size).
 
 ${mdTable(header, top)}`);
   }

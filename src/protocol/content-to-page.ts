@@ -16,7 +16,7 @@ function build() {
   /** An agent offer's number (inject/boot/link.ts). */
   const agentToken = num(1, 2 ** 31);
   const table = {
-    config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id), track: bool, commits: bool, keys: bool }),
+    config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id), track: bool, commits: bool }),
     apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyValue }),
     hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
     /** A records batch went missing: send everything again (a Reset and a back-fill). */

@@ -297,10 +297,11 @@ export interface ContentToPage {
   /**
    * What the agent should do: `mode` off detaches everything; `track`: write the Performance panel track; `commits`:
    * send each frame's commit counts (a panel or a recording reads them); else the agent holds them until something
-   * does (an API call, this turning on). `keys`: send components' keys (the same readers); else the agent holds them,
-   * sends the held ones when this turns on, and fills them into the API's results itself (boot/api.ts).
+   * does (an API call, this turning on). Components' keys go under the same condition (the same readers show them);
+   * else the agent holds them, sends the held ones when this turns on, and fills them into the API's results itself
+   * (agent/api-keys.ts).
    */
-  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean; commits: boolean; keys: boolean };
+  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean; commits: boolean };
   apiResult: { reqId: number; result: unknown };
   hitTest: { seq: number; x: number; y: number };
   /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */

@@ -223,15 +223,13 @@ class Controller {
     const wantBounds = this.overlay.wantBounds();
     // Only while DevTools is open on the tab: the Performance panel can record only then (devtools.ts).
     const track = this.settings.performanceTrack && this.devtoolsOpen;
-    // Commit counts each frame only while something reads them: a panel (its live strip) or a recording.
+    // Commit counts each frame only while something reads them: a panel (its live strip) or a recording. Keys go over
+    // under the same condition (the agent's registry, `wantKeys`).
     const commits = this.store.recorder !== null;
-    // Keys too: the table, the pinned view and recordings show them; the API's results get them in the page's world
-    // (docs/PERFORMANCE.md, state per component: a key held here is a string copied into this world, 20 B).
-    const keys = commits;
     const key = `${this.mode}|${this.overlay.pinned}|${track}|${commits}|${wantBounds.join(',')}`;
     if (!force && key === this.lastConfigKey) return;
     this.lastConfigKey = key;
-    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track, commits, keys });
+    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track, commits });
   }
 
   private hitTest(x: number, y: number): Promise<number | null> {

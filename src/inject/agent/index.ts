@@ -27,7 +27,7 @@ import { TypeSourcer } from './types';
 /** Component types are looked at this often while on (never on the commit path). */
 const TYPES_INTERVAL_MS = 1000;
 /** Before the content script's first config, or if it did not check out: off. */
-const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false, keys: false };
+const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false };
 
 export default function start(link: AgentLink): AgentHandle {
   const win = window as Window & typeof globalThis;
@@ -176,7 +176,7 @@ export default function start(link: AgentLink): AgentHandle {
     // The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer.
     stats: () => ({ ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100 }),
     nodeOf: (id) => pipeline.nodeOf(id),
-    fillKeys: (result) => guard('fillKeys', () => fillKeys(result, (id) => pipeline.keyOf(id))),
+    fillKeys: (result) => guard('fillKeys', () => fillKeys(result, (id) => pipeline.registry.keyOf(id))),
   };
   const first = link.config === null ? OFF : table.config(link.config);
   guard('start', () => apply(first === INVALID ? OFF : first));

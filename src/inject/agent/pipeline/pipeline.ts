@@ -265,16 +265,16 @@ export class Pipeline {
   configure(cfg: ContentToPage['config']): void {
     this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
     this.track.enabled = cfg.track;
-    const keysOn = cfg.keys && !this.registry.wantKeys;
-    this.registry.wantKeys = cfg.keys;
-    // The held keys first, then the flush below (if any) hands them over with the commit counts.
-    if (keysOn) this.registry.sendKeys();
     if (cfg.commits !== this.registry.wantCommits) {
       this.registry.wantCommits = cfg.commits;
-      // What reads them now (a panel's table, a recording) starts from current totals.
-      if (cfg.commits) this.flushCommits();
+      // Keys go to the same readers as commit counts (registry `wantKeys`).
+      this.registry.wantKeys = cfg.commits;
+      // What reads them now (a panel's table, a recording) starts from current totals, with the held keys before them.
+      if (cfg.commits) {
+        this.registry.sendKeys();
+        this.flushCommits();
+      }
     }
-    if (keysOn) this.postRecords();
     if (cfg.pinned !== this.pinned) {
       this.pinned = cfg.pinned;
       this.trackDirtied(true);
@@ -618,11 +618,6 @@ export class Pipeline {
    */
   flushCommits(): void {
     this.flush(true);
-  }
-
-  /** A live component's key (null: none, or not mounted): the API's results get keys here (boot/api.ts). */
-  keyOf(id: number): string | null {
-    return this.registry.keyOf(id);
   }
 
   nodeOf(id: number): Node | null {

@@ -116,7 +116,7 @@ export class Registry implements ComponentSink {
   wantCommits = false;
   /**
    * Whether components' keys go out (in their Mount records): only while a DevTools panel or a recording shows them
-   * (the content script's config, like `wantCommits`). Without, a key stays on the fiber it came from — copied into
+   * (set with `wantCommits`, from the content script's config: the same readers). Without, a key stays on the fiber it came from — copied into
    * the content script's world it was a string of its own for every component, 20 B (docs/PERFORMANCE.md, state per
    * component) — and `sendKeys` writes the held ones when something starts showing them; the API's results get theirs
    * in this world (`keyOf`).

@@ -3,7 +3,8 @@ import { RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
 import type { FrameworkAdapter } from '../../src/inject/agent/adapter';
 import type { DomCounter } from '../../src/inject/agent/pipeline/dom-counts';
 import { Interner, KeyBatch } from '../../src/inject/agent/pipeline/interner';
-import { Registry, type Entry } from '../../src/inject/agent/pipeline/registry';
+import { depthOf, GONE, Registry, REGISTRY_MARKS, type Entry } from '../../src/inject/agent/pipeline/registry';
+import { WEIGHING } from '../../src/inject/agent/pipeline/attribution';
 import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 
 /**
@@ -107,25 +108,25 @@ describe('Registry flush records', () => {
     const a = mount(null, 2);
     const b = mount(a, 2);
     const c = mount(null, 1);
-    // A mount's first record is whole, commits and all.
-    expect(flush()).to.deep.equal([`Stats ${b.id} commits=0 authored=2 rendered=2`, `Stats ${a.id} commits=0 authored=2 rendered=2`,
-      `Stats ${c.id} commits=0 authored=1 rendered=1`]);
+    // A mount's first record is whole, its commits left out (−1: the content store keeps none while nothing reads them).
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=-1 authored=2 rendered=2`, `Stats ${a.id} commits=-1 authored=2 rendered=2`,
+      `Stats ${c.id} commits=-1 authored=1 rendered=1`]);
     reg.rendered(b);
     reg.rendered(b);
     reg.rendered(c);
     expect(flush()).to.deep.equal([]);
     reg.rendered(b);
-    // Counts that changed still go out at once, with the commits so far (no longer held).
+    // Counts that changed still go out at once, without the commits (still held).
     reg.rendered(a);
     authored.set(a.id, 3);
     reg.structure(a);
-    expect(flush()).to.deep.equal([`Stats ${a.id} commits=1 authored=3 rendered=3`]);
+    expect(flush()).to.deep.equal([`Stats ${a.id} commits=-1 authored=3 rendered=3`]);
     reg.rendered(c);
     reg.unmount(c);
     ring.drain();
     reg.releaseCommits();
-    // b's three, once; a's went out whole; c unmounted.
-    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${b.id}:3`]);
+    // b's three and a's one, once; c unmounted.
+    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${b.id}:3 ${a.id}:1`]);
     reg.releaseCommits();
     expect(ring.length).to.equal(0);
     // Wanted again: each flush's renders as before.
@@ -144,7 +145,7 @@ describe('Registry flush records', () => {
       reg.rendered(list);
       authored.set(list.id, 2 + i);
       reg.structure(list);
-      expect(flush()).to.deep.equal([`Stats ${list.id} commits=${2 * i + 1} authored=${2 + i} rendered=${2 + i}`]);
+      expect(flush()).to.deep.equal([`Stats ${list.id} commits=-1 authored=${2 + i} rendered=${2 + i}`]);
       reg.rendered(list);
       expect(flush()).to.deep.equal([]);
     }
@@ -152,8 +153,7 @@ describe('Registry flush records', () => {
     ring.drain();
     reg.releaseCommits();
     expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${list.id}:1000`]);
-    // Its count went out whole after its last render: nothing held, nothing released.
-    reg.rendered(list);
+    // Released and not rendered since: a change of its other counts holds nothing, and nothing is released.
     authored.set(list.id, 1);
     reg.structure(list);
     flush();
@@ -215,5 +215,27 @@ describe('Registry flush records', () => {
     reg.wantKeys = true;
     reg.sendKeys();
     expect(lines()).to.deep.equal([`Mount ${e.id} parent=-1 depth=0 name="C"`, `Key ${e.id} "e"`]);
+  });
+
+  it('keeps each component\'s depth above its marks, through the marks it gets and loses', () => {
+    const ring = new RingBuffer(1 << 12);
+    const reg = new Registry(ring, new Interner(), new KeyBatch(), { count: () => 0 } as unknown as DomCounter, () => null);
+    reg.wantKeys = true;
+    const deep = reg.mount({}, null, 4000, 'C', 'k');
+    const root = reg.mount({}, null, 0, 'C', null);
+    const odd = reg.mount({}, null, -3, 'C', null);
+    const far = reg.mount({}, null, 1e9, 'C', null);
+    expect([depthOf(deep), depthOf(root), depthOf(odd), depthOf(far)]).to.deep.equal([4000, 0, 0, 2 ** 17 - 1]);
+    expect(toLines(ring.drain(), ['C'])[0]).to.equal(`Mount ${deep.id} parent=-1 depth=4000 name="C" key=#0`);
+    // Every mark the registry and the attribution set lies below the depth.
+    expect((REGISTRY_MARKS | WEIGHING) < 1 << 12).to.equal(true);
+    reg.rendered(deep);
+    reg.structure(deep);
+    deep.marks |= WEIGHING;
+    deep.marks &= ~WEIGHING;
+    expect(depthOf(deep)).to.equal(4000);
+    expect(deep.marks & ~(REGISTRY_MARKS | WEIGHING)).to.equal(4000 << 12);
+    reg.unmount(deep);
+    expect(deep.marks).to.equal(GONE);
   });
 });

@@ -39,7 +39,14 @@ describe('RollupStore', () => {
     const before = s.ignoredRecords;
     s.apply(batch([RecordKind.Renders, p(9, 1), p(1, 5) + 0.5, p(0, 3), 2 ** 53, p(1, 6)]), 1, [], 1, 0);
     expect(s.ignoredRecords - before).to.equal(4);
-    expect(s.components.get(1)!.commits).to.equal(6);
+    expect(s.commitsOf(1)).to.equal(6);
+    // Unmounted, its count goes with it: the same id mounted again starts at 0.
+    s.apply(batch([RecordKind.Unmount, 1], [RecordKind.Mount, 1, -1, 0, 0, -1]), 2, [], 2, 0);
+    expect(s.commitsOf(1)).to.equal(0);
+    expect(s.commitsOf(2)).to.equal(7);
+    // A Stats record whose commits are −1 (the agent holds them) leaves the count here as it was.
+    s.apply(batch([RecordKind.Stats, 2, -1, 5, 6, 0]), 1, [], 3, 0);
+    expect([s.commitsOf(2), s.components.get(2)!.authored, s.components.get(2)!.rendered]).to.deep.equal([7, 5, 6]);
   });
 
   it('takes held commit totals from Commits records without counting them as renders of the frame in a recording', () => {
@@ -52,7 +59,7 @@ describe('RollupStore', () => {
       commits: (id, n) => { counted.push([id, n]); },
     };
     s.apply(batch([RecordKind.Commits, p(2, 40), p(1, 3), p(9, 1), -1, -1]), 1, [], 1, 0);
-    expect([s.components.get(1)!.commits, s.components.get(2)!.commits]).to.deep.equal([3, 40]);
+    expect([s.commitsOf(1), s.commitsOf(2)]).to.deep.equal([3, 40]);
     expect(counted).to.deep.equal([]);
     // Renders after them count what is new.
     s.apply(batch([RecordKind.Renders, p(2, 42), -1, -1, -1, -1]), 1, [], 1, 0);
@@ -126,13 +133,18 @@ describe('RollupStore', () => {
   it('takes a key held back (Key record) for a known component, and ignores one for an unknown id or a missing key', () => {
     const s = make();
     s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, 0]), 2, ['A'], 0, 0, ['k2']);
-    expect(s.components.get(1)!.key).to.equal(null);
-    expect(s.components.get(2)!.key).to.equal('k2');
+    expect(s.keyOf(1)).to.equal(null);
+    expect(s.keyOf(2)).to.equal('k2');
     const ignored = s.ignoredRecords;
     s.apply(batch([RecordKind.Key, 1, 1], [RecordKind.Key, 9, 0], [RecordKind.Key, 2, 2], [RecordKind.Key, 2, 0.5]), 4, [], 1, 0, ['x', 'k1']);
-    expect(s.components.get(1)!.key).to.equal('k1');
-    expect(s.components.get(2)!.key).to.equal('k2');
+    expect(s.keyOf(1)).to.equal('k1');
+    expect(s.keyOf(2)).to.equal('k2');
+    expect(s.row(s.components.get(2)!).key).to.equal('k2');
     expect(s.ignoredRecords - ignored).to.equal(3);
+    // Unmounted: its key goes with it; mounted again under the same id without one, it has none.
+    s.apply(batch([RecordKind.Unmount, 1], [RecordKind.Mount, 2, -1, 0, 0, -1]), 2, [], 2, 0);
+    expect(s.keyOf(1)).to.equal(null);
+    expect(s.keyOf(2)).to.equal(null);
   });
   it('rolls self cost up to ancestors and applies the EMA (α = 0.2)', () => {
     const s = make();

@@ -10,10 +10,10 @@ describe('component types in the agent', () => {
     const entries = new Map<number, { handle: object }>([[1, { handle: { fn: Grid } }], [2, { handle: { fn: Cell } }],
       [3, { handle: { fn: Cell } }], [4, { handle: { fn: Math.max } }], [5, { handle: { fn: null } }]]);
     const read: unknown[] = [];
-    const names: Record<number, string> = { 1: 'Grid', 2: 'Cell', 3: 'Cell', 4: 'max', 5: 'Anonymous', 6: 'Cell' };
+    const names: Record<number, string> = { 1: 'Grid', 2: 'Cell', 3: 'Cell', 4: 'max', 5: 'Anonymous', 6: 'Cell', 9: 'Grid' };
     let walked = 0;
     const s = new TypeSourcer({
-      entries: () => { walked++; return entries; }, get mounts() { return entries.size; },
+      entry: (id) => { walked++; return entries.get(id); }, lowestId: () => Math.min(...entries.keys()), get mounts() { return Math.max(...entries.keys()); },
       typeOf: (h) => (h as { fn: unknown }).fn, nameOf: (id) => names[id],
       sourceOf: (fn) => { read.push(fn); return Function.prototype.toString.call(fn); },
       debugOf: (h) => ((h as { fn: unknown }).fn === Grid ? { kind: 'source', url: 'src/grid.tsx', line: 3, column: 1 } : null),
@@ -27,11 +27,23 @@ describe('component types in the agent', () => {
     expect(read).to.deep.equal([Grid, Cell, Math.max]);
     expect(calls).to.equal(0);
     expect(r.minified).to.equal(false);
-    expect(walked).to.equal(1);
-    expect(s.pass()).to.equal(null); // nothing new: and no mount since, so the components are not even walked
-    expect(walked).to.equal(1);
+    expect(walked).to.equal(5);
+    expect(s.pass()).to.equal(null); // nothing new: and no mount since, so the components are not even looked at
+    expect(walked).to.equal(5);
     entries.set(6, { handle: { fn: Cell } });
     expect(s.pass()).to.deep.include({ types: [], members: [[6, 2]] });
+    expect(walked).to.equal(6); // only the id mounted since
+    // Unmounted ids are passed over; after a reset the pass starts at the lowest live id.
+    entries.delete(2);
+    entries.delete(1);
+    entries.set(9, { handle: { fn: Grid } });
+    expect(s.pass()).to.deep.include({ types: [], members: [[9, 1]] });
+    s.reset();
+    walked = 0;
+    const again = s.pass()!.members;
+    expect(again.map(([id]) => id)).to.deep.equal([3, 4, 6, 9]);
+    expect(again[0][1]).to.equal(again[2][1]); // both Cells
+    expect(walked).to.equal(7); // ids 3 to 9, not 1 and 2
   });
 
   it('measures minified names from the names seen, and stops a pass at its time budget', () => {
@@ -39,7 +51,7 @@ describe('component types in the agent', () => {
     const names = ['a', 'Xe', 'Qt', 'App'];
     for (let i = 1; i <= 1000; i++) entries.set(i, { handle: {} });
     const s = new TypeSourcer({
-      entries: () => entries, get mounts() { return entries.size; },
+      entry: (id) => entries.get(id), lowestId: () => 1, get mounts() { return entries.size; },
       typeOf: () => null, nameOf: (id) => names[id % 4], sourceOf: () => null, debugOf: () => null,
     });
     let t = 0;

@@ -513,7 +513,7 @@ class Controller {
     return new Recorder((id) => {
       const c = store.components.get(id);
       // The name a source map gave back, when it did (what the table shows).
-      return c ? { name: this.sources.nameOf(c.typeId, c.name).name, parentId: c.parentId, depth: c.depth, key: c.key } : null;
+      return c ? { name: this.sources.nameOf(c.typeId, c.name).name, parentId: c.parentId, depth: c.depth, key: this.store.keyOf(id) } : null;
     }, maxRows, maxFrames, since);
   }
 

@@ -28,7 +28,7 @@ export interface OverlayView {
 /** What the feed reads and where it sends: narrow getters, not the controller. */
 export interface FeedSource {
   /** Read only: rows, EMAs, sparklines, the component tree. */
-  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf' | 'dirtied' | 'keysVersion'>;
+  readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf' | 'dirtied' | 'keysVersion' | 'commitsOf'>;
   readonly mode: Mode;
   readonly pageStatus: PageStatus | null;
   send(type: 'status', payload: Status): void;
@@ -151,12 +151,12 @@ export class PanelFeed {
       visited++;
       const e = store.ema(c);
       const how = diff.changed(c.id, rowFingerprint(e.styleMs, e.layoutMs, e.forcedMs, e.lastFrameMs, c.authored, c.rendered,
-        c.portaledIn, c.commits, c.typeId));
+        c.portaledIn, store.commitsOf(c.id), c.typeId));
       if (how === RowChange.New) rows.push(store.row(c));
       else if (how === RowChange.Changed) {
         // ROW_VALUE_FIELDS, in order.
         values.push(c.id, toMicros(e.styleMs), toMicros(e.layoutMs), toMicros(e.forcedMs), toMicros(e.lastFrameMs), c.authored,
-          c.rendered, c.portaledIn, c.commits);
+          c.rendered, c.portaledIn, store.commitsOf(c.id));
       }
     }
     const pe = store.ema(store.page);

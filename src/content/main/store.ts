@@ -10,6 +10,7 @@
  */
 import { RECORD_STRIDE, RecordKind, RENDERS_PACK, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
 import type { DirtiedBy } from '../../protocol/snapshot';
+import { IdTable } from '../../protocol/id-table';
 import type { FrameSink } from './recorder';
 import type { SourceBook } from './sources';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
@@ -40,12 +41,10 @@ export const SPARK_MIN_MS = 0.05;
 export interface StoredComponent {
   id: number;
   name: string;
-  key: string | null;
   parentId: number | null;
   depth: number;
   authored: number;
   rendered: number;
-  commits: number;
   /** Its type (the agent's `types` message; 0: not typed yet), for its source and original name (sources.ts). */
   typeId: number;
   /**
@@ -105,12 +104,10 @@ export interface CostState {
 
 class Component implements StoredComponent {
   name = 'Anonymous';
-  key: string | null = null;
   parentId: number | null = null;
   depth = 0;
   authored = 0;
   rendered = 0;
-  commits = 0;
   typeId = 0;
   cost: CostState | null = null;
   rare: RareState | null = null;
@@ -155,7 +152,8 @@ function newCost(frame: number): CostState {
 }
 
 export class RollupStore {
-  readonly components = new Map<number, StoredComponent>();
+  /** By id: pages of slots, not a Map (src/protocol/id-table.ts; 14–28 B a component less). */
+  readonly components = new IdTable<StoredComponent>();
   /** The `<page>` bucket: cost no component owns (id 0). */
   readonly page: StoredComponent = newComponent(0);
   readonly frames: FrameTotals = { count: 0, styleMsTotal: 0, layoutMsTotal: 0, forcedMsTotal: 0 };
@@ -183,6 +181,16 @@ export class RollupStore {
    * sources changed (table-diff.ts: a row's fingerprint holds its numbers only).
    */
   keysVersion = 0;
+  /**
+   * Components' keys, for the keyed ones whose key came over: a table of their own rather than a field of every
+   * component (4 B each), since keys come only while a DevTools panel or a recording shows them (records.ts, Key).
+   */
+  private readonly keyById = new Map<number, string>();
+  /**
+   * Components' commit counts above 0, in a table of their own rather than a field of every component (4 B each): the
+   * agent holds counts back while no panel or recording reads them (registry.ts, `wantCommits`), so most stay empty.
+   */
+  private readonly commitsById = new IdTable<number>();
   private strings: string[] = [];
   private stringChars = 0;
   /** Work done on the batch being applied (see MAX_BATCH_WORK). */
@@ -217,6 +225,8 @@ export class RollupStore {
   reset(): void {
     this.dirtied = { id: 0, items: [], boundary: null, alone: { frames: 0, layoutMs: 0 } };
     this.components.clear();
+    this.keyById.clear();
+    this.commitsById.clear();
     this.structure++;
     this.geometry++;
     this.strings = [];
@@ -267,7 +277,8 @@ export class RollupStore {
           comp.parentId = validId(b) && b !== a ? b | 0 : null;
           comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
           comp.name = this.string(d) ?? 'Anonymous';
-          comp.key = Number.isInteger(e) && e >= 0 && e < keys.length ? keys[e] : null;
+          if (Number.isInteger(e) && e >= 0 && e < keys.length) this.keyById.set(id, keys[e]);
+          else if (this.keyById.size > 0) this.keyById.delete(id);
           this.components.set(id, comp);
           this.structure++;
           this.geometry++;
@@ -277,6 +288,8 @@ export class RollupStore {
         case RecordKind.Unmount:
           if (!this.components.delete(a)) this.ignoredRecords++;
           else {
+            if (this.keyById.size > 0) this.keyById.delete(a);
+            if (this.commitsById.size > 0) this.commitsById.delete(a);
             this.structure++;
             this.geometry++;
             this.recorder?.unmount(a);
@@ -285,7 +298,8 @@ export class RollupStore {
         case RecordKind.Stats: {
           const comp = this.components.get(a);
           if (!comp) { this.ignoredRecords++; break; }
-          this.setCommits(comp, whole(b, MAX_COMMITS));
+          // −1: the agent holds its commit count (nothing reads them); the one here stands.
+          if (b !== -1) this.setCommits(comp, whole(b, MAX_COMMITS));
           comp.authored = whole(c, MAX_COUNT);
           comp.rendered = whole(d, MAX_COUNT);
           const portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
@@ -304,7 +318,7 @@ export class RollupStore {
             const comp = Number.isInteger(v) && v < 2 ** 52 && id > 0 ? this.components.get(id) : undefined;
             if (!comp) this.ignoredRecords++;
             else if (now) this.setCommits(comp, v - id * RENDERS_PACK);
-            else comp.commits = v - id * RENDERS_PACK;
+            else this.putCommits(comp.id, v - id * RENDERS_PACK);
           }
           break;
         }
@@ -331,6 +345,8 @@ export class RollupStore {
           break;
         case RecordKind.Reset:
           this.components.clear();
+          this.keyById.clear();
+          this.commitsById.clear();
           this.structure++;
           this.geometry++;
           this.occluders = [];
@@ -361,7 +377,7 @@ export class RollupStore {
           // A key held back while nothing showed keys (records.ts): only the rows, the pinned view and recordings read it.
           const comp = this.components.get(a);
           if (!comp || !(Number.isInteger(b) && b >= 0 && b < keys.length)) { this.ignoredRecords++; break; }
-          comp.key = keys[b];
+          this.keyById.set(comp.id, keys[b]);
           this.keysVersion++;
           break;
         }
@@ -373,8 +389,20 @@ export class RollupStore {
   }
 
   private setCommits(comp: StoredComponent, commits: number): void {
-    if (this.recorder && commits > comp.commits) this.recorder.commits(comp.id, commits - comp.commits);
-    comp.commits = commits;
+    const was = this.commitsOf(comp.id);
+    if (this.recorder && commits > was) this.recorder.commits(comp.id, commits - was);
+    this.putCommits(comp.id, commits);
+  }
+
+  private putCommits(id: number, commits: number): void {
+    // `| 0` below 2^30: a small integer (a V8 Smi) in the table's slot, not a 12-byte box for the double it came as.
+    if (commits > 0) this.commitsById.set(id, commits < 2 ** 30 ? commits | 0 : commits);
+    else if (this.commitsById.size > 0) this.commitsById.delete(id);
+  }
+
+  /** How often a component rendered (0 until its count came over: the agent holds counts while nothing reads them). */
+  commitsOf(id: number): number {
+    return this.commitsById.size === 0 ? 0 : this.commitsById.get(id) ?? 0;
   }
 
   private string(i: number): string | null {
@@ -536,14 +564,19 @@ export class RollupStore {
     return out;
   }
 
+  /** A component's key (null: none, unknown, or held in the page's world while nothing shows keys). */
+  keyOf(id: number): string | null {
+    return this.keyById.size === 0 ? null : this.keyById.get(id) ?? null;
+  }
+
   row(c: StoredComponent): ComponentRow {
     const e = this.ema(c);
     const src = this.sources;
     const n = src ? src.nameOf(c.typeId, c.name) : { name: c.name, minifiedName: null };
     return {
-      id: c.id, name: n.name, parentId: c.parentId, depth: c.depth, key: c.key, styleMs: e.styleMs,
+      id: c.id, name: n.name, parentId: c.parentId, depth: c.depth, key: this.keyOf(c.id), styleMs: e.styleMs,
       layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
-      rendered: c.rendered, portaledIn: c.portaledIn, commits: c.commits, source: src ? src.rowSource(c.typeId) : null,
+      rendered: c.rendered, portaledIn: c.portaledIn, commits: this.commitsOf(c.id), source: src ? src.rowSource(c.typeId) : null,
       minifiedName: n.minifiedName,
     };
   }

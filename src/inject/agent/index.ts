@@ -64,7 +64,7 @@ export default function start(link: AgentLink): AgentHandle {
   };
   const entries = pipeline.registry.entries;
   const sourcer = new TypeSourcer({
-    entries: () => entries, get mounts() { return pipeline.registry.mounted; },
+    entry: (id) => entries.get(id), lowestId: () => entries.minId(), get mounts() { return pipeline.registry.mounted; },
     typeOf: (h) => pipeline.typeOf(h), sourceOf: readers.sourceOf, nameOf: (id) => pipeline.registry.nameOf(id),
     debugOf: (h) => pipeline.debugOf(h, readers.stackOf),
   });

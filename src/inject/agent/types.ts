@@ -22,11 +22,13 @@ const MAX_TYPES = 20_000;
 
 export interface TypeSource {
   /**
-   * Component id → its handle, in mount order: ids only grow (they are never reused), so the ids not typed yet are the
-   * ones above the last typed (a watermark instead of a set of typed ids: no state per component, docs/PERFORMANCE.md,
-   * memory).
+   * A live component's handle by id. Ids only grow (they are never reused), so the ids not typed yet are the ones
+   * above the last typed (a watermark instead of a set of typed ids: no state per component, docs/PERFORMANCE.md,
+   * memory), and a pass looks at the ids mounted since the last one, live or not.
    */
-  entries(): Iterable<[number, { handle: object }]>;
+  entry(id: number): { handle: object } | undefined;
+  /** The lowest live id (where a pass after `reset` starts; any value above `mounts` when none is live). */
+  lowestId(): number;
   /** How many components have mounted since the agent started (only ever grows): no new mount, nothing new to type. */
   readonly mounts: number;
   typeOf(handle: object): unknown;
@@ -62,13 +64,17 @@ export class TypeSourcer {
     let namesChanged = false;
     const end = now() + PASS_BUDGET_MS;
     this.more = false;
-    let n = 0;
-    for (const [id, e] of this.src.entries()) {
+    if (this.typedUpTo === 0) this.typedUpTo = Math.max(0, Math.min(mounts, this.src.lowestId() - 1));
+    for (let id = this.typedUpTo + 1, n = 0; id <= mounts; id++) {
       if ((++n & 63) === 0 && now() > end) {
         this.more = true;
         break;
       }
-      if (id <= this.typedUpTo) continue;
+      const e = this.src.entry(id);
+      if (e === undefined) {
+        this.typedUpTo = id;
+        continue;
+      }
       if (members.length >= PER_PASS) {
         this.more = true;
         break;

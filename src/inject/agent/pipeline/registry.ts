@@ -18,6 +18,7 @@
  * without portals.
  */
 import { RecordKind, RENDERS_PACK } from '../../../protocol';
+import { IdTable } from '../../../protocol/id-table';
 import type { ComponentRef, ComponentSink, FrameworkAdapter } from '../adapter';
 import type { RingBuffer } from '../ring-buffer';
 import type { DomCounter } from './dom-counts';
@@ -49,6 +50,14 @@ const HELD = 256;
 const QUEUED = 512;
 /** Its key has gone out (in its Mount record or a Key record): keys go only while something shows them (`wantKeys`). */
 const KEYED = 1024;
+/** `Entry.marks` holds the depth above its bits (a field of its own would be 4 B a component). */
+const DEPTH_SHIFT = 12;
+/** Deeper components are ordered as this deep (the depth stays a small integer: a V8 Smi, never a boxed double). */
+const MAX_DEPTH = 2 ** 17 - 1;
+/** A live entry's depth among components (0: a root), as the adapter gave it at mount. */
+export function depthOf(e: Entry): number {
+  return e.marks >>> DEPTH_SHIFT;
+}
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
 export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
 /** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
@@ -64,7 +73,6 @@ export interface Entry extends ComponentRef {
   readonly id: number;
   handle: object;
   parent: Entry | null;
-  depth: number;
   authored: number;
   rendered: number;
   commits: number;
@@ -72,12 +80,14 @@ export interface Entry extends ComponentRef {
    * Bit flags (RECOUNT, STATS, …, PORTAL_TOP). What only a few components have — the elements foreign portals put in
    * its DOM (the registry's `portaledIn`), the layer of an occluder holding it, the last bounds written for a drawn
    * one — is kept in tables of their own: one field here is 4 B on every component (docs/PERFORMANCE.md, memory).
+   * Above the bits, from DEPTH_SHIFT: its depth (`depthOf`), which only orders recounts; gone once unmounted.
    */
   marks: number;
 }
 
 export class Registry implements ComponentSink {
-  readonly entries = new Map<number, Entry>();
+  /** By id: pages of slots, not a Map (src/protocol/id-table.ts; 14–28 B a component less). */
+  readonly entries = new IdTable<Entry>();
   private nextId = 1;
   private recounts: Entry[] = [];
   private stats: Entry[] = [];
@@ -154,7 +164,8 @@ export class Registry implements ComponentSink {
     const nameIdx = this.strings.intern(name);
     const live = parent !== null && (parent.marks & GONE) === 0 ? parent : null;
     const e: Entry = {
-      id, handle, parent: live, depth, authored: 0, rendered: 0, commits: 0, marks: this.wantKeys ? KEYED : 0,
+      id, handle, parent: live, authored: 0, rendered: 0, commits: 0,
+      marks: (Math.min(Math.max(depth | 0, 0), MAX_DEPTH) << DEPTH_SHIFT) | (this.wantKeys ? KEYED : 0),
     };
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, live ? live.id : -1, depth, nameIdx, this.wantKeys ? this.keys.add(key) : -1);
@@ -263,7 +274,7 @@ export class Registry implements ComponentSink {
     if (adapter && recounted) {
       let list = this.recounts.filter((e) => this.entries.get(e.id) === e);
       if (list.length > MAX_RECOUNTS_PER_FLUSH) {
-        list.sort((a, b) => b.depth - a.depth);
+        list.sort((a, b) => depthOf(b) - depthOf(a));
         this.recounts = list.slice(MAX_RECOUNTS_PER_FLUSH);
         list = list.slice(0, MAX_RECOUNTS_PER_FLUSH);
       } else {
@@ -301,7 +312,8 @@ export class Registry implements ComponentSink {
       const whole = (e.marks & COUNTS) !== 0;
       e.marks &= ~(STATS | COUNTS);
       if ((e.marks & GONE) !== 0) continue;
-      if (whole || this.wantCommits) this.sendCommits(e, RecordKind.Renders, whole);
+      if (this.wantCommits) this.sendCommits(e, RecordKind.Renders, whole);
+      else if (whole) this.sendCounts(e);
       else this.hold(e);
     }
     this.endPacked(RecordKind.Renders);
@@ -344,6 +356,16 @@ export class Registry implements ComponentSink {
   }
 
   /**
+   * Writes `e`'s counts other than commits (a Stats record whose commits are −1: unchanged), while nothing reads commit
+   * counts: its count stays held if it was (`rendered`), and the content store keeps no count for it until one reads
+   * them (4 B a component there, docs/PERFORMANCE.md, memory).
+   */
+  private sendCounts(e: Entry): void {
+    this.ring.write(RecordKind.Stats, e.id, -1, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
+    if (this.ring.length >= this.ringHigh) this.onRingHigh();
+  }
+
+  /**
    * Writes `e` as a whole Stats record (`whole`, or a commit count too large to pack), else adds its commit count to the
    * five-slot `kind` record being filled, written when full. Either way its count is out: no longer held.
    */
@@ -371,7 +393,7 @@ export class Registry implements ComponentSink {
   /** Recounts `list` and the ancestors above portals it queues, shallower round by round; returns what is left. */
   private recountRounds(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
     for (let round = 0; list.length > 0 && round < MAX_RECOUNT_ROUNDS; round++) {
-      list.sort((a, b) => b.depth - a.depth);
+      list.sort((a, b) => depthOf(b) - depthOf(a));
       list = this.recountRound(adapter, list);
     }
     return list;

@@ -39,6 +39,9 @@ describe('IdTable', () => {
         expect(t.size).to.equal(m.size);
       }
       const seen = [...t.values()];
+      const each: { v: number }[] = [];
+      t.forEach((v) => each.push(v));
+      expect(each).to.deep.equal(seen);
       expect(seen.length).to.equal(m.size);
       const want = new Set(m.values());
       expect(new Set(seen).size).to.equal(want.size);

@@ -238,7 +238,7 @@ export class Overlay {
       if (live.length !== c.choice.chosen.length) c.choice = { ...c.choice, chosen: live };
       return c.choice;
     }
-    if (this.mode !== 'inspect') for (const n of store.components.values()) store.decay(n);
+    if (this.mode !== 'inspect') store.components.forEach((n) => store.decay(n));
     else for (const id of [this.pinned, this.inspectHover]) if (id !== null) this.decay(id);
     store.decay(store.page);
     const t = this.tree;

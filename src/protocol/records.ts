@@ -26,8 +26,9 @@ export const enum RecordKind {
   /** id */
   Unmount = 2,
   /**
-   * id, commits (cumulative), authored, rendered, portaledIn (elements of `rendered` that a portal
-   * owned by a component outside this one's subtree placed in its DOM)
+   * id, commits (cumulative; −1 while the agent holds commit counts because nothing reads them: the receiver keeps
+   * what it had), authored, rendered, portaledIn (elements of `rendered` that a portal owned by a component outside
+   * this one's subtree placed in its DOM)
    */
   Stats = 3,
   /** id, x, y, width, height (viewport CSS px; width < 0 means no box) */

@@ -21,6 +21,7 @@ export const enum RecordKind {
    * id, parentId (-1 = none), depth, nameIdx (interned, see `strings`),
    * keyIdx (-1 = none): an index into the same batch's `keys`, which are not
    * interned — keys are per instance, and a feed of fresh keys must not grow a table.
+   * A mount is its component's first render: its commit count is 1 until a record says otherwise.
    */
   Mount = 1,
   /** id */

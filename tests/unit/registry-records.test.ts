@@ -53,16 +53,17 @@ describe('Registry flush records', () => {
     // The parent's subtree authors its child's two elements.
     const a = mount(null, 2);
     const b = mount(a, 2);
-    expect(flush()).to.deep.equal([`Stats ${b.id} commits=0 authored=2 rendered=2`, `Stats ${a.id} commits=0 authored=2 rendered=2`]);
+    // A mount is its component's first render: commits start at 1.
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=1 authored=2 rendered=2`, `Stats ${a.id} commits=1 authored=2 rendered=2`]);
     reg.rendered(b);
     reg.rendered(b);
     reg.rendered(a);
-    expect(flush()).to.deep.equal([`Renders ${b.id}:2 ${a.id}:1`]);
+    expect(flush()).to.deep.equal([`Renders ${b.id}:3 ${a.id}:2`]);
     // Rendered and its DOM changed in the same flush: whole, with its commits.
     reg.rendered(b);
     authored.set(b.id, 3);
     reg.structure(b);
-    expect(flush()).to.deep.equal([`Stats ${b.id} commits=3 authored=3 rendered=3`, `Stats ${a.id} commits=1 authored=3 rendered=3`]);
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=4 authored=3 rendered=3`, `Stats ${a.id} commits=2 authored=3 rendered=3`]);
     expect(flush()).to.deep.equal([]);
   });
 
@@ -73,11 +74,11 @@ describe('Registry flush records', () => {
     flush();
     for (const e of es) reg.rendered(e);
     const lines = flush();
-    expect(lines).to.deep.equal([`Renders ${ids.slice(0, 5).map((i) => `${i}:1`).join(' ')}`, `Renders ${ids[5]}:1 ${ids[6]}:1`]);
+    expect(lines).to.deep.equal([`Renders ${ids.slice(0, 5).map((i) => `${i}:2`).join(' ')}`, `Renders ${ids[5]}:2 ${ids[6]}:2`]);
     // Every slot decodes to the exact id and count.
     reg.rendered(es[6]);
     const ring = new RingBuffer(8);
-    ring.write(RecordKind.Renders, ids[6] * RENDERS_PACK + 2, -1, -1, -1, -1);
+    ring.write(RecordKind.Renders, ids[6] * RENDERS_PACK + 3, -1, -1, -1, -1);
     expect(flush()).to.deep.equal(toLines(ring.drain()));
   });
 
@@ -95,7 +96,7 @@ describe('Registry flush records', () => {
     reg.dirty(a);
     reg.unmount(a);
     expect(toLines(ring.drain(), ['C']).filter((l) => l.startsWith('Unmount'))).to.have.length(1);
-    expect(flush()).to.deep.equal([`Renders ${b.id}:1`]);
+    expect(flush()).to.deep.equal([`Renders ${b.id}:2`]);
     expect(reg.takeLayoutDirty()).to.deep.equal([]);
     // A child mounted under it (a stale parent) is a root.
     const c = mount(a, 1);
@@ -125,14 +126,14 @@ describe('Registry flush records', () => {
     reg.unmount(c);
     ring.drain();
     reg.releaseCommits();
-    // b's three and a's one, once; c unmounted.
-    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${b.id}:3 ${a.id}:1`]);
+    // b's mount and three renders, a's mount and one, once; c unmounted.
+    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${b.id}:4 ${a.id}:2`]);
     reg.releaseCommits();
     expect(ring.length).to.equal(0);
     // Wanted again: each flush's renders as before.
     reg.wantCommits = true;
     reg.rendered(b);
-    expect(flush()).to.deep.equal([`Renders ${b.id}:4`]);
+    expect(flush()).to.deep.equal([`Renders ${b.id}:5`]);
   });
 
   it('lists a held component once, however often its counts go out whole between renders', () => {
@@ -152,7 +153,7 @@ describe('Registry flush records', () => {
     expect((reg as unknown as { held: Entry[] }).held).to.deep.equal([list]);
     ring.drain();
     reg.releaseCommits();
-    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${list.id}:1000`]);
+    expect(toLines(ring.drain(), ['C'])).to.deep.equal([`Commits ${list.id}:1001`]);
     // Released and not rendered since: a change of its other counts holds nothing, and nothing is released.
     authored.set(list.id, 1);
     reg.structure(list);

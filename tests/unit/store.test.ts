@@ -40,9 +40,10 @@ describe('RollupStore', () => {
     s.apply(batch([RecordKind.Renders, p(9, 1), p(1, 5) + 0.5, p(0, 3), 2 ** 53, p(1, 6)]), 1, [], 1, 0);
     expect(s.ignoredRecords - before).to.equal(4);
     expect(s.commitsOf(1)).to.equal(6);
-    // Unmounted, its count goes with it: the same id mounted again starts at 0.
+    // Unmounted, its count goes with it: the same id mounted again starts at 1 (a mount is a render), kept in no table.
     s.apply(batch([RecordKind.Unmount, 1], [RecordKind.Mount, 1, -1, 0, 0, -1]), 2, [], 2, 0);
-    expect(s.commitsOf(1)).to.equal(0);
+    expect(s.commitsOf(1)).to.equal(1);
+    expect(s.snapshot().components.find((c) => c.id === 1)!.commits).to.equal(1);
     expect(s.commitsOf(2)).to.equal(7);
     // A Stats record whose commits are −1 (the agent holds them) leaves the count here as it was.
     s.apply(batch([RecordKind.Stats, 2, -1, 5, 6, 0]), 1, [], 3, 0);
@@ -64,6 +65,10 @@ describe('RollupStore', () => {
     // Renders after them count what is new.
     s.apply(batch([RecordKind.Renders, p(2, 42), -1, -1, -1, -1]), 1, [], 1, 0);
     expect(counted).to.deep.equal([[2, 2]]);
+    // A mount is its component's first render: counted in the frame it mounted in, once, with no record of its count.
+    s.apply(batch([RecordKind.Mount, 3, 1, 1, 0, -1], [RecordKind.Mount, 2, 1, 1, 0, -1]), 2, [], 2, 0);
+    expect(counted).to.deep.equal([[2, 2], [3, 1]]);
+    expect(s.commitsOf(3)).to.equal(1);
     expect(toLines(batch([RecordKind.Commits, p(2, 40), -1, -1, -1, -1]))).to.deep.equal(['Commits 2:40']);
   });
 

@@ -273,7 +273,9 @@ export class RollupStore {
           // `| 0`: a small integer (a V8 Smi) rather than the double the Float64Array gave, in the table's key and the
           // fields alike; a double would be a 12-byte box of its own in each (docs/PERFORMANCE.md, memory).
           const id = a | 0;
-          const comp = this.components.get(id) ?? newComponent(id);
+          const was = this.components.get(id);
+          const remount = was !== undefined;
+          const comp = was ?? newComponent(id);
           comp.parentId = validId(b) && b !== a ? b | 0 : null;
           comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
           comp.name = this.string(d) ?? 'Anonymous';
@@ -282,7 +284,11 @@ export class RollupStore {
           this.components.set(id, comp);
           this.structure++;
           this.geometry++;
-          this.recorder?.mount(id);
+          if (this.recorder) {
+            this.recorder.mount(id);
+            // Its mount is its first render (commitsOf): a recording counts it in the frame it mounted in.
+            if (!remount) this.recorder.commits(id, 1);
+          }
           break;
         }
         case RecordKind.Unmount:
@@ -396,13 +402,16 @@ export class RollupStore {
 
   private putCommits(id: number, commits: number): void {
     // `| 0` below 2^30: a small integer (a V8 Smi) in the table's slot, not a 12-byte box for the double it came as.
-    if (commits > 0) this.commitsById.set(id, commits < 2 ** 30 ? commits | 0 : commits);
+    if (commits !== 1) this.commitsById.set(id, commits < 2 ** 30 ? commits | 0 : commits);
     else if (this.commitsById.size > 0) this.commitsById.delete(id);
   }
 
-  /** How often a component rendered (0 until its count came over: the agent holds counts while nothing reads them). */
+  /**
+   * How often a live component rendered: 1 (its mount) until a count other than that came over — the agent holds
+   * counts while nothing reads them, and most components never render again, so the table holds only the others.
+   */
   commitsOf(id: number): number {
-    return this.commitsById.size === 0 ? 0 : this.commitsById.get(id) ?? 0;
+    return this.commitsById.size === 0 ? 1 : this.commitsById.get(id) ?? 1;
   }
 
   private string(i: number): string | null {

@@ -17,11 +17,14 @@ export interface ComponentRef {
 
 /** What an adapter reports to the pipeline. Calls with a component that was unmounted since are ignored. */
 export interface ComponentSink {
-  /** A component instance appeared under `parent` (null: a root); returns its record. `handle` is the adapter's own reference. */
+  /**
+   * A component instance appeared under `parent` (null: a root) and rendered once (its commit count starts at 1: no
+   * `rendered` call for the mount); returns its record. `handle` is the adapter's own reference.
+   */
   mount(handle: object, parent: ComponentRef | null, depth: number, name: string, key: string | null): ComponentRef;
   /** The instance is gone: the pipeline frees everything it held for it. */
   unmount(c: ComponentRef): void;
-  /** The instance rendered in this commit. */
+  /** The instance rendered again in this commit. */
   rendered(c: ComponentRef): void;
   /** Its subtree's host structure may have changed: recount authored and rendered. */
   structure(c: ComponentRef): void;

@@ -164,7 +164,9 @@ export class Registry implements ComponentSink {
     const nameIdx = this.strings.intern(name);
     const live = parent !== null && (parent.marks & GONE) === 0 ? parent : null;
     const e: Entry = {
-      id, handle, parent: live, authored: 0, rendered: 0, commits: 0,
+      // The mount's render is its first commit; it is in the Mount record, so nothing holds or sends it (the content
+      // store counts a mounted component as rendered once, store.ts `commitsOf`): only renders after it are held.
+      id, handle, parent: live, authored: 0, rendered: 0, commits: 1,
       marks: (Math.min(Math.max(depth | 0, 0), MAX_DEPTH) << DEPTH_SHIFT) | (this.wantKeys ? KEYED : 0),
     };
     this.entries.set(id, e);

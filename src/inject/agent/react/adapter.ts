@@ -218,7 +218,6 @@ export class ReactAdapter implements FrameworkAdapter {
       if (depth > MAX_DEPTH) return;
       ref = sink.mount(f, owner, depth, componentName(f), keyOf(f));
       this.refs.set(f, ref);
-      sink.rendered(ref);
     } else if (f.tag === tags.hostPortal) {
       this.trackPortal(f, true);
     }

@@ -127,7 +127,7 @@ the page falls out. Both worlds are in the one snapshot: \`object:Object\` with 
 (seven fields; the pages of its id table add a few hundredths of an object), the one named class with one per
 component is the content store's component (nine fields), \`array\` the hash tables' backing stores (the agent's
 fiber → entry weak map), \`array:(object elements)\` the id tables' pages of slots (the agent's entries, the store's
-components, and the store's commit counts once an API call read them: the bench waits on \`snapshot()\`; src/protocol/id-table.ts)
+components, and the store's counts of components that rendered again once an API call read them — the bench waits on \`snapshot()\`; src/protocol/id-table.ts)
 and the overlay's kept list of components, \`JSArrayBufferData\` the overlay's kept tree of the components (typed
 arrays by position, canvas/index.ts); a \`string\` per component would be keys copied into the content script's world,
 which happens only while a DevTools panel or a recording shows them (docs/ARCHITECTURE.md, bulk records). The \`code\`

@@ -158,7 +158,7 @@ export class IdTable<T> implements Iterable<T> {
     return min;
   }
 
-  /** Pages and Map entries in use (tests and the heap bench's notes). */
+  /** Pages and Map entries in use (for tests). */
   get shape(): { pages: number; rest: number } {
     return { pages: this.pageCount, rest: this.rest.size };
   }

@@ -224,11 +224,7 @@ export class RollupStore {
 
   reset(): void {
     this.dirtied = { id: 0, items: [], boundary: null, alone: { frames: 0, layoutMs: 0 } };
-    this.components.clear();
-    this.keyById.clear();
-    this.commitsById.clear();
-    this.structure++;
-    this.geometry++;
+    this.clearComponents();
     this.strings = [];
     this.stringChars = 0;
     this.touched.length = 0;
@@ -350,11 +346,7 @@ export class RollupStore {
           this.endFrame(whole(a, 2 ** 53), msValue(b), msValue(c), msValue(d), Number.isFinite(e) && e >= 0 ? e : 0);
           break;
         case RecordKind.Reset:
-          this.components.clear();
-          this.keyById.clear();
-          this.commitsById.clear();
-          this.structure++;
-          this.geometry++;
+          this.clearComponents();
           this.occluders = [];
           break;
         case RecordKind.Layer: {
@@ -392,6 +384,15 @@ export class RollupStore {
       }
     }
     this.version++;
+  }
+
+  /** Every component goes, with the tables beside them (keys, commit counts). */
+  private clearComponents(): void {
+    this.components.clear();
+    this.keyById.clear();
+    this.commitsById.clear();
+    this.structure++;
+    this.geometry++;
   }
 
   private setCommits(comp: StoredComponent, commits: number): void {

@@ -358,12 +358,12 @@ export class Registry implements ComponentSink {
   }
 
   /**
-   * Writes `e`'s counts other than commits (a Stats record whose commits are −1: unchanged), while nothing reads commit
-   * counts: its count stays held if it was (`rendered`), and the content store keeps no count for it until one reads
-   * them (4 B a component there, docs/PERFORMANCE.md, memory).
+   * Writes `e` as a whole Stats record with `commits`: −1 (unchanged) while nothing reads commit counts — its count
+   * stays held if it was (`rendered`), and the content store keeps no count for it until one reads them (4 B a
+   * component there, docs/PERFORMANCE.md, memory).
    */
-  private sendCounts(e: Entry): void {
-    this.ring.write(RecordKind.Stats, e.id, -1, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
+  private sendCounts(e: Entry, commits = -1): void {
+    this.ring.write(RecordKind.Stats, e.id, commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
   }
 
@@ -374,8 +374,7 @@ export class Registry implements ComponentSink {
   private sendCommits(e: Entry, kind: RecordKind.Renders | RecordKind.Commits, whole: boolean): void {
     e.marks &= ~HELD;
     if (whole || e.commits >= RENDERS_PACK) {
-      this.ring.write(RecordKind.Stats, e.id, e.commits, e.authored, e.rendered, this.portaledIn.get(e) ?? 0);
-      if (this.ring.length >= this.ringHigh) this.onRingHigh();
+      this.sendCounts(e, e.commits);
       return;
     }
     this.packed[this.packedN++] = e.id * RENDERS_PACK + e.commits;

@@ -68,4 +68,36 @@ describe('component types in the agent', () => {
     s.reset();
     expect(s.namesMinified).to.equal(false);
   });
+
+  it('caps the types numbered since the overlay went on, not the ids ever given (toggling does not use the cap up)', () => {
+    // 12 000 functions a generation: two generations pass the 20 000 cap if it counted ids.
+    const make = (): Map<number, { handle: object }> => {
+      const m = new Map<number, { handle: object }>();
+      for (let i = 1; i <= 12_000; i++) m.set(i, { handle: { fn: () => i } });
+      return m;
+    };
+    let entries = make();
+    const s = new TypeSourcer({
+      entry: (id) => entries.get(id), lowestId: () => 1, get mounts() { return entries.size; },
+      typeOf: (h) => (h as { fn: unknown }).fn, nameOf: () => 'Row', sourceOf: () => null, debugOf: () => null,
+    });
+    const drain = (): [number, number][] => {
+      const all: [number, number][] = [];
+      do all.push(...(s.pass(() => 0)?.members ?? [])); while (s.more);
+      return all;
+    };
+    const first = drain();
+    expect(first.length).to.equal(12_000);
+    for (let round = 0; round < 2; round++) {
+      s.reset();
+      entries = make(); // new functions (a remount after the toggle)
+      const again = drain();
+      expect(again.length).to.equal(12_000);
+      // Ids are never reused across generations: a message in flight from the last one cannot be mistaken.
+      expect(Math.min(...again.map(([, t]) => t))).to.be.greaterThan(12_000 * (round + 1));
+    }
+    // Within one generation the cap holds.
+    entries = new Map([...entries, ...[...make()].map(([id, e]) => [id + 12_000, e] as [number, { handle: object }])]);
+    expect(drain().length).to.equal(8_000);
+  });
 });

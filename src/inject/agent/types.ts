@@ -40,7 +40,12 @@ export interface TypeSource {
 
 export class TypeSourcer {
   private ids = new WeakMap<object, number>();
+  /**
+   * Type ids only grow, across resets too: a `types` message still in flight when the overlay goes off names ids the
+   * next generation never reuses. The cap counts the types numbered since the last reset (`typed`), not the ids.
+   */
   private nextType = 1;
+  private typed = 0;
   /** Every component with an id up to this one has been typed (or had unmounted before its pass). */
   private typedUpTo = 0;
   private readonly names = new Set<string>();
@@ -89,7 +94,8 @@ export class TypeSourcer {
       if (typeof fn !== 'function') continue;
       let t = this.ids.get(fn);
       if (t === undefined) {
-        if (this.nextType > MAX_TYPES) continue;
+        if (this.typed >= MAX_TYPES) continue;
+        this.typed++;
         t = this.nextType++;
         this.ids.set(fn, t);
         const text = this.src.sourceOf(fn);
@@ -115,6 +121,7 @@ export class TypeSourcer {
     this.seenMounts = -1;
     this.typedUpTo = 0;
     this.ids = new WeakMap();
+    this.typed = 0;
     this.names.clear();
     this.minified = false;
   }

@@ -29,21 +29,22 @@ export function surfacesThrough(child: CostNode, parent: CostNode, rules: Surfac
 }
 
 /**
- * The mounted components as a tree in typed arrays indexed by position (first
- * child, next sibling): built when components mount or unmount, walked by
- * every choice while only their numbers change (chooseInTree).
+ * The mounted components as a tree: in depth-first order (parents before their children, siblings in order) with the
+ * position just past each one's subtree — built when components mount or unmount, walked by every choice while only
+ * their numbers change (chooseInTree). Kept between choices: 8 B per component (first-child and next-sibling links
+ * were 8 B more, docs/PERFORMANCE.md, memory).
  */
 export interface ComponentTree<N extends CostNode> {
+  /** Every node reached from a root, in depth-first order. */
   readonly list: readonly N[];
-  readonly roots: Int32Array;
-  readonly firstChild: Int32Array;
-  readonly nextSibling: Int32Array;
+  /** `end[i]`: the position after the last of `list[i]`'s descendants (i + 1 for a leaf). */
+  readonly end: Int32Array;
 }
 
 /**
  * Links every node to its parent. Roots: no parent, a parent that is not
  * mounted, or itself. Parent links that form cycles are never reached from a
- * root. A repeated id: the last node wins, in the first one's place.
+ * root (and are left out). A repeated id: the last node wins, in the first one's place.
  */
 export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree<N> {
   const all: N[] = [];
@@ -57,34 +58,60 @@ export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree
   // Ids are the agent's small integers: a typed array indexed by id is far cheaper to fill than a Map (0.4 ms for
   // 4 900 components here). Sparse or odd ids (tests, a long-lived page's high ids) take the Map.
   const index = dense && maxId < 4 * all.length + 1024 ? new DenseIndex(maxId) : new MapIndex();
-  const list: N[] = [];
+  const nodesAt: N[] = [];
   for (const n of all) {
     const at = index.get(n.id);
     if (at < 0) {
-      index.set(n.id, list.length);
-      list.push(n);
+      index.set(n.id, nodesAt.length);
+      nodesAt.push(n);
     } else {
-      list[at] = n;
+      nodesAt[at] = n;
     }
   }
-  const count = list.length;
+  // Scratch links by position in `nodesAt`, dropped once the order is made.
+  const count = nodesAt.length;
   const firstChild = new Int32Array(count).fill(-1);
   const lastChild = new Int32Array(count).fill(-1);
   const nextSibling = new Int32Array(count).fill(-1);
+  const parentAt = new Int32Array(count).fill(-1);
   const roots: number[] = [];
   for (let i = 0; i < count; i++) {
-    const n = list[i];
+    const n = nodesAt[i];
     const p = n.parentId;
     const pi = p === null || p === n.id ? -1 : index.get(p);
     if (pi < 0) {
       roots.push(i);
       continue;
     }
+    parentAt[i] = pi;
     if (lastChild[pi] < 0) firstChild[pi] = i;
     else nextSibling[lastChild[pi]] = i;
     lastChild[pi] = i;
   }
-  return { list, roots: Int32Array.from(roots), firstChild, nextSibling };
+  // Depth first, on explicit stacks (a 10 000-deep tree stays off the call stack): `open` holds the positions whose
+  // subtrees are not finished, each the parent of the next; a node's parent is always among them.
+  const list: N[] = [];
+  const end = new Int32Array(count);
+  const posOf = lastChild; // reused: position in `list` by position in `nodesAt`
+  const todo = new Int32Array(count);
+  const open = new Int32Array(count);
+  let top = 0;
+  let depth = 0;
+  for (let r = roots.length - 1; r >= 0; r--) todo[top++] = roots[r];
+  while (top > 0) {
+    const i = todo[--top];
+    const at = list.length;
+    const pi = parentAt[i];
+    const parentPos = pi < 0 ? -1 : posOf[pi];
+    while (depth > 0 && open[depth - 1] !== parentPos) end[open[--depth]] = at;
+    posOf[i] = at;
+    list.push(nodesAt[i]);
+    open[depth++] = at;
+    if (nextSibling[i] >= 0) todo[top++] = nextSibling[i];
+    if (firstChild[i] >= 0) todo[top++] = firstChild[i];
+  }
+  while (depth > 0) end[open[--depth]] = list.length;
+  return { list, end: list.length === count ? end : end.slice(0, list.length) };
 }
 
 /**
@@ -92,34 +119,23 @@ export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree
  * children, siblings in order. Roots always show. O(n) time.
  */
 export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: SurfaceRules): N[] {
-  const { list, roots, firstChild, nextSibling } = tree;
+  const { list, end } = tree;
   const shown: N[] = [];
-  // Each node is pushed at most once (as a root, a first child or a next sibling). Made per choice, not kept with the
-  // tree: 8 B per component for a few µs of allocation a choice.
-  const stackNode = new Int32Array(list.length);
-  const stackCover = new Int32Array(list.length);
-  // An explicit stack keeps a 10 000-deep tree off the call stack. A node's next sibling is pushed before its first
-  // child, so the child's subtree is walked first.
-  let top = 0;
-  for (let r = roots.length - 1; r >= 0; r--) {
-    stackNode[top] = roots[r];
-    stackCover[top++] = -1;
-  }
-  while (top > 0) {
-    const i = stackNode[--top];
-    const cover = stackCover[top];
+  // The open subtrees around the current node: where each ends and the shown node that covers what is inside it. Made
+  // per choice, not kept with the tree: 8 B per component for a few µs of allocation a choice.
+  const openEnd = new Int32Array(list.length);
+  const openCover = new Int32Array(list.length);
+  let depth = 0;
+  for (let i = 0; i < list.length; i++) {
+    while (depth > 0 && openEnd[depth - 1] <= i) depth--;
+    const cover = depth > 0 ? openCover[depth - 1] : -1;
     const node = list[i];
     // A dialog's, menu's or tooltip's content is a surface of its own: nothing of the page covers it.
     const show = cover < 0 || node.surfaceRoot === true || surfacesThrough(node, list[cover], rules);
     if (show) shown.push(node);
-    // Roots are never anyone's sibling: they are all on the stack already.
-    if (nextSibling[i] >= 0) {
-      stackNode[top] = nextSibling[i];
-      stackCover[top++] = cover;
-    }
-    if (firstChild[i] >= 0) {
-      stackNode[top] = firstChild[i];
-      stackCover[top++] = show ? i : cover;
+    if (end[i] > i + 1) {
+      openEnd[depth] = end[i];
+      openCover[depth++] = show ? i : cover;
     }
   }
   return shown;

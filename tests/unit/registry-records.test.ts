@@ -3,7 +3,7 @@ import { RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
 import type { FrameworkAdapter } from '../../src/inject/agent/adapter';
 import type { DomCounter } from '../../src/inject/agent/pipeline/dom-counts';
 import { Interner, KeyBatch } from '../../src/inject/agent/pipeline/interner';
-import { depthOf, GONE, Registry, REGISTRY_MARKS, type Entry } from '../../src/inject/agent/pipeline/registry';
+import { GONE, Registry, REGISTRY_MARKS, type Entry } from '../../src/inject/agent/pipeline/registry';
 import { WEIGHING } from '../../src/inject/agent/pipeline/attribution';
 import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 
@@ -67,6 +67,24 @@ describe('Registry flush records', () => {
     expect(flush()).to.deep.equal([]);
   });
 
+  it('keeps counts above 2^15 − 1 exact, in and out of the packed form, and passes their differences up', () => {
+    const { reg, authored, mount, flush } = setup();
+    const a = mount(null, 40_001);
+    const b = mount(a, 40_000);
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=1 authored=40000 rendered=40000`, `Stats ${a.id} commits=1 authored=40001 rendered=40001`]);
+    // Down into the packed form for the child; the parent takes the difference and stays above.
+    authored.set(b.id, 7);
+    reg.structure(b);
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=1 authored=7 rendered=7`, `Stats ${a.id} commits=1 authored=8 rendered=8`]);
+    expect([a.authored, a.rendered, b.authored, b.rendered]).to.deep.equal([8, 8, 7, 7]);
+    authored.set(b.id, 32_767);
+    reg.structure(b);
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=1 authored=32767 rendered=32767`, `Stats ${a.id} commits=1 authored=32768 rendered=32768`]);
+    authored.set(b.id, 1_000_000);
+    reg.structure(b);
+    expect(flush()).to.deep.equal([`Stats ${b.id} commits=1 authored=1000000 rendered=1000000`, `Stats ${a.id} commits=1 authored=1000001 rendered=1000001`]);
+  });
+
   it('fills Renders records five at a time and pads the last with −1', () => {
     const { reg, mount, flush } = setup();
     const es = [1, 2, 3, 4, 5, 6, 7].map(() => mount(null, 1));
@@ -110,8 +128,9 @@ describe('Registry flush records', () => {
     const b = mount(a, 2);
     const c = mount(null, 1);
     // A mount's first record is whole, its commits left out (−1: the content store keeps none while nothing reads them).
-    expect(flush()).to.deep.equal([`Stats ${b.id} commits=-1 authored=2 rendered=2`, `Stats ${a.id} commits=-1 authored=2 rendered=2`,
-      `Stats ${c.id} commits=-1 authored=1 rendered=1`]);
+    // Recounted children before their parents: the latest mounted first.
+    expect(flush()).to.deep.equal([`Stats ${c.id} commits=-1 authored=1 rendered=1`, `Stats ${b.id} commits=-1 authored=2 rendered=2`,
+      `Stats ${a.id} commits=-1 authored=2 rendered=2`]);
     reg.rendered(b);
     reg.rendered(b);
     reg.rendered(c);
@@ -218,24 +237,35 @@ describe('Registry flush records', () => {
     expect(lines()).to.deep.equal([`Mount ${e.id} parent=-1 depth=0 name="C"`, `Key ${e.id} "e"`]);
   });
 
-  it('keeps each component\'s depth above its marks, through the marks it gets and loses', () => {
+  it('keeps each component\'s commit count above its marks, through the marks it gets and loses, and past what they hold', () => {
     const ring = new RingBuffer(1 << 12);
     const reg = new Registry(ring, new Interner(), new KeyBatch(), { count: () => 0 } as unknown as DomCounter, () => null);
     reg.wantKeys = true;
     const deep = reg.mount({}, null, 4000, 'C', 'k');
-    const root = reg.mount({}, null, 0, 'C', null);
-    const odd = reg.mount({}, null, -3, 'C', null);
-    const far = reg.mount({}, null, 1e9, 'C', null);
-    expect([depthOf(deep), depthOf(root), depthOf(odd), depthOf(far)]).to.deep.equal([4000, 0, 0, 2 ** 17 - 1]);
+    // The depth goes out in the Mount record; the registry keeps none.
     expect(toLines(ring.drain(), ['C'])[0]).to.equal(`Mount ${deep.id} parent=-1 depth=4000 name="C" key=#0`);
-    // Every mark the registry and the attribution set lies below the depth.
-    expect((REGISTRY_MARKS | WEIGHING) < 1 << 12).to.equal(true);
+    expect(deep.commits).to.equal(1);
+    // Every mark the registry and the attribution set lies below the count.
+    expect((REGISTRY_MARKS | WEIGHING) < 1 << 11).to.equal(true);
     reg.rendered(deep);
     reg.structure(deep);
     deep.marks |= WEIGHING;
     deep.marks &= ~WEIGHING;
-    expect(depthOf(deep)).to.equal(4000);
-    expect(deep.marks & ~(REGISTRY_MARKS | WEIGHING)).to.equal(4000 << 12);
+    expect(deep.commits).to.equal(2);
+    expect(deep.marks >>> 11).to.equal(2);
+    // Past 2^19 − 1 the count moves to the entry's counts object, exact, with the counts beside it, and the marks stay a
+    // small integer (under 2^30).
+    const busy = reg.mount({}, null, 0, 'C', null);
+    busy.setCounts(3, 40_000);
+    for (let i = 1; i < 2 ** 19 + 5; i++) busy.addCommit();
+    expect([busy.commits, busy.authored, busy.rendered]).to.deep.equal([2 ** 19 + 5, 3, 40_000]);
+    expect(busy.marks < 2 ** 30 && busy.marks >= 0).to.equal(true);
+    busy.setCounts(1, 2); // small counts again: the count stays where it is
+    expect([busy.commits, busy.authored, busy.rendered]).to.deep.equal([2 ** 19 + 5, 1, 2]);
+    busy.marks |= WEIGHING;
+    busy.marks &= ~WEIGHING;
+    busy.addCommit();
+    expect(busy.commits).to.equal(2 ** 19 + 6);
     reg.unmount(deep);
     expect(deep.marks).to.equal(GONE);
   });

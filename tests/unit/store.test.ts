@@ -208,6 +208,31 @@ describe('RollupStore', () => {
     expect([a.portaledIn, b.bounds, c.layer, c.surfaceRoot]).to.deep.equal([0, null, 0, false]);
   });
 
+  it('keeps depth and type in one integer and both counts in another, a large count in rare state, every value as given', () => {
+    const s = make();
+    s.apply(batch([RecordKind.Mount, 1, -1, 0, 0, -1], [RecordKind.Mount, 2, 1, 9_999, 0, -1], [RecordKind.Mount, 3, 1, 16_383, 0, -1],
+      [RecordKind.Stats, 1, 1, 32_767, 32_767, 0], [RecordKind.Stats, 2, 1, 0, 1, 0]), 5, ['C'], 0, 0);
+    const [a, b, c] = [1, 2, 3].map((id) => s.components.get(id)!);
+    expect([a.depth, b.depth, c.depth]).to.deep.equal([0, 9_999, 16_383]);
+    // The largest counts that share one integer, with no rare state.
+    expect([a.authored, a.rendered, a.rare, b.authored, b.rendered]).to.deep.equal([32_767, 32_767, null, 0, 1]);
+    // Types and depths are set apart from each other.
+    b.typeId = 20_000;
+    c.typeId = 65_535;
+    expect([b.typeId, b.depth, c.typeId, c.depth, a.typeId]).to.deep.equal([20_000, 9_999, 65_535, 16_383, 0]);
+    b.depth = 3;
+    expect([b.typeId, b.depth]).to.deep.equal([20_000, 3]);
+    // One count above 2^15 − 1 (the root of a big page): both go to rare state, and back.
+    s.apply(batch([RecordKind.Stats, 1, 1, 5, 1_000_000, 7], [RecordKind.Stats, 2, 1, 40_000, 2, 0]), 2, [], 1, 0);
+    expect([a.authored, a.rendered, a.portaledIn, b.authored, b.rendered]).to.deep.equal([5, 1_000_000, 7, 40_000, 2]);
+    expect(b.rare).to.not.equal(null);
+    s.apply(batch([RecordKind.Stats, 2, 1, 6, 8, 0]), 1, [], 2, 0);
+    expect([b.authored, b.rendered, b.typeId, b.depth]).to.deep.equal([6, 8, 20_000, 3]);
+    expect(s.snapshot().components.map((x) => [x.id, x.depth, x.authored, x.rendered])).to.deep.equal([
+      [1, 0, 5, 1_000_000], [2, 3, 6, 8], [3, 16_383, 0, 0],
+    ]);
+  });
+
   it('ignores and counts records for unknown ids and unknown kinds', () => {
     const s = make();
     s.apply(batch([RecordKind.Stats, 5, 1, 1, 1], [RecordKind.Bounds, 5, 0, 0, 1, 1], [42, 0, 0, 0, 0, 0], [RecordKind.Mount, -3, -1, 0, 0, -1]), 4, [], 0, 7);

@@ -368,7 +368,7 @@ class Controller {
         // The agent hands its records over before this message: every member has mounted here (unless capped).
         for (const [id, t] of msg.payload.members) {
           const c = this.store.components.get(id);
-          if (c) c.typeId = t;
+          if (c) c.typeId = this.sources.localType(t);
         }
         if (this.sources.onTypes(msg.payload.types)) this.locateNext();
         this.feed.statusChanged();

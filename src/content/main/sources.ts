@@ -51,15 +51,35 @@ export function pageScripts(doc: Document, perf: Performance, href: string): Loc
  * to type here cost ≈ 14 B per component (docs/PERFORMANCE.md, memory).
  */
 export class SourceBook {
+  /**
+   * The agent's type ids (they only grow, across overlay toggles too) → this script's own, 1 to MAX_TYPES from each
+   * reset: small enough to share a component's one integer with its depth (store.ts `shape`). Every other table here and
+   * the worker's requests use these.
+   */
+  private readonly local = new Map<number, number>();
   private readonly texts = new Map<number, { text: string; hint: DebugHint | null }>();
   private readonly located = new Map<number, LocatedType>();
   private readonly asked = new Set<number>();
   /** Bumped whenever a type is located or all are forgotten: rows' names and sources may have changed (panel-feed.ts). */
   version = 0;
 
+  /** This script's number for the agent's type `agentId` (given on first sight; 0 when MAX_TYPES are numbered). */
+  localType(agentId: number): number {
+    let t = this.local.get(agentId);
+    if (t === undefined) {
+      if (this.local.size >= MAX_TYPES || !Number.isInteger(agentId)) return 0;
+      t = this.local.size + 1;
+      this.local.set(agentId, t);
+    }
+    return t;
+  }
+
   /** The agent's new `types` (their members go to the store): returns true when there are types to look up. */
   onTypes(types: TypeText[]): boolean {
-    for (const t of types) if (this.texts.size < MAX_TYPES) this.texts.set(t.typeId, { text: t.text, hint: t.hint });
+    for (const t of types) {
+      const id = this.localType(t.typeId);
+      if (id !== 0) this.texts.set(id, { text: t.text, hint: t.hint });
+    }
     return this.texts.size > this.asked.size;
   }
 
@@ -118,6 +138,7 @@ export class SourceBook {
 
   reset(): void {
     this.version++;
+    this.local.clear();
     this.texts.clear();
     this.located.clear();
     this.asked.clear();

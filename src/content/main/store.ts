@@ -42,11 +42,18 @@ export interface StoredComponent {
   id: number;
   name: string;
   parentId: number | null;
+  /**
+   * Its depth among components (the adapter stops at 10 000; kept up to MAX_STORED_DEPTH) and its type (the content
+   * script's number for it, sources.ts `localType`; 0: not typed yet), for its source and original name: one small
+   * integer between them (`shape`), as the counts below are (`counts`): a field is 4 B on every component
+   * (docs/PERFORMANCE.md, memory).
+   */
   depth: number;
-  authored: number;
-  rendered: number;
-  /** Its type (the agent's `types` message; 0: not typed yet), for its source and original name (sources.ts). */
   typeId: number;
+  /** Set together: `setCounts`. */
+  readonly authored: number;
+  readonly rendered: number;
+  setCounts(authored: number, rendered: number): void;
   /**
    * Layout ms EMA as of `cost.emaFrame` (0 while `cost` is null); read through `store.ema()` to decay it to now. The
    * overlay's pure rules read it as `node.layout`; it is kept in `cost` (a fraction held in a field of every
@@ -74,6 +81,9 @@ export interface StoredComponent {
 }
 
 export interface RareState {
+  /** A component's counts when either is above PACKED_COUNT (an ancestor of a big page's content). */
+  authored: number;
+  rendered: number;
   portaledIn: number;
   layer: number;
   surfaceRoot: boolean;
@@ -102,17 +112,61 @@ export interface CostState {
   accForcedN: number;
 }
 
+/** Depth bits of `Component.shape`: the adapter stops at depth 10 000 (react/adapter.ts MAX_DEPTH). */
+const DEPTH_BITS = 14;
+const MAX_STORED_DEPTH = 2 ** DEPTH_BITS - 1;
+/** Type numbers go above the depth, up to 2^16 − 1 (sources.ts keeps at most MAX_TYPES = 20 000). */
+const MAX_STORED_TYPE = 2 ** 16 - 1;
+/** Two counts of 15 bits share `Component.counts`; a component with a larger one keeps both in `rare`. */
+const COUNT_BITS = 15;
+const PACKED_COUNT = 2 ** COUNT_BITS - 1;
+
 class Component implements StoredComponent {
   name = 'Anonymous';
   parentId: number | null = null;
-  depth = 0;
-  authored = 0;
-  rendered = 0;
-  typeId = 0;
+  /** depth | typeId << DEPTH_BITS: a V8 small integer, 4 B where two fields were 8. */
+  shape = 0;
+  /** authored | rendered << COUNT_BITS while both fit; −1: both are in `rare`. */
+  counts = 0;
   cost: CostState | null = null;
   rare: RareState | null = null;
 
   constructor(readonly id: number) {}
+
+  get depth(): number {
+    return this.shape & MAX_STORED_DEPTH;
+  }
+
+  set depth(d: number) {
+    this.shape = (this.shape & ~MAX_STORED_DEPTH) | Math.min(Math.max(d | 0, 0), MAX_STORED_DEPTH);
+  }
+
+  get typeId(): number {
+    return this.shape >>> DEPTH_BITS;
+  }
+
+  set typeId(t: number) {
+    this.shape = (this.shape & MAX_STORED_DEPTH) | (Math.min(Math.max(t | 0, 0), MAX_STORED_TYPE) << DEPTH_BITS);
+  }
+
+  get authored(): number {
+    return this.counts >= 0 ? this.counts & PACKED_COUNT : (this.rare as RareState).authored;
+  }
+
+  get rendered(): number {
+    return this.counts >= 0 ? this.counts >>> COUNT_BITS : (this.rare as RareState).rendered;
+  }
+
+  setCounts(authored: number, rendered: number): void {
+    if (authored <= PACKED_COUNT && rendered <= PACKED_COUNT) {
+      this.counts = authored | (rendered << COUNT_BITS);
+      return;
+    }
+    const rare = rareOf(this);
+    rare.authored = authored;
+    rare.rendered = rendered;
+    this.counts = -1;
+  }
 
   get layout(): number {
     return this.cost === null ? 0 : this.cost.layout;
@@ -141,7 +195,7 @@ function newComponent(id: number): StoredComponent {
 
 /** A component's rare state, created on the first write that needs it. */
 function rareOf(comp: StoredComponent): RareState {
-  return comp.rare ?? (comp.rare = { portaledIn: 0, layer: 0, surfaceRoot: false, bounds: null });
+  return comp.rare ?? (comp.rare = { authored: 0, rendered: 0, portaledIn: 0, layer: 0, surfaceRoot: false, bounds: null });
 }
 
 function newCost(frame: number): CostState {
@@ -273,7 +327,7 @@ export class RollupStore {
           const remount = was !== undefined;
           const comp = was ?? newComponent(id);
           comp.parentId = validId(b) && b !== a ? b | 0 : null;
-          comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0;
+          comp.depth = c >= 0 && c < 1e5 ? Math.floor(c) : 0; // kept up to MAX_STORED_DEPTH
           comp.name = this.string(d) ?? 'Anonymous';
           if (Number.isInteger(e) && e >= 0 && e < keys.length) this.keyById.set(id, keys[e]);
           else if (this.keyById.size > 0) this.keyById.delete(id);
@@ -302,8 +356,7 @@ export class RollupStore {
           if (!comp) { this.ignoredRecords++; break; }
           // −1: the agent holds its commit count (nothing reads them); the one here stands.
           if (b !== -1) this.setCommits(comp, whole(b, MAX_COMMITS));
-          comp.authored = whole(c, MAX_COUNT);
-          comp.rendered = whole(d, MAX_COUNT);
+          comp.setCounts(whole(c, MAX_COUNT), whole(d, MAX_COUNT));
           const portaledIn = Math.min(whole(e, MAX_COUNT), comp.rendered);
           if (portaledIn !== comp.portaledIn) rareOf(comp).portaledIn = portaledIn;
           break;

@@ -2,7 +2,7 @@
  * The component table: one entry per mounted instance, fed by an adapter
  * through ComponentSink, written out as ring records. Counts are kept
  * incrementally: only entries whose structure changed are recounted
- * (deepest first), and Stats records go out once per flush for the entries
+ * (children before their parents), and Stats records go out once per flush for the entries
  * that changed.
  *
  * A recount's difference is added to the ancestors whose DOM holds the
@@ -50,14 +50,14 @@ const HELD = 256;
 const QUEUED = 512;
 /** Its key has gone out (in its Mount record or a Key record): keys go only while something shows them (`wantKeys`). */
 const KEYED = 1024;
-/** `Entry.marks` holds the depth above its bits (a field of its own would be 4 B a component). */
-const DEPTH_SHIFT = 12;
-/** Deeper components are ordered as this deep (the depth stays a small integer: a V8 Smi, never a boxed double). */
-const MAX_DEPTH = 2 ** 17 - 1;
-/** A live entry's depth among components (0: a root), as the adapter gave it at mount. */
-export function depthOf(e: Entry): number {
-  return e.marks >>> DEPTH_SHIFT;
-}
+/**
+ * `Entry.marks` holds its commit count above its bits (a field of its own would be 4 B a component), up to
+ * MAX_MARKED_COMMITS; at that value the count is in the entry's `counts` object (a component that rendered half a
+ * million times). The whole stays under 2^30: a V8 small integer, never a boxed double.
+ */
+const COMMIT_SHIFT = 11;
+const COMMIT_ONE = 1 << COMMIT_SHIFT;
+const MAX_MARKED_COMMITS = 2 ** (30 - COMMIT_SHIFT) - 1;
 /** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
 export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
 /** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
@@ -69,20 +69,96 @@ const MAX_RECOUNT_ROUNDS = 64;
 /** Portals looked at when computing portaled-in counts (a page with more gets the first ones). */
 const MAX_PORTALS = 2_000;
 
-export interface Entry extends ComponentRef {
-  readonly id: number;
-  handle: object;
-  parent: Entry | null;
+/**
+ * Recount order: every component before its ancestors. A component mounts after its parent (the adapter mounts a
+ * component, then what it renders), so its id is higher: no depth kept for this (4 B a component).
+ */
+function childrenFirst(a: Entry, b: Entry): number {
+  return b.id - a.id;
+}
+
+/** Two counts of 15 bits share `Entry.counts`; a component with a larger one keeps both in an object of their own. */
+const COUNT_BITS = 15;
+const PACKED_COUNT = 2 ** COUNT_BITS - 1;
+
+/**
+ * The counts of a component with either above PACKED_COUNT (an ancestor of a big page's content: a few), and its commit
+ * count once that is past what its marks hold (−1 until then).
+ */
+interface BigCounts {
   authored: number;
   rendered: number;
   commits: number;
+}
+
+export class Entry implements ComponentRef {
   /**
-   * Bit flags (RECOUNT, STATS, …, PORTAL_TOP). What only a few components have — the elements foreign portals put in
-   * its DOM (the registry's `portaledIn`), the layer of an occluder holding it, the last bounds written for a drawn
-   * one — is kept in tables of their own: one field here is 4 B on every component (docs/PERFORMANCE.md, memory).
-   * Above the bits, from DEPTH_SHIFT: its depth (`depthOf`), which only orders recounts; gone once unmounted.
+   * authored | rendered << COUNT_BITS while both fit (a V8 small integer: one field where two were, 4 B on every
+   * component, docs/PERFORMANCE.md, memory), else an object with both.
    */
-  marks: number;
+  private counts: number | BigCounts = 0;
+
+  constructor(
+    readonly id: number,
+    public handle: object,
+    public parent: Entry | null,
+    /**
+     * Bit flags (RECOUNT, STATS, …, KEYED), and above them, from COMMIT_SHIFT, how often it committed (`commits`). What
+     * only a few components have — the elements foreign portals put in its DOM (the registry's `portaledIn`), the layer
+     * of an occluder holding it, the last bounds written for a drawn one — is kept in tables of their own: one field
+     * here is 4 B on every component (docs/PERFORMANCE.md, memory).
+     */
+    public marks: number,
+  ) {}
+
+  /** Host elements its own and its descendants' JSX authored (fibers, not DOM). */
+  get authored(): number {
+    const c = this.counts;
+    return typeof c === 'number' ? c & PACKED_COUNT : c.authored;
+  }
+
+  /** Elements its DOM holds. */
+  get rendered(): number {
+    const c = this.counts;
+    return typeof c === 'number' ? c >>> COUNT_BITS : c.rendered;
+  }
+
+  /** How often it committed: its mount, then every render. */
+  get commits(): number {
+    const n = this.marks >>> COMMIT_SHIFT;
+    return n < MAX_MARKED_COMMITS ? n : (this.counts as BigCounts).commits;
+  }
+
+  /** One more commit (a render). */
+  addCommit(): void {
+    const n = this.marks >>> COMMIT_SHIFT;
+    if (n < MAX_MARKED_COMMITS - 1) {
+      this.marks += COMMIT_ONE;
+      return;
+    }
+    const big = this.big();
+    big.commits = n < MAX_MARKED_COMMITS ? n + 1 : big.commits + 1;
+    this.marks |= MAX_MARKED_COMMITS << COMMIT_SHIFT;
+  }
+
+  setCounts(authored: number, rendered: number): void {
+    const c = this.counts;
+    if (authored >= 0 && rendered >= 0 && authored <= PACKED_COUNT && rendered <= PACKED_COUNT && (typeof c === 'number' || c.commits < 0)) {
+      this.counts = authored | (rendered << COUNT_BITS);
+      return;
+    }
+    const big = this.big();
+    big.authored = authored;
+    big.rendered = rendered;
+  }
+
+  private big(): BigCounts {
+    const c = this.counts;
+    if (typeof c !== 'number') return c;
+    const big = { authored: c & PACKED_COUNT, rendered: c >>> COUNT_BITS, commits: -1 };
+    this.counts = big;
+    return big;
+  }
 }
 
 export class Registry implements ComponentSink {
@@ -163,12 +239,9 @@ export class Registry implements ComponentSink {
     const id = this.nextId++;
     const nameIdx = this.strings.intern(name);
     const live = parent !== null && (parent.marks & GONE) === 0 ? parent : null;
-    const e: Entry = {
-      // The mount's render is its first commit; it is in the Mount record, so nothing holds or sends it (the content
-      // store counts a mounted component as rendered once, store.ts `commitsOf`): only renders after it are held.
-      id, handle, parent: live, authored: 0, rendered: 0, commits: 1,
-      marks: (Math.min(Math.max(depth | 0, 0), MAX_DEPTH) << DEPTH_SHIFT) | (this.wantKeys ? KEYED : 0),
-    };
+    // The mount's render is its first commit (commits 1); it is in the Mount record, so nothing holds or sends it (the
+    // content store counts a mounted component as rendered once, store.ts `commitsOf`): only renders after it are held.
+    const e = new Entry(id, handle, live, COMMIT_ONE | (this.wantKeys ? KEYED : 0));
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, live ? live.id : -1, depth, nameIdx, this.wantKeys ? this.keys.add(key) : -1);
     this.mark(e, RECOUNT);
@@ -192,7 +265,7 @@ export class Registry implements ComponentSink {
 
   rendered(e: Entry): void {
     if ((e.marks & GONE) !== 0) return;
-    e.commits++;
+    e.addCommit();
     // Held right here while nothing reads commit counts: no STATS entry to look at again at the flush (a busy grid's
     // 490 changed cells a commit; docs/PERFORMANCE.md, overlay on).
     if (this.wantCommits) this.mark(e, STATS);
@@ -276,7 +349,7 @@ export class Registry implements ComponentSink {
     if (adapter && recounted) {
       let list = this.recounts.filter((e) => this.entries.get(e.id) === e);
       if (list.length > MAX_RECOUNTS_PER_FLUSH) {
-        list.sort((a, b) => depthOf(b) - depthOf(a));
+        list.sort(childrenFirst);
         this.recounts = list.slice(MAX_RECOUNTS_PER_FLUSH);
         list = list.slice(0, MAX_RECOUNTS_PER_FLUSH);
       } else {
@@ -394,13 +467,13 @@ export class Registry implements ComponentSink {
   /** Recounts `list` and the ancestors above portals it queues, shallower round by round; returns what is left. */
   private recountRounds(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
     for (let round = 0; list.length > 0 && round < MAX_RECOUNT_ROUNDS; round++) {
-      list.sort((a, b) => depthOf(b) - depthOf(a));
+      list.sort(childrenFirst);
       list = this.recountRound(adapter, list);
     }
     return list;
   }
 
-  /** Recounts `list` (deepest first); returns the ancestors above portals that need a whole recount. */
+  /** Recounts `list` (children before their parents); returns the ancestors above portals that need a whole recount. */
   private recountRound(adapter: FrameworkAdapter, list: Entry[]): Entry[] {
     const childAuthored = (c: ComponentRef): number | null => ((c as Entry).marks & GONE) === 0 ? (c as Entry).authored : null;
     const next: Entry[] = [];
@@ -428,8 +501,7 @@ export class Registry implements ComponentSink {
       const da = authored - e.authored;
       const dr = rendered - e.rendered;
       if (da === 0 && dr === 0) continue;
-      e.authored = authored;
-      e.rendered = rendered;
+      e.setCounts(authored, rendered);
       this.countsChanged(e);
       // Past a portal, the ancestors whose top hosts come through portals too (wrappers around the portal's
       // owner) are counted whole, up to and including the first whose DOM is its own.
@@ -450,9 +522,8 @@ export class Registry implements ComponentSink {
           domLinked = false;
           queuing = false;
         }
-        p.authored += da;
-        if (domLinked) p.rendered += dr;
-        else if (da === 0 && !queuing) break;
+        if (!domLinked && da === 0 && !queuing) break;
+        p.setCounts(p.authored + da, domLinked ? p.rendered + dr : p.rendered);
         this.countsChanged(p);
       }
     }

@@ -123,13 +123,13 @@ ${today()}, \`${commandLine('bench/heap-breakdown.ts')}\`, ${machineNote()}.
 Heap snapshots of tests/fixtures/soak.html before and after enabling the overlay, at ${SMALL} and ${LARGE} rows of one
 component and ${PER} elements each, grouped by kind (a constructor the minifier named, a plain object, a string, a
 table's backing store); the difference between the two sizes per component between them, so what does not grow with
-the page falls out. Both worlds are in the one snapshot: \`object:Object\` with one per component is the agent's entry
-(seven fields; the pages of its id table add a few hundredths of an object), the one named class with one per
-component is the content store's component (nine fields), \`array\` the hash tables' backing stores (the agent's
+the page falls out. Both worlds are in the one snapshot: the two named classes with one per component are the
+content store's component (seven fields, the larger) and the agent's entry (five fields; before 2988512 a plain
+\`object:Object\` of seven), \`array\` the hash tables' backing stores (the agent's
 fiber → entry weak map), \`array:(object elements)\` the id tables' pages of slots (the agent's entries, the store's
 components, and the store's counts of components that rendered again once an API call read them — the bench waits on \`snapshot()\`; src/protocol/id-table.ts)
-and the overlay's kept list of components, \`JSArrayBufferData\` the overlay's kept tree of the components (typed
-arrays by position, canvas/index.ts); a \`string\` per component would be keys copied into the content script's world,
+and the overlay's kept list of components, \`JSArrayBufferData\` the overlay's kept tree of the components (where
+each one's subtree ends, an Int32Array by position, canvas/index.ts); a \`string\` per component would be keys copied into the content script's world,
 which happens only while a DevTools panel or a recording shows them (docs/ARCHITECTURE.md, bulk records). The \`code\`
 kinds are the compiler's: which functions were optimised differs between the two sizes, by a few bytes per component
 either way from run to run. In ${sum} (bench/memory.ts measures the total from the heap's size).

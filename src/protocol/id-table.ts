@@ -10,16 +10,20 @@
  *   a long-lived page where most components unmounted (churn around a few survivors) costs no more than a Map;
  * - a page is made only while there are at most one per SPARSE entries (plus a few): ids from a hostile page spread
  *   one per page go to the `Map` instead;
- * - ids from 2^22 on (a page that mounted four million components) go to the `Map`: the pages' directory, an array
- *   by page index, stays under 65 536 slots.
+ * - the pages' directory is an array by page index from `base`, the page index of its first slot: as ids move on
+ *   (a page that mounts and unmounts for hours) the slots below the lowest page still held are dropped, so it spans
+ *   the live ids, not every id ever given (it grew by 4 B per 64 ids mounted: 75 KB a minute on the soak fixture,
+ *   docs/PERFORMANCE.md, memory). Ids below `base` or 65 536 pages above it go to the `Map`.
  * Iteration is by id through the pages, then the `Map`'s entries. An entry moved to the `Map` while an iteration
  * runs may be seen twice; nothing deletes while iterating these tables.
  */
 const SHIFT = 6;
 const PAGE = 1 << SHIFT;
 const MASK = PAGE - 1;
-/** Ids from here on are not paged. */
-const PAGED_IDS = 1 << 22;
+/** The directory spans at most this many pages. */
+const MAX_DIR = 1 << 16;
+/** Empty slots at the front of the directory are dropped once there are this many and they are half of it or more. */
+const TRIM = 256;
 /** Live ids below which a page (other than the newest) gives them to the Map. */
 const SPARSE = 8;
 /** Pages allowed beyond one per SPARSE entries. */
@@ -31,10 +35,12 @@ interface Page<T> {
 }
 
 export class IdTable<T> implements Iterable<T> {
-  /** Pages by index (id >>> SHIFT); undefined where there is none. */
+  /** Pages by index from `base` (dir[k] holds page base + k); undefined where there is none. */
   private dir: (Page<T> | undefined)[] = [];
+  /** The page index of `dir[0]`. */
+  private base = 0;
   private pageCount = 0;
-  /** No page below this index. */
+  /** No page in `dir` below this position. */
   private low = 0;
   /** The highest page index made so far: it is still filling, so it never moves to the Map. */
   private newest = -1;
@@ -46,8 +52,9 @@ export class IdTable<T> implements Iterable<T> {
   }
 
   get(id: number): T | undefined {
-    if (id >>> 0 === id && id < PAGED_IDS) {
-      const page = this.dir[id >>> SHIFT];
+    const k = (id >>> SHIFT) - this.base;
+    if (id >>> 0 === id && k >= 0) {
+      const page = this.dir[k];
       if (page !== undefined) {
         const v = page.slots[id & MASK];
         if (v !== undefined) return v;
@@ -61,20 +68,27 @@ export class IdTable<T> implements Iterable<T> {
   }
 
   set(id: number, v: T): this {
-    if (!(id >>> 0 === id && id < PAGED_IDS)) return this.setRest(id, v);
+    if (id >>> 0 !== id) return this.setRest(id, v);
     const index = id >>> SHIFT;
-    let page = this.dir[index];
+    if (this.dir.length === 0) {
+      // Nothing paged: the directory starts at this id's page (after a clear, the agent's ids have moved on).
+      this.base = index;
+      this.low = 0;
+    }
+    const k = index - this.base;
+    let page = k >= 0 ? this.dir[k] : undefined;
     if (page === undefined) {
-      if ((this.rest.size > 0 && this.rest.has(id)) || this.pageCount >= Math.floor(this.count / SPARSE) + SPARE_PAGES) {
+      if (k < 0 || k >= MAX_DIR || (this.rest.size > 0 && this.rest.has(id))
+        || this.pageCount >= Math.floor(this.count / SPARSE) + SPARE_PAGES) {
         return this.setRest(id, v);
       }
       page = { slots: new Array<T | undefined>(PAGE), n: 0 };
-      // Filled up to it, so the directory stays an array without holes (at most 65 536 slots).
-      while (this.dir.length < index) this.dir.push(undefined);
-      this.dir[index] = page;
+      // Filled up to it, so the directory stays an array without holes.
+      while (this.dir.length < k) this.dir.push(undefined);
+      this.dir[k] = page;
       this.pageCount++;
       if (index > this.newest) this.newest = index;
-      if (index < this.low) this.low = index;
+      if (k < this.low) this.low = k;
     }
     const at = id & MASK;
     if (page.slots[at] === undefined) {
@@ -88,15 +102,16 @@ export class IdTable<T> implements Iterable<T> {
   }
 
   delete(id: number): boolean {
-    if (id >>> 0 === id && id < PAGED_IDS) {
-      const index = id >>> SHIFT;
-      const page = this.dir[index];
+    const index = id >>> SHIFT;
+    const k = index - this.base;
+    if (id >>> 0 === id && k >= 0) {
+      const page = this.dir[k];
       const at = id & MASK;
       if (page !== undefined && page.slots[at] !== undefined) {
         page.slots[at] = undefined;
         page.n--;
         this.count--;
-        if (page.n === 0 || (page.n < SPARSE && index !== this.newest)) this.retire(index, page);
+        if (page.n === 0 || (page.n < SPARSE && index !== this.newest)) this.retire(k, page);
         return true;
       }
     }
@@ -109,6 +124,7 @@ export class IdTable<T> implements Iterable<T> {
 
   clear(): void {
     this.dir = [];
+    this.base = 0;
     this.pageCount = 0;
     this.low = 0;
     this.newest = -1;
@@ -148,7 +164,7 @@ export class IdTable<T> implements Iterable<T> {
       if (page === undefined) continue;
       for (let i = 0; i < PAGE; i++) {
         if (page.slots[i] !== undefined) {
-          min = p * PAGE + i;
+          min = (this.base + p) * PAGE + i;
           break;
         }
       }
@@ -158,12 +174,12 @@ export class IdTable<T> implements Iterable<T> {
     return min;
   }
 
-  /** Pages and Map entries in use (for tests). */
-  get shape(): { pages: number; rest: number } {
-    return { pages: this.pageCount, rest: this.rest.size };
+  /** Pages, Map entries and directory slots in use (for tests). */
+  get shape(): { pages: number; rest: number; dir: number } {
+    return { pages: this.pageCount, rest: this.rest.size, dir: this.dir.length };
   }
 
-  /** The lowest index holding a page (the directory's length when none): moves up past pages that went. */
+  /** The lowest position holding a page (the directory's length when none): moves up past pages that went. */
   private firstPage(): number {
     const dir = this.dir;
     let p = this.low;
@@ -178,13 +194,21 @@ export class IdTable<T> implements Iterable<T> {
     return this;
   }
 
-  private retire(index: number, page: Page<T>): void {
+  private retire(k: number, page: Page<T>): void {
     for (let i = 0; i < PAGE; i++) {
       const v = page.slots[i];
-      if (v !== undefined) this.rest.set(index * PAGE + i, v);
+      if (v !== undefined) this.rest.set((this.base + k) * PAGE + i, v);
     }
-    this.dir[index] = undefined;
+    this.dir[k] = undefined;
     this.pageCount--;
+    if (k !== this.low) return;
+    // The front moved: drop the empty slots before the first page once they are many (nothing iterates meanwhile).
+    const first = this.firstPage();
+    if (first >= TRIM && first * 2 >= this.dir.length) {
+      this.dir = this.dir.slice(first);
+      this.base += first;
+      this.low = 0;
+    }
   }
 }
 

@@ -54,7 +54,7 @@ describe('IdTable', () => {
   it('keeps consecutive ids in pages, in id order, and gives up the pages they leave', () => {
     const t = new IdTable<number>();
     for (let id = 1; id <= 640; id++) t.set(id, id);
-    expect(t.shape).to.deep.equal({ pages: 11, rest: 0 });
+    expect(t.shape).to.deep.equal({ pages: 11, rest: 0, dir: 11 });
     expect([...t.values()]).to.deep.equal(Array.from({ length: 640 }, (_, i) => i + 1));
     // Churn: all but two of each old page unmount; those two move to the Map and their pages go.
     for (let id = 1; id <= 576; id++) if (id % 64 !== 7 && id % 64 !== 9) t.delete(id);
@@ -66,7 +66,44 @@ describe('IdTable', () => {
     for (let id = 577; id <= 640; id++) t.delete(id);
     for (let id = 1; id <= 576; id++) t.delete(id);
     expect(t.size).to.equal(0);
-    expect(t.shape).to.deep.equal({ pages: 0, rest: 0 });
+    expect(t.shape).to.include({ pages: 0, rest: 0 });
+  });
+
+  it('spans the live ids, not every id ever given, on a page that mounts and unmounts for hours', () => {
+    const t = new IdTable<number>();
+    const m = new Map<number, number>();
+    const put = (id: number): void => { t.set(id, id); m.set(id, id); };
+    let disagree = 0;
+    const drop = (id: number): void => { if (t.delete(id) !== m.delete(id)) disagree++; };
+    // Five components that never unmount (the app's shell), then 1 000 rows remounted with new ids 1 000 times: the
+    // soak fixture's ids for 10 minutes, which grew the directory by 4 B per 64 ids before.
+    for (let id = 1; id <= 5; id++) put(id);
+    let next = 6;
+    for (let cycle = 0; cycle < 1000; cycle++) {
+      const first = next;
+      for (let i = 0; i < 1000; i++) put(next++);
+      if (cycle > 0) for (let id = first - 1000; id < first; id++) drop(id);
+    }
+    expect(disagree).to.equal(0);
+    expect(t.size).to.equal(m.size);
+    expect(t.shape.dir).to.be.below(600); // 15 640 slots before
+    expect(t.shape.rest).to.equal(5); // the shell, its page long gone
+    expect([...t.values()].sort((a, b) => a - b)).to.deep.equal([...m.values()].sort((a, b) => a - b));
+    expect(t.minId()).to.equal(1);
+    // Ids below the directory's start (an old id mounted again in the store): the Map keeps them, as any other.
+    put(1000);
+    put(70_000);
+    expect([t.get(1000), t.get(70_000), t.get(next - 1), t.get(next - 1001)]).to.deep.equal([1000, 70_000, next - 1, undefined]);
+    drop(1000);
+    drop(70_000);
+    drop(3);
+    expect(disagree).to.equal(0);
+    expect(t.size).to.equal(m.size);
+    // Emptied and filled again from where the ids are now: the directory starts there.
+    t.clear();
+    for (let id = next; id < next + 640; id++) t.set(id, id);
+    expect(t.shape).to.deep.equal({ pages: 10 + (next % 64 === 0 ? 0 : 1), rest: 0, dir: 10 + (next % 64 === 0 ? 0 : 1) });
+    expect(t.minId()).to.equal(next);
   });
 
   it('makes no page for each of ids spread one to a page (a hostile page\'s records)', () => {

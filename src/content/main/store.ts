@@ -11,6 +11,7 @@
 import { RECORD_STRIDE, RecordKind, RENDERS_PACK, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
 import type { DirtiedBy } from '../../protocol/snapshot';
 import { IdTable } from '../../protocol/id-table';
+import { packCounts, packedAuthored, packedRendered } from '../../protocol/packed-counts';
 import type { FrameSink } from './recorder';
 import type { SourceBook } from './sources';
 import { advanceSparkline, SPARKLINE_BUCKETS, SPARKLINE_BUCKET_MS } from '../../overlay/sparkline';
@@ -81,7 +82,7 @@ export interface StoredComponent {
 }
 
 export interface RareState {
-  /** A component's counts when either is above PACKED_COUNT (an ancestor of a big page's content). */
+  /** A component's counts when either is above MAX_PACKED_COUNT (an ancestor of a big page's content). */
   authored: number;
   rendered: number;
   portaledIn: number;
@@ -117,16 +118,13 @@ const DEPTH_BITS = 14;
 const MAX_STORED_DEPTH = 2 ** DEPTH_BITS - 1;
 /** Type numbers go above the depth, up to 2^16 − 1 (sources.ts keeps at most MAX_TYPES = 20 000). */
 const MAX_STORED_TYPE = 2 ** 16 - 1;
-/** Two counts of 15 bits share `Component.counts`; a component with a larger one keeps both in `rare`. */
-const COUNT_BITS = 15;
-const PACKED_COUNT = 2 ** COUNT_BITS - 1;
 
 class Component implements StoredComponent {
   name = 'Anonymous';
   parentId: number | null = null;
   /** depth | typeId << DEPTH_BITS: a V8 small integer, 4 B where two fields were 8. */
   shape = 0;
-  /** authored | rendered << COUNT_BITS while both fit; −1: both are in `rare`. */
+  /** Both counts (protocol/packed-counts.ts) while they fit; −1: both are in `rare`. */
   counts = 0;
   cost: CostState | null = null;
   rare: RareState | null = null;
@@ -150,16 +148,17 @@ class Component implements StoredComponent {
   }
 
   get authored(): number {
-    return this.counts >= 0 ? this.counts & PACKED_COUNT : (this.rare as RareState).authored;
+    return this.counts >= 0 ? packedAuthored(this.counts) : (this.rare as RareState).authored;
   }
 
   get rendered(): number {
-    return this.counts >= 0 ? this.counts >>> COUNT_BITS : (this.rare as RareState).rendered;
+    return this.counts >= 0 ? packedRendered(this.counts) : (this.rare as RareState).rendered;
   }
 
   setCounts(authored: number, rendered: number): void {
-    if (authored <= PACKED_COUNT && rendered <= PACKED_COUNT) {
-      this.counts = authored | (rendered << COUNT_BITS);
+    const packed = packCounts(authored, rendered);
+    if (packed >= 0) {
+      this.counts = packed;
       return;
     }
     const rare = rareOf(this);

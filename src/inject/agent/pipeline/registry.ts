@@ -19,6 +19,7 @@
  */
 import { RecordKind, RENDERS_PACK } from '../../../protocol';
 import { IdTable } from '../../../protocol/id-table';
+import { packCounts, packedAuthored, packedRendered } from '../../../protocol/packed-counts';
 import type { ComponentRef, ComponentSink, FrameworkAdapter } from '../adapter';
 import type { RingBuffer } from '../ring-buffer';
 import type { DomCounter } from './dom-counts';
@@ -77,12 +78,8 @@ function childrenFirst(a: Entry, b: Entry): number {
   return b.id - a.id;
 }
 
-/** Two counts of 15 bits share `Entry.counts`; a component with a larger one keeps both in an object of their own. */
-const COUNT_BITS = 15;
-const PACKED_COUNT = 2 ** COUNT_BITS - 1;
-
 /**
- * The counts of a component with either above PACKED_COUNT (an ancestor of a big page's content: a few), and its commit
+ * The counts of a component with either above MAX_PACKED_COUNT (an ancestor of a big page's content: a few), and its commit
  * count once that is past what its marks hold (−1 until then).
  */
 interface BigCounts {
@@ -93,7 +90,7 @@ interface BigCounts {
 
 export class Entry implements ComponentRef {
   /**
-   * authored | rendered << COUNT_BITS while both fit (a V8 small integer: one field where two were, 4 B on every
+   * Both counts in one small integer while they fit (protocol/packed-counts.ts: one field where two were, 4 B on every
    * component, docs/PERFORMANCE.md, memory), else an object with both.
    */
   private counts: number | BigCounts = 0;
@@ -114,13 +111,13 @@ export class Entry implements ComponentRef {
   /** Host elements its own and its descendants' JSX authored (fibers, not DOM). */
   get authored(): number {
     const c = this.counts;
-    return typeof c === 'number' ? c & PACKED_COUNT : c.authored;
+    return typeof c === 'number' ? packedAuthored(c) : c.authored;
   }
 
   /** Elements its DOM holds. */
   get rendered(): number {
     const c = this.counts;
-    return typeof c === 'number' ? c >>> COUNT_BITS : c.rendered;
+    return typeof c === 'number' ? packedRendered(c) : c.rendered;
   }
 
   /** How often it committed: its mount, then every render. */
@@ -143,8 +140,9 @@ export class Entry implements ComponentRef {
 
   setCounts(authored: number, rendered: number): void {
     const c = this.counts;
-    if (authored >= 0 && rendered >= 0 && authored <= PACKED_COUNT && rendered <= PACKED_COUNT && (typeof c === 'number' || c.commits < 0)) {
-      this.counts = authored | (rendered << COUNT_BITS);
+    const packed = packCounts(authored, rendered);
+    if (packed >= 0 && (typeof c === 'number' || c.commits < 0)) {
+      this.counts = packed;
       return;
     }
     const big = this.big();
@@ -155,7 +153,7 @@ export class Entry implements ComponentRef {
   private big(): BigCounts {
     const c = this.counts;
     if (typeof c !== 'number') return c;
-    const big = { authored: c & PACKED_COUNT, rendered: c >>> COUNT_BITS, commits: -1 };
+    const big = { authored: packedAuthored(c), rendered: packedRendered(c), commits: -1 };
     this.counts = big;
     return big;
   }

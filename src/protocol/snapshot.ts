@@ -89,6 +89,16 @@ export interface Snapshot {
   components: SnapshotComponent[];
   /** Our own cost; null while off or before a second of measurement. */
   self: SelfCost | null;
+  /**
+   * Where the overlay is drawn (docs/OVERLAY.md): `frame`, the extension's own frame, off the page's main thread;
+   * `page`, a canvas in the page (Firefox, or where the frame did not answer: `fallback` says why); null while off.
+   */
+  painter?: {
+    kind: 'frame' | 'page' | null;
+    fallback: string | null;
+    /** The frame's own drawing time since the overlay went on (ms, its thread, not the page's); null: not in a frame. */
+    frameMs: number | null;
+  };
 }
 
 export interface LayoutCostState {

@@ -10,21 +10,18 @@
  * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
  */
 import type { Mode, Settings } from '../../../protocol';
-import { MeterAtlas, type AtlasMeter } from '../../../overlay/atlas';
-import { HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR } from '../../../overlay/paint-meters';
-import { TextBoxCache } from './text-cache';
-import { measureLines, pinCaption, placeCaption, placeLegend, placeModeCaption } from '../../../overlay/paint-text';
+import type { AtlasMeter } from '../../../overlay/atlas';
+import type { PaintCaption, PaintFrame, PaintLabel } from '../../../overlay/paint-frame';
+import { pinCaption } from '../../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
-import { METER_HEIGHT_PX } from '../../../overlay/anchor';
-import { chooseFrame, placeFrame, type Caption, type Choice, type Plan, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
+import { chooseFrame, placeFrame, type Choice, type Plan, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
 import { buildTree, type ComponentTree } from '../../../overlay/surface';
 import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
-import type { Rect, Viewport } from '../../../overlay/types';
 import type { Point } from '../../../overlay/anchor';
 import type { RollupStore, StoredComponent } from '../store';
 import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from './choice';
-import { CanvasHost, makeSurface } from './host';
+import { FramedPainter, PagePainter, type Painter, type PainterKind } from './host';
 import { Interaction } from './interaction';
 import { LegendState, type LegendStorage } from './legend-state';
 
@@ -47,6 +44,8 @@ export interface OverlayDeps {
   requestBounds?(): void;
   /** Where the legend's dismissal is remembered (chrome.storage.local); null keeps it in memory. */
   legendStorage?: LegendStorage | null;
+  /** The extension's overlay page to draw in and its origin (docs/OVERLAY.md); null or absent: a canvas in the page. */
+  frame?: { url: string; origin: string } | null;
 }
 
 export class Overlay {
@@ -60,7 +59,9 @@ export class Overlay {
   drawnCount = 0;
   /** Meters left out this frame: no free slot beside the others, or covered by a dialog or menu. */
   hiddenCount = 0;
-  private canvasHost: CanvasHost | null = null;
+  private painter: Painter | null = null;
+  /** Set when the extension's frame did not answer: this page draws on its own canvas from then on. */
+  private frameFailed: string | null = null;
   private readonly interaction: Interaction;
   private readonly legend: LegendState;
   private ticker: ReturnType<typeof setInterval> | null = null;
@@ -68,8 +69,6 @@ export class Overlay {
   private want: number[] = [];
   private drawnIds = new Set<number>();
   private chains = new Map<number, number[]>();
-  private readonly text = new TextBoxCache();
-  private readonly atlas = new MeterAtlas(makeSurface);
   private choice: (ChoiceKey & { choice: Choice<StoredComponent>; at: number }) | null = null;
   /** The last placement and what it was made from (kept while `samePlan`). */
   private plan: Plan<StoredComponent> | null = null;
@@ -79,8 +78,6 @@ export class Overlay {
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
   /** Where each drawn meter went (top-left, viewport CSS px). */
   private meterPositions = new Map<number, Point>();
-  /** Where the legend was last drawn (viewport CSS px), for its dismissing click. */
-  private legendRect: Rect | null = null;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
     this.legend = new LegendState(deps.legendStorage ?? null);
@@ -98,7 +95,7 @@ export class Overlay {
       pin: (id) => this.deps.onPin(id),
       escape: () => this.escape(),
       onLegend: (x, y) => {
-        const r = this.legendRect;
+        const r = this.painter?.legendRect() ?? null;
         return r !== null && this.legend.visible() && x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
       },
       dismissLegend: () => {
@@ -157,18 +154,33 @@ export class Overlay {
 
   /** Keeps our meters out of the page's screenshots (an experiment's pixel comparison). */
   hideForCapture(hidden: boolean): void {
-    this.canvasHost?.setHidden(hidden);
+    this.painter?.setHidden(hidden);
   }
 
   get hostElement(): HTMLElement | null {
-    return this.canvasHost?.host ?? null;
+    return this.painter?.host ?? null;
+  }
+
+  /** Where the overlay is drawn: in the extension's frame, on a canvas in the page, or nowhere (off). */
+  get painterKind(): PainterKind | null {
+    return this.painter?.kind ?? null;
+  }
+
+  /** Why the extension's frame is not used on this page, or null. */
+  get frameFailure(): string | null {
+    return this.frameFailed;
+  }
+
+  /** The extension frame's own drawing time since the overlay went on (ms, off the page's main thread); null: none. */
+  get frameMs(): number | null {
+    const p = this.painter;
+    return p instanceof FramedPainter ? p.frameMs : null;
   }
 
   render(): void {
-    const host = this.canvasHost;
-    if (!host || this.mode === 'off') return;
-    const vp = host.sync();
-    const ctx = host.ctx;
+    const painter = this.painter;
+    if (!painter || this.mode === 'off') return;
+    const vp = painter.viewport();
     const { store } = this.deps;
     const s = this.settings;
     const input: PlanInput<StoredComponent> = {
@@ -203,15 +215,25 @@ export class Overlay {
       }
       this.drawnCount = plan.meters.length;
     }
-    if (!ctx) return;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, host.canvas.width, host.canvas.height);
-    paintCoveredOutlines(ctx, plan.outlines, plan.outlineCovers, vp.dpr, vp);
-    paintFills(ctx, plan.accentOutlines, vp.dpr, HOVER_FILL);
-    paintOutlines(ctx, plan.accentOutlines, vp.dpr, HOVER_COLOR);
-    if (plan.pinOutline) paintOutlines(ctx, [plan.pinOutline], vp.dpr, PIN_COLOR);
-    this.atlas.paint(ctx, plan.meters.map((m) => this.meterDraw(m)), vp.dpr, s);
-    this.paintText(ctx, plan.meters, plan.captions, vp);
+    painter.paint(this.paintFrame(plan, vp));
+  }
+
+  /** What this flush shows, placed: the painter draws it (here or in the extension's frame). */
+  private paintFrame(plan: Plan<StoredComponent>, vp: PaintFrame['vp']): PaintFrame {
+    const s = this.settings;
+    const labels: PaintLabel[] = [];
+    for (const m of plan.meters) if (m.label !== null) labels.push({ text: m.label, at: m.at });
+    const captions: PaintCaption[] = plan.captions.map((c) => {
+      const n = c.node;
+      return { lines: [pinCaption(n.name, n.layout, n.authored, n.rendered, n.portaledIn)], at: c.at, bounds: n.bounds, pinned: c.pinned };
+    });
+    return {
+      vp, outlines: plan.outlines, covers: plan.outlineCovers as PaintFrame['covers'], accent: plan.accentOutlines, pin: plan.pinOutline,
+      meters: plan.meters.map((m) => this.meterDraw(m)), labels, captions,
+      modeCaption: performance.now() < this.modeCaptionUntil ? modeCaption(this.mode) : null,
+      legend: this.legend.visible() ? legendLines(s) : null,
+      style: { meterStyle: s.meterStyle, msRamp: s.msRamp, inflationRamp: s.inflationRamp, colorBlind: s.colorBlind },
+    };
   }
 
   /**
@@ -266,38 +288,6 @@ export class Overlay {
     };
   }
 
-  private paintText(
-    ctx: CanvasRenderingContext2D, meters: PlannedMeter<StoredComponent>[],
-    captions: Caption<StoredComponent>[], vp: Viewport,
-  ): void {
-    for (const m of meters) {
-      if (m.label === null) continue;
-      // Beside the meter, vertically centred on it, inside the viewport.
-      const size = measureLines(ctx, [m.label], vp.dpr);
-      const y = Math.max(0, Math.min(vp.height - size.height, m.at.y + METER_HEIGHT_PX / 2 - size.height / 2));
-      this.text.paint(ctx, [m.label], Math.max(0, m.at.x - size.width - 2), y, vp.dpr);
-    }
-    for (const c of captions) {
-      const n = c.node;
-      const lines = [pinCaption(n.name, n.layout, n.authored, n.rendered, n.portaledIn)];
-      const at = placeCaption(c.at, measureLines(ctx, lines, vp.dpr), vp, n.bounds);
-      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
-    }
-    if (performance.now() < this.modeCaptionUntil) {
-      const lines = [modeCaption(this.mode)];
-      const at = placeModeCaption(measureLines(ctx, lines, vp.dpr), vp);
-      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
-    }
-    this.legendRect = null;
-    if (this.legend.visible()) {
-      const lines = legendLines(this.settings);
-      const size = measureLines(ctx, lines, vp.dpr);
-      const at = placeLegend(size, vp);
-      this.text.paint(ctx, lines, at.x, at.y, vp.dpr, { title: true });
-      this.legendRect = { x: at.x, y: at.y, width: size.width, height: size.height };
-    }
-  }
-
   private escape(): void {
     if (this.mode !== 'off' && this.pinned !== null) this.deps.onPin(null);
   }
@@ -316,15 +306,29 @@ export class Overlay {
   }
 
   private ensureHost(): void {
-    if (this.canvasHost) return;
-    this.canvasHost = new CanvasHost(() => this.requestRender());
+    if (this.painter) return;
+    this.painter = this.makePainter();
     this.interaction.attach();
     this.ticker = setInterval(() => this.requestRender(), IDLE_TICK_MS);
   }
 
+  private makePainter(): Painter {
+    const frame = this.frameFailed === null ? this.deps.frame ?? null : null;
+    if (frame === null) return new PagePainter(() => this.requestRender());
+    const framed: Painter = new FramedPainter(frame.url, frame.origin, () => this.requestRender(), (why) => {
+      // The extension's frame did not answer: the page's canvas takes over, for as long as this page lives.
+      this.frameFailed = why;
+      if (this.painter !== framed) return;
+      this.painter = this.makePainter();
+      this.plan = null;
+      this.requestRender();
+    });
+    return framed;
+  }
+
   private removeHost(): void {
-    this.canvasHost?.remove();
-    this.canvasHost = null;
+    this.painter?.remove();
+    this.painter = null;
     this.interaction.detach();
     if (this.ticker !== null) clearInterval(this.ticker);
     this.ticker = null;
@@ -332,7 +336,6 @@ export class Overlay {
     this.drawnIds.clear();
     this.chains.clear();
     this.meterPositions.clear();
-    this.atlas.reset();
     this.choice = null;
     this.plan = null;
     this.planKey = null;

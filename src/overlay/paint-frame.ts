@@ -1,0 +1,231 @@
+/**
+ * One flush of the overlay as data: everything the canvas shows, already
+ * placed by the plan (src/overlay/plan.ts), and the painter that draws it.
+ *
+ * The content script makes a `PaintFrame` every flush. Where the overlay is
+ * drawn in the extension's own frame (docs/OVERLAY.md, where the drawing
+ * runs), the frame travels packed — the meters' numbers and sparklines in
+ * two typed arrays, so that sending 200 meters is two copies rather than 200
+ * objects to clone — and is checked on arrival like any message; the same
+ * `FramePainter` draws it there or, as the fallback, on a canvas in the page.
+ */
+import { MeterAtlas, type AtlasMeter, type BlitContext, type SurfaceFactory } from './atlas';
+import { METER_HEIGHT_PX, type Point } from './anchor';
+import type { MeterStyle } from './meter-raster';
+import { HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR } from './paint-meters';
+import { measureLines, placeCaption, placeLegend, placeModeCaption, type Line } from './paint-text';
+import { SPARKLINE_BUCKETS } from './sparkline';
+import { TextBoxCache, type TextContext } from './text-cache';
+import type { Rect, Viewport } from './types';
+
+export interface PaintCaption {
+  lines: Line[];
+  /** The meter's top-left it hangs from. */
+  at: Point;
+  /** The component's box, kept clear when there is room. */
+  bounds: Rect | null;
+  pinned: boolean;
+}
+
+export interface PaintLabel {
+  text: string;
+  /** The meter's top-left: the label goes to its left, centred on it. */
+  at: Point;
+}
+
+export interface PaintFrame {
+  /** The viewport the plan placed everything in (CSS px, device px per CSS px). */
+  vp: Viewport;
+  outlines: Rect[];
+  /** Per outline, the occluders above it (clipped out). */
+  covers: Rect[][];
+  accent: Rect[];
+  pin: Rect | null;
+  meters: AtlasMeter[];
+  labels: PaintLabel[];
+  captions: PaintCaption[];
+  modeCaption: string | null;
+  legend: Line[] | null;
+  style: MeterStyle;
+}
+
+export type PaintContext = BlitContext & TextContext;
+
+/** Draws paint frames onto one canvas: the meter atlas and the cached text boxes live as long as it does. */
+export class FramePainter {
+  private readonly atlas: MeterAtlas;
+  private readonly text = new TextBoxCache();
+
+  constructor(surface: SurfaceFactory) {
+    this.atlas = new MeterAtlas(surface);
+  }
+
+  /** Clears the canvas (`width` × `height` device px) and draws `f`; returns where the legend went (CSS px), or null. */
+  paint(ctx: PaintContext, width: number, height: number, f: PaintFrame): Rect | null {
+    const { vp } = f;
+    const dpr = vp.dpr;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    paintCoveredOutlines(ctx, f.outlines, f.covers, dpr, vp);
+    paintFills(ctx, f.accent, dpr, HOVER_FILL);
+    paintOutlines(ctx, f.accent, dpr, HOVER_COLOR);
+    if (f.pin) paintOutlines(ctx, [f.pin], dpr, PIN_COLOR);
+    this.atlas.paint(ctx, f.meters, dpr, f.style);
+    for (const l of f.labels) {
+      // Beside the meter, vertically centred on it, inside the viewport.
+      const size = measureLines(ctx, [l.text], dpr);
+      const y = Math.max(0, Math.min(vp.height - size.height, l.at.y + METER_HEIGHT_PX / 2 - size.height / 2));
+      this.text.paint(ctx, [l.text], Math.max(0, l.at.x - size.width - 2), y, dpr);
+    }
+    for (const c of f.captions) {
+      const at = placeCaption(c.at, measureLines(ctx, c.lines, dpr), vp, c.bounds);
+      this.text.paint(ctx, c.lines, at.x, at.y, dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
+    }
+    if (f.modeCaption !== null) {
+      const lines = [f.modeCaption];
+      const at = placeModeCaption(measureLines(ctx, lines, dpr), vp);
+      this.text.paint(ctx, lines, at.x, at.y, dpr, { title: true });
+    }
+    if (f.legend === null) return null;
+    const size = measureLines(ctx, f.legend, dpr);
+    const at = placeLegend(size, vp);
+    this.text.paint(ctx, f.legend, at.x, at.y, dpr, { title: true });
+    return { x: at.x, y: at.y, width: size.width, height: size.height };
+  }
+
+  /** Meter slots rasterised in the last paint (tests, benchmarks). */
+  get rasterised(): number {
+    return this.atlas.rasterised;
+  }
+
+  /** Forgets the atlas' slots (the canvas went away). */
+  reset(): void {
+    this.atlas.reset();
+  }
+}
+
+// ---- The frame as a message ----------------------------------------------------------------------------------------
+
+/** Numbers per meter in `PackedFrame.nums`: x, y, layoutMs, authored, rendered, sparkOldest, sparkBucket (NaN: none), has a sparkline (0/1). */
+const NUMS = 8;
+
+/** Bounds on a frame from the content script, checked in the frame: the plan never comes near them. */
+export const FRAME_LIMITS = { meters: 4096, rects: 8192, texts: 64, lines: 64, chars: 4096, segments: 64 } as const;
+
+/**
+ * A `PaintFrame` as it crosses to the extension's frame: everything but the meters as is, the meters in two arrays,
+ * and the canvas' size in device px as the page measured it (the frame's canvas covers exactly the host's box).
+ */
+export interface PackedFrame extends Omit<PaintFrame, 'meters'> {
+  nums: Float64Array;
+  sparks: Float32Array;
+  backing: { width: number; height: number };
+}
+
+/** Largest backing store side the frame accepts (device px): Chrome's own canvas limit is 32 767. */
+const MAX_BACKING = 32767;
+
+export function packFrame(f: PaintFrame, backing: { width: number; height: number }): PackedFrame {
+  const n = f.meters.length;
+  const nums = new Float64Array(n * NUMS);
+  let sparked = 0;
+  for (const m of f.meters) if (m.spark) sparked++;
+  const sparks = new Float32Array(sparked * SPARKLINE_BUCKETS);
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    const m = f.meters[i];
+    const o = i * NUMS;
+    nums[o] = m.x;
+    nums[o + 1] = m.y;
+    nums[o + 2] = m.layoutMs;
+    nums[o + 3] = m.authored;
+    nums[o + 4] = m.rendered;
+    nums[o + 5] = m.sparkOldest;
+    nums[o + 6] = m.sparkBucket ?? NaN;
+    if (m.spark) {
+      nums[o + 7] = 1;
+      // A ring of another length is cut or padded to SPARKLINE_BUCKETS (the store's are exactly that long).
+      const ring = m.spark;
+      for (let k = 0; k < SPARKLINE_BUCKETS && k < ring.length; k++) sparks[s + k] = ring[k];
+      s += SPARKLINE_BUCKETS;
+    }
+  }
+  const { meters: _meters, ...rest } = f;
+  return { ...rest, nums, sparks, backing: { width: backing.width, height: backing.height } };
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isRect = (v: unknown): v is Rect => {
+  const r = v as Rect | null;
+  return typeof r === 'object' && r !== null && isNum(r.x) && isNum(r.y) && isNum(r.width) && isNum(r.height);
+};
+const isPoint = (v: unknown): v is Point => {
+  const p = v as Point | null;
+  return typeof p === 'object' && p !== null && isNum(p.x) && isNum(p.y);
+};
+const isRects = (v: unknown, max: number): v is Rect[] => Array.isArray(v) && v.length <= max && v.every(isRect);
+
+function isLine(v: unknown): v is Line {
+  if (typeof v === 'string') return v.length <= FRAME_LIMITS.chars;
+  if (!Array.isArray(v) || v.length > FRAME_LIMITS.segments) return false;
+  return v.every((s: unknown) => {
+    const g = s as { text?: unknown; color?: unknown; swatch?: unknown } | null;
+    return typeof g === 'object' && g !== null && typeof g.text === 'string' && g.text.length <= FRAME_LIMITS.chars
+      && (g.color === undefined || (typeof g.color === 'string' && g.color.length <= 64))
+      && (g.swatch === undefined || typeof g.swatch === 'boolean');
+  });
+}
+const isLines = (v: unknown): v is Line[] => Array.isArray(v) && v.length <= FRAME_LIMITS.lines && v.every(isLine);
+
+function isStyle(v: unknown): v is MeterStyle {
+  const s = v as MeterStyle | null;
+  const ramp = (r: unknown): boolean => Array.isArray(r) && r.length === 3 && r.every(isNum);
+  return typeof s === 'object' && s !== null && (s.meterStyle === 'sparkline' || s.meterStyle === 'bars')
+    && typeof s.colorBlind === 'boolean' && ramp(s.msRamp) && ramp(s.inflationRamp);
+}
+
+/** The frame's side: a message checked and unpacked, or null when it is not a frame this module made. */
+export function unpackFrame(v: unknown): { frame: PaintFrame; backing: { width: number; height: number } } | null {
+  const f = v as PackedFrame | null;
+  if (typeof f !== 'object' || f === null) return null;
+  const b = f.backing as { width: number; height: number } | null;
+  const side = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= MAX_BACKING;
+  if (typeof b !== 'object' || b === null || !side(b.width) || !side(b.height)) return null;
+  const vp = f.vp as Viewport | null;
+  if (typeof vp !== 'object' || vp === null || !isNum(vp.width) || !isNum(vp.height) || !isNum(vp.dpr) || vp.dpr <= 0 || vp.dpr > 16) return null;
+  if (!(f.nums instanceof Float64Array) || !(f.sparks instanceof Float32Array) || f.nums.length % NUMS !== 0) return null;
+  const n = f.nums.length / NUMS;
+  if (n > FRAME_LIMITS.meters) return null;
+  if (!isRects(f.outlines, FRAME_LIMITS.rects) || !isRects(f.accent, FRAME_LIMITS.rects) || (f.pin !== null && !isRect(f.pin))) return null;
+  if (!Array.isArray(f.covers) || f.covers.length > FRAME_LIMITS.rects || !f.covers.every((c) => isRects(c, FRAME_LIMITS.rects))) return null;
+  if (!Array.isArray(f.labels) || f.labels.length > FRAME_LIMITS.meters
+    || !f.labels.every((l) => typeof l === 'object' && l !== null && typeof l.text === 'string' && l.text.length <= FRAME_LIMITS.chars && isPoint(l.at))) return null;
+  if (!Array.isArray(f.captions) || f.captions.length > FRAME_LIMITS.texts
+    || !f.captions.every((c) => typeof c === 'object' && c !== null && isLines(c.lines) && isPoint(c.at)
+      && (c.bounds === null || isRect(c.bounds)) && typeof c.pinned === 'boolean')) return null;
+  if (f.modeCaption !== null && (typeof f.modeCaption !== 'string' || f.modeCaption.length > FRAME_LIMITS.chars)) return null;
+  if (f.legend !== null && !isLines(f.legend)) return null;
+  if (!isStyle(f.style)) return null;
+  const meters: AtlasMeter[] = [];
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    const o = i * NUMS;
+    const hasSpark = f.nums[o + 7] === 1;
+    if (hasSpark && s + SPARKLINE_BUCKETS > f.sparks.length) return null;
+    const bucket = f.nums[o + 6];
+    const m: AtlasMeter = {
+      x: f.nums[o], y: f.nums[o + 1], layoutMs: f.nums[o + 2], authored: f.nums[o + 3], rendered: f.nums[o + 4],
+      sparkOldest: f.nums[o + 5], spark: hasSpark ? f.sparks.subarray(s, s + SPARKLINE_BUCKETS) : null,
+    };
+    if (!Number.isNaN(bucket)) m.sparkBucket = bucket;
+    if (![m.x, m.y, m.layoutMs, m.authored, m.rendered].every(isNum) || !Number.isInteger(m.sparkOldest)
+      || m.sparkOldest < 0 || m.sparkOldest >= SPARKLINE_BUCKETS) return null;
+    if (hasSpark) s += SPARKLINE_BUCKETS;
+    meters.push(m);
+  }
+  const frame: PaintFrame = {
+    vp: { width: vp.width, height: vp.height, dpr: vp.dpr }, outlines: f.outlines, covers: f.covers, accent: f.accent,
+    pin: f.pin, meters, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
+  };
+  return { frame, backing: { width: b.width, height: b.height } };
+}

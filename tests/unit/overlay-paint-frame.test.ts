@@ -1,0 +1,134 @@
+/**
+ * One flush as data (src/overlay/paint-frame.ts): what the content script sends the extension's frame survives the
+ * trip (packed, structured-cloned as postMessage does, unpacked) and draws exactly what the same flush draws in the
+ * page; anything that is not a frame packFrame made is refused whole.
+ */
+import { expect } from 'chai';
+import type { AtlasMeter, AtlasSurface, BlitContext } from '../../src/overlay/atlas';
+import type { MeterStyle, PixelBuffer } from '../../src/overlay/meter-raster';
+import { FRAME_LIMITS, FramePainter, packFrame, unpackFrame, type PackedFrame, type PaintContext, type PaintFrame } from '../../src/overlay/paint-frame';
+import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
+import { SPARKLINE_BUCKETS } from '../../src/overlay/sparkline';
+import { FakeContext } from './overlay-helpers';
+
+const STYLE: MeterStyle = { meterStyle: 'sparkline', msRamp: DEFAULT_SETTINGS.msRamp, inflationRamp: DEFAULT_SETTINGS.inflationRamp, colorBlind: false };
+const BACKING = { width: 2560, height: 1800 };
+
+function ring(seed: number): Float32Array {
+  const r = new Float32Array(SPARKLINE_BUCKETS);
+  for (let i = 0; i < r.length; i++) r[i] = ((i * 7 + seed) % 13) / 4;
+  return r;
+}
+
+function frame(o: Partial<PaintFrame> = {}): PaintFrame {
+  const meters: AtlasMeter[] = [
+    { x: 10.5, y: 20, layoutMs: 1.25, authored: 3, rendered: 40, spark: ring(1), sparkOldest: 5, sparkBucket: 1234 },
+    { x: 300, y: 44, layoutMs: 0, authored: 1, rendered: 1, spark: null, sparkOldest: 0 },
+    { x: 500, y: 90.25, layoutMs: 7, authored: 12, rendered: 12, spark: ring(2), sparkOldest: 59, sparkBucket: 99 },
+  ];
+  return {
+    vp: { width: 1280, height: 900, dpr: 2 },
+    outlines: [{ x: 1, y: 2, width: 300, height: 200 }, { x: 10, y: 20, width: 30, height: 40 }],
+    covers: [[], [{ x: 0, y: 0, width: 15, height: 15 }]],
+    accent: [{ x: 5, y: 5, width: 50, height: 50 }],
+    pin: { x: 7, y: 8, width: 90, height: 60 },
+    meters,
+    labels: [{ text: '<page>', at: { x: 300, y: 44 } }],
+    captions: [{ lines: ['Big  1.2 ms · 3 → 40'], at: { x: 10.5, y: 20 }, bounds: { x: 1, y: 2, width: 300, height: 200 }, pinned: true }],
+    modeCaption: 'Layout Cost: Components',
+    legend: ['Layout Cost', [{ text: '', swatch: true, color: 'rgb(1,2,3)' }, { text: ' layout ms' }]],
+    style: STYLE,
+    ...o,
+  };
+}
+
+/** What postMessage does to a packed frame. */
+const trip = (f: PaintFrame): unknown => structuredClone(packFrame(f, BACKING));
+
+class Surface implements AtlasSurface {
+  readonly pixels: PixelBuffer;
+  readonly source = {};
+  constructor(w: number, h: number) {
+    this.pixels = { data: new Uint8ClampedArray(w * h * 4), width: w, height: h };
+  }
+  upload(): void {}
+}
+
+class Ctx extends FakeContext implements BlitContext {
+  imageSmoothingEnabled = true;
+  drawImage(...a: unknown[]): void {
+    this.calls.push({ op: 'drawImage', args: a.slice(1) });
+  }
+}
+
+describe('overlay paint frame', () => {
+  it('survives packing and a structured clone: the meters, their sparklines and everything else', () => {
+    const f = frame();
+    const got = unpackFrame(trip(f));
+    expect(got).to.not.equal(null);
+    expect(got!.backing).to.deep.equal(BACKING);
+    const { meters, ...rest } = got!.frame;
+    const { meters: sent, ...sentRest } = f;
+    expect(rest).to.deep.equal(sentRest);
+    expect(meters.length).to.equal(3);
+    meters.forEach((m, i) => {
+      const s = sent[i];
+      expect([m.x, m.y, m.layoutMs, m.authored, m.rendered, m.sparkOldest, m.sparkBucket])
+        .to.deep.equal([s.x, s.y, s.layoutMs, s.authored, s.rendered, s.sparkOldest, s.sparkBucket]);
+      expect(m.spark === null ? null : Array.from(m.spark)).to.deep.equal(s.spark === null ? null : Array.from(s.spark));
+    });
+    expect('sparkBucket' in meters[1]).to.equal(false);
+  });
+
+  it('packs the meters in two typed arrays, sparklines only for meters that have one', () => {
+    const p = packFrame(frame(), BACKING);
+    expect(p.nums).to.be.instanceOf(Float64Array);
+    expect(p.nums.length).to.equal(3 * 8);
+    expect(p.sparks.length).to.equal(2 * SPARKLINE_BUCKETS);
+    expect(p).to.not.have.property('meters');
+  });
+
+  it('draws in the frame exactly what the same flush draws in the page', () => {
+    const f = frame();
+    const page = new Ctx();
+    const there = new Ctx();
+    const pageLegend = new FramePainter((w, h) => new Surface(w, h)).paint(page as unknown as PaintContext, BACKING.width, BACKING.height, f);
+    const got = unpackFrame(trip(f))!;
+    const frameLegend = new FramePainter((w, h) => new Surface(w, h)).paint(there as unknown as PaintContext, got.backing.width, got.backing.height, got.frame);
+    expect(there.calls).to.deep.equal(page.calls);
+    expect(page.calls.filter((c) => c.op === 'drawImage').length).to.equal(3);
+    expect(frameLegend).to.deep.equal(pageLegend);
+    expect(pageLegend).to.not.equal(null);
+    expect(new FramePainter((w, h) => new Surface(w, h)).paint(new Ctx() as unknown as PaintContext, 10, 10, frame({ legend: null }))).to.equal(null);
+  });
+
+  it('refuses whatever is not a frame it made, whole', () => {
+    const good = trip(frame()) as PackedFrame;
+    const bad: [string, (p: PackedFrame) => unknown][] = [
+      ['not an object', () => 'paint'],
+      ['null', () => null],
+      ['no backing', (p) => ({ ...p, backing: undefined })],
+      ['a backing too large', (p) => ({ ...p, backing: { width: 40000, height: 10 } })],
+      ['a fractional backing', (p) => ({ ...p, backing: { width: 10.5, height: 10 } })],
+      ['numbers as a plain array', (p) => ({ ...p, nums: Array.from(p.nums) })],
+      ['a partial meter', (p) => ({ ...p, nums: p.nums.slice(0, 20) })],
+      ['too many meters', (p) => ({ ...p, nums: new Float64Array((FRAME_LIMITS.meters + 1) * 8) })],
+      ['a NaN position', (p) => { const n = p.nums.slice(); n[0] = NaN; return { ...p, nums: n }; }],
+      ['an infinite count', (p) => { const n = p.nums.slice(); n[3] = Infinity; return { ...p, nums: n }; }],
+      ['an oldest bucket out of the ring', (p) => { const n = p.nums.slice(); n[5] = SPARKLINE_BUCKETS; return { ...p, nums: n }; }],
+      ['a sparkline that is not there', (p) => ({ ...p, sparks: p.sparks.slice(0, SPARKLINE_BUCKETS) })],
+      ['a zero pixel ratio', (p) => ({ ...p, vp: { ...p.vp, dpr: 0 } })],
+      ['a rect with a string', (p) => ({ ...p, outlines: [{ x: '1', y: 2, width: 3, height: 4 }] })],
+      ['covers not arrays', (p) => ({ ...p, covers: [{}] })],
+      ['a label too long', (p) => ({ ...p, labels: [{ text: 'x'.repeat(FRAME_LIMITS.chars + 1), at: { x: 0, y: 0 } }] })],
+      ['a caption without lines', (p) => ({ ...p, captions: [{ at: { x: 0, y: 0 }, bounds: null, pinned: true }] })],
+      ['a legend segment that is not text', (p) => ({ ...p, legend: [[{ text: 1 }]] })],
+      ['a color that is not a string', (p) => ({ ...p, legend: [[{ text: 'a', color: 5 }]] })],
+      ['a mode caption that is a number', (p) => ({ ...p, modeCaption: 3 })],
+      ['an unknown meter style', (p) => ({ ...p, style: { ...p.style, meterStyle: 'pie' } })],
+      ['a ramp of two', (p) => ({ ...p, style: { ...p.style, msRamp: [1, 2] } })],
+    ];
+    expect(unpackFrame(good)).to.not.equal(null);
+    for (const [what, make] of bad) expect(unpackFrame(make(structuredClone(good))), what).to.equal(null);
+  });
+});

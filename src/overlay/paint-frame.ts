@@ -113,13 +113,79 @@ const NUMS = 8;
 export const FRAME_LIMITS = { meters: 4096, rects: 8192, texts: 64, lines: 64, chars: 4096, segments: 64 } as const;
 
 /**
- * A `PaintFrame` as it crosses to the extension's frame: everything but the meters as is, the meters in two arrays,
- * and the canvas' size in device px as the page measured it (the frame's canvas covers exactly the host's box).
+ * A `PaintFrame` as it crosses to the extension's frame: the meters in two arrays, the outlines, the accent outlines
+ * and the covers in a third (`packRects`), the text as is, and the canvas' size in device px as the page measured it
+ * (the frame's canvas covers exactly the host's box). Typed arrays are one copy each for postMessage's serialiser,
+ * where hundreds of small objects are hundreds of steps.
  */
-export interface PackedFrame extends Omit<PaintFrame, 'meters'> {
+export interface PackedFrame extends Omit<PaintFrame, 'meters' | 'outlines' | 'covers' | 'accent'> {
   nums: Float64Array;
   sparks: Float32Array;
+  rects: Float64Array;
   backing: { width: number; height: number };
+}
+
+/** [outlines n, accent m, n × 4, m × 4, n cover counts, every cover × 4]. */
+function packRects(outlines: readonly Rect[], accent: readonly Rect[], covers: readonly (readonly Rect[])[]): Float64Array {
+  let k = 0;
+  for (let i = 0; i < outlines.length; i++) k += covers[i]?.length ?? 0;
+  const a = new Float64Array(2 + 4 * outlines.length + 4 * accent.length + outlines.length + 4 * k);
+  a[0] = outlines.length;
+  a[1] = accent.length;
+  let o = 2;
+  const put = (r: Rect): void => {
+    a[o] = r.x;
+    a[o + 1] = r.y;
+    a[o + 2] = r.width;
+    a[o + 3] = r.height;
+    o += 4;
+  };
+  for (const r of outlines) put(r);
+  for (const r of accent) put(r);
+  for (let i = 0; i < outlines.length; i++) a[o++] = covers[i]?.length ?? 0;
+  for (let i = 0; i < outlines.length; i++) for (const r of covers[i] ?? []) put(r);
+  return a;
+}
+
+function unpackRects(a: Float64Array): { outlines: Rect[]; accent: Rect[]; covers: Rect[][] } | null {
+  if (a.length < 2) return null;
+  const n = a[0], m = a[1];
+  if (!Number.isInteger(n) || !Number.isInteger(m) || n < 0 || m < 0 || n > FRAME_LIMITS.rects || m > FRAME_LIMITS.rects) return null;
+  let o = 2;
+  const fixed = 2 + 4 * n + 4 * m + n;
+  if (a.length < fixed) return null;
+  const take = (): Rect | null => {
+    const r = { x: a[o], y: a[o + 1], width: a[o + 2], height: a[o + 3] };
+    o += 4;
+    return isRect(r) ? r : null;
+  };
+  const list = (count: number): Rect[] | null => {
+    const out: Rect[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = take();
+      if (r === null) return null;
+      out.push(r);
+    }
+    return out;
+  };
+  const outlines = list(n), accent = list(m);
+  if (outlines === null || accent === null) return null;
+  const counts: number[] = [];
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const c = a[o++];
+    if (!Number.isInteger(c) || c < 0 || c > FRAME_LIMITS.rects) return null;
+    counts.push(c);
+    k += c;
+  }
+  if (k > FRAME_LIMITS.rects || a.length !== fixed + 4 * k) return null;
+  const covers: Rect[][] = [];
+  for (const c of counts) {
+    const l = list(c);
+    if (l === null) return null;
+    covers.push(l);
+  }
+  return { outlines, accent, covers };
 }
 
 /** Largest backing store side the frame accepts (device px): Chrome's own canvas limit is 32 767. */
@@ -150,8 +216,10 @@ export function packFrame(f: PaintFrame, backing: { width: number; height: numbe
       s += SPARKLINE_BUCKETS;
     }
   }
-  const { meters: _meters, ...rest } = f;
-  return { ...rest, nums, sparks, backing: { width: backing.width, height: backing.height } };
+  return {
+    vp: f.vp, pin: f.pin, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
+    nums, sparks, rects: packRects(f.outlines, f.accent, f.covers), backing: { width: backing.width, height: backing.height },
+  };
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -163,7 +231,6 @@ const isPoint = (v: unknown): v is Point => {
   const p = v as Point | null;
   return typeof p === 'object' && p !== null && isNum(p.x) && isNum(p.y);
 };
-const isRects = (v: unknown, max: number): v is Rect[] => Array.isArray(v) && v.length <= max && v.every(isRect);
 
 function isLine(v: unknown): v is Line {
   if (typeof v === 'string') return v.length <= FRAME_LIMITS.chars;
@@ -196,8 +263,9 @@ export function unpackFrame(v: unknown): { frame: PaintFrame; backing: { width: 
   if (!(f.nums instanceof Float64Array) || !(f.sparks instanceof Float32Array) || f.nums.length % NUMS !== 0) return null;
   const n = f.nums.length / NUMS;
   if (n > FRAME_LIMITS.meters) return null;
-  if (!isRects(f.outlines, FRAME_LIMITS.rects) || !isRects(f.accent, FRAME_LIMITS.rects) || (f.pin !== null && !isRect(f.pin))) return null;
-  if (!Array.isArray(f.covers) || f.covers.length > FRAME_LIMITS.rects || !f.covers.every((c) => isRects(c, FRAME_LIMITS.rects))) return null;
+  if (!(f.rects instanceof Float64Array) || (f.pin !== null && !isRect(f.pin))) return null;
+  const rects = unpackRects(f.rects);
+  if (rects === null) return null;
   if (!Array.isArray(f.labels) || f.labels.length > FRAME_LIMITS.meters
     || !f.labels.every((l) => typeof l === 'object' && l !== null && typeof l.text === 'string' && l.text.length <= FRAME_LIMITS.chars && isPoint(l.at))) return null;
   if (!Array.isArray(f.captions) || f.captions.length > FRAME_LIMITS.texts
@@ -224,7 +292,7 @@ export function unpackFrame(v: unknown): { frame: PaintFrame; backing: { width: 
     meters.push(m);
   }
   const frame: PaintFrame = {
-    vp: { width: vp.width, height: vp.height, dpr: vp.dpr }, outlines: f.outlines, covers: f.covers, accent: f.accent,
+    vp: { width: vp.width, height: vp.height, dpr: vp.dpr }, outlines: rects.outlines, covers: rects.covers, accent: rects.accent,
     pin: f.pin, meters, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
   };
   return { frame, backing: { width: b.width, height: b.height } };

@@ -80,12 +80,14 @@ describe('overlay paint frame', () => {
     expect('sparkBucket' in meters[1]).to.equal(false);
   });
 
-  it('packs the meters in two typed arrays, sparklines only for meters that have one', () => {
+  it('packs the meters and rects in typed arrays, sparklines only for meters that have one', () => {
     const p = packFrame(frame(), BACKING);
     expect(p.nums).to.be.instanceOf(Float64Array);
     expect(p.nums.length).to.equal(3 * 8);
     expect(p.sparks.length).to.equal(2 * SPARKLINE_BUCKETS);
-    expect(p).to.not.have.property('meters');
+    // 2 outlines, 1 accent, 2 cover counts, 1 cover.
+    expect(Array.from(p.rects)).to.deep.equal([2, 1, 1, 2, 300, 200, 10, 20, 30, 40, 5, 5, 50, 50, 0, 1, 0, 0, 15, 15]);
+    for (const k of ['meters', 'outlines', 'accent', 'covers']) expect(p).to.not.have.property(k);
   });
 
   it('draws in the frame exactly what the same flush draws in the page', () => {
@@ -118,8 +120,14 @@ describe('overlay paint frame', () => {
       ['an oldest bucket out of the ring', (p) => { const n = p.nums.slice(); n[5] = SPARKLINE_BUCKETS; return { ...p, nums: n }; }],
       ['a sparkline that is not there', (p) => ({ ...p, sparks: p.sparks.slice(0, SPARKLINE_BUCKETS) })],
       ['a zero pixel ratio', (p) => ({ ...p, vp: { ...p.vp, dpr: 0 } })],
-      ['a rect with a string', (p) => ({ ...p, outlines: [{ x: '1', y: 2, width: 3, height: 4 }] })],
-      ['covers not arrays', (p) => ({ ...p, covers: [{}] })],
+      ['rects as a plain array', (p) => ({ ...p, rects: Array.from(p.rects) })],
+      ['a NaN outline', (p) => { const r = p.rects.slice(); r[2] = NaN; return { ...p, rects: r }; }],
+      ['a fractional outline count', (p) => { const r = p.rects.slice(); r[0] = 1.5; return { ...p, rects: r }; }],
+      ['more outlines than sent', (p) => { const r = p.rects.slice(); r[0] = 3; return { ...p, rects: r }; }],
+      ['a cover count past the end', (p) => { const r = p.rects.slice(); r[2 + 4 * 2 + 4 * 1 + 1] = 2; return { ...p, rects: r }; }],
+      ['a negative cover count', (p) => { const r = p.rects.slice(); r[2 + 4 * 2 + 4 * 1] = -1; return { ...p, rects: r }; }],
+      ['a trailing number', (p) => { const r = new Float64Array(p.rects.length + 1); r.set(p.rects); return { ...p, rects: r }; }],
+      ['a pin with a string', (p) => ({ ...p, pin: { x: '1', y: 2, width: 3, height: 4 } })],
       ['a label too long', (p) => ({ ...p, labels: [{ text: 'x'.repeat(FRAME_LIMITS.chars + 1), at: { x: 0, y: 0 } }] })],
       ['a caption without lines', (p) => ({ ...p, captions: [{ at: { x: 0, y: 0 }, bounds: null, pinned: true }] })],
       ['a legend segment that is not text', (p) => ({ ...p, legend: [[{ text: 1 }]] })],

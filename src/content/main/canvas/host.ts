@@ -226,7 +226,7 @@ export class FramedPainter implements Painter {
     this.inFlight = true;
     this.sentDpr = w.frame.vp.dpr;
     const packed = packFrame(w.frame, w.backing);
-    this.port.postMessage(packed, [packed.nums.buffer, packed.sparks.buffer]);
+    this.port.postMessage(packed, [packed.nums.buffer, packed.sparks.buffer, packed.rects.buffer]);
   }
 
   legendRect(): Rect | null {

@@ -12,7 +12,7 @@
  * cannot name this frame (closed shadow root; not in `window.frames`).
  */
 import type { AtlasSurface } from '../overlay/atlas';
-import { FramePainter, unpackFrame, type PaintContext } from '../overlay/paint-frame';
+import { FramePainter, SparkRings, unpackFrame, type PaintContext } from '../overlay/paint-frame';
 import { forgetFont } from '../overlay/paint-text';
 import type { Rect } from '../overlay/types';
 
@@ -30,11 +30,16 @@ function makeSurface(width: number, height: number): AtlasSurface | null {
 const canvas = document.querySelector('canvas') ?? document.body.appendChild(document.createElement('canvas'));
 const ctx = canvas.getContext('2d', { alpha: true });
 const painter = new FramePainter(makeSurface);
+const rings = new SparkRings();
+/** Where the legend went in the last flush drawn (a flush not drawn leaves the canvas, and the legend, as they were). */
+let legend: Rect | null = null;
 let port: MessagePort | null = null;
 
-function draw(data: unknown): Rect | null {
-  const got = unpackFrame(data);
-  if (got === null || ctx === null) return null;
+/** Draws a flush; false when it could not be (a sparkline that does not join the frame's copy: ask for them whole). */
+function draw(data: unknown): boolean {
+  const got = unpackFrame(data, rings);
+  if (got === null || ctx === null) return true;
+  if (got.stale) return false;
   // The backing store the page measured for the host's box, which this canvas covers exactly. Where this frame's
   // pixel ratio is not the page's (DevTools' device emulation reaches the page only), the browser scales it, until
   // the content script moves the drawing into the page.
@@ -44,7 +49,8 @@ function draw(data: unknown): Rect | null {
     canvas.height = height;
     forgetFont(ctx);
   }
-  return painter.paint(ctx as unknown as PaintContext, width, height, got.frame);
+  legend = painter.paint(ctx as unknown as PaintContext, width, height, got.frame);
+  return true;
 }
 
 addEventListener('message', (e: MessageEvent) => {
@@ -53,11 +59,11 @@ addEventListener('message', (e: MessageEvent) => {
   port = p;
   p.onmessage = (m) => {
     const t0 = performance.now();
-    let legend: Rect | null = null;
+    let drawn = true;
     try {
-      legend = draw(m.data);
+      drawn = draw(m.data);
     } finally {
-      p.postMessage({ t: 'painted', legend, ms: performance.now() - t0, dpr: devicePixelRatio });
+      p.postMessage({ t: 'painted', legend, ms: performance.now() - t0, dpr: devicePixelRatio, resend: !drawn });
     }
   };
   p.postMessage({ t: 'ready' });

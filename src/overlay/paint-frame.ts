@@ -33,6 +33,15 @@ export interface PaintLabel {
   at: Point;
 }
 
+/**
+ * A meter to draw, with the component it shows (`id`) and, where its sparkline lives in the store, the live ring
+ * (`ring`: read when the flush is sent, so the frame gets the ring as it is then).
+ */
+export interface PaintMeter extends AtlasMeter {
+  id: number;
+  ring?: { readonly spark: Float32Array | null; readonly sparkBucket: number } | null;
+}
+
 export interface PaintFrame {
   /** The viewport the plan placed everything in (CSS px, device px per CSS px). */
   vp: Viewport;
@@ -41,7 +50,7 @@ export interface PaintFrame {
   covers: Rect[][];
   accent: Rect[];
   pin: Rect | null;
-  meters: AtlasMeter[];
+  meters: PaintMeter[];
   labels: PaintLabel[];
   captions: PaintCaption[];
   modeCaption: string | null;
@@ -106,8 +115,20 @@ export class FramePainter {
 
 // ---- The frame as a message ----------------------------------------------------------------------------------------
 
-/** Numbers per meter in `PackedFrame.nums`: x, y, layoutMs, authored, rendered, sparkOldest, sparkBucket (NaN: none), has a sparkline (0/1). */
+/**
+ * Numbers per meter in `PackedFrame.nums`: x, y, layoutMs, authored, rendered, sparkOldest, the sparkline's newest
+ * bucket (NaN: the ring's own order, `sparkOldest` says where it starts), and how many of its values follow in
+ * `sparks` (0: no sparkline).
+ */
 const NUMS = 8;
+
+/**
+ * What the content script has sent the frame of each component's sparkline: the ring it came from and the newest
+ * bucket sent. A flush then carries only the buckets from that one on (the newest bucket's maximum can still grow),
+ * usually one or two values a meter instead of 60: postMessage to another process costs by the kilobyte, and more
+ * again past 64 KB (docs/OVERLAY.md).
+ */
+export type SparkSent = Map<number, { ring: Float32Array; bucket: number }>;
 
 /** Bounds on a frame from the content script, checked in the frame: the plan never comes near them. */
 export const FRAME_LIMITS = { meters: 4096, rects: 8192, texts: 64, lines: 64, chars: 4096, segments: 64 } as const;
@@ -119,6 +140,7 @@ export const FRAME_LIMITS = { meters: 4096, rects: 8192, texts: 64, lines: 64, c
  * where hundreds of small objects are hundreds of steps.
  */
 export interface PackedFrame extends Omit<PaintFrame, 'meters' | 'outlines' | 'covers' | 'accent'> {
+  ids: Int32Array;
   nums: Float64Array;
   sparks: Float32Array;
   rects: Float64Array;
@@ -191,34 +213,49 @@ function unpackRects(a: Float64Array): { outlines: Rect[]; accent: Rect[]; cover
 /** Largest backing store side the frame accepts (device px): Chrome's own canvas limit is 32 767. */
 const MAX_BACKING = 32767;
 
-export function packFrame(f: PaintFrame, backing: { width: number; height: number }): PackedFrame {
+export function packFrame(f: PaintFrame, backing: { width: number; height: number }, sent: SparkSent | null = null): PackedFrame {
   const n = f.meters.length;
+  const ids = new Int32Array(n);
   const nums = new Float64Array(n * NUMS);
-  let sparked = 0;
-  for (const m of f.meters) if (m.spark) sparked++;
-  const sparks = new Float32Array(sparked * SPARKLINE_BUCKETS);
-  let s = 0;
+  const values: number[] = [];
   for (let i = 0; i < n; i++) {
     const m = f.meters[i];
     const o = i * NUMS;
+    ids[i] = m.id;
     nums[o] = m.x;
     nums[o + 1] = m.y;
     nums[o + 2] = m.layoutMs;
     nums[o + 3] = m.authored;
     nums[o + 4] = m.rendered;
-    nums[o + 5] = m.sparkOldest;
-    nums[o + 6] = m.sparkBucket ?? NaN;
-    if (m.spark) {
-      nums[o + 7] = 1;
-      // A ring of another length is cut or padded to SPARKLINE_BUCKETS (the store's are exactly that long).
-      const ring = m.spark;
-      for (let k = 0; k < SPARKLINE_BUCKETS && k < ring.length; k++) sparks[s + k] = ring[k];
-      s += SPARKLINE_BUCKETS;
+    const live = m.ring ?? null;
+    const ring = live ? live.spark : m.spark instanceof Float32Array ? m.spark : null;
+    const bucket = live ? live.sparkBucket : m.sparkBucket;
+    if (ring !== null && bucket !== undefined && ring.length === SPARKLINE_BUCKETS) {
+      // By bucket number: only those the frame has not seen (all 60 the first time, or after a gap).
+      const prev = sent?.get(m.id);
+      const from = prev !== undefined && prev.ring === ring && prev.bucket <= bucket && bucket - prev.bucket < SPARKLINE_BUCKETS
+        ? prev.bucket : bucket - SPARKLINE_BUCKETS + 1;
+      for (let b = from; b <= bucket; b++) values.push(ring[b % SPARKLINE_BUCKETS]);
+      sent?.set(m.id, { ring, bucket });
+      nums[o + 5] = (bucket + 1) % SPARKLINE_BUCKETS;
+      nums[o + 6] = bucket;
+      nums[o + 7] = bucket - from + 1;
+    } else if (m.spark) {
+      // No bucket number (a ring of the caller's own): all of it, in its own order.
+      for (let k = 0; k < SPARKLINE_BUCKETS; k++) values.push(k < m.spark.length ? m.spark[k] : 0);
+      nums[o + 5] = m.sparkOldest;
+      nums[o + 6] = NaN;
+      nums[o + 7] = SPARKLINE_BUCKETS;
+    } else {
+      nums[o + 5] = 0;
+      nums[o + 6] = NaN;
+      nums[o + 7] = 0;
     }
   }
   return {
     vp: f.vp, pin: f.pin, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
-    nums, sparks, rects: packRects(f.outlines, f.accent, f.covers), backing: { width: backing.width, height: backing.height },
+    ids, nums, sparks: Float32Array.from(values), rects: packRects(f.outlines, f.accent, f.covers),
+    backing: { width: backing.width, height: backing.height },
   };
 }
 
@@ -251,8 +288,47 @@ function isStyle(v: unknown): v is MeterStyle {
     && typeof s.colorBlind === 'boolean' && ramp(s.msRamp) && ramp(s.inflationRamp);
 }
 
-/** The frame's side: a message checked and unpacked, or null when it is not a frame this module made. */
-export function unpackFrame(v: unknown): { frame: PaintFrame; backing: { width: number; height: number } } | null {
+/** The frame's copy of each component's sparkline ring, by component id, kept up to date by the flushes' buckets. */
+export class SparkRings {
+  private rings = new Map<number, { ring: Float32Array; bucket: number }>();
+  static readonly MAX = 4096;
+
+  /**
+   * Writes `count` values ending at bucket `bucket` into the ring of `id`; false when they do not join what it has
+   * (a ring it never got whole, or a gap): the content script must send every ring whole again.
+   */
+  apply(id: number, bucket: number, values: Float32Array): Float32Array | null {
+    const count = values.length;
+    let r = this.rings.get(id);
+    if (count < SPARKLINE_BUCKETS && (r === undefined || r.bucket < bucket - count || r.bucket > bucket)) return null;
+    if (r === undefined) {
+      if (this.rings.size >= SparkRings.MAX) this.rings.clear();
+      r = { ring: new Float32Array(SPARKLINE_BUCKETS), bucket };
+      this.rings.set(id, r);
+    }
+    const from = bucket - count + 1;
+    for (let k = 0; k < count; k++) r.ring[(from + k) % SPARKLINE_BUCKETS] = values[k];
+    r.bucket = bucket;
+    return r.ring;
+  }
+
+  clear(): void {
+    this.rings.clear();
+  }
+
+  get size(): number {
+    return this.rings.size;
+  }
+}
+
+export type Unpacked = { frame: PaintFrame; backing: { width: number; height: number }; stale: boolean };
+
+/**
+ * The frame's side: a message checked and unpacked, or null when it is not a frame this module made. `stale`: a
+ * meter's sparkline came as buckets that do not join the frame's copy (`rings`); the flush should not be drawn, and
+ * the content script should send every ring whole again.
+ */
+export function unpackFrame(v: unknown, rings: SparkRings = new SparkRings()): Unpacked | null {
   const f = v as PackedFrame | null;
   if (typeof f !== 'object' || f === null) return null;
   const b = f.backing as { width: number; height: number } | null;
@@ -260,8 +336,9 @@ export function unpackFrame(v: unknown): { frame: PaintFrame; backing: { width: 
   if (typeof b !== 'object' || b === null || !side(b.width) || !side(b.height)) return null;
   const vp = f.vp as Viewport | null;
   if (typeof vp !== 'object' || vp === null || !isNum(vp.width) || !isNum(vp.height) || !isNum(vp.dpr) || vp.dpr <= 0 || vp.dpr > 16) return null;
-  if (!(f.nums instanceof Float64Array) || !(f.sparks instanceof Float32Array) || f.nums.length % NUMS !== 0) return null;
-  const n = f.nums.length / NUMS;
+  if (!(f.ids instanceof Int32Array) || !(f.nums instanceof Float64Array) || !(f.sparks instanceof Float32Array)
+    || f.nums.length !== f.ids.length * NUMS) return null;
+  const n = f.ids.length;
   if (n > FRAME_LIMITS.meters) return null;
   if (!(f.rects instanceof Float64Array) || (f.pin !== null && !isRect(f.pin))) return null;
   const rects = unpackRects(f.rects);
@@ -274,26 +351,40 @@ export function unpackFrame(v: unknown): { frame: PaintFrame; backing: { width: 
   if (f.modeCaption !== null && (typeof f.modeCaption !== 'string' || f.modeCaption.length > FRAME_LIMITS.chars)) return null;
   if (f.legend !== null && !isLines(f.legend)) return null;
   if (!isStyle(f.style)) return null;
-  const meters: AtlasMeter[] = [];
+  const meters: PaintMeter[] = [];
   let s = 0;
+  let stale = false;
   for (let i = 0; i < n; i++) {
     const o = i * NUMS;
-    const hasSpark = f.nums[o + 7] === 1;
-    if (hasSpark && s + SPARKLINE_BUCKETS > f.sparks.length) return null;
     const bucket = f.nums[o + 6];
-    const m: AtlasMeter = {
-      x: f.nums[o], y: f.nums[o + 1], layoutMs: f.nums[o + 2], authored: f.nums[o + 3], rendered: f.nums[o + 4],
-      sparkOldest: f.nums[o + 5], spark: hasSpark ? f.sparks.subarray(s, s + SPARKLINE_BUCKETS) : null,
+    const count = f.nums[o + 7];
+    const oldest = f.nums[o + 5];
+    const m: PaintMeter = {
+      id: f.ids[i], x: f.nums[o], y: f.nums[o + 1], layoutMs: f.nums[o + 2], authored: f.nums[o + 3], rendered: f.nums[o + 4],
+      sparkOldest: oldest, spark: null,
     };
-    if (!Number.isNaN(bucket)) m.sparkBucket = bucket;
-    if (![m.x, m.y, m.layoutMs, m.authored, m.rendered].every(isNum) || !Number.isInteger(m.sparkOldest)
-      || m.sparkOldest < 0 || m.sparkOldest >= SPARKLINE_BUCKETS) return null;
-    if (hasSpark) s += SPARKLINE_BUCKETS;
+    if (![m.x, m.y, m.layoutMs, m.authored, m.rendered].every(isNum) || !Number.isInteger(oldest) || oldest < 0
+      || oldest >= SPARKLINE_BUCKETS || !Number.isInteger(count) || count < 0 || count > SPARKLINE_BUCKETS
+      || s + count > f.sparks.length) return null;
+    const values = f.sparks.subarray(s, s + count);
+    s += count;
+    if (!Number.isNaN(bucket)) {
+      if (!Number.isSafeInteger(bucket) || bucket < 0 || count === 0 || oldest !== (bucket + 1) % SPARKLINE_BUCKETS) return null;
+      const ring = rings.apply(m.id, bucket, values);
+      if (ring === null) stale = true;
+      m.spark = ring;
+      m.sparkBucket = bucket;
+    } else if (count === SPARKLINE_BUCKETS) {
+      m.spark = values;
+    } else if (count !== 0) {
+      return null;
+    }
     meters.push(m);
   }
+  if (s !== f.sparks.length) return null;
   const frame: PaintFrame = {
     vp: { width: vp.width, height: vp.height, dpr: vp.dpr }, outlines: rects.outlines, covers: rects.covers, accent: rects.accent,
     pin: f.pin, meters, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
   };
-  return { frame, backing: { width: b.width, height: b.height } };
+  return { frame, backing: { width: b.width, height: b.height }, stale };
 }

@@ -4,9 +4,12 @@
  * page; anything that is not a frame packFrame made is refused whole.
  */
 import { expect } from 'chai';
-import type { AtlasMeter, AtlasSurface, BlitContext } from '../../src/overlay/atlas';
+import type { AtlasSurface, BlitContext } from '../../src/overlay/atlas';
 import type { MeterStyle, PixelBuffer } from '../../src/overlay/meter-raster';
-import { FRAME_LIMITS, FramePainter, packFrame, unpackFrame, type PackedFrame, type PaintContext, type PaintFrame } from '../../src/overlay/paint-frame';
+import {
+  FRAME_LIMITS, FramePainter, packFrame, SparkRings, unpackFrame, type PackedFrame, type PaintContext, type PaintFrame, type PaintMeter,
+  type SparkSent,
+} from '../../src/overlay/paint-frame';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { SPARKLINE_BUCKETS } from '../../src/overlay/sparkline';
 import { FakeContext } from './overlay-helpers';
@@ -21,10 +24,10 @@ function ring(seed: number): Float32Array {
 }
 
 function frame(o: Partial<PaintFrame> = {}): PaintFrame {
-  const meters: AtlasMeter[] = [
-    { x: 10.5, y: 20, layoutMs: 1.25, authored: 3, rendered: 40, spark: ring(1), sparkOldest: 5, sparkBucket: 1234 },
-    { x: 300, y: 44, layoutMs: 0, authored: 1, rendered: 1, spark: null, sparkOldest: 0 },
-    { x: 500, y: 90.25, layoutMs: 7, authored: 12, rendered: 12, spark: ring(2), sparkOldest: 59, sparkBucket: 99 },
+  const meters: PaintMeter[] = [
+    { id: 7, x: 10.5, y: 20, layoutMs: 1.25, authored: 3, rendered: 40, spark: ring(1), sparkOldest: 35, sparkBucket: 1234 },
+    { id: 0, x: 300, y: 44, layoutMs: 0, authored: 1, rendered: 1, spark: null, sparkOldest: 0 },
+    { id: 9, x: 500, y: 90.25, layoutMs: 7, authored: 12, rendered: 12, spark: ring(2), sparkOldest: 40, sparkBucket: 99 },
   ];
   return {
     vp: { width: 1280, height: 900, dpr: 2 },
@@ -73,8 +76,8 @@ describe('overlay paint frame', () => {
     expect(meters.length).to.equal(3);
     meters.forEach((m, i) => {
       const s = sent[i];
-      expect([m.x, m.y, m.layoutMs, m.authored, m.rendered, m.sparkOldest, m.sparkBucket])
-        .to.deep.equal([s.x, s.y, s.layoutMs, s.authored, s.rendered, s.sparkOldest, s.sparkBucket]);
+      expect([m.id, m.x, m.y, m.layoutMs, m.authored, m.rendered, m.sparkOldest, m.sparkBucket])
+        .to.deep.equal([s.id, s.x, s.y, s.layoutMs, s.authored, s.rendered, s.sparkOldest, s.sparkBucket]);
       expect(m.spark === null ? null : Array.from(m.spark)).to.deep.equal(s.spark === null ? null : Array.from(s.spark));
     });
     expect('sparkBucket' in meters[1]).to.equal(false);
@@ -84,10 +87,72 @@ describe('overlay paint frame', () => {
     const p = packFrame(frame(), BACKING);
     expect(p.nums).to.be.instanceOf(Float64Array);
     expect(p.nums.length).to.equal(3 * 8);
+    expect(Array.from(p.ids)).to.deep.equal([7, 0, 9]);
     expect(p.sparks.length).to.equal(2 * SPARKLINE_BUCKETS);
     // 2 outlines, 1 accent, 2 cover counts, 1 cover.
     expect(Array.from(p.rects)).to.deep.equal([2, 1, 1, 2, 300, 200, 10, 20, 30, 40, 5, 5, 50, 50, 0, 1, 0, 0, 15, 15]);
     for (const k of ['meters', 'outlines', 'accent', 'covers']) expect(p).to.not.have.property(k);
+  });
+
+  it('sends each sparkline whole once, then only the buckets from the last one sent; the frame\'s copy stays the ring', () => {
+    // A store-like ring: indexed by bucket number modulo 60, advanced as buckets pass, the newest one's max growing.
+    const live = { spark: new Float32Array(SPARKLINE_BUCKETS), sparkBucket: 1000 };
+    const advance = (to: number): void => {
+      for (let b = live.sparkBucket + 1; b <= to; b++) live.spark[b % SPARKLINE_BUCKETS] = 0;
+      live.sparkBucket = to;
+    };
+    live.spark.forEach((_, i) => { live.spark[i] = i / 10; });
+    const meter = (): PaintMeter => ({
+      id: 42, x: 1, y: 2, layoutMs: 3, authored: 1, rendered: 2, spark: live.spark,
+      sparkOldest: (live.sparkBucket + 1) % SPARKLINE_BUCKETS, sparkBucket: live.sparkBucket, ring: live,
+    });
+    const sent: SparkSent = new Map();
+    const rings = new SparkRings();
+    const step = (): { values: number; ring: number[] } => {
+      const p = packFrame(frame({ meters: [meter()] }), BACKING, sent);
+      const got = unpackFrame(structuredClone(p), rings)!;
+      expect(got.stale).to.equal(false);
+      const m = got.frame.meters[0];
+      expect(m.sparkBucket).to.equal(live.sparkBucket);
+      expect(m.sparkOldest).to.equal((live.sparkBucket + 1) % SPARKLINE_BUCKETS);
+      return { values: p.sparks.length, ring: Array.from(m.spark!) };
+    };
+    const first = step();
+    expect(first.values).to.equal(SPARKLINE_BUCKETS);
+    expect(first.ring).to.deep.equal(Array.from(live.spark));
+    live.spark[1000 % SPARKLINE_BUCKETS] = 9; // the newest bucket's maximum grew
+    let next = step();
+    expect(next.values).to.equal(1);
+    expect(next.ring).to.deep.equal(Array.from(live.spark));
+    advance(1003);
+    live.spark[1003 % SPARKLINE_BUCKETS] = 4;
+    next = step();
+    expect(next.values).to.equal(4); // 1000 (could have grown), 1001, 1002 (zeroed), 1003
+    expect(next.ring).to.deep.equal(Array.from(live.spark));
+    advance(1003 + SPARKLINE_BUCKETS + 5); // a long quiet spell: whole again
+    next = step();
+    expect(next.values).to.equal(SPARKLINE_BUCKETS);
+    expect(next.ring).to.deep.equal(Array.from(live.spark));
+    // A new ring for the same component (its cost state made again): whole.
+    live.spark = new Float32Array(SPARKLINE_BUCKETS).fill(2);
+    next = step();
+    expect(next.values).to.equal(SPARKLINE_BUCKETS);
+    expect(next.ring).to.deep.equal(Array.from(live.spark));
+  });
+
+  it('says a flush is stale when its buckets do not join the frame\'s copy (a frame that lost it, or never had it)', () => {
+    const live = { spark: ring(3), sparkBucket: 500 };
+    const meter: PaintMeter = { id: 5, x: 1, y: 2, layoutMs: 3, authored: 1, rendered: 2, spark: live.spark, sparkOldest: 21, sparkBucket: 500, ring: live };
+    const sent: SparkSent = new Map();
+    unpackFrame(structuredClone(packFrame(frame({ meters: [meter] }), BACKING, sent)), new SparkRings());
+    live.sparkBucket = 501;
+    const delta = structuredClone(packFrame(frame({ meters: [{ ...meter, sparkOldest: 22, sparkBucket: 501 }] }), BACKING, sent));
+    const fresh = new SparkRings();
+    expect(unpackFrame(delta, fresh)!.stale).to.equal(true);
+    // Whole again (the content script cleared what it had sent): drawn.
+    sent.clear();
+    const whole = structuredClone(packFrame(frame({ meters: [{ ...meter, sparkOldest: 22, sparkBucket: 501 }] }), BACKING, sent));
+    expect(unpackFrame(whole, fresh)!.stale).to.equal(false);
   });
 
   it('draws in the frame exactly what the same flush draws in the page', () => {
@@ -113,8 +178,24 @@ describe('overlay paint frame', () => {
       ['a backing too large', (p) => ({ ...p, backing: { width: 40000, height: 10 } })],
       ['a fractional backing', (p) => ({ ...p, backing: { width: 10.5, height: 10 } })],
       ['numbers as a plain array', (p) => ({ ...p, nums: Array.from(p.nums) })],
+      ['ids as a plain array', (p) => ({ ...p, ids: Array.from(p.ids) })],
+      ['more ids than meters', (p) => ({ ...p, ids: new Int32Array(4) })],
+      ['a count past the ring', (p) => { const n = p.nums.slice(); n[7] = SPARKLINE_BUCKETS + 1; return { ...p, nums: n }; }],
+      ['a fractional count', (p) => { const n = p.nums.slice(); n[7] = 1.5; return { ...p, nums: n }; }],
+      ['an oldest bucket that is not the newest\'s next', (p) => { const n = p.nums.slice(); n[5] = 3; return { ...p, nums: n }; }],
+      ['a fractional bucket', (p) => { const n = p.nums.slice(); n[6] = 1234.5; return { ...p, nums: n }; }],
+      ['a part of a ring without a bucket', (p) => {
+        // The meter without a sparkline (the second) given three values and no bucket to place them by.
+        const n = p.nums.slice();
+        n[8 + 7] = 3;
+        const v = new Float32Array(p.sparks.length + 3);
+        v.set(p.sparks.subarray(0, SPARKLINE_BUCKETS));
+        v.set(p.sparks.subarray(SPARKLINE_BUCKETS), SPARKLINE_BUCKETS + 3);
+        return { ...p, nums: n, sparks: v };
+      }],
+      ['a spark value left over', (p) => { const v = new Float32Array(p.sparks.length + 1); v.set(p.sparks); return { ...p, sparks: v }; }],
       ['a partial meter', (p) => ({ ...p, nums: p.nums.slice(0, 20) })],
-      ['too many meters', (p) => ({ ...p, nums: new Float64Array((FRAME_LIMITS.meters + 1) * 8) })],
+      ['too many meters', (p) => ({ ...p, ids: new Int32Array(FRAME_LIMITS.meters + 1), nums: new Float64Array((FRAME_LIMITS.meters + 1) * 8) })],
       ['a NaN position', (p) => { const n = p.nums.slice(); n[0] = NaN; return { ...p, nums: n }; }],
       ['an infinite count', (p) => { const n = p.nums.slice(); n[3] = Infinity; return { ...p, nums: n }; }],
       ['an oldest bucket out of the ring', (p) => { const n = p.nums.slice(); n[5] = SPARKLINE_BUCKETS; return { ...p, nums: n }; }],

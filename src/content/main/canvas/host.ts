@@ -17,7 +17,8 @@
  */
 import type { AtlasSurface } from '../../../overlay/atlas';
 import { CanvasSize } from '../../../overlay/canvas-size';
-import { FramePainter, packFrame, type PaintContext, type PaintFrame } from '../../../overlay/paint-frame';
+import { MAX_METERS } from '../../../overlay/cap';
+import { FramePainter, packFrame, type PaintContext, type PaintFrame, type SparkSent } from '../../../overlay/paint-frame';
 import { forgetFont } from '../../../overlay/paint-text';
 import type { Rect, Viewport } from '../../../overlay/types';
 
@@ -119,7 +120,7 @@ export class PagePainter implements Painter {
 }
 
 /** What the frame says back over the port (overlay-frame/index.ts). */
-export type FrameReply = { t: 'ready' } | { t: 'painted'; legend: Rect | null; ms: number; dpr: number };
+export type FrameReply = { t: 'ready' } | { t: 'painted'; legend: Rect | null; ms: number; dpr: number; resend?: boolean };
 
 /**
  * The extension's frame: each flush is packed and posted to it; one flush is in flight at a time and only the
@@ -143,8 +144,10 @@ export class FramedPainter implements Painter {
   private removed = false;
   /** The frame's own drawing time (its thread, not the page's), ms, since it was made. */
   frameMs = 0;
+  /** The sparkline buckets the frame has (packFrame sends only newer ones). */
+  private readonly sent: SparkSent = new Map();
 
-  constructor(url: string, private readonly origin: string, onResize: () => void, private readonly onFail: (why: string) => void) {
+  constructor(url: string, private readonly origin: string, private readonly onResize: () => void, private readonly onFail: (why: string) => void) {
     const { host, shadow } = makeHost();
     const frame = document.createElement('iframe');
     frame.style.cssText = FILL_CSS + ';background:transparent;color-scheme:normal';
@@ -183,6 +186,11 @@ export class FramedPainter implements Painter {
       this.inFlight = false;
       this.legend = r.legend;
       if (typeof r.ms === 'number' && r.ms > 0 && r.ms < 1e4) this.frameMs += r.ms;
+      if (r.resend === true) {
+        // The frame's copy of some sparkline did not join the buckets sent: send them all whole, and draw again.
+        this.sent.clear();
+        if (this.waiting === null) this.onResize();
+      }
       if (typeof r.dpr === 'number' && Math.abs(r.dpr - this.sentDpr) >= 0.01) {
         const now = performance.now();
         this.dprMismatchSince ??= now;
@@ -225,8 +233,10 @@ export class FramedPainter implements Painter {
     this.waiting = null;
     this.inFlight = true;
     this.sentDpr = w.frame.vp.dpr;
-    const packed = packFrame(w.frame, w.backing);
-    this.port.postMessage(packed, [packed.nums.buffer, packed.sparks.buffer, packed.rects.buffer]);
+    // Past a few hundred components the map would only hold the gone: start over (the next flush sends whole rings).
+    if (this.sent.size > 4 * MAX_METERS) this.sent.clear();
+    const packed = packFrame(w.frame, w.backing, this.sent);
+    this.port.postMessage(packed, [packed.ids.buffer, packed.nums.buffer, packed.sparks.buffer, packed.rects.buffer]);
   }
 
   legendRect(): Rect | null {

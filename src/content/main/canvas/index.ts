@@ -10,8 +10,7 @@
  * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
  */
 import type { Mode, Settings } from '../../../protocol';
-import type { AtlasMeter } from '../../../overlay/atlas';
-import type { PaintCaption, PaintFrame, PaintLabel } from '../../../overlay/paint-frame';
+import type { PaintCaption, PaintFrame, PaintLabel, PaintMeter } from '../../../overlay/paint-frame';
 import { pinCaption } from '../../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
@@ -277,14 +276,16 @@ export class Overlay {
     if (c) this.deps.store.decay(c);
   }
 
-  private meterDraw(m: PlannedMeter<StoredComponent>): AtlasMeter {
+  private meterDraw(m: PlannedMeter<StoredComponent>): PaintMeter {
     const c = m.node;
     const cost = c.cost;
     const bucket = this.deps.store.advanceSparkline(c);
     const oldest = bucket === undefined ? 0 : (bucket + 1) % SPARKLINE_BUCKETS;
     return {
-      x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: ownRendered(c),
+      id: c.id, x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: ownRendered(c),
       spark: cost?.spark ?? null, sparkOldest: oldest, sparkBucket: bucket,
+      // The store's live ring: a flush that waits for the frame is sent with the ring as it is then.
+      ring: cost,
     };
   }
 

@@ -12,7 +12,7 @@
  * cannot name this frame (closed shadow root; not in `window.frames`).
  */
 import type { AtlasSurface } from '../overlay/atlas';
-import { FramePainter, SparkRings, unpackFrame, type PaintContext } from '../overlay/paint-frame';
+import { FramePainter, FrameUnpacker, type PaintContext } from '../overlay/paint-frame';
 import { forgetFont } from '../overlay/paint-text';
 import type { Rect } from '../overlay/types';
 
@@ -30,14 +30,14 @@ function makeSurface(width: number, height: number): AtlasSurface | null {
 const canvas = document.querySelector('canvas') ?? document.body.appendChild(document.createElement('canvas'));
 const ctx = canvas.getContext('2d', { alpha: true });
 const painter = new FramePainter(makeSurface);
-const rings = new SparkRings();
+const unpacker = new FrameUnpacker();
 /** Where the legend went in the last flush drawn (a flush not drawn leaves the canvas, and the legend, as they were). */
 let legend: Rect | null = null;
 let port: MessagePort | null = null;
 
 /** Draws a flush; false when it could not be (a sparkline that does not join the frame's copy: ask for them whole). */
 function draw(data: unknown): boolean {
-  const got = unpackFrame(data, rings);
+  const got = unpacker.unpack(data);
   if (got === null || ctx === null) return true;
   if (got.stale) return false;
   // The backing store the page measured for the host's box, which this canvas covers exactly. Where this frame's

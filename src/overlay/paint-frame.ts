@@ -134,16 +134,23 @@ export type SparkSent = Map<number, { ring: Float32Array; bucket: number }>;
 export const FRAME_LIMITS = { meters: 4096, rects: 8192, texts: 64, lines: 64, chars: 4096, segments: 64 } as const;
 
 /**
- * A `PaintFrame` as it crosses to the extension's frame: the meters in two arrays, the outlines, the accent outlines
- * and the covers in a third (`packRects`), the text as is, and the canvas' size in device px as the page measured it
+ * A `PaintFrame` as it crosses to the extension's frame, as a change to the last one it got (`FramePacker`): the
+ * meters whose slot changed (`slots`, with their `ids`, numbers and sparkline buckets), the outlines only when the plan
+ * placed them anew (`rects`, else null), the text as is, and the canvas' size in device px as the page measured it
  * (the frame's canvas covers exactly the host's box). Typed arrays are one copy each for postMessage's serialiser,
- * where hundreds of small objects are hundreds of steps.
+ * where hundreds of small objects are hundreds of steps; and postMessage to another process costs by the kilobyte
+ * (docs/OVERLAY.md), so a flush that changed nothing visible is a few hundred bytes.
  */
 export interface PackedFrame extends Omit<PaintFrame, 'meters' | 'outlines' | 'covers' | 'accent'> {
+  /** True: the frame forgets what it had (every slot and the rects are in this flush). */
+  full: boolean;
+  /** How many meters this flush draws. */
+  count: number;
+  slots: Int32Array;
   ids: Int32Array;
   nums: Float64Array;
   sparks: Float32Array;
-  rects: Float64Array;
+  rects: Float64Array | null;
   backing: { width: number; height: number };
 }
 
@@ -213,50 +220,93 @@ function unpackRects(a: Float64Array): { outlines: Rect[]; accent: Rect[]; cover
 /** Largest backing store side the frame accepts (device px): Chrome's own canvas limit is 32 767. */
 const MAX_BACKING = 32767;
 
-export function packFrame(f: PaintFrame, backing: { width: number; height: number }, sent: SparkSent | null = null): PackedFrame {
-  const n = f.meters.length;
-  const ids = new Int32Array(n);
-  const nums = new Float64Array(n * NUMS);
-  const values: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const m = f.meters[i];
-    const o = i * NUMS;
-    ids[i] = m.id;
-    nums[o] = m.x;
-    nums[o + 1] = m.y;
-    nums[o + 2] = m.layoutMs;
-    nums[o + 3] = m.authored;
-    nums[o + 4] = m.rendered;
-    const live = m.ring ?? null;
-    const ring = live ? live.spark : m.spark instanceof Float32Array ? m.spark : null;
-    const bucket = live ? live.sparkBucket : m.sparkBucket;
-    if (ring !== null && bucket !== undefined && ring.length === SPARKLINE_BUCKETS) {
-      // By bucket number: only those the frame has not seen (all 60 the first time, or after a gap).
-      const prev = sent?.get(m.id);
-      const from = prev !== undefined && prev.ring === ring && prev.bucket <= bucket && bucket - prev.bucket < SPARKLINE_BUCKETS
-        ? prev.bucket : bucket - SPARKLINE_BUCKETS + 1;
-      for (let b = from; b <= bucket; b++) values.push(ring[b % SPARKLINE_BUCKETS]);
-      sent?.set(m.id, { ring, bucket });
-      nums[o + 5] = (bucket + 1) % SPARKLINE_BUCKETS;
-      nums[o + 6] = bucket;
-      nums[o + 7] = bucket - from + 1;
-    } else if (m.spark) {
-      // No bucket number (a ring of the caller's own): all of it, in its own order.
-      for (let k = 0; k < SPARKLINE_BUCKETS; k++) values.push(k < m.spark.length ? m.spark[k] : 0);
-      nums[o + 5] = m.sparkOldest;
-      nums[o + 6] = NaN;
-      nums[o + 7] = SPARKLINE_BUCKETS;
-    } else {
-      nums[o + 5] = 0;
-      nums[o + 6] = NaN;
-      nums[o + 7] = 0;
-    }
+/** The content script's side: packs each flush as a change to what it last sent the frame. */
+export class FramePacker {
+  private readonly sent: SparkSent = new Map();
+  /** Per slot of the last flush sent: the id, the numbers as in `nums`, and the newest sparkline value. */
+  private last: { ids: Int32Array; nums: Float64Array; newest: Float64Array; bars: boolean } | null = null;
+  private lastRects: { outlines: readonly Rect[]; accent: readonly Rect[]; covers: readonly (readonly Rect[])[] } | null = null;
+
+  /** The frame lost what it had (or never had it): the next flush is whole. */
+  reset(): void {
+    this.sent.clear();
+    this.last = null;
+    this.lastRects = null;
   }
-  return {
-    vp: f.vp, pin: f.pin, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
-    ids, nums, sparks: Float32Array.from(values), rects: packRects(f.outlines, f.accent, f.covers),
-    backing: { width: backing.width, height: backing.height },
-  };
+
+  pack(f: PaintFrame, backing: { width: number; height: number }): PackedFrame {
+    // Past a few thousand components the map would only hold the gone: start over (whole rings again).
+    if (this.sent.size > 4 * FRAME_LIMITS.meters) this.sent.clear();
+    const n = f.meters.length;
+    const bars = f.style.meterStyle === 'bars';
+    const last = this.last !== null && this.last.bars === bars ? this.last : null;
+    const full = last === null;
+    const ids = new Int32Array(n);
+    const nums = new Float64Array(n * NUMS);
+    const newest = new Float64Array(n);
+    const slots: number[] = [];
+    const out: number[] = [];
+    const values: number[] = [];
+    const row = new Float64Array(NUMS);
+    for (let i = 0; i < n; i++) {
+      const m = f.meters[i];
+      const live = m.ring ?? null;
+      const ring = live ? live.spark : m.spark instanceof Float32Array ? m.spark : null;
+      const bucket = live ? live.sparkBucket : m.sparkBucket;
+      const bucketed = ring !== null && bucket !== undefined && ring.length === SPARKLINE_BUCKETS;
+      row[0] = m.x;
+      row[1] = m.y;
+      // The sparkline style does not draw the EMA: a change of it alone is no change there.
+      row[2] = bars ? m.layoutMs : 0;
+      row[3] = m.authored;
+      row[4] = m.rendered;
+      row[5] = bucketed ? (bucket + 1) % SPARKLINE_BUCKETS : m.spark ? m.sparkOldest : 0;
+      row[6] = bucketed ? bucket : NaN;
+      ids[i] = m.id;
+      nums.set(row, i * NUMS);
+      newest[i] = bucketed ? ring[bucket % SPARKLINE_BUCKETS] : NaN;
+      if (!full && i * NUMS < last.nums.length && last.ids[i] === m.id && Object.is(last.newest[i], newest[i])
+        && row.every((v, k) => k === 7 || Object.is(v, last.nums[i * NUMS + k])) && (bucketed || !m.spark)) continue;
+      slots.push(i);
+      out.push(m.id);
+      const before = values.length;
+      if (bucketed) {
+        // By bucket number: only those the frame has not seen (all 60 the first time, or after a gap).
+        const prev = this.sent.get(m.id);
+        const from = !full && prev !== undefined && prev.ring === ring && prev.bucket <= bucket && bucket - prev.bucket < SPARKLINE_BUCKETS
+          ? prev.bucket : bucket - SPARKLINE_BUCKETS + 1;
+        for (let b = from; b <= bucket; b++) values.push(ring[b % SPARKLINE_BUCKETS]);
+        this.sent.set(m.id, { ring, bucket });
+      } else if (m.spark) {
+        // No bucket number (a ring of the caller's own): all of it, in its own order.
+        for (let k = 0; k < SPARKLINE_BUCKETS; k++) values.push(k < m.spark.length ? m.spark[k] : 0);
+      }
+      for (let k = 0; k < 7; k++) out.push(row[k]);
+      out.push(values.length - before);
+    }
+    this.last = { ids, nums, newest, bars };
+    const sameRects = !full && this.lastRects !== null && this.lastRects.outlines === f.outlines
+      && this.lastRects.accent === f.accent && this.lastRects.covers === f.covers;
+    this.lastRects = { outlines: f.outlines, accent: f.accent, covers: f.covers };
+    // `out` interleaves each changed slot's id and its NUMS numbers.
+    const changed = slots.length;
+    const outIds = new Int32Array(changed);
+    const outNums = new Float64Array(changed * NUMS);
+    for (let j = 0; j < changed; j++) {
+      outIds[j] = out[j * (NUMS + 1)];
+      for (let k = 0; k < NUMS; k++) outNums[j * NUMS + k] = out[j * (NUMS + 1) + 1 + k];
+    }
+    return {
+      vp: f.vp, pin: f.pin, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
+      full, count: n, slots: Int32Array.from(slots), ids: outIds, nums: outNums, sparks: Float32Array.from(values),
+      rects: sameRects ? null : packRects(f.outlines, f.accent, f.covers), backing: { width: backing.width, height: backing.height },
+    };
+  }
+}
+
+/** One flush packed whole, as for a frame that has nothing yet (tests). */
+export function packFrame(f: PaintFrame, backing: { width: number; height: number }): PackedFrame {
+  return new FramePacker().pack(f, backing);
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -324,67 +374,103 @@ export class SparkRings {
 export type Unpacked = { frame: PaintFrame; backing: { width: number; height: number }; stale: boolean };
 
 /**
- * The frame's side: a message checked and unpacked, or null when it is not a frame this module made. `stale`: a
- * meter's sparkline came as buckets that do not join the frame's copy (`rings`); the flush should not be drawn, and
- * the content script should send every ring whole again.
+ * The frame's side: applies each message to what it has (the meters by slot, the rects, the sparkline rings by
+ * component) and returns the whole flush; null when the message is not one `FramePacker` made (nothing is applied
+ * then). `stale`: the message does not join what the frame has (a slot or a ring it never got whole, no rects yet):
+ * the flush should not be drawn, and the content script should send everything whole again.
  */
-export function unpackFrame(v: unknown, rings: SparkRings = new SparkRings()): Unpacked | null {
-  const f = v as PackedFrame | null;
-  if (typeof f !== 'object' || f === null) return null;
-  const b = f.backing as { width: number; height: number } | null;
-  const side = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= MAX_BACKING;
-  if (typeof b !== 'object' || b === null || !side(b.width) || !side(b.height)) return null;
-  const vp = f.vp as Viewport | null;
-  if (typeof vp !== 'object' || vp === null || !isNum(vp.width) || !isNum(vp.height) || !isNum(vp.dpr) || vp.dpr <= 0 || vp.dpr > 16) return null;
-  if (!(f.ids instanceof Int32Array) || !(f.nums instanceof Float64Array) || !(f.sparks instanceof Float32Array)
-    || f.nums.length !== f.ids.length * NUMS) return null;
-  const n = f.ids.length;
-  if (n > FRAME_LIMITS.meters) return null;
-  if (!(f.rects instanceof Float64Array) || (f.pin !== null && !isRect(f.pin))) return null;
-  const rects = unpackRects(f.rects);
-  if (rects === null) return null;
-  if (!Array.isArray(f.labels) || f.labels.length > FRAME_LIMITS.meters
-    || !f.labels.every((l) => typeof l === 'object' && l !== null && typeof l.text === 'string' && l.text.length <= FRAME_LIMITS.chars && isPoint(l.at))) return null;
-  if (!Array.isArray(f.captions) || f.captions.length > FRAME_LIMITS.texts
-    || !f.captions.every((c) => typeof c === 'object' && c !== null && isLines(c.lines) && isPoint(c.at)
-      && (c.bounds === null || isRect(c.bounds)) && typeof c.pinned === 'boolean')) return null;
-  if (f.modeCaption !== null && (typeof f.modeCaption !== 'string' || f.modeCaption.length > FRAME_LIMITS.chars)) return null;
-  if (f.legend !== null && !isLines(f.legend)) return null;
-  if (!isStyle(f.style)) return null;
-  const meters: PaintMeter[] = [];
-  let s = 0;
-  let stale = false;
-  for (let i = 0; i < n; i++) {
-    const o = i * NUMS;
-    const bucket = f.nums[o + 6];
-    const count = f.nums[o + 7];
-    const oldest = f.nums[o + 5];
-    const m: PaintMeter = {
-      id: f.ids[i], x: f.nums[o], y: f.nums[o + 1], layoutMs: f.nums[o + 2], authored: f.nums[o + 3], rendered: f.nums[o + 4],
-      sparkOldest: oldest, spark: null,
-    };
-    if (![m.x, m.y, m.layoutMs, m.authored, m.rendered].every(isNum) || !Number.isInteger(oldest) || oldest < 0
-      || oldest >= SPARKLINE_BUCKETS || !Number.isInteger(count) || count < 0 || count > SPARKLINE_BUCKETS
-      || s + count > f.sparks.length) return null;
-    const values = f.sparks.subarray(s, s + count);
-    s += count;
-    if (!Number.isNaN(bucket)) {
-      if (!Number.isSafeInteger(bucket) || bucket < 0 || count === 0 || oldest !== (bucket + 1) % SPARKLINE_BUCKETS) return null;
-      const ring = rings.apply(m.id, bucket, values);
-      if (ring === null) stale = true;
-      m.spark = ring;
-      m.sparkBucket = bucket;
-    } else if (count === SPARKLINE_BUCKETS) {
-      m.spark = values;
-    } else if (count !== 0) {
-      return null;
+export class FrameUnpacker {
+  readonly rings = new SparkRings();
+  private meters: PaintMeter[] = [];
+  private rects: { outlines: Rect[]; accent: Rect[]; covers: Rect[][] } | null = null;
+
+  unpack(v: unknown): Unpacked | null {
+    const f = v as PackedFrame | null;
+    if (typeof f !== 'object' || f === null || typeof f.full !== 'boolean') return null;
+    const b = f.backing as { width: number; height: number } | null;
+    const side = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= MAX_BACKING;
+    if (typeof b !== 'object' || b === null || !side(b.width) || !side(b.height)) return null;
+    const vp = f.vp as Viewport | null;
+    if (typeof vp !== 'object' || vp === null || !isNum(vp.width) || !isNum(vp.height) || !isNum(vp.dpr) || vp.dpr <= 0 || vp.dpr > 16) return null;
+    if (!Number.isInteger(f.count) || f.count < 0 || f.count > FRAME_LIMITS.meters) return null;
+    if (!(f.slots instanceof Int32Array) || !(f.ids instanceof Int32Array) || !(f.nums instanceof Float64Array)
+      || !(f.sparks instanceof Float32Array) || f.ids.length !== f.slots.length || f.nums.length !== f.ids.length * NUMS) return null;
+    for (let j = 0; j < f.slots.length; j++) {
+      if (f.slots[j] < 0 || f.slots[j] >= f.count || (j > 0 && f.slots[j] <= f.slots[j - 1])) return null;
     }
-    meters.push(m);
+    if (f.pin !== null && !isRect(f.pin)) return null;
+    let rects = null;
+    if (f.rects !== null) {
+      if (!(f.rects instanceof Float64Array)) return null;
+      rects = unpackRects(f.rects);
+      if (rects === null) return null;
+    }
+    if (!Array.isArray(f.labels) || f.labels.length > FRAME_LIMITS.meters
+      || !f.labels.every((l) => typeof l === 'object' && l !== null && typeof l.text === 'string' && l.text.length <= FRAME_LIMITS.chars && isPoint(l.at))) return null;
+    if (!Array.isArray(f.captions) || f.captions.length > FRAME_LIMITS.texts
+      || !f.captions.every((c) => typeof c === 'object' && c !== null && isLines(c.lines) && isPoint(c.at)
+        && (c.bounds === null || isRect(c.bounds)) && typeof c.pinned === 'boolean')) return null;
+    if (f.modeCaption !== null && (typeof f.modeCaption !== 'string' || f.modeCaption.length > FRAME_LIMITS.chars)) return null;
+    if (f.legend !== null && !isLines(f.legend)) return null;
+    if (!isStyle(f.style)) return null;
+    // Checked whole before anything is applied.
+    const changed: { slot: number; m: PaintMeter; bucket: number; values: Float32Array }[] = [];
+    let s = 0;
+    for (let j = 0; j < f.slots.length; j++) {
+      const o = j * NUMS;
+      const bucket = f.nums[o + 6];
+      const count = f.nums[o + 7];
+      const oldest = f.nums[o + 5];
+      const m: PaintMeter = {
+        id: f.ids[j], x: f.nums[o], y: f.nums[o + 1], layoutMs: f.nums[o + 2], authored: f.nums[o + 3], rendered: f.nums[o + 4],
+        sparkOldest: oldest, spark: null,
+      };
+      if (![m.x, m.y, m.layoutMs, m.authored, m.rendered].every(isNum) || !Number.isInteger(oldest) || oldest < 0
+        || oldest >= SPARKLINE_BUCKETS || !Number.isInteger(count) || count < 0 || count > SPARKLINE_BUCKETS
+        || s + count > f.sparks.length) return null;
+      if (!Number.isNaN(bucket)) {
+        if (!Number.isSafeInteger(bucket) || bucket < 0 || count === 0 || oldest !== (bucket + 1) % SPARKLINE_BUCKETS) return null;
+      } else if (count !== 0 && count !== SPARKLINE_BUCKETS) {
+        return null;
+      }
+      changed.push({ slot: f.slots[j], m, bucket, values: f.sparks.subarray(s, s + count) });
+      s += count;
+    }
+    if (s !== f.sparks.length) return null;
+
+    let stale = false;
+    if (f.full) {
+      this.meters = [];
+      this.rings.clear();
+    }
+    if (rects !== null) this.rects = rects;
+    const meters = this.meters;
+    meters.length = Math.min(meters.length, f.count);
+    for (const { slot, m, bucket, values } of changed) {
+      if (!Number.isNaN(bucket)) {
+        const ring = this.rings.apply(m.id, bucket, values);
+        if (ring === null) stale = true;
+        m.spark = ring;
+        m.sparkBucket = bucket;
+      } else if (values.length === SPARKLINE_BUCKETS) {
+        m.spark = values.slice();
+      }
+      while (meters.length < slot) meters.push(undefined as unknown as PaintMeter);
+      meters[slot] = m;
+    }
+    for (let i = 0; i < f.count; i++) if (meters[i] === undefined) stale = true;
+    if (meters.length !== f.count) stale = true;
+    const r = this.rects;
+    if (r === null) stale = true;
+    const frame: PaintFrame = {
+      vp: { width: vp.width, height: vp.height, dpr: vp.dpr }, outlines: r?.outlines ?? [], covers: r?.covers ?? [], accent: r?.accent ?? [],
+      pin: f.pin, meters: meters.slice(), labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
+    };
+    return { frame, backing: { width: b.width, height: b.height }, stale };
   }
-  if (s !== f.sparks.length) return null;
-  const frame: PaintFrame = {
-    vp: { width: vp.width, height: vp.height, dpr: vp.dpr }, outlines: rects.outlines, covers: rects.covers, accent: rects.accent,
-    pin: f.pin, meters, labels: f.labels, captions: f.captions, modeCaption: f.modeCaption, legend: f.legend, style: f.style,
-  };
-  return { frame, backing: { width: b.width, height: b.height }, stale };
+}
+
+/** One message unpacked by a frame that has nothing yet (tests). */
+export function unpackFrame(v: unknown): Unpacked | null {
+  return new FrameUnpacker().unpack(v);
 }

@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import type { AtlasSurface, BlitContext } from '../../src/overlay/atlas';
 import type { MeterStyle, PixelBuffer } from '../../src/overlay/meter-raster';
 import {
-  FRAME_LIMITS, FramePainter, packFrame, SparkRings, unpackFrame, type PackedFrame, type PaintContext, type PaintFrame, type PaintMeter,
-  type SparkSent,
+  FRAME_LIMITS, FramePacker, FramePainter, FrameUnpacker, packFrame, unpackFrame, type PackedFrame, type PaintContext, type PaintFrame,
+  type PaintMeter,
 } from '../../src/overlay/paint-frame';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { SPARKLINE_BUCKETS } from '../../src/overlay/sparkline';
@@ -76,11 +76,14 @@ describe('overlay paint frame', () => {
     expect(meters.length).to.equal(3);
     meters.forEach((m, i) => {
       const s = sent[i];
+      // The sparkline style does not draw the EMA, so it does not travel (bars: below).
       expect([m.id, m.x, m.y, m.layoutMs, m.authored, m.rendered, m.sparkOldest, m.sparkBucket])
-        .to.deep.equal([s.id, s.x, s.y, s.layoutMs, s.authored, s.rendered, s.sparkOldest, s.sparkBucket]);
+        .to.deep.equal([s.id, s.x, s.y, 0, s.authored, s.rendered, s.sparkOldest, s.sparkBucket]);
       expect(m.spark === null ? null : Array.from(m.spark)).to.deep.equal(s.spark === null ? null : Array.from(s.spark));
     });
     expect('sparkBucket' in meters[1]).to.equal(false);
+    const bars = unpackFrame(structuredClone(packFrame(frame({ style: { ...STYLE, meterStyle: 'bars' } }), BACKING)))!;
+    expect(bars.frame.meters.map((m) => m.layoutMs)).to.deep.equal(sent.map((m) => m.layoutMs));
   });
 
   it('packs the meters and rects in typed arrays, sparklines only for meters that have one', () => {
@@ -90,7 +93,7 @@ describe('overlay paint frame', () => {
     expect(Array.from(p.ids)).to.deep.equal([7, 0, 9]);
     expect(p.sparks.length).to.equal(2 * SPARKLINE_BUCKETS);
     // 2 outlines, 1 accent, 2 cover counts, 1 cover.
-    expect(Array.from(p.rects)).to.deep.equal([2, 1, 1, 2, 300, 200, 10, 20, 30, 40, 5, 5, 50, 50, 0, 1, 0, 0, 15, 15]);
+    expect(Array.from(p.rects!)).to.deep.equal([2, 1, 1, 2, 300, 200, 10, 20, 30, 40, 5, 5, 50, 50, 0, 1, 0, 0, 15, 15]);
     for (const k of ['meters', 'outlines', 'accent', 'covers']) expect(p).to.not.have.property(k);
   });
 
@@ -106,11 +109,11 @@ describe('overlay paint frame', () => {
       id: 42, x: 1, y: 2, layoutMs: 3, authored: 1, rendered: 2, spark: live.spark,
       sparkOldest: (live.sparkBucket + 1) % SPARKLINE_BUCKETS, sparkBucket: live.sparkBucket, ring: live,
     });
-    const sent: SparkSent = new Map();
-    const rings = new SparkRings();
+    const packer = new FramePacker();
+    const unpacker = new FrameUnpacker();
     const step = (): { values: number; ring: number[] } => {
-      const p = packFrame(frame({ meters: [meter()] }), BACKING, sent);
-      const got = unpackFrame(structuredClone(p), rings)!;
+      const p = packer.pack(frame({ meters: [meter()] }), BACKING);
+      const got = unpacker.unpack(structuredClone(p))!;
       expect(got.stale).to.equal(false);
       const m = got.frame.meters[0];
       expect(m.sparkBucket).to.equal(live.sparkBucket);
@@ -140,19 +143,47 @@ describe('overlay paint frame', () => {
     expect(next.ring).to.deep.equal(Array.from(live.spark));
   });
 
-  it('says a flush is stale when its buckets do not join the frame\'s copy (a frame that lost it, or never had it)', () => {
+  it('sends only what changed: a flush like the last is a few hundred bytes, and the frame still draws all of it', () => {
+    const packer = new FramePacker();
+    const unpacker = new FrameUnpacker();
+    const f = frame();
+    const whole = packer.pack(f, BACKING);
+    expect(whole.full).to.equal(true);
+    expect(Array.from(whole.slots)).to.deep.equal([0, 1, 2]);
+    expect(unpacker.unpack(structuredClone(whole))!.stale).to.equal(false);
+    // The same plan (the same outline arrays), the same numbers: no meter, no rects, no sparkline values.
+    const same = packer.pack({ ...f, meters: f.meters.map((m) => ({ ...m })) }, BACKING);
+    expect([same.full, same.slots.length, same.ids.length, same.nums.length, same.sparks.length, same.rects]).to.deep.equal([false, 0, 0, 0, 0, null]);
+    expect(JSON.stringify({ ...same, slots: [], ids: [], nums: [], sparks: [] }).length).to.be.below(700);
+    const got = unpacker.unpack(structuredClone(same))!;
+    expect(got.stale).to.equal(false);
+    expect(got.frame.meters.map((m) => [m.id, m.x, m.y])).to.deep.equal(f.meters.map((m) => [m.id, m.x, m.y]));
+    expect(got.frame.outlines).to.deep.equal(f.outlines);
+    // One meter moved, one fewer meter: one slot and the new count.
+    const moved = packer.pack({ ...f, meters: [f.meters[0], { ...f.meters[1], y: 60 }] }, BACKING);
+    expect([moved.count, Array.from(moved.slots)]).to.deep.equal([2, [1]]);
+    const after = unpacker.unpack(structuredClone(moved))!;
+    expect(after.frame.meters.map((m) => [m.id, m.y])).to.deep.equal([[7, 20], [0, 60]]);
+    // The sparkline style does not draw the EMA: a new layoutMs alone is not sent; in bars it is.
+    expect(packer.pack({ ...f, meters: [f.meters[0], { ...f.meters[1], y: 60, layoutMs: 5 }] }, BACKING).slots.length).to.equal(0);
+    const bars = packer.pack({ ...f, style: { ...STYLE, meterStyle: 'bars' }, meters: [f.meters[0], { ...f.meters[1], y: 60, layoutMs: 5 }] }, BACKING);
+    expect(bars.full).to.equal(true);
+  });
+
+  it('says a flush is stale when it does not join what the frame has (a frame that lost it, or never had it)', () => {
     const live = { spark: ring(3), sparkBucket: 500 };
     const meter: PaintMeter = { id: 5, x: 1, y: 2, layoutMs: 3, authored: 1, rendered: 2, spark: live.spark, sparkOldest: 21, sparkBucket: 500, ring: live };
-    const sent: SparkSent = new Map();
-    unpackFrame(structuredClone(packFrame(frame({ meters: [meter] }), BACKING, sent)), new SparkRings());
+    const packer = new FramePacker();
+    new FrameUnpacker().unpack(structuredClone(packer.pack(frame({ meters: [meter] }), BACKING)));
     live.sparkBucket = 501;
-    const delta = structuredClone(packFrame(frame({ meters: [{ ...meter, sparkOldest: 22, sparkBucket: 501 }] }), BACKING, sent));
-    const fresh = new SparkRings();
-    expect(unpackFrame(delta, fresh)!.stale).to.equal(true);
-    // Whole again (the content script cleared what it had sent): drawn.
-    sent.clear();
-    const whole = structuredClone(packFrame(frame({ meters: [{ ...meter, sparkOldest: 22, sparkBucket: 501 }] }), BACKING, sent));
-    expect(unpackFrame(whole, fresh)!.stale).to.equal(false);
+    const delta = structuredClone(packer.pack(frame({ meters: [{ ...meter, sparkOldest: 22, sparkBucket: 501 }] }), BACKING));
+    const fresh = new FrameUnpacker();
+    expect(unpackFrame(delta)!.stale).to.equal(true);
+    expect(fresh.unpack(delta)!.stale).to.equal(true);
+    // Whole again (the content script reset its packer): drawn.
+    packer.reset();
+    const whole = structuredClone(packer.pack(frame({ meters: [{ ...meter, sparkOldest: 22, sparkBucket: 501 }] }), BACKING));
+    expect(fresh.unpack(whole)!.stale).to.equal(false);
   });
 
   it('draws in the frame exactly what the same flush draws in the page', () => {
@@ -179,7 +210,11 @@ describe('overlay paint frame', () => {
       ['a fractional backing', (p) => ({ ...p, backing: { width: 10.5, height: 10 } })],
       ['numbers as a plain array', (p) => ({ ...p, nums: Array.from(p.nums) })],
       ['ids as a plain array', (p) => ({ ...p, ids: Array.from(p.ids) })],
-      ['more ids than meters', (p) => ({ ...p, ids: new Int32Array(4) })],
+      ['more ids than slots', (p) => ({ ...p, ids: new Int32Array(4) })],
+      ['a slot past the count', (p) => ({ ...p, count: 2 })],
+      ['slots out of order', (p) => ({ ...p, slots: Int32Array.from([0, 2, 1]) })],
+      ['no full flag', (p) => ({ ...p, full: 1 })],
+      ['a fractional count of meters', (p) => ({ ...p, count: 2.5 })],
       ['a count past the ring', (p) => { const n = p.nums.slice(); n[7] = SPARKLINE_BUCKETS + 1; return { ...p, nums: n }; }],
       ['a fractional count', (p) => { const n = p.nums.slice(); n[7] = 1.5; return { ...p, nums: n }; }],
       ['an oldest bucket that is not the newest\'s next', (p) => { const n = p.nums.slice(); n[5] = 3; return { ...p, nums: n }; }],
@@ -195,19 +230,19 @@ describe('overlay paint frame', () => {
       }],
       ['a spark value left over', (p) => { const v = new Float32Array(p.sparks.length + 1); v.set(p.sparks); return { ...p, sparks: v }; }],
       ['a partial meter', (p) => ({ ...p, nums: p.nums.slice(0, 20) })],
-      ['too many meters', (p) => ({ ...p, ids: new Int32Array(FRAME_LIMITS.meters + 1), nums: new Float64Array((FRAME_LIMITS.meters + 1) * 8) })],
+      ['too many meters', (p) => ({ ...p, count: FRAME_LIMITS.meters + 1 })],
       ['a NaN position', (p) => { const n = p.nums.slice(); n[0] = NaN; return { ...p, nums: n }; }],
       ['an infinite count', (p) => { const n = p.nums.slice(); n[3] = Infinity; return { ...p, nums: n }; }],
       ['an oldest bucket out of the ring', (p) => { const n = p.nums.slice(); n[5] = SPARKLINE_BUCKETS; return { ...p, nums: n }; }],
       ['a sparkline that is not there', (p) => ({ ...p, sparks: p.sparks.slice(0, SPARKLINE_BUCKETS) })],
       ['a zero pixel ratio', (p) => ({ ...p, vp: { ...p.vp, dpr: 0 } })],
-      ['rects as a plain array', (p) => ({ ...p, rects: Array.from(p.rects) })],
-      ['a NaN outline', (p) => { const r = p.rects.slice(); r[2] = NaN; return { ...p, rects: r }; }],
-      ['a fractional outline count', (p) => { const r = p.rects.slice(); r[0] = 1.5; return { ...p, rects: r }; }],
-      ['more outlines than sent', (p) => { const r = p.rects.slice(); r[0] = 3; return { ...p, rects: r }; }],
-      ['a cover count past the end', (p) => { const r = p.rects.slice(); r[2 + 4 * 2 + 4 * 1 + 1] = 2; return { ...p, rects: r }; }],
-      ['a negative cover count', (p) => { const r = p.rects.slice(); r[2 + 4 * 2 + 4 * 1] = -1; return { ...p, rects: r }; }],
-      ['a trailing number', (p) => { const r = new Float64Array(p.rects.length + 1); r.set(p.rects); return { ...p, rects: r }; }],
+      ['rects as a plain array', (p) => ({ ...p, rects: Array.from(p.rects!) })],
+      ['a NaN outline', (p) => { const r = p.rects!.slice(); r[2] = NaN; return { ...p, rects: r }; }],
+      ['a fractional outline count', (p) => { const r = p.rects!.slice(); r[0] = 1.5; return { ...p, rects: r }; }],
+      ['more outlines than sent', (p) => { const r = p.rects!.slice(); r[0] = 3; return { ...p, rects: r }; }],
+      ['a cover count past the end', (p) => { const r = p.rects!.slice(); r[2 + 4 * 2 + 4 * 1 + 1] = 2; return { ...p, rects: r }; }],
+      ['a negative cover count', (p) => { const r = p.rects!.slice(); r[2 + 4 * 2 + 4 * 1] = -1; return { ...p, rects: r }; }],
+      ['a trailing number', (p) => { const r = new Float64Array(p.rects!.length + 1); r.set(p.rects!); return { ...p, rects: r }; }],
       ['a pin with a string', (p) => ({ ...p, pin: { x: '1', y: 2, width: 3, height: 4 } })],
       ['a label too long', (p) => ({ ...p, labels: [{ text: 'x'.repeat(FRAME_LIMITS.chars + 1), at: { x: 0, y: 0 } }] })],
       ['a caption without lines', (p) => ({ ...p, captions: [{ at: { x: 0, y: 0 }, bounds: null, pinned: true }] })],

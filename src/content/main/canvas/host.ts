@@ -17,8 +17,7 @@
  */
 import type { AtlasSurface } from '../../../overlay/atlas';
 import { CanvasSize } from '../../../overlay/canvas-size';
-import { MAX_METERS } from '../../../overlay/cap';
-import { FramePainter, packFrame, type PaintContext, type PaintFrame, type SparkSent } from '../../../overlay/paint-frame';
+import { FramePacker, FramePainter, type PaintContext, type PaintFrame } from '../../../overlay/paint-frame';
 import { forgetFont } from '../../../overlay/paint-text';
 import type { Rect, Viewport } from '../../../overlay/types';
 
@@ -144,8 +143,8 @@ export class FramedPainter implements Painter {
   private removed = false;
   /** The frame's own drawing time (its thread, not the page's), ms, since it was made. */
   frameMs = 0;
-  /** The sparkline buckets the frame has (packFrame sends only newer ones). */
-  private readonly sent: SparkSent = new Map();
+  /** What the frame has: each flush goes as a change to it. */
+  private readonly packer = new FramePacker();
 
   constructor(url: string, private readonly origin: string, private readonly onResize: () => void, private readonly onFail: (why: string) => void) {
     const { host, shadow } = makeHost();
@@ -187,8 +186,8 @@ export class FramedPainter implements Painter {
       this.legend = r.legend;
       if (typeof r.ms === 'number' && r.ms > 0 && r.ms < 1e4) this.frameMs += r.ms;
       if (r.resend === true) {
-        // The frame's copy of some sparkline did not join the buckets sent: send them all whole, and draw again.
-        this.sent.clear();
+        // The flush did not join what the frame has: send everything whole, and draw again.
+        this.packer.reset();
         if (this.waiting === null) this.onResize();
       }
       if (typeof r.dpr === 'number' && Math.abs(r.dpr - this.sentDpr) >= 0.01) {
@@ -233,10 +232,7 @@ export class FramedPainter implements Painter {
     this.waiting = null;
     this.inFlight = true;
     this.sentDpr = w.frame.vp.dpr;
-    // Past a few hundred components the map would only hold the gone: start over (the next flush sends whole rings).
-    if (this.sent.size > 4 * MAX_METERS) this.sent.clear();
-    const packed = packFrame(w.frame, w.backing, this.sent);
-    this.port.postMessage(packed, [packed.ids.buffer, packed.nums.buffer, packed.sparks.buffer, packed.rects.buffer]);
+    this.port.postMessage(this.packer.pack(w.frame, w.backing));
   }
 
   legendRect(): Rect | null {

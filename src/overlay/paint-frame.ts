@@ -226,15 +226,19 @@ export class FramePacker {
   /** Per slot of the last flush sent: the id, the numbers as in `nums`, and the newest sparkline value. */
   private last: { ids: Int32Array; nums: Float64Array; newest: Float64Array; bars: boolean } | null = null;
   private lastRects: { outlines: readonly Rect[]; accent: readonly Rect[]; covers: readonly (readonly Rect[])[] } | null = null;
+  /** Everything else the last flush sent (text, viewport, style, backing), as one string. */
+  private lastRest = '';
 
   /** The frame lost what it had (or never had it): the next flush is whole. */
   reset(): void {
     this.sent.clear();
     this.last = null;
     this.lastRects = null;
+    this.lastRest = '';
   }
 
-  pack(f: PaintFrame, backing: { width: number; height: number }): PackedFrame {
+  /** The flush as a change to the last one sent; null when nothing the frame draws changed (nothing to send). */
+  pack(f: PaintFrame, backing: { width: number; height: number }): PackedFrame | null {
     // Past a few thousand components the map would only hold the gone: start over (whole rings again).
     if (this.sent.size > 4 * FRAME_LIMITS.meters) this.sent.clear();
     const n = f.meters.length;
@@ -290,6 +294,10 @@ export class FramePacker {
     this.lastRects = { outlines: f.outlines, accent: f.accent, covers: f.covers };
     // `out` interleaves each changed slot's id and its NUMS numbers.
     const changed = slots.length;
+    const rest = JSON.stringify([f.vp, f.pin, f.labels, f.captions, f.modeCaption, f.legend, f.style, backing]);
+    const sameRest = rest === this.lastRest;
+    this.lastRest = rest;
+    if (!full && changed === 0 && sameRects && sameRest && last.ids.length === n) return null;
     const outIds = new Int32Array(changed);
     const outNums = new Float64Array(changed * NUMS);
     for (let j = 0; j < changed; j++) {
@@ -306,7 +314,7 @@ export class FramePacker {
 
 /** One flush packed whole, as for a frame that has nothing yet (tests). */
 export function packFrame(f: PaintFrame, backing: { width: number; height: number }): PackedFrame {
-  return new FramePacker().pack(f, backing);
+  return new FramePacker().pack(f, backing)!;
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

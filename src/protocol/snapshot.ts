@@ -98,6 +98,9 @@ export interface Snapshot {
     fallback: string | null;
     /** The frame's own drawing time since the overlay went on (ms, its thread, not the page's); null: not in a frame. */
     frameMs: number | null;
+    /** Flushes posted to the frame, and flushes not posted because nothing it draws changed; null: not in a frame. */
+    posted: number | null;
+    skipped: number | null;
   };
 }
 

@@ -536,7 +536,11 @@ class Controller {
 
   private snapshot(): Snapshot {
     const snap = this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost());
-    snap.painter = { kind: this.overlay.painterKind, fallback: this.overlay.frameFailure, frameMs: this.overlay.frameMs };
+    const posts = this.overlay.framePosts;
+    snap.painter = {
+      kind: this.overlay.painterKind, fallback: this.overlay.frameFailure, frameMs: this.overlay.frameMs,
+      posted: posts?.posted ?? null, skipped: posts?.skipped ?? null,
+    };
     return snap;
   }
 

@@ -143,6 +143,9 @@ export class FramedPainter implements Painter {
   private removed = false;
   /** The frame's own drawing time (its thread, not the page's), ms, since it was made. */
   frameMs = 0;
+  /** Flushes posted to the frame, and flushes that changed nothing it draws (not posted). */
+  posted = 0;
+  skipped = 0;
   /** What the frame has: each flush goes as a change to it. */
   private readonly packer = new FramePacker();
 
@@ -230,9 +233,16 @@ export class FramedPainter implements Painter {
     const w = this.waiting;
     if (!this.ready || this.inFlight || w === null || this.port === null) return;
     this.waiting = null;
+    const packed = this.packer.pack(w.frame, w.backing);
+    // Nothing the frame draws changed: no message at all (a post to another process is the costly part here).
+    if (packed === null) {
+      this.skipped++;
+      return;
+    }
     this.inFlight = true;
     this.sentDpr = w.frame.vp.dpr;
-    this.port.postMessage(this.packer.pack(w.frame, w.backing));
+    this.posted++;
+    this.port.postMessage(packed);
   }
 
   legendRect(): Rect | null {

@@ -176,6 +176,12 @@ export class Overlay {
     return p instanceof FramedPainter ? p.frameMs : null;
   }
 
+  /** Flushes posted to the extension's frame and flushes not posted (nothing it draws changed); null: none. */
+  get framePosts(): { posted: number; skipped: number } | null {
+    const p = this.painter;
+    return p instanceof FramedPainter ? { posted: p.posted, skipped: p.skipped } : null;
+  }
+
   render(): void {
     const painter = this.painter;
     if (!painter || this.mode === 'off') return;

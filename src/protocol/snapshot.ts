@@ -101,6 +101,8 @@ export interface Snapshot {
     /** Flushes posted to the frame, and flushes not posted because nothing it draws changed; null: not in a frame. */
     posted: number | null;
     skipped: number | null;
+    /** Of our main-thread time, what posting them took (ms, our own timer); null: not in a frame. */
+    postMs: number | null;
   };
 }
 

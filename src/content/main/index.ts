@@ -539,7 +539,7 @@ class Controller {
     const posts = this.overlay.framePosts;
     snap.painter = {
       kind: this.overlay.painterKind, fallback: this.overlay.frameFailure, frameMs: this.overlay.frameMs,
-      posted: posts?.posted ?? null, skipped: posts?.skipped ?? null,
+      posted: posts?.posted ?? null, skipped: posts?.skipped ?? null, postMs: posts?.postMs ?? null,
     };
     return snap;
   }

@@ -146,6 +146,8 @@ export class FramedPainter implements Painter {
   /** Flushes posted to the frame, and flushes that changed nothing it draws (not posted). */
   posted = 0;
   skipped = 0;
+  /** Time spent in postMessage, ms (our own timer). */
+  postMs = 0;
   /** What the frame has: each flush goes as a change to it. */
   private readonly packer = new FramePacker();
 
@@ -242,7 +244,9 @@ export class FramedPainter implements Painter {
     this.inFlight = true;
     this.sentDpr = w.frame.vp.dpr;
     this.posted++;
+    const t0 = performance.now();
     this.port.postMessage(packed);
+    this.postMs += performance.now() - t0;
   }
 
   legendRect(): Rect | null {

@@ -177,9 +177,9 @@ export class Overlay {
   }
 
   /** Flushes posted to the extension's frame and flushes not posted (nothing it draws changed); null: none. */
-  get framePosts(): { posted: number; skipped: number } | null {
+  get framePosts(): { posted: number; skipped: number; postMs: number } | null {
     const p = this.painter;
-    return p instanceof FramedPainter ? { posted: p.posted, skipped: p.skipped } : null;
+    return p instanceof FramedPainter ? { posted: p.posted, skipped: p.skipped, postMs: p.postMs } : null;
   }
 
   render(): void {

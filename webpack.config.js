@@ -12,7 +12,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 /** Rooms may import src/protocol and src/overlay, never each other. */
-const ROOMS = ['inject', 'content', 'background', 'devtools-panel', 'overlay-frame'];
+const ROOMS = ['inject', 'content', 'background', 'devtools-panel'];
 const SHARED = ['protocol', 'overlay'];
 
 class RoomBoundaryPlugin {
@@ -102,8 +102,6 @@ export function firefoxManifest(chromeManifest) {
   const m = structuredClone(chromeManifest);
   m.background = { scripts: [m.background.service_worker] };
   delete m.minimum_chrome_version;
-  // Firefox draws the overlay in the page (docs/OVERLAY.md): nothing of ours needs to be reachable from a page.
-  delete m.web_accessible_resources;
   m.browser_specific_settings = { gecko: { ...GECKO } };
   return m;
 }
@@ -139,7 +137,6 @@ export default (env, argv) => {
       background: './src/background/index.ts',
       devtools: './src/devtools-panel/devtools.ts',
       panel: './src/devtools-panel/index.ts',
-      'overlay-frame': './src/overlay-frame/index.ts',
     },
     output: { path: path.join(root, 'dist'), filename: '[name].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },
@@ -168,7 +165,6 @@ export default (env, argv) => {
           { from: 'icons/*.png' },
           { from: 'src/devtools-panel/*.html', to: '[name][ext]' },
           { from: 'src/devtools-panel/*.css', to: '[name][ext]' },
-          { from: 'src/overlay-frame/*.html', to: '[name][ext]' },
         ],
       }),
     ],

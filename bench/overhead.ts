@@ -79,12 +79,6 @@ interface Run {
   frameCount: number;
   /** What the extension's own timers say (`state().self.mainThreadShare`, % of wall time), read at the window's end. */
   selfPct: number;
-  /** The overlay's drawing in the extension's frame, ms per s of wall time (its own thread, its own timer); NaN: drawn in the page. */
-  frameDrawMsPs: number;
-  /** Flushes posted to the frame per second, and flushes not posted (nothing it draws changed). */
-  framePostsPs: number;
-  frameSkipsPs: number;
-  painter: string | null;
 }
 
 const args = parseArgs();
@@ -177,10 +171,6 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
       refreshCommitsPs: rate(r0, r1, 'commits'), refreshFramesPs: rate(r0, r1, 'frames'),
       frameCount: s0 && s1 ? s1.frames.count - s0.frames.count : 0,
       selfPct: self ? 100 * self.mainThreadShare : NaN,
-      frameDrawMsPs: s0?.frameMs != null && s1?.frameMs != null && s1.time > s0.time ? ((s1.frameMs - s0.frameMs) * 1000) / (s1.time - s0.time) : NaN,
-      framePostsPs: s0?.posted != null && s1?.posted != null && s1.time > s0.time ? ((s1.posted - s0.posted) * 1000) / (s1.time - s0.time) : NaN,
-      frameSkipsPs: s0?.skipped != null && s1?.skipped != null && s1.time > s0.time ? ((s1.skipped - s0.skipped) * 1000) / (s1.time - s0.time) : NaN,
-      painter: s1?.painter ?? null,
     };
   } finally {
     await cdp?.detach().catch(() => undefined);
@@ -289,10 +279,6 @@ function summarise(runs: Run[], pct: number): { rows: string[][]; verdict: Recor
       spread(effProfiled, 1),
       // Our own timers (state().self) against the profile's net share of wall time: the panel's figure, checked.
       cfg === 'on' ? `${spread(rs.map((r) => r.selfPct), 2, ' %')} / ${spread(rs.map((r) => pctOf(r.extNetMs, r.a.windowMs)), 2, ' %')}` : '—',
-      // Off the page's main thread: what the extension's frame spent drawing (not in the share; shown beside it).
-      cfg === 'on' ? (rs.every((r) => r.painter === 'frame')
-        ? `${spread(rs.map((r) => r.frameDrawMsPs), 1)}; posted ${spread(rs.map((r) => r.framePostsPs), 1)}/s, not ${spread(rs.map((r) => r.frameSkipsPs), 1)}/s`
-        : `in the page (${rs.map((r) => r.painter ?? '?').join(', ')})`) : '—',
     ]);
     figures[`${cfg}.frac`] = isExt ? median(extFrac) : cfg === 'react-scan' ? median(scanFrac) : NaN;
     figures[`${cfg}.fracMax`] = isExt ? max(extFrac) : cfg === 'react-scan' ? max(scanFrac) : NaN;
@@ -345,8 +331,7 @@ async function main(): Promise<void> {
   }
 
   const header = ['config', 'ext or react-scan self % of busy', 'ext gross %', 'cross-check: ext w/o sampled flush', 'moved ms/s', 'main thread busy',
-    'commits/s', 'frames/s', 'effective refresh', 'eff. (profiled)', 'own timers / profile net, % of wall',
-    'drawing in the extension frame, ms/s'];
+    'commits/s', 'frames/s', 'effective refresh', 'eff. (profiled)', 'own timers / profile net, % of wall'];
   const md: string[] = [];
   const verdicts: string[] = [];
   let allPass = true;
@@ -406,10 +391,7 @@ the window, "moved"), divided by all non-idle samples. "No extension" is a secon
 installed; react-scan (\`node_modules/react-scan/dist/auto.global.js\`) is injected into that browser before any page
 script with \`evaluateOnNewDocument\`, as its script tag would load it. Effective refresh = min(React commits/s,
 animation frames/s) from \`window.__demo\`, unprofiled; "eff. (profiled)" is the same during the profile. Cells:
-median [min–max] over the rounds. Where Chrome draws the overlay in the extension's own frame (docs/OVERLAY.md), that
-drawing runs in another process and is not in the page's profile: "drawing in the extension frame" is its own timer
-(\`snapshot().painter.frameMs\` deltas), ms per second of wall time, shown beside the share and not in it, with the
-flushes posted to it per second and those not posted because nothing it draws changed.
+median [min–max] over the rounds.
 
 The budget figure is a small difference of two large ones (at 10 %: about 27 % charged less about 24 % moved), so a
 round carries roughly ± 1 point of method noise. The *cross-check* column avoids the timers: the extension's charge less

@@ -175,12 +175,7 @@ export const lc = {
   /** Frame totals and component count only: the full snapshot of 4,900 components stays in the page. */
   frames: (page: Page) => page.evaluate(async () => {
     const s = await (window as any).__LAYOUT_COST__.snapshot();
-    return {
-      time: s.time as number, frames: s.frames as FrameTotals, components: (s.components as unknown[]).length,
-      // Where the overlay is drawn, and the extension frame's own drawing ms so far (null: drawn in the page).
-      painter: (s.painter?.kind ?? null) as string | null, frameMs: (s.painter?.frameMs ?? null) as number | null,
-      posted: (s.painter?.posted ?? null) as number | null, skipped: (s.painter?.skipped ?? null) as number | null,
-    };
+    return { time: s.time as number, frames: s.frames as FrameTotals, components: (s.components as unknown[]).length };
   }),
 };
 

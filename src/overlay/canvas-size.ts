@@ -6,10 +6,25 @@
  * show up in the page's numbers. A device-pixel-ratio change (zoom, another
  * monitor) does not always resize the element, so it is watched too.
  *
- * Shared by the canvas in the page and the one in the extension's frame
- * (src/overlay-frame): it touches the DOM of whichever document holds it.
+ * It touches the DOM (ResizeObserver, matchMedia, window); `cssSize` is its
+ * pure rule, unit-tested.
  */
 import type { Viewport } from './types';
+
+/**
+ * The element's CSS size now, and whether that is a new reading to keep as the observation. `observed` (CSS px) is
+ * the last observation, taken at ratio `observedDpr`; `win` reads the window's size (a fixed, inset:0, 100vw × 100vh
+ * host has it), which may force a layout. A pixel ratio the observation was not taken at means one of two changes
+ * the observer may not report: a browser zoom (the box's CSS size changes, its size in device pixels does not, and
+ * an observer of the device-pixel box is not told) or an emulated ratio (the CSS size stays, the device size
+ * changes, and Chrome does not always tell). Only the window can tell them apart: it is read once per such change.
+ */
+export function cssSize(
+  observed: { width: number; height: number } | null, observedDpr: number, dpr: number, win: () => { width: number; height: number },
+): { size: { width: number; height: number }; reread: boolean } {
+  if (observed === null || dpr !== observedDpr) return { size: win(), reread: observed !== null };
+  return { size: observed, reread: false };
+}
 
 export class CanvasSize {
   private observer: ResizeObserver | null = null;
@@ -45,12 +60,14 @@ export class CanvasSize {
   /** The viewport to draw for now, and the backing store's size in device px for it. */
   sync(): { vp: Viewport; width: number; height: number } {
     const dpr = window.devicePixelRatio || 1;
-    // Before the first observation, window's size (no layout needed for a fixed, inset:0 host). A browser zoom
-    // changes the box's CSS size but not its device size, and an observer of the device-pixel box is not told:
-    // then the CSS size is the device size at the new ratio.
-    const d = this.device;
-    const css = d !== null && dpr !== this.observedDpr ? { width: d.width / dpr, height: d.height / dpr }
-      : this.css ?? { width: window.innerWidth, height: window.innerHeight };
+    // Before the first observation, window's size (no layout needed for a fixed, inset:0 host).
+    const got = cssSize(this.css, this.observedDpr, dpr, () => ({ width: window.innerWidth, height: window.innerHeight }));
+    const css = got.size;
+    if (got.reread) {
+      // Kept as the observation at this ratio: one reading of the window per zoom or emulation change, not per flush.
+      this.css = css;
+      this.observedDpr = dpr;
+    }
     // The observed device size is exact, but only while it belongs to the current ratio: a zoom or
     // an emulated ratio change can reach us before the observer reports again.
     const fresh = this.device !== null && Math.abs(this.device.width - css.width * dpr) < 2 && Math.abs(this.device.height - css.height * dpr) < 2;

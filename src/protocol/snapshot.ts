@@ -89,21 +89,6 @@ export interface Snapshot {
   components: SnapshotComponent[];
   /** Our own cost; null while off or before a second of measurement. */
   self: SelfCost | null;
-  /**
-   * Where the overlay is drawn (docs/OVERLAY.md): `frame`, the extension's own frame, off the page's main thread;
-   * `page`, a canvas in the page (Firefox, or where the frame did not answer: `fallback` says why); null while off.
-   */
-  painter?: {
-    kind: 'frame' | 'page' | null;
-    fallback: string | null;
-    /** The frame's own drawing time since the overlay went on (ms, its thread, not the page's); null: not in a frame. */
-    frameMs: number | null;
-    /** Flushes posted to the frame, and flushes not posted because nothing it draws changed; null: not in a frame. */
-    posted: number | null;
-    skipped: number | null;
-    /** Of our main-thread time, what posting them took (ms, our own timer); null: not in a frame. */
-    postMs: number | null;
-  };
 }
 
 export interface LayoutCostState {

@@ -122,7 +122,7 @@ describe('DevTools panel recovery (e2e)', function () {
 
   it('offers a frame picker when React runs in several frames', async () => {
     await page.goto(h.url('panel-frames.html'), { waitUntil: 'load' });
-    // The page's own frames (the overlay's extension frame, where the overlay is on, is not one of them).
+    // The page's fixture frames, by URL (not by position among whatever frames the page has).
     const fixtures = (): Frame[] => page.frames().filter((f) => f.url().includes('fixture') || f.url().includes('r19-dev'));
     await waitFor(() => fixtures().length === 2, { what: 'frames' });
     for (const f of fixtures()) await waitFor(() => f.evaluate(() => (window as any).__fixtureReady === true), { what: 'frame fixture' });

@@ -22,14 +22,10 @@ describe('the Firefox manifest', () => {
     expect(firefox.browser_specific_settings.gecko).to.deep.include({ id: 'layout-cost@layout-cost.dev', strict_min_version: '142.0' });
     expect(firefox.browser_specific_settings.gecko.data_collection_permissions).to.deep.equal({ required: ['none'] });
     expect(firefox).to.not.have.property('minimum_chrome_version');
-    // Chrome draws the overlay in the extension's frame, a page only its own content script loads (per-session URL);
-    // Firefox draws it in the page and exposes nothing (docs/OVERLAY.md).
-    expect(chrome.web_accessible_resources).to.deep.equal([{ resources: ['overlay-frame.html'], matches: ['<all_urls>'], use_dynamic_url: true }]);
-    expect(firefox).to.not.have.property('web_accessible_resources');
     // Everything else is the same: content scripts (MAIN world at document_start), permissions, the command, the CSP.
     const rest = (m: Record<string, any>) => {
-      const { background, browser_specific_settings, minimum_chrome_version, web_accessible_resources, ...others } = m;
-      void background; void browser_specific_settings; void minimum_chrome_version; void web_accessible_resources;
+      const { background, browser_specific_settings, minimum_chrome_version, ...others } = m;
+      void background; void browser_specific_settings; void minimum_chrome_version;
       return others;
     };
     expect(rest(firefox)).to.deep.equal(rest(chrome));

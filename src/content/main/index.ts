@@ -15,7 +15,6 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
-import { FRAME_PAGE } from './canvas/host';
 import { renderDue } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
@@ -89,7 +88,6 @@ class Controller {
         get: async (key) => (await browser.storage.local.get(key))[key],
         set: (key, value) => browser.storage.local.set({ [key]: value }),
       },
-      frame: overlayFrame(),
     }, this.settings);
     this.page = new PageChannel(handoff, (m) => this.onPage(m));
     this.page.onDrop = () => this.pushState();
@@ -535,13 +533,7 @@ class Controller {
   }
 
   private snapshot(): Snapshot {
-    const snap = this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost());
-    const posts = this.overlay.framePosts;
-    snap.painter = {
-      kind: this.overlay.painterKind, fallback: this.overlay.frameFailure, frameMs: this.overlay.frameMs,
-      posted: posts?.posted ?? null, skipped: posts?.skipped ?? null, postMs: posts?.postMs ?? null,
-    };
-    return snap;
+    return this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost());
   }
 
   selfCost(): SelfCost | null {
@@ -570,19 +562,5 @@ if (handoff !== undefined && g[started] === undefined) {
     new Controller(handoff);
   } catch (e) {
     console.warn('[layout-cost] content script failed to start', e);
-  }
-}
-
-/**
- * The extension's overlay page, where Chrome runs it in a process of its own (docs/OVERLAY.md); null where the
- * overlay is drawn in the page: Firefox (its extension frames are not yet known to keep off the page's thread and
- * its page CSP rules for them differ), or no extension URL at all.
- */
-function overlayFrame(): { url: string; origin: string } | null {
-  try {
-    const url = browser.runtime.getURL(FRAME_PAGE);
-    return url.startsWith('chrome-extension://') ? { url, origin: `chrome-extension://${browser.runtime.id}` } : null;
-  } catch {
-    return null;
   }
 }

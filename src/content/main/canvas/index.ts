@@ -10,7 +10,8 @@
  * them through `wantBounds()` and, on scroll and resize, `requestBounds`.
  */
 import type { Mode, Settings } from '../../../protocol';
-import type { PaintCaption, PaintFrame, PaintLabel, PaintMeter } from '../../../overlay/paint-frame';
+import type { AtlasMeter } from '../../../overlay/atlas';
+import type { PaintCaption, PaintFrame, PaintLabel } from '../../../overlay/paint-frame';
 import { pinCaption } from '../../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
@@ -20,7 +21,7 @@ import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
 import type { Point } from '../../../overlay/anchor';
 import type { RollupStore, StoredComponent } from '../store';
 import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from './choice';
-import { FramedPainter, PagePainter, type Painter, type PainterKind } from './host';
+import { PagePainter, type Painter } from './host';
 import { Interaction } from './interaction';
 import { LegendState, type LegendStorage } from './legend-state';
 
@@ -43,8 +44,6 @@ export interface OverlayDeps {
   requestBounds?(): void;
   /** Where the legend's dismissal is remembered (chrome.storage.local); null keeps it in memory. */
   legendStorage?: LegendStorage | null;
-  /** The extension's overlay page to draw in and its origin (docs/OVERLAY.md); null or absent: a canvas in the page. */
-  frame?: { url: string; origin: string } | null;
 }
 
 export class Overlay {
@@ -59,8 +58,6 @@ export class Overlay {
   /** Meters left out this frame: no free slot beside the others, or covered by a dialog or menu. */
   hiddenCount = 0;
   private painter: Painter | null = null;
-  /** Set when the extension's frame did not answer: this page draws on its own canvas from then on. */
-  private frameFailed: string | null = null;
   private readonly interaction: Interaction;
   private readonly legend: LegendState;
   private ticker: ReturnType<typeof setInterval> | null = null;
@@ -160,28 +157,6 @@ export class Overlay {
     return this.painter?.host ?? null;
   }
 
-  /** Where the overlay is drawn: in the extension's frame, on a canvas in the page, or nowhere (off). */
-  get painterKind(): PainterKind | null {
-    return this.painter?.kind ?? null;
-  }
-
-  /** Why the extension's frame is not used on this page, or null. */
-  get frameFailure(): string | null {
-    return this.frameFailed;
-  }
-
-  /** The extension frame's own drawing time since the overlay went on (ms, off the page's main thread); null: none. */
-  get frameMs(): number | null {
-    const p = this.painter;
-    return p instanceof FramedPainter ? p.frameMs : null;
-  }
-
-  /** Flushes posted to the extension's frame and flushes not posted (nothing it draws changed); null: none. */
-  get framePosts(): { posted: number; skipped: number; postMs: number } | null {
-    const p = this.painter;
-    return p instanceof FramedPainter ? { posted: p.posted, skipped: p.skipped, postMs: p.postMs } : null;
-  }
-
   render(): void {
     const painter = this.painter;
     if (!painter || this.mode === 'off') return;
@@ -223,7 +198,7 @@ export class Overlay {
     painter.paint(this.paintFrame(plan, vp));
   }
 
-  /** What this flush shows, placed: the painter draws it (here or in the extension's frame). */
+  /** What this flush shows, placed: the painter draws it. */
   private paintFrame(plan: Plan<StoredComponent>, vp: PaintFrame['vp']): PaintFrame {
     const s = this.settings;
     const labels: PaintLabel[] = [];
@@ -282,16 +257,14 @@ export class Overlay {
     if (c) this.deps.store.decay(c);
   }
 
-  private meterDraw(m: PlannedMeter<StoredComponent>): PaintMeter {
+  private meterDraw(m: PlannedMeter<StoredComponent>): AtlasMeter {
     const c = m.node;
     const cost = c.cost;
     const bucket = this.deps.store.advanceSparkline(c);
     const oldest = bucket === undefined ? 0 : (bucket + 1) % SPARKLINE_BUCKETS;
     return {
-      id: c.id, x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: ownRendered(c),
+      x: m.at.x, y: m.at.y, layoutMs: c.layout, authored: c.authored, rendered: ownRendered(c),
       spark: cost?.spark ?? null, sparkOldest: oldest, sparkBucket: bucket,
-      // The store's live ring: a flush that waits for the frame is sent with the ring as it is then.
-      ring: cost,
     };
   }
 
@@ -314,23 +287,9 @@ export class Overlay {
 
   private ensureHost(): void {
     if (this.painter) return;
-    this.painter = this.makePainter();
+    this.painter = new PagePainter(() => this.requestRender());
     this.interaction.attach();
     this.ticker = setInterval(() => this.requestRender(), IDLE_TICK_MS);
-  }
-
-  private makePainter(): Painter {
-    const frame = this.frameFailed === null ? this.deps.frame ?? null : null;
-    if (frame === null) return new PagePainter(() => this.requestRender());
-    const framed: Painter = new FramedPainter(frame.url, frame.origin, () => this.requestRender(), (why) => {
-      // The extension's frame did not answer: the page's canvas takes over, for as long as this page lives.
-      this.frameFailed = why;
-      if (this.painter !== framed) return;
-      this.painter = this.makePainter();
-      this.plan = null;
-      this.requestRender();
-    });
-    return framed;
   }
 
   private removeHost(): void {

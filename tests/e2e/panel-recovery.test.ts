@@ -122,11 +122,9 @@ describe('DevTools panel recovery (e2e)', function () {
 
   it('offers a frame picker when React runs in several frames', async () => {
     await page.goto(h.url('panel-frames.html'), { waitUntil: 'load' });
-    // The page's fixture frames, by URL (not by position among whatever frames the page has).
-    const fixtures = (): Frame[] => page.frames().filter((f) => f.url().includes('fixture') || f.url().includes('r19-dev'));
-    await waitFor(() => fixtures().length === 2, { what: 'frames' });
-    for (const f of fixtures()) await waitFor(() => f.evaluate(() => (window as any).__fixtureReady === true), { what: 'frame fixture' });
-    await lc.enable(fixtures()[0]);
+    await waitFor(() => page.frames().filter((f) => f.url().includes('fixture') || f.url().includes('r19-dev')).length === 2, { what: 'frames' });
+    for (const f of page.frames().slice(1)) await waitFor(() => f.evaluate(() => (window as any).__fixtureReady === true), { what: 'frame fixture' });
+    await lc.enable(page.frames()[1]);
     await waitFor(() => panel.$eval('.frame-picker', (n) => !(n as HTMLElement).hidden), { what: 'frame picker shown' });
     await waitFor(() => panel.$$eval('#frame option', (o) => o.length === 3), { what: 'top + two frames' });
     const options = await panel.$$eval('#frame option', (o) => o.map((x) => ({ value: (x as HTMLOptionElement).value, text: x.textContent ?? '' })));

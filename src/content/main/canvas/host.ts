@@ -2,16 +2,14 @@
  * The overlay's one element in the page: a custom-named host holding a
  * closed shadow root with one canvas, fixed over the viewport, taking no
  * pointer events, `contain: strict` so nothing inside it can dirty the page's
- * layout, at the maximum z-index. `PagePainter` draws each flush's
- * `PaintFrame` on it. (Drawing in an extension frame of its own, off the
- * page's main thread, was built and measured, and cost the page more than it
- * saved: docs/OVERLAY.md, where the drawing runs.)
+ * layout, at the maximum z-index. It draws each flush's `PaintFrame`; its
+ * backing store follows the canvas' size (canvas-size.ts).
  */
 import type { AtlasSurface } from '../../../overlay/atlas';
-import { CanvasSize } from '../../../overlay/canvas-size';
-import { FramePainter, type PaintContext, type PaintFrame } from '../../../overlay/paint-frame';
 import { forgetFont } from '../../../overlay/paint-text';
 import type { Rect, Viewport } from '../../../overlay/types';
+import { CanvasSize } from './canvas-size';
+import { FramePainter, type PaintContext, type PaintFrame } from './paint-frame';
 
 export const HOST_TAG = 'layout-cost-overlay';
 
@@ -20,35 +18,8 @@ const HOST_CSS =
   'pointer-events:none!important;contain:strict!important;z-index:2147483647!important;' +
   'margin:0!important;padding:0!important;border:0!important;display:block!important;background:none!important;' +
   'transform:none!important;filter:none!important;opacity:1!important;visibility:visible!important';
-const FILL_CSS = 'position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none;display:block;border:0;margin:0;padding:0';
 
-/** What draws the overlay's flushes. */
-export interface Painter {
-  readonly host: HTMLElement;
-  /** The viewport the next flush is placed in (CSS px, without forcing a layout). */
-  viewport(): Viewport;
-  paint(frame: PaintFrame): void;
-  /** Where the legend was last drawn (viewport CSS px), for its dismissing click. */
-  legendRect(): Rect | null;
-  /** Hidden for a screenshot of the page (an experiment's pixel comparison): visibility only, no layout. */
-  setHidden(hidden: boolean): void;
-  remove(): void;
-}
-
-function makeHost(): { host: HTMLElement; shadow: ShadowRoot } {
-  const host = document.createElement(HOST_TAG);
-  host.setAttribute('aria-hidden', 'true');
-  host.style.cssText = HOST_CSS;
-  const shadow = host.attachShadow({ mode: 'closed' });
-  return { host, shadow };
-}
-
-function attach(host: HTMLElement): void {
-  (document.documentElement || document).appendChild(host);
-}
-
-/** The canvas in the page: drawn on the page's main thread. */
-export class PagePainter implements Painter {
+export class CanvasHost {
   readonly host: HTMLElement;
   readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D | null;
@@ -57,17 +28,21 @@ export class PagePainter implements Painter {
   private legend: Rect | null = null;
 
   constructor(onResize: () => void) {
-    const { host, shadow } = makeHost();
+    const host = document.createElement(HOST_TAG);
+    host.setAttribute('aria-hidden', 'true');
+    host.style.cssText = HOST_CSS;
+    const shadow = host.attachShadow({ mode: 'closed' });
     const canvas = document.createElement('canvas');
-    canvas.style.cssText = FILL_CSS;
+    canvas.style.cssText = 'position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none;display:block';
     shadow.appendChild(canvas);
-    attach(host);
+    (document.documentElement || document).appendChild(host);
     this.host = host;
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d', { alpha: true, desynchronized: false });
     this.size = new CanvasSize(canvas, onResize);
   }
 
+  /** The viewport the next flush is placed in (CSS px, without forcing a layout); resizes the backing store. */
   viewport(): Viewport {
     const { vp, width, height } = this.size.sync();
     if (this.canvas.width !== width || this.canvas.height !== height) {
@@ -83,10 +58,12 @@ export class PagePainter implements Painter {
     this.legend = this.painter.paint(this.ctx as unknown as PaintContext, this.canvas.width, this.canvas.height, frame);
   }
 
+  /** Where the legend was last drawn (viewport CSS px), for its dismissing click. */
   legendRect(): Rect | null {
     return this.legend;
   }
 
+  /** Hidden for a screenshot of the page (an experiment's pixel comparison): visibility only, no layout. */
   setHidden(hidden: boolean): void {
     this.canvas.style.visibility = hidden ? 'hidden' : 'visible';
   }

@@ -11,7 +11,6 @@
  */
 import type { Mode, Settings } from '../../../protocol';
 import type { AtlasMeter } from '../../../overlay/atlas';
-import type { PaintCaption, PaintFrame, PaintLabel } from '../../../overlay/paint-frame';
 import { pinCaption } from '../../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
@@ -21,7 +20,8 @@ import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
 import type { Point } from '../../../overlay/anchor';
 import type { RollupStore, StoredComponent } from '../store';
 import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from './choice';
-import { PagePainter, type Painter } from './host';
+import { CanvasHost } from './host';
+import type { PaintCaption, PaintFrame, PaintLabel } from './paint-frame';
 import { Interaction } from './interaction';
 import { LegendState, type LegendStorage } from './legend-state';
 
@@ -57,7 +57,7 @@ export class Overlay {
   drawnCount = 0;
   /** Meters left out this frame: no free slot beside the others, or covered by a dialog or menu. */
   hiddenCount = 0;
-  private painter: Painter | null = null;
+  private canvasHost: CanvasHost | null = null;
   private readonly interaction: Interaction;
   private readonly legend: LegendState;
   private ticker: ReturnType<typeof setInterval> | null = null;
@@ -91,7 +91,7 @@ export class Overlay {
       pin: (id) => this.deps.onPin(id),
       escape: () => this.escape(),
       onLegend: (x, y) => {
-        const r = this.painter?.legendRect() ?? null;
+        const r = this.canvasHost?.legendRect() ?? null;
         return r !== null && this.legend.visible() && x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
       },
       dismissLegend: () => {
@@ -150,17 +150,17 @@ export class Overlay {
 
   /** Keeps our meters out of the page's screenshots (an experiment's pixel comparison). */
   hideForCapture(hidden: boolean): void {
-    this.painter?.setHidden(hidden);
+    this.canvasHost?.setHidden(hidden);
   }
 
   get hostElement(): HTMLElement | null {
-    return this.painter?.host ?? null;
+    return this.canvasHost?.host ?? null;
   }
 
   render(): void {
-    const painter = this.painter;
-    if (!painter || this.mode === 'off') return;
-    const vp = painter.viewport();
+    const host = this.canvasHost;
+    if (!host || this.mode === 'off') return;
+    const vp = host.viewport();
     const { store } = this.deps;
     const s = this.settings;
     const input: PlanInput<StoredComponent> = {
@@ -195,10 +195,10 @@ export class Overlay {
       }
       this.drawnCount = plan.meters.length;
     }
-    painter.paint(this.paintFrame(plan, vp));
+    host.paint(this.paintFrame(plan, vp));
   }
 
-  /** What this flush shows, placed: the painter draws it. */
+  /** What this flush shows, placed: the host draws it. */
   private paintFrame(plan: Plan<StoredComponent>, vp: PaintFrame['vp']): PaintFrame {
     const s = this.settings;
     const labels: PaintLabel[] = [];
@@ -286,15 +286,15 @@ export class Overlay {
   }
 
   private ensureHost(): void {
-    if (this.painter) return;
-    this.painter = new PagePainter(() => this.requestRender());
+    if (this.canvasHost) return;
+    this.canvasHost = new CanvasHost(() => this.requestRender());
     this.interaction.attach();
     this.ticker = setInterval(() => this.requestRender(), IDLE_TICK_MS);
   }
 
   private removeHost(): void {
-    this.painter?.remove();
-    this.painter = null;
+    this.canvasHost?.remove();
+    this.canvasHost = null;
     this.interaction.detach();
     if (this.ticker !== null) clearInterval(this.ticker);
     this.ticker = null;

@@ -2,17 +2,16 @@
  * One flush of the overlay as data: everything the canvas shows, already
  * placed by the plan (src/overlay/plan.ts), and the painter that draws it.
  * The content script makes a `PaintFrame` every flush (canvas/index.ts) and
- * `FramePainter` draws it; what is drawn is plain data, so it is unit-tested
- * against a recording context, and could be drawn elsewhere than the page
- * (docs/OVERLAY.md, where the drawing runs: tried, and not kept).
+ * `FramePainter` draws it; what is drawn is plain data, so the painter is
+ * unit-tested against a recording context.
  */
-import { MeterAtlas, type AtlasMeter, type BlitContext, type SurfaceFactory } from './atlas';
-import { METER_HEIGHT_PX, type Point } from './anchor';
-import type { MeterStyle } from './meter-raster';
-import { HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR } from './paint-meters';
-import { measureLines, placeCaption, placeLegend, placeModeCaption, type Line } from './paint-text';
+import { MeterAtlas, type AtlasMeter, type BlitContext, type SurfaceFactory } from '../../../overlay/atlas';
+import { METER_HEIGHT_PX, type Point } from '../../../overlay/anchor';
+import type { MeterStyle } from '../../../overlay/meter-raster';
+import { HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR } from '../../../overlay/paint-meters';
+import { measureLines, placeCaption, placeLegend, placeModeCaption, type Line } from '../../../overlay/paint-text';
 import { TextBoxCache, type TextContext } from './text-cache';
-import type { Rect, Viewport } from './types';
+import type { Rect, Viewport } from '../../../overlay/types';
 
 export interface PaintCaption {
   lines: Line[];

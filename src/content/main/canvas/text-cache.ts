@@ -5,9 +5,9 @@
  * that lives in the page) was the overlay's largest remaining own cost. A
  * pinned caption whose numbers change simply misses the cache.
  */
-import { measureLines, paintLines, type Line } from './paint-text';
-import { snap } from './snap';
-import type { DrawContext, Rect } from './types';
+import { measureLines, paintLines, type Line } from '../../../overlay/paint-text';
+import { snap } from '../../../overlay/snap';
+import type { DrawContext, Rect } from '../../../overlay/types';
 
 const MAX_BOXES = 24;
 

@@ -9,7 +9,7 @@
  * It touches the DOM (ResizeObserver, matchMedia, window); `cssSize` is its
  * pure rule, unit-tested.
  */
-import type { Viewport } from './types';
+import type { Viewport } from '../../../overlay/types';
 
 /**
  * The element's CSS size now, and whether that is a new reading to keep as the observation. `observed` (CSS px) is

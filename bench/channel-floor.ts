@@ -19,7 +19,8 @@
  *                   keeps the natives it reads events with and registers the
  *                   first capture listener, which takes the port;
  *   channel, dispatched  the same, the offer dispatched as a MessageEvent
- *                   during the isolated script's evaluation (ours now);
+ *                   during the isolated script's evaluation (ours until
+ *                   2026-11-26);
  *   channel on enable    the channel made only when wanted, a secret
  *                   handed over at load instead: the MAIN world writes a
  *                   random secret on the root element, the isolated world
@@ -28,6 +29,16 @@
  *   on enable, secret dispatched  the same, the secret in a MessageEvent
  *                   the isolated world dispatches at load (no
  *                   MessageChannel at load);
+ *   on enable, a key from the worker  nothing handed over at load: the
+ *                   MAIN world defines a `claim(key)` that takes the first
+ *                   key it is given, the worker would call it on enable; a
+ *                   page that calls it first denies us the channel (so not
+ *                   built: the floor of any design);
+ *   on enable, secret in status, crypto  the secret through
+ *                   `window.status`, written by the MAIN world from `crypto`;
+ *   on enable, secret in status, isolated first  the same written by the
+ *                   isolated world, listed first, from its own Math.random
+ *                   (ours since 2026-11-26);
  *   ours            this build's dist/.
  */
 import * as fs from 'node:fs';
@@ -125,14 +136,78 @@ const ISOLATED_SECRET_DISPATCHED = `(() => {
 ${OFFER_WHEN_WANTED}})();
 `;
 
+/**
+ * No handshake at load at all: the MAIN world keeps the same natives and registers the same first capture listener,
+ * and defines a frozen `claim(key)` that takes the first key it is given; on enable the service worker would call it
+ * with a fresh key (executeScript in the MAIN world) and hand the same key to the isolated world, whose offer must
+ * carry it. At load the isolated world only listens (the shortcut, the API's wake).
+ */
+const MAIN_CLAIMED = mainScript(`    if (!d || key === null || d.key !== key || A(src, e, []) !== w) return;
+`, `  let key = null;
+  Object.defineProperty(w, '__floorClaim', { value: Object.freeze((k) => { if (key !== null || typeof k !== 'string') return false; key = k; return true; }) });
+`);
+const ISOLATED_LISTENING = `(() => {
+  window.addEventListener('keydown', (e) => { if (e.isTrusted) globalThis.__floorKey = e.key; }, true);
+  window.addEventListener('floor-wake', () => { globalThis.__floorWake = true; }, true);
+  globalThis.__floorIsolated = 1;
+})();
+`;
+
+/**
+ * A secret handed over at load through `window.status` (a string the Window keeps and shows nowhere, one for both
+ * worlds): the MAIN world writes a random one from `crypto`, the isolated world reads it and puts back what was
+ * there. No MessageChannel, no MessageEvent and no element touched at load.
+ */
+const MAIN_STATUS = mainScript(`    if (!d || d.secret !== secret || A(src, e, []) !== w) return;
+`, `  const b = new Uint32Array(2);
+  crypto.getRandomValues(b);
+  const secret = b[0].toString(36) + '.' + b[1].toString(36);
+  const was = w.status;
+  w.status = secret;
+  w.__floorWas = was;
+`);
+const ISOLATED_STATUS = `(() => {
+  const secret = window.status;
+  window.status = '';
+  window.addEventListener('keydown', (e) => { if (e.isTrusted) globalThis.__floorKey = e.key; }, true);
+  window.addEventListener('floor-wake', () => { globalThis.__floorWake = secret; }, true);
+  globalThis.__floorIsolated = 1;
+})();
+`;
+
+/**
+ * The same the other way round, as ours does since 2026-11-26: the isolated script runs first (listed first) and
+ * writes a secret from its own world's Math.random, which no page script can observe, in front of what
+ * `window.status` held; the MAIN script reads it and puts back the rest. No `crypto` at load.
+ */
+const ISOLATED_STATUS_FIRST = `(() => {
+  const secret = Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+  window.status = '\\u0000floor:' + secret + '\\u0000' + window.status;
+  window.addEventListener('keydown', (e) => { if (e.isTrusted) globalThis.__floorKey = e.key; }, true);
+  window.addEventListener('floor-wake', () => { globalThis.__floorWake = secret; }, true);
+})();
+`;
+const MAIN_STATUS_SECOND = mainScript(`    if (!d || secret === null || d.secret !== secret || A(src, e, []) !== w) return;
+`, `  let secret = null;
+  const s = w.status;
+  if (s.startsWith('\\u0000floor:')) {
+    const end = s.indexOf('\\u0000', 7);
+    if (end > 7) { secret = s.slice(7, end); w.status = s.slice(end + 1); w.__floorHeard = secret.length > 10; }
+  }
+`);
+
 /** Each with what the page's world sees once its scripts did their part (a load where they did not is a failure). */
-const VARIANTS: { label: string; main?: string; isolated?: string; done: string }[] = [
+const VARIANTS: { label: string; main?: string; isolated?: string; first?: boolean; done: string }[] = [
   { label: 'one line each', main: 'globalThis.__floorMain = 1;\n', isolated: 'globalThis.__floorIsolated = 1;\n', done: 'globalThis.__floorMain === 1' },
   { label: 'channel, posted', main: MAIN_LISTENER, isolated: ISOLATED_POSTED, done: "globalThis.__floorPort === 'function'" },
   { label: 'channel, dispatched', main: MAIN_LISTENER, isolated: ISOLATED_DISPATCHED, done: "globalThis.__floorPort === 'function'" },
   // The isolated script removes the attribute once it has read the secret.
   { label: 'channel on enable', main: MAIN_SECRET, isolated: ISOLATED_SECRET, done: "!document.documentElement.hasAttribute('data-floor-secret')" },
   { label: 'on enable, secret dispatched', main: MAIN_SECRET_HEARD, isolated: ISOLATED_SECRET_DISPATCHED, done: 'globalThis.__floorSecretHeard === true' },
+  { label: 'on enable, a key from the worker', main: MAIN_CLAIMED, isolated: ISOLATED_LISTENING, done: "typeof globalThis.__floorClaim === 'function'" },
+  { label: 'on enable, secret in status, crypto', main: MAIN_STATUS, isolated: ISOLATED_STATUS, done: "window.status === ''" },
+  { label: 'on enable, secret in status, isolated first', main: MAIN_STATUS_SECOND, isolated: ISOLATED_STATUS_FIRST, first: true,
+    done: "window.status === '' && globalThis.__floorHeard === true" },
   { label: 'ours', done: 'globalThis.__LAYOUT_COST__.internals().channel === true' },
 ];
 
@@ -151,7 +226,7 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     for (const v of VARIANTS) {
-      const d = v.main !== undefined && v.isolated !== undefined ? scratchExtension('channel floor', v.main, v.isolated) : dist;
+      const d = v.main !== undefined && v.isolated !== undefined ? scratchExtension('channel floor', v.main, v.isolated, v.first) : dist;
       if (d !== dist) dirs.push(d);
       runs.push({ label: v.label, done: v.done, b: await launchBrowser({ dist: d }), samples: [] });
     }
@@ -202,10 +277,13 @@ model): extensions declared as ours, each in a browser of its own, on the same i
 measured as bench/always-on.ts measures ours (every evaluation and callback of the extension, Chrome's trace, thread
 time). "channel, posted" is the handshake alone as it was until 2026-11-25 (the isolated world's \`MessageChannel\`
 and posted offer; the MAIN world's kept natives and first capture listener); "channel, dispatched" the same with the
-offer dispatched during the isolated script's evaluation, as ours does now; "channel on enable" and "on enable,
-secret dispatched" would make the channel only when it is wanted, with a secret handed over at load (through an
-attribute of the root element, or in a dispatched MessageEvent without a port) so that the offer made later cannot be
-taken; "ours" this build. Each load checks afterwards that its scripts did their part (the port taken, the secret
+offer dispatched during the isolated script's evaluation, as ours did until 2026-11-26; the "on enable" rows make the
+channel only when it is wanted, with a secret handed over at load so that the offer made later cannot be taken:
+through an attribute of the root element ("channel on enable"), in a dispatched MessageEvent without a port, through
+\`window.status\` written by the MAIN world from \`crypto\`, or written by the isolated world, listed first, from its
+own \`Math.random\` (ours since 2026-11-26); "a key from the worker" hands nothing over at load (the worker would give
+the MAIN world a key on enable; a page could take that call's place first, so it is the floor, not a design); "ours"
+this build. Each load checks afterwards that its scripts did their part (the port taken, the secret
 heard or read), else the run fails. The issue's 1 ms target is for "ours".
 
 ${mdTable(header, rows)}`);

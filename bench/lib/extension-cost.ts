@@ -66,13 +66,14 @@ export function ourCost(events: readonly TraceEvent[], prefix: string, pageUrl: 
  * An extension declared as ours (a MAIN-world and an isolated-world script at document_start in every frame) whose two
  * scripts are the given texts; its directory, for launchBrowser({ dist }). The caller removes it.
  */
-export function scratchExtension(name: string, main: string, isolated: string): string {
+export function scratchExtension(name: string, main: string, isolated: string, isolatedFirst = false): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-scratch-extension-'));
   const all = { matches: ['<all_urls>'], run_at: 'document_start', all_frames: true, match_about_blank: true };
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({
     manifest_version: 3, name, version: '1.0.0', background: { service_worker: 'background.js' },
     host_permissions: ['<all_urls>'],
-    content_scripts: [{ ...all, js: ['inject.js'], world: 'MAIN' }, { ...all, js: ['content.js'] }],
+    content_scripts: isolatedFirst ? [{ ...all, js: ['content.js'] }, { ...all, js: ['inject.js'], world: 'MAIN' }]
+      : [{ ...all, js: ['inject.js'], world: 'MAIN' }, { ...all, js: ['content.js'] }],
   }));
   fs.writeFileSync(path.join(dir, 'background.js'), 'void 0;\n');
   fs.writeFileSync(path.join(dir, 'inject.js'), main);

@@ -18,3 +18,15 @@ export type OnMode = Exclude<Mode, 'off'>;
 
 /** Window message type of the one-time handshake that hands the private port over. */
 export const HANDSHAKE_TYPE = 'handshake';
+
+/**
+ * How the channel's secret crosses from the isolated world to the MAIN world at load: the content boot, which runs
+ * first, writes `SECRET_MARK + secret + SECRET_END + <what window.status held>` to `window.status`; the MAIN boot,
+ * which runs next, before any page script, reads it and puts back what was there (docs/ARCHITECTURE.md, security
+ * model).
+ */
+export const SECRET_MARK = '\u0000layout-cost:';
+export const SECRET_END = '\u0000';
+
+/** The event the MAIN boot dispatches on window when the page calls the API before the channel is made. */
+export const WAKE_EVENT = 'layout-cost:wake';

@@ -110,7 +110,7 @@ describe('foundation (e2e)', function () {
       (window as any).__fromContent = got;
       window.addEventListener('message', (e) => {
         const d = e.data as { source?: string; type?: string } | null;
-        // Every offer (the content script offers again at DOMContentLoaded and load until one is answered).
+        // The content script's offer, made when the channel is wanted (the secret it carries is of no use here).
         if (!d || d.source !== 'layout-cost:content' || d.type !== 'handshake') return;
         e.stopImmediatePropagation();
         const port = e.ports[0];
@@ -119,6 +119,8 @@ describe('foundation (e2e)', function () {
       }, true);
     });
     await p.goto(h.url('basic-r19.html'), { waitUntil: 'load' });
+    // The channel is made when wanted: the wake the MAIN boot would send on the page's first API call.
+    await p.evaluate(() => window.dispatchEvent(new Event('layout-cost:wake')));
     await waitFor(() => p.evaluate(() => !!(window as any).__stolen && (window as any).__fixtureReady));
     const sent = await p.evaluate(() => {
       const port = (window as any).__stolen as MessagePort;

@@ -78,6 +78,9 @@ describe('hostile pages (e2e)', function () {
     // The names are ours from document_start: the page's own definitions failed.
     expect(before.apiTaken).to.equal(false);
     expect(before.offerTaken).to.equal(false);
+    // The channel's secret crossed from our isolated world to our MAIN world through window.status before this page's
+    // first script: that script found it as it was.
+    expect(before.status).to.equal('');
     expect(await page.evaluate(() => typeof (window as any).__LAYOUT_COST__.enable)).to.equal('function');
     await lc.enable(page);
     await waitFor(async () => (await internal(page)).entries > 3, { what: 'the real agent tracking' });
@@ -92,6 +95,9 @@ describe('hostile pages (e2e)', function () {
     expect(seen.tokens, 'tokens seen by the page').to.equal(0);
     expect(seen.ourPortGot, 'messages on the page\'s forged ports').to.equal(0);
     expect(seen.fakeAgentStarted).to.equal(false);
+    // The offer, made on enable while the page listened, was taken before any listener of the page's.
+    expect(seen.offersHeard, 'offers heard by the page').to.equal(0);
+    expect((await internal(page)).channel).to.equal(true);
     expect((await lc.state(page)).agent).to.equal(true);
     // The test can fail: a message of that shape through the page's wrapped postMessage is counted.
     await page.evaluate(() => window.postMessage({ source: 'layout-cost:probe' }, '*'));

@@ -10,7 +10,10 @@ export const HANDOFF_KEY = '__layoutCostContent';
 export const HELLO_FLAG = '__layoutCostHello';
 
 export interface Handoff {
-  /** The content script's end of the private channel (boot/index.ts offers the other end to the boot script). */
+  /**
+   * The content script's end of the private channel: made on first read (and when main is asked for or attaches),
+   * its other end offered to the MAIN world's boot script with the secret handed over at load (boot/index.ts).
+   */
   readonly port: MessagePort;
   /** Page and worker messages heard before main took over, raw (main validates them). */
   readonly pageQueue: unknown[];

@@ -1,8 +1,9 @@
 /**
  * content.js: the content script's boot, at document_start in every frame
  * (isolated world). It is always on, so it does only what cannot wait:
- * - offers the private channel to the MAIN world's boot script (one
- *   `MessageChannel`, one end offered on the window);
+ * - hands the MAIN world's boot script, which runs right after it, the
+ *   secret that the private channel's offer will carry when the channel is
+ *   made (on enable, a panel, or a call of the page's API);
  * - listens for the user's Ctrl+Shift+L (trusted key presses only).
  * That is all it does at load: no extension API is touched (the first touch
  * of `chrome.runtime` in a frame costs ≈ 1 ms here). Later, and only then:
@@ -17,7 +18,7 @@
  * It uses `chrome.*` directly: no polyfill, no validators beyond the shapes
  * it acts on (main validates everything before use).
  */
-import { HANDSHAKE_TYPE, PROTOCOL_VERSION, Source } from '../../protocol/constants';
+import { HANDSHAKE_TYPE, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
 import { HANDOFF_KEY, HELLO_FLAG, type Handoff } from './handoff';
 import { isToggleShortcut } from '../../protocol/shortcut';
 
@@ -53,6 +54,7 @@ function main(): void {
   const needMain = (): void => {
     if (mainRequested) return;
     mainRequested = true;
+    connect();
     void send('needContent', {});
   };
   const queue = (q: unknown[], raw: unknown): void => {
@@ -74,35 +76,51 @@ function main(): void {
     if ((m.type === 'panel' && p && p.connected === true) || (m.type === 'helloAck' && p && p.panel === true)) needMain();
   }
 
-  // The private channel: one offer, made before any page script exists (src/inject/boot/channel.ts). First as a
-  // MessageEvent dispatched on the window now, during this script's evaluation: the MAIN world's boot script, which
-  // ran just before us, has the first capture listener; it takes the port and cancels the event, so we know. No page
-  // script exists yet to listen. That skips window.postMessage's serialising and its task (docs/PERFORMANCE.md,
-  // always on). Where it was not taken (the MAIN script has not run, or cannot read this world's event: Firefox), the
-  // same offer is posted, from a microtask of this evaluation, so that it is still the first handshake in the window's
-  // queue; only that listener sees it. The port is theirs from then on: nothing is lost by posting before it answers.
-  // The microtask calls the bound native with no script of ours on the stack: Blink records the caller's source
-  // position for each window.postMessage, and V8 re-parses the calling functions to find it (≈ 0.7 ms here).
-  const channel = new MessageChannel();
-  const port = channel.port1;
-  port.onmessage = (e) => {
-    if (onPage) return onPage(e.data);
-    const d = e.data as Msg;
-    // Before main, the MAIN world speaks only when the page calls the API: that needs main.
-    queue(pageQueue, e.data);
-    if (d && d.type === 'api') needMain();
-  };
-  const offer = { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE };
-  let taken = false;
-  try {
-    taken = !window.dispatchEvent(new MessageEvent('message', { data: offer, ports: [channel.port2], source: window, cancelable: true }));
-  } catch {
-    taken = false;
+  // The private channel (src/inject/boot/channel.ts), made only when it is wanted. At load this script, listed
+  // before the MAIN world's boot script in the manifest and so run just before it, hands that script a secret
+  // through `window.status`, a string both worlds share that the page has not read yet and never sees: the MAIN boot
+  // reads it, puts back what was there and keeps the secret; from then on it takes a channel's offer only if the
+  // offer carries the secret. The secret comes from this world's own Math.random, whose state no page script can
+  // observe (crypto would be the first touch of an interface in a fresh world: ≈ 0.2 ms a load). No MessageChannel
+  // and no MessageEvent at load (docs/PERFORMANCE.md, always on; docs/ARCHITECTURE.md, security model).
+  const secret = Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+  window.status = SECRET_MARK + secret + SECRET_END + window.status;
+
+  let port: MessagePort | null = null;
+  /**
+   * Makes the channel and offers its other end with the secret: first as a MessageEvent dispatched on the window
+   * (synchronous: the MAIN boot's first capture listener takes it, stops it, so no page listener sees it, and cancels
+   * it, so we know); where that was not taken (a MAIN world that cannot read this world's event: Firefox), the same
+   * offer is posted, from a microtask with no script of ours on the stack (Blink records the caller's source position
+   * for each window.postMessage, and V8 re-parses the calling functions to find it); that listener is still the
+   * first to hear it.
+   */
+  function connect(): MessagePort {
+    if (port !== null) return port;
+    const channel = new MessageChannel();
+    port = channel.port1;
+    port.onmessage = (e) => {
+      if (onPage) return onPage(e.data);
+      const d = e.data as Msg;
+      queue(pageQueue, e.data);
+      if (d && d.type === 'api') needMain();
+    };
+    const offer = { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE, secret };
+    let taken = false;
+    try {
+      taken = !window.dispatchEvent(new MessageEvent('message', { data: offer, ports: [channel.port2], source: window, cancelable: true }));
+    } catch {
+      taken = false;
+    }
+    if (!taken) {
+      const post = window.postMessage as (message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
+      queueMicrotask(post.bind(window, offer, '*', [channel.port2]));
+    }
+    return port;
   }
-  if (!taken) {
-    const post = window.postMessage as (message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
-    queueMicrotask(post.bind(window, offer, '*', [channel.port2]));
-  }
+  // The page called the API before the channel was made (the MAIN boot keeps the call until it is): main answers it.
+  // A page can dispatch this too; all it gets is what calling the API gets it.
+  window.addEventListener(WAKE_EVENT, () => needMain(), true);
 
   // Which modifier is the shortcut's is read on the first key press, not on every page load.
   let mac: boolean | null = null;
@@ -135,13 +153,16 @@ function main(): void {
   }
 
   const handoff: Handoff = {
-    port,
+    get port() {
+      return connect();
+    },
     pageQueue,
     workerQueue,
     get dropped() {
       return dropped;
     },
     attach(page, worker) {
+      connect();
       onPage = page;
       onWorker = worker;
       hello();

@@ -1,13 +1,16 @@
 /**
  * The MAIN world's end of the private channel to the content script.
  *
- * The content script creates the `MessageChannel` (at document_start, in its
- * isolated world) and offers one end on the window: a MessageEvent it
- * dispatches itself, or where that is not taken, one it posts. This module,
- * run at document_start before any page script exists, registered the first
- * capture listener for `message` on window: it takes that port, stops and
- * cancels the event there (no page listener ever sees it; the cancel tells the
- * content script) and keeps the port in this closure only.
+ * At load, before any page script exists, this module reads the secret the
+ * content script's boot (run just before it) left in `window.status`, puts
+ * back what was there, and registers the first capture listener for
+ * `message` on window. When the channel is wanted (on enable, a panel, a call
+ * of the API) the content script creates the `MessageChannel` in its isolated
+ * world and offers one end on the window with the secret: a MessageEvent it
+ * dispatches itself, or where that is not taken, one it posts. The listener
+ * takes only that offer: it stops and cancels the event there (no page
+ * listener ever sees it or the secret; the cancel tells the content script)
+ * and keeps the port in this closure only.
  * Everything it touches after document_start (the event's getters,
  * `stopImmediatePropagation`, the port's `postMessage`/`onmessage`) is a
  * native kept now, called through a kept `Reflect.apply`: a page that later
@@ -16,7 +19,7 @@
  * docs/ARCHITECTURE.md (security model).
  */
 import type { PageToContent } from '../../protocol';
-import { HANDSHAKE_TYPE, PROTOCOL_VERSION, Source } from '../../protocol/constants';
+import { HANDSHAKE_TYPE, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
 import type { Parsed } from '../../protocol/guard';
 
 /**
@@ -65,16 +68,39 @@ export function openChannel(
   const d = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
   const setOnMessage = d?.set as ((this: MessagePort, fn: (e: MessageEvent) => void) => void) | undefined;
   if (!setOnMessage) throw new TypeError('no MessagePort.onmessage');
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  const EventCtor = Event;
+
+  // The secret, and window.status as it was (the content boot wrote its mark in front of it).
+  let secret: string | null = null;
+  const status = win.status;
+  if (status.startsWith(SECRET_MARK)) {
+    const end = status.indexOf(SECRET_END, SECRET_MARK.length);
+    if (end > SECRET_MARK.length) {
+      secret = status.slice(SECRET_MARK.length, end);
+      win.status = status.slice(end + SECRET_END.length);
+    }
+  }
 
   let port: MessagePort | null = null;
   let dispatched = false;
+  let woken = false;
   const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
 
   function send(type: string, payload: unknown, transfer?: Transferable[]): void {
     if (port === null) {
-      // Until the content script's port is here, keep the latest few.
+      // Until the content script's port is here, keep the latest few. A call of the API is answered by the content
+      // script's main part: say so once (it makes the channel and asks for main).
       if (pending.length >= 64) pending.shift();
       pending.push({ type, payload, transfer });
+      if (type === 'api' && !woken && secret !== null) {
+        woken = true;
+        try {
+          apply(dispatch, win, [new EventCtor(WAKE_EVENT)]);
+        } catch (e) {
+          report(e);
+        }
+      }
       return;
     }
     try {
@@ -103,16 +129,15 @@ export function openChannel(
   }
 
   function onWindowMessage(e: MessageEvent): void {
-    // Called once in every page load (the handshake): compiled with the script, not parsed twice (scripts/eager-boot.mjs).
-    'eager';
+    // Hears every window message of the page until the channel is made: the cheapest checks first.
     if (port !== null) return;
     try {
       if (apply(sourceOf, e, []) !== win) return;
       const ports = apply(portsOf, e, []) as readonly MessagePort[];
       if (ports.length !== 1) return;
-      const data = apply(dataOf, e, []) as { source?: unknown; v?: unknown; type?: unknown } | null;
+      const data = apply(dataOf, e, []) as { source?: unknown; v?: unknown; type?: unknown; secret?: unknown } | null;
       if (typeof data !== 'object' || data === null || data.source !== Source.Content || data.type !== HANDSHAKE_TYPE
-        || data.v !== PROTOCOL_VERSION) return;
+        || data.v !== PROTOCOL_VERSION || secret === null || data.secret !== secret) return;
       // Ours: nobody else hears of it, and this listener goes. Cancelled, so that the content script knows its
       // dispatched offer was taken (a posted one is not cancelable: no effect).
       apply(stop, e, []);
@@ -133,8 +158,9 @@ export function openChannel(
       report(err);
     }
   }
-  // Capture, registered before any page script: the first listener the handshake meets.
-  win.addEventListener('message', onWindowMessage, true);
+  // Capture, registered before any page script: the first listener the handshake meets. Without a secret (the content
+  // boot did not run in this frame) no offer can be taken.
+  if (secret !== null) win.addEventListener('message', onWindowMessage, true);
 
   return {
     post: send as PagePost,

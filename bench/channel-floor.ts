@@ -37,8 +37,9 @@
  *   on enable, secret in status, crypto  the secret through
  *                   `window.status`, written by the MAIN world from `crypto`;
  *   on enable, secret in status, isolated first  the same written by the
- *                   isolated world, listed first, from its own Math.random
- *                   (ours since 2026-11-26);
+ *                   isolated world, listed first, from its own Math.random,
+ *                   the MAIN world listening for an offer event of its own
+ *                   type (ours since 2026-11-26);
  *   ours            this build's dist/.
  */
 import * as fs from 'node:fs';
@@ -55,7 +56,7 @@ const LOADS = numArg(args, 'loads', 12);
  * return from `on(e)` unless `e` is the offer (`d` is its data); then the port is taken, the event stopped and
  * cancelled, the listener removed. `setup` runs before the listener is registered.
  */
-function mainScript(accept: string, setup = ''): string {
+function mainScript(accept: string, setup = '', type = 'message'): string {
   return `(() => {
   const w = window, A = Reflect.apply, g = (p, n) => Object.getOwnPropertyDescriptor(p, n).get;
   const data = g(MessageEvent.prototype, 'data'), ports = g(MessageEvent.prototype, 'ports'), src = g(MessageEvent.prototype, 'source');
@@ -66,11 +67,11 @@ ${setup}  function on(e) {
     const d = A(data, e, []);
 ${accept}    const ps = A(ports, e, []);
     if (ps.length !== 1) return;
-    A(stop, e, []); A(cancel, e, []); A(rm, w, ['message', on, true]);
+    A(stop, e, []); A(cancel, e, []); A(rm, w, ['${type}', on, true]);
     A(setOn, ps[0], [() => {}]);
     w.__floorPort = typeof post;
   }
-  w.addEventListener('message', on, true);
+  w.addEventListener('${type}', on, true);
 })();
 `;
 }
@@ -187,14 +188,14 @@ const ISOLATED_STATUS_FIRST = `(() => {
   window.addEventListener('floor-wake', () => { globalThis.__floorWake = secret; }, true);
 })();
 `;
-const MAIN_STATUS_SECOND = mainScript(`    if (!d || secret === null || d.secret !== secret || A(src, e, []) !== w) return;
+const MAIN_STATUS_SECOND = mainScript(`    if (!d || secret === null || d.secret !== secret) return;
 `, `  let secret = null;
   const s = w.status;
   if (s.startsWith('\\u0000floor:')) {
     const end = s.indexOf('\\u0000', 7);
     if (end > 7) { secret = s.slice(7, end); w.status = s.slice(end + 1); w.__floorHeard = secret.length > 10; }
   }
-`);
+`, 'floor-offer');
 
 /** Each with what the page's world sees once its scripts did their part (a load where they did not is a failure). */
 const VARIANTS: { label: string; main?: string; isolated?: string; first?: boolean; done: string }[] = [

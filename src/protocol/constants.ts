@@ -28,5 +28,11 @@ export const HANDSHAKE_TYPE = 'handshake';
 export const SECRET_MARK = '\u0000layout-cost:';
 export const SECRET_END = '\u0000';
 
+/**
+ * The type of the channel's offer: a MessageEvent the content script dispatches on window when the channel is wanted.
+ * A type of its own, so that the MAIN boot's listener never runs for the page's window messages.
+ */
+export const OFFER_EVENT = 'layout-cost:offer';
+
 /** The event the MAIN boot dispatches on window when the page calls the API before the channel is made. */
 export const WAKE_EVENT = 'layout-cost:wake';

@@ -28,7 +28,7 @@ async function traced(page: Page, prefix: string, during: () => Promise<void>, f
 }
 
 /**
- * `internals()`'s channel fields (`channel/channelDispatched`) and whether `window.status` is empty (the channel's
+ * `internals().channel` and whether `window.status` is empty (the channel's
  * secret crossed through it at load and must not be left there) in the page and each of its frames: the top page and
  * its same-origin frames read through the top page's window, the cross-site ones (out-of-process frames) through
  * their own target's DevTools session. Not `frame.evaluate`: a frame that turns into an out-of-process frame while
@@ -38,7 +38,7 @@ async function traced(page: Page, prefix: string, during: () => Promise<void>, f
 async function channels(h: Harness, page: Page): Promise<string[]> {
   const read = (w: any): string => {
     const i = w.__LAYOUT_COST__.internals();
-    return `${i.channel}/${i.channelDispatched}/${w.status === ''}`;
+    return `${i.channel}/${w.status === ''}`;
   };
   const local = await page.evaluate((src) => {
     const f = new Function('w', `return (${src})(w)`) as (w: unknown) => string;
@@ -84,11 +84,10 @@ describe('always on, on enable (e2e)', function () {
     // Eleven documents (the page and ten frames, five of them cross-site): each evaluated both boot files, nothing else.
     expect(files).to.deep.equal({ 'inject.js': 11, 'content.js': 11 });
     // In none was the private channel made (it is made when wanted), and no page sees the secret it will need.
-    expect(await channels(h, page)).to.deep.equal(Array(11).fill('false/false/true'));
-    // On enable (a call of the API in the top page; the worker's injection in the frames) each frame makes it: the
-    // MAIN boot took the dispatched offer, so no posted one was needed.
+    expect(await channels(h, page)).to.deep.equal(Array(11).fill('false/true'));
+    // On enable (a call of the API in the top page; the worker's injection in the frames) each frame makes it.
     await lc.enable(page);
-    await waitFor(async () => (await channels(h, page)).every((c) => c === 'true/true/true'), { what: 'every frame\'s channel' });
+    await waitFor(async () => (await channels(h, page)).every((c) => c === 'true/true'), { what: 'every frame\'s channel' });
     await lc.disable(page);
     await page.close();
   });

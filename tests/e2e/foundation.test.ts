@@ -102,17 +102,20 @@ describe('foundation (e2e)', function () {
 
   it('drops and counts malformed and wrong-version messages, and keeps working', async () => {
     const p = await h.browser.newPage();
-    // Runs before our MAIN-world scripts (as no page script can): the first capture listener for `message`, it takes
+    // Runs before our MAIN-world scripts (as no page script can): the first capture listener for the offer, it takes
     // the content script's end of the private channel before the boot script can, to speak to the content script as
     // a hostile MAIN world would (a page itself cannot: hostile-page.test.ts).
     await p.evaluateOnNewDocument(() => {
       const got: unknown[] = [];
       (window as any).__fromContent = got;
-      window.addEventListener('message', (e) => {
+      window.addEventListener('layout-cost:offer', (ev) => {
+        const e = ev as MessageEvent;
         const d = e.data as { source?: string; type?: string } | null;
         // The content script's offer, made when the channel is wanted (the secret it carries is of no use here).
         if (!d || d.source !== 'layout-cost:content' || d.type !== 'handshake') return;
+        // Taken as the MAIN boot takes it (an offer nobody cancels is closed by the content script).
         e.stopImmediatePropagation();
+        e.preventDefault();
         const port = e.ports[0];
         port.onmessage = (m) => got.push(m.data);
         (window as any).__stolen = port;

@@ -18,11 +18,14 @@
  * It uses `chrome.*` directly: no polyfill, no validators beyond the shapes
  * it acts on (main validates everything before use).
  */
-import { HANDSHAKE_TYPE, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
+import { HANDSHAKE_TYPE, OFFER_EVENT, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
 import { HANDOFF_KEY, HELLO_FLAG, type Handoff } from './handoff';
 import { isToggleShortcut } from '../../protocol/shortcut';
 
 const MAX_QUEUE = 64;
+
+/** Firefox's content scripts: a copy of an object in the page's scope. */
+declare const cloneInto: ((obj: unknown, target: object) => unknown) | undefined;
 
 type Msg = { source?: unknown; v?: unknown; type?: unknown; payload?: unknown } | null;
 
@@ -88,35 +91,36 @@ function main(): void {
 
   let port: MessagePort | null = null;
   /**
-   * Makes the channel and offers its other end with the secret: first as a MessageEvent dispatched on the window
-   * (synchronous: the MAIN boot's first capture listener takes it, stops it, so no page listener sees it, and cancels
-   * it, so we know); where that was not taken (a MAIN world that cannot read this world's event: Firefox), the same
-   * offer is posted, from a microtask with no script of ours on the stack (Blink records the caller's source position
-   * for each window.postMessage, and V8 re-parses the calling functions to find it); that listener is still the
-   * first to hear it.
+   * Makes the channel and offers its other end with the secret, in an event of our own type (OFFER_EVENT, a
+   * MessageEvent) dispatched on the window: synchronous, and no listener of ours hears the page's own window
+   * messages. The MAIN boot's listener for that type was registered before any page script: it takes the offer,
+   * stops it there (no page listener sees it, its secret or its port) and cancels it, so we know. In Firefox the MAIN
+   * world reads an object made here only as a copy in its own scope (`cloneInto`). An offer not taken (no MAIN boot
+   * in this frame) is closed: nobody else may hold its other end.
    */
   function connect(): MessagePort {
     if (port !== null) return port;
     const channel = new MessageChannel();
-    port = channel.port1;
-    port.onmessage = (e) => {
+    const p = (port = channel.port1);
+    p.onmessage = (e) => {
       if (onPage) return onPage(e.data);
       const d = e.data as Msg;
       queue(pageQueue, e.data);
       if (d && d.type === 'api') needMain();
     };
-    const offer = { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE, secret };
+    const made = { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE, secret };
     let taken = false;
     try {
-      taken = !window.dispatchEvent(new MessageEvent('message', { data: offer, ports: [channel.port2], source: window, cancelable: true }));
+      const data = typeof cloneInto === 'function' ? cloneInto(made, window) : made;
+      taken = !window.dispatchEvent(new MessageEvent(OFFER_EVENT, { data, ports: [channel.port2], cancelable: true }));
     } catch {
       taken = false;
     }
     if (!taken) {
-      const post = window.postMessage as (message: unknown, targetOrigin: string, transfer: Transferable[]) => void;
-      queueMicrotask(post.bind(window, offer, '*', [channel.port2]));
+      dropped++;
+      p.close();
     }
-    return port;
+    return p;
   }
   // The page called the API before the channel was made (the MAIN boot keeps the call until it is): main answers it.
   // A page can dispatch this too; all it gets is what calling the API gets it.

@@ -19,7 +19,7 @@
  * docs/ARCHITECTURE.md (security model).
  */
 import type { PageToContent } from '../../protocol';
-import { HANDSHAKE_TYPE, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
+import { HANDSHAKE_TYPE, OFFER_EVENT, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
 import type { Parsed } from '../../protocol/guard';
 
 /**
@@ -47,8 +47,6 @@ function getter<T>(proto: object, name: string): Getter<T> {
 export interface Channel {
   post: PagePost;
   readonly connected: boolean;
-  /** The port came with the content script's dispatched offer (not a posted one): `internals().channelDispatched`. */
-  readonly dispatched: boolean;
 }
 
 export function openChannel(
@@ -60,7 +58,6 @@ export function openChannel(
   // Kept before any page script runs.
   const dataOf = getter<unknown>(MessageEvent.prototype, 'data');
   const portsOf = getter<readonly MessagePort[]>(MessageEvent.prototype, 'ports');
-  const sourceOf = getter<unknown>(MessageEvent.prototype, 'source');
   const stop = Event.prototype.stopImmediatePropagation;
   const cancel = Event.prototype.preventDefault;
   const removeListener = EventTarget.prototype.removeEventListener;
@@ -83,7 +80,6 @@ export function openChannel(
   }
 
   let port: MessagePort | null = null;
-  let dispatched = false;
   let woken = false;
   const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
 
@@ -128,26 +124,26 @@ export function openChannel(
     }
   }
 
-  function onWindowMessage(e: MessageEvent): void {
-    // Hears every window message of the page until the channel is made: the cheapest checks first.
+  function onOffer(e: Event): void {
     if (port !== null) return;
+    let ports: readonly MessagePort[];
+    let data: { source?: unknown; v?: unknown; type?: unknown; secret?: unknown } | null;
     try {
-      if (apply(sourceOf, e, []) !== win) return;
-      const ports = apply(portsOf, e, []) as readonly MessagePort[];
-      if (ports.length !== 1) return;
-      const data = apply(dataOf, e, []) as { source?: unknown; v?: unknown; type?: unknown; secret?: unknown } | null;
-      if (typeof data !== 'object' || data === null || data.source !== Source.Content || data.type !== HANDSHAKE_TYPE
-        || data.v !== PROTOCOL_VERSION || secret === null || data.secret !== secret) return;
-      // Ours: nobody else hears of it, and this listener goes. Cancelled, so that the content script knows its
-      // dispatched offer was taken (a posted one is not cancelable: no effect).
+      ports = apply(portsOf, e, []) as readonly MessagePort[];
+      data = apply(dataOf, e, []) as typeof data;
+    } catch {
+      return; // not a MessageEvent: the page's
+    }
+    try {
+      if (ports.length !== 1 || typeof data !== 'object' || data === null || data.source !== Source.Content
+        || data.type !== HANDSHAKE_TYPE || data.v !== PROTOCOL_VERSION || data.secret !== secret) return;
+      // Ours: nobody else hears of it, and this listener goes. Cancelled, so that the content script knows.
       apply(stop, e, []);
       apply(cancel, e, []);
-      apply(removeListener, win, ['message', onWindowMessage, true]);
+      apply(removeListener, win, [OFFER_EVENT, onOffer, true]);
       const p = ports[0];
       apply(setOnMessage as (...a: unknown[]) => void, p, [onPortMessage]);
       port = p;
-      // An own, unforgeable property of the event: false for one made by script (the dispatched offer).
-      dispatched = e.isTrusted === false;
     } catch (err) {
       report(err);
       return;
@@ -158,17 +154,14 @@ export function openChannel(
       report(err);
     }
   }
-  // Capture, registered before any page script: the first listener the handshake meets. Without a secret (the content
+  // Capture, registered before any page script: the first listener the offer meets. Without a secret (the content
   // boot did not run in this frame) no offer can be taken.
-  if (secret !== null) win.addEventListener('message', onWindowMessage, true);
+  if (secret !== null) win.addEventListener(OFFER_EVENT, onOffer, true);
 
   return {
     post: send as PagePost,
     get connected() {
       return port !== null;
-    },
-    get dispatched() {
-      return dispatched;
     },
   };
 }

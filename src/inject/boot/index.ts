@@ -174,7 +174,6 @@ function main(win: Window & typeof globalThis): void {
     fillKeys: (r) => agent?.fillKeys(r),
     internals: () => ({
       channel: channel.connected,
-      channelDispatched: channel.dispatched,
       agent: agent !== null,
       rafTapped: raf.tap !== null,
       rafBroken: raf.broken,

@@ -190,13 +190,16 @@ compiled with it) and running them, of which the attachShadow tap (≈ 0.25 ms) 
 creating the \`Element\` and \`MessageEvent\`/\`MessagePort\` interface objects on first touch (a page that uses them pays
 that anyway, later, and the trace then charges it to the page: a scratch run in which the one-line extension's MAIN
 script only read \`Element.prototype.attachShadow\`, \`MessageEvent\`'s \`ports\` getter and \`MessagePort.prototype.postMessage\`
-cost 0.99 ms instead of 0.45, and ours 0.6 ms less); content.js compiles in ≈ 0.2 ms and runs in ≈ 0.4 ms (the isolated
-world's first \`MessageChannel\`). Within this design the way down is fewer bytes at load, and
-\`chrome.dom.openOrClosedShadowRoot\` in place of the tap (docs/ARCHITECTURE.md says what the tap serves).
+cost 0.99 ms instead of 0.45, and ours 0.6 ms less). Since 2026-11-26 the private channel is made when it is wanted
+(on enable, a panel, a call of the API), with a secret handed from content.js to inject.js at load through
+\`window.status\`: no \`MessageChannel\` and no \`MessageEvent\` at load, which was most of content.js's run
+(docs/ARCHITECTURE.md, security model; bench/channel-floor.ts measures the designs tried). Within this design the way
+down is fewer bytes at load, and \`chrome.dom.openOrClosedShadowRoot\` in place of the tap (docs/ARCHITECTURE.md says
+what the tap serves).
 
 What is evaluated at load is only the always-on part: \`inject.js\` (MAIN world: hook, rAF pass-through, attachShadow
-tap, the private channel, the API) and \`content.js\` (isolated world: the channel's other end, the shortcut, one
-portless hello). The store, the canvas and the panel feed (\`content-main.js\`) and the agent (\`agent.js\`) are
+tap, the private channel's listener, the API) and \`content.js\` (isolated world: the channel's secret, the shortcut,
+the API's wake). The store, the canvas and the panel feed (\`content-main.js\`) and the agent (\`agent.js\`) are
 injected by the service worker on enable; \`tests/e2e/always-on.test.ts\` asserts both from the trace.`);
   }
 }

@@ -199,7 +199,7 @@ describe('hostile pages (e2e)', function () {
     // end of the private port drops records batches while __lose is set (a batch that failed on the way).
     const content = await contentWorld(page);
     await content(`(() => {
-      const port = globalThis.__layoutCostContent.port;
+      const port = globalThis[Symbol.for('layout-cost.content-main')].port;
       const orig = port.onmessage;
       globalThis.__lose = true;
       globalThis.__lost = 0;

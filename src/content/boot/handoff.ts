@@ -1,27 +1,25 @@
 /**
  * What the content script's boot (content.js, document_start, every frame)
- * hands to its main part (content-main.js, injected by the service worker into
- * the same isolated world when the frame first needs it). The isolated world's
- * globals are invisible to the page, so one property there is the handoff.
+ * leaves for the parts injected later into the same isolated world:
+ * content-hello.js (while some tab is being inspected) and the main part
+ * (content-main.js, when the frame first needs it). The isolated world's
+ * globals are invisible to the page, so properties there are the handoff.
  * main/ imports this module for its types; boot/ imports nothing of main/.
  */
 export const HANDOFF_KEY = '__layoutCostContent';
-/** Set by content-hello.js when it runs before the boot (../boot/hello.ts). */
-export const HELLO_FLAG = '__layoutCostHello';
+/** Set once the main part was asked for, by the boot or by content-hello.js (whichever asks first). */
+export const REQUESTED_KEY = '__layoutCostRequested';
+/** Set by content-hello.js once it said the hello (./hello.ts). */
+export const HELLO_KEY = '__layoutCostHello';
+/** Set by content-main.js when it starts. */
+export const MAIN_STARTED = Symbol.for('layout-cost.content-main');
 
 export interface Handoff {
   /**
-   * The content script's end of the private channel: made on first read (and when main is asked for or attaches),
-   * its other end offered to the MAIN world's boot script with the secret handed over at load (boot/index.ts).
+   * The private channel's secret, handed to the MAIN world's boot at load (boot/index.ts): main makes the channel
+   * and offers it with this (main/page-channel.ts).
    */
-  readonly port: MessagePort;
-  /** Page and worker messages heard before main took over, raw (main validates them). */
-  readonly pageQueue: unknown[];
-  readonly workerQueue: unknown[];
-  /** Messages the boot dropped (queue full, no worker to answer). */
+  readonly secret: string;
+  /** Messages the boot dropped (no worker to answer). */
   readonly dropped: number;
-  /** Main takes over: from now on every message goes to these (and the hello is said, if it was not). */
-  attach(onPage: (raw: unknown) => void, onWorker: (raw: unknown) => void): void;
-  /** Asks the worker once whether this tab is being inspected, and starts hearing its broadcasts. */
-  hello(): void;
 }

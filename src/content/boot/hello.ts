@@ -1,13 +1,52 @@
 /**
  * content-hello.js: registered by the service worker for every frame at
  * document_start only while some tab is being inspected (the overlay on or a
- * panel open: src/background/index.ts). It asks the boot to say its hello, so
- * that a new document in an inspected tab turns on; in every other page load
+ * panel open: src/background/index.ts). It asks the worker once, without a
+ * port, whether this tab's overlay is on or a panel is open on it, and hears
+ * its broadcasts until the main part starts; when the frame is wanted, it asks
+ * for the main part (content-main.js, which then says its own hello). So a
+ * new document in an inspected tab turns on, and in every other page load
  * nothing of ours touches the extension APIs.
  */
-import { HANDOFF_KEY, HELLO_FLAG, type Handoff } from './handoff';
+import { PROTOCOL_VERSION, Source } from '../../protocol/constants';
+import { HELLO_KEY, MAIN_STARTED, REQUESTED_KEY } from './handoff';
 
-const g = globalThis as unknown as Record<string, unknown>;
-const boot = g[HANDOFF_KEY] as Handoff | undefined;
-if (boot !== undefined) boot.hello();
-else g[HELLO_FLAG] = true;
+type Msg = { source?: unknown; type?: unknown; payload?: unknown } | null;
+
+const g = globalThis as unknown as Record<string | symbol, unknown>;
+
+function send(type: string, payload: unknown): Promise<unknown> {
+  try {
+    return chrome.runtime.sendMessage({ source: Source.Content, v: PROTOCOL_VERSION, type, payload }).catch(() => undefined);
+  } catch {
+    // The extension was reloaded or removed.
+    return Promise.resolve(undefined);
+  }
+}
+
+function heard(raw: unknown): void {
+  if (g[MAIN_STARTED] !== undefined) return; // main hears the worker itself
+  const m = raw as Msg;
+  if (!m || m.source !== Source.Background) return;
+  const p = m.payload as { mode?: unknown; panel?: unknown; connected?: unknown } | null;
+  // Wanted: the tab's overlay is on, or a DevTools panel is open on it.
+  const wanted = ((m.type === 'mode' || m.type === 'helloAck') && p && p.mode !== 'off')
+    || (m.type === 'panel' && p && p.connected === true) || (m.type === 'helloAck' && p && p.panel === true);
+  if (!wanted || g[REQUESTED_KEY] === true) return;
+  g[REQUESTED_KEY] = true;
+  void send('needContent', {});
+}
+
+if (g[HELLO_KEY] === undefined && g[MAIN_STARTED] === undefined) {
+  g[HELLO_KEY] = true;
+  try {
+    // The worker's broadcasts reach every frame of the tab (tabs.sendMessage), ported or not.
+    chrome.runtime.onMessage.addListener((raw: unknown, sender: chrome.runtime.MessageSender) => {
+      if (sender.id === chrome.runtime.id) heard(raw);
+      return undefined;
+    });
+  } catch {
+    // The extension was reloaded or removed.
+  }
+  void send('hello', { top: window === window.top, mode: 'off', since: performance.timeOrigin }).then(heard);
+}

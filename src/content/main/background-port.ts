@@ -1,10 +1,10 @@
 /**
  * The content script's line to the service worker, opened only while there
  * is something to say: the overlay is on, a DevTools panel is open on the
- * tab, or a message is being sent (an API call). The boot (../boot) says the
- * portless hello and hears the worker's broadcasts (`tabs.sendMessage`: mode
- * and panel changes); it forwards them here (`receive`), and the port opens
- * when one makes it wanted. The long-lived port reconnects after a worker
+ * tab, or a message is being sent (an API call). Main says the portless
+ * hello and hears the worker's broadcasts (`tabs.sendMessage`: mode and panel
+ * changes; index.ts) and hands them here (`receive`), and the port opens when
+ * one makes it wanted. The long-lived port reconnects after a worker
  * stop only while wanted (ReconnectingPort).
  */
 import browser from 'webextension-polyfill';
@@ -36,7 +36,7 @@ export class BackgroundPort {
     );
   }
 
-  /** A worker message: on the port, or a broadcast / the hello's answer the boot heard (it forwards them). */
+  /** A worker message: on the port, or a broadcast / the hello's answer (index.ts hands them here). */
   receive(raw: unknown): void {
     const msg = parseMessage(raw, Source.Background);
     if (msg === null) {

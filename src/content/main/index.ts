@@ -3,17 +3,17 @@
  * isolated world by the service worker when the frame first needs it (the
  * overlay on, a panel open, a call of the page's API); never at page load.
  * Owns the rollup store, the overlay canvas and the user's interaction state.
- * Takes the private port and what the boot heard from it (../boot/handoff.ts);
+ * Makes the private channel with the secret the boot handed over (../boot/handoff.ts, page-channel.ts);
  * talks to the MAIN world over that port (untrusted data, validated) and to
  * the service worker over a long-lived runtime port.
  */
 import browser from 'webextension-polyfill';
 import { experimentRequest, type ExperimentOutcome } from '../../protocol/experiment';
 import { EXPERIMENT_OVERLAY_OFF } from '../../protocol/experiment-request';
-import { settingsValidator, INVALID, type Mode, type PixelAnswer, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
+import { envelope, Source, settingsValidator, INVALID, type Mode, type PixelAnswer, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
-import { HANDOFF_KEY, type Handoff } from '../boot/handoff';
+import { HANDOFF_KEY, MAIN_STARTED, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
 import { renderDue } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
@@ -89,7 +89,7 @@ class Controller {
         set: (key, value) => browser.storage.local.set({ [key]: value }),
       },
     }, this.settings);
-    this.page = new PageChannel(handoff, (m) => this.onPage(m));
+    this.page = new PageChannel(handoff.secret, (m) => this.onPage(m));
     this.page.onDrop = () => this.pushState();
     this.bootDrops = handoff;
     const overlay = this.overlay;
@@ -118,13 +118,30 @@ class Controller {
       (m) => this.onBackground(m), () => ({ top: window === window.top, mode: this.mode, since: performance.timeOrigin }),
       () => this.mode !== 'off' || this.feed.isConnected,
     );
-    // What the boot heard before this script existed (the hello's answer, broadcasts), then the page's queue.
-    for (const raw of handoff.workerQueue.splice(0)) this.bg.receive(raw);
-    this.page.attach((raw) => this.bg.receive(raw));
+    this.hello();
     // The MAIN world answers the first state with its status (React or not) and from then on keeps it current.
     this.pushState();
     if (this.mode !== 'off') this.pushConfig(true);
     void this.loadSettings();
+  }
+
+  /**
+   * Asks the worker once, without a port, whether this tab's overlay is on or a panel is open on it, and from then on
+   * hears its broadcasts (`tabs.sendMessage` reaches every frame of the tab, ported or not).
+   */
+  private hello(): void {
+    try {
+      browser.runtime.onMessage.addListener((raw: unknown, sender: { id?: string }) => {
+        if (sender.id === browser.runtime.id) this.bg.receive(raw);
+        return undefined;
+      });
+      const said = envelope(Source.Content, 'hello', { top: window === window.top, mode: this.mode, since: performance.timeOrigin });
+      browser.runtime.sendMessage(said).then((ack: unknown) => {
+        if (ack !== undefined) this.bg.receive(ack);
+      }, () => this.bg.drops.drop());
+    } catch {
+      this.bg.drops.drop();
+    }
   }
 
   private async loadSettings(): Promise<void> {
@@ -554,12 +571,14 @@ function settle<T>(waiters: Map<number, (value: T) => void>, seq: number, value:
 }
 
 const handoff = (globalThis as unknown as Record<string, unknown>)[HANDOFF_KEY] as Handoff | undefined;
-const started = Symbol.for('layout-cost.content-main');
+const started = MAIN_STARTED;
 const g = globalThis as unknown as Record<symbol, unknown>;
 if (handoff !== undefined && g[started] === undefined) {
   g[started] = true;
   try {
-    new Controller(handoff);
+    const c = new Controller(handoff);
+    // The isolated world's own globals (the page cannot see them): the channel's port, for the tests' failure paths.
+    g[started] = { port: c.page.port };
   } catch (e) {
     console.warn('[layout-cost] content script failed to start', e);
   }

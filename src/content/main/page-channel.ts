@@ -1,14 +1,20 @@
 /**
- * The content script's end of the private channel to the MAIN world, once
- * main has loaded. The boot (../boot/index.ts) created the `MessageChannel`,
- * offered one end to the MAIN world's boot script and queued what arrived;
- * this class takes over the port and the queue. Everything that arrives is
- * untrusted data, validated with the protocol's one guard.
+ * The content script's end of the private channel to the MAIN world. Made
+ * here, when main starts (the frame is wanted: the overlay on, a panel open,
+ * a call of the page's API): one `MessageChannel`, whose other end is offered
+ * to the MAIN world's boot with the secret the content boot handed it at load
+ * (../boot/index.ts; the argument is docs/ARCHITECTURE.md's security model).
+ * What the MAIN world said before (an API call) it kept and sends now.
+ * Everything that arrives is untrusted data, validated with the protocol's
+ * one guard.
  */
 import { DropCounter, envelope, parseMessage, Source, type ContentToPage, type MessageFrom } from '../../protocol';
-import type { Handoff } from '../boot/handoff';
+import { HANDSHAKE_TYPE, OFFER_EVENT, PROTOCOL_VERSION } from '../../protocol/constants';
 
 export type PageMessage = MessageFrom<typeof Source.Page>;
+
+/** Firefox's content scripts: a copy of an object in the page's scope. */
+declare const cloneInto: ((obj: unknown, target: object) => unknown) | undefined;
 
 export class PageChannel {
   readonly drops = new DropCounter();
@@ -16,13 +22,17 @@ export class PageChannel {
   /** Called (at most once per task) after messages were dropped, so the page can be told. */
   onDrop: () => void = () => {};
   private dropQueued = false;
+  readonly port: MessagePort;
+  /** The MAIN world's boot took the offer (false: no boot there, or it refused the secret; nothing will arrive). */
+  readonly connected: boolean;
 
-  constructor(private readonly handoff: Handoff, private readonly onMessage: (msg: PageMessage) => void) {}
-
-  /** Takes over from the boot: the messages it queued first, then every new one. */
-  attach(onWorker: (raw: unknown) => void): void {
-    for (const raw of this.handoff.pageQueue.splice(0)) this.receive(raw);
-    this.handoff.attach((raw) => this.receive(raw), onWorker);
+  constructor(secret: string, private readonly onMessage: (msg: PageMessage) => void) {
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.port.onmessage = (e) => this.receive(e.data);
+    this.connected = offer(secret, channel.port2);
+    // Nobody else may hold the other end of an offer the boot did not take.
+    if (!this.connected) this.port.close();
   }
 
   private receive(raw: unknown): void {
@@ -43,9 +53,25 @@ export class PageChannel {
 
   send<T extends keyof ContentToPage>(type: T, payload: ContentToPage[T]): void {
     try {
-      this.handoff.port.postMessage(envelope(Source.Content, type, payload));
+      this.port.postMessage(envelope(Source.Content, type, payload));
     } catch {
       this.drops.drop();
     }
+  }
+}
+
+/**
+ * Offers `port` with the secret in an event of our own type (OFFER_EVENT, a MessageEvent) dispatched on the window:
+ * synchronous, and the MAIN boot's listener, registered for that type before any page script, is the first to hear
+ * it. It takes the offer, stops it there (no page listener sees it, its secret or its port) and cancels it: true. In
+ * Firefox the MAIN world reads an object made here only as a copy in its own scope (`cloneInto`).
+ */
+function offer(secret: string, port: MessagePort): boolean {
+  const made = { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE, secret };
+  try {
+    const data = typeof cloneInto === 'function' ? cloneInto(made, window) : made;
+    return !window.dispatchEvent(new MessageEvent(OFFER_EVENT, { data, ports: [port], cancelable: true }));
+  } catch {
+    return false;
   }
 }

@@ -16,7 +16,7 @@ export const MODES = ['off', 'components', 'heatmap', 'inspect'] as const;
 export type Mode = (typeof MODES)[number];
 export type OnMode = Exclude<Mode, 'off'>;
 
-/** Window message type of the one-time handshake that hands the private port over. */
+/** The `type` in the data of the one-time offer that hands the private port over (OFFER_EVENT below). */
 export const HANDSHAKE_TYPE = 'handshake';
 
 /**

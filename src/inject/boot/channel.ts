@@ -3,16 +3,20 @@
  *
  * At load, before any page script exists, this module reads the secret the
  * content script's boot (run just before it) left in `window.status`, puts
- * back what was there, and registers the first capture listener for
- * `message` on window. When the channel is wanted (on enable, a panel, a call
- * of the API) the content script creates the `MessageChannel` in its isolated
- * world and offers one end on the window with the secret: a MessageEvent it
- * dispatches itself, or where that is not taken, one it posts. The listener
- * takes only that offer: it stops and cancels the event there (no page
- * listener ever sees it or the secret; the cancel tells the content script)
- * and keeps the port in this closure only.
+ * back what was there, and registers the first capture listener on window for
+ * the channel's offer (OFFER_EVENT, a type of our own: it never hears the
+ * page's window messages). When the channel is wanted (on enable, a panel, a
+ * call of the API) the content script's main part creates the
+ * `MessageChannel` in its isolated world and dispatches the offer on the
+ * window: a MessageEvent with one end and the secret. The listener takes only
+ * that offer: it stops and cancels the event there (no page listener ever
+ * sees it or the secret; the cancel tells the content script) and keeps the
+ * port in this closure only. Until then what this world would send is kept
+ * (the latest 64), and the first call dispatches WAKE_EVENT, on which the
+ * content boot asks for its main part.
  * Everything it touches after document_start (the event's getters,
- * `stopImmediatePropagation`, the port's `postMessage`/`onmessage`) is a
+ * `stopImmediatePropagation`, `dispatchEvent`, the port's
+ * `postMessage`/`onmessage`) is a
  * native kept now, called through a kept `Reflect.apply`: a page that later
  * wraps `MessagePort.prototype.postMessage` or `MessageEvent.prototype.data`
  * sees nothing. The argument that this cannot be taken or read is in

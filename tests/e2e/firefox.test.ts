@@ -33,6 +33,10 @@ describe('Firefox (e2e)', function () {
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
     const st = await lc.state(page);
     expect(st).to.deep.include({ enabled: false, mode: 'off', agent: false });
+    // The private channel's secret crossed through window.status at load and was put back before the page's scripts;
+    // the channel itself is made only when wanted (on enable, below).
+    expect(await page.evaluate(() => window.status)).to.equal('');
+    expect(await page.evaluate(() => (window as any).__LAYOUT_COST__.internals().channel)).to.equal(false);
     expect(st.react).to.deep.equal({ renderers: 1, roots: 1 });
     await lc.enable(page);
     const on = await waitFor(async () => {
@@ -40,6 +44,7 @@ describe('Firefox (e2e)', function () {
       return s.agent && s.mode === 'components' ? s : null;
     }, { what: 'the agent' });
     expect(on.degraded.join(' ')).to.match(/no Long Animation Frames/);
+    expect(await page.evaluate(() => (window as any).__LAYOUT_COST__.internals().channel)).to.equal(true);
     expect(on.droppedMessages).to.equal(0);
     await lc.disable(page);
     await waitFor(async () => (await lc.state(page)).mode === 'off', { what: 'off' });

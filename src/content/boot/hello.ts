@@ -8,21 +8,13 @@
  * new document in an inspected tab turns on, and in every other page load
  * nothing of ours touches the extension APIs.
  */
-import { PROTOCOL_VERSION, Source } from '../../protocol/constants';
-import { HELLO_KEY, MAIN_STARTED, REQUESTED_KEY } from './handoff';
+import { Source } from '../../protocol/constants';
+import { HELLO_KEY, MAIN_STARTED } from './handoff';
+import { askForMain, toWorker } from './worker';
 
 type Msg = { source?: unknown; type?: unknown; payload?: unknown } | null;
 
 const g = globalThis as unknown as Record<string | symbol, unknown>;
-
-function send(type: string, payload: unknown): Promise<unknown> {
-  try {
-    return chrome.runtime.sendMessage({ source: Source.Content, v: PROTOCOL_VERSION, type, payload }).catch(() => undefined);
-  } catch {
-    // The extension was reloaded or removed.
-    return Promise.resolve(undefined);
-  }
-}
 
 function heard(raw: unknown): void {
   if (g[MAIN_STARTED] !== undefined) return; // main hears the worker itself
@@ -32,9 +24,7 @@ function heard(raw: unknown): void {
   // Wanted: the tab's overlay is on, or a DevTools panel is open on it.
   const wanted = ((m.type === 'mode' || m.type === 'helloAck') && p && p.mode !== 'off')
     || (m.type === 'panel' && p && p.connected === true) || (m.type === 'helloAck' && p && p.panel === true);
-  if (!wanted || g[REQUESTED_KEY] === true) return;
-  g[REQUESTED_KEY] = true;
-  void send('needContent', {});
+  if (wanted) askForMain();
 }
 
 if (g[HELLO_KEY] === undefined && g[MAIN_STARTED] === undefined) {
@@ -48,5 +38,5 @@ if (g[HELLO_KEY] === undefined && g[MAIN_STARTED] === undefined) {
   } catch {
     // The extension was reloaded or removed.
   }
-  void send('hello', { top: window === window.top, mode: 'off', since: performance.timeOrigin }).then(heard);
+  void toWorker('hello', { top: window === window.top, mode: 'off', since: performance.timeOrigin }).then(heard);
 }

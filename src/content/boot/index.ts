@@ -16,24 +16,17 @@
  * while some tab is, and main's; the worker also injects main into every
  * frame of a tab it turns on.
  */
-import { PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
-import { HANDOFF_KEY, REQUESTED_KEY, type Handoff } from './handoff';
+import { SECRET_END, SECRET_MARK, WAKE_EVENT } from '../../protocol/constants';
+import { HANDOFF_KEY, type Handoff } from './handoff';
+import { askForMain, toWorker } from './worker';
 import { isToggleShortcut } from '../../protocol/shortcut';
 
 function main(): void {
   const g = globalThis as unknown as Record<string, unknown>;
   if (g[HANDOFF_KEY] !== undefined) return;
   let dropped = 0;
-
-  const send = (type: string, payload: unknown): void => {
-    try {
-      chrome.runtime.sendMessage({ source: Source.Content, v: PROTOCOL_VERSION, type, payload }).catch(() => {
-        dropped++;
-      });
-    } catch {
-      // The extension was reloaded or removed: this frame's scripts are orphans.
-      dropped++;
-    }
+  const failed = (): void => {
+    dropped++;
   };
 
   // The private channel's secret (src/inject/boot/channel.ts), handed to the MAIN world's boot, which runs next,
@@ -47,11 +40,7 @@ function main(): void {
 
   // The page called the API before the channel was made (the MAIN boot keeps the call until it is): main answers it.
   // A page can dispatch this too; all it gets is what calling the API gets it.
-  window.addEventListener(WAKE_EVENT, () => {
-    if (g[REQUESTED_KEY] === true) return;
-    g[REQUESTED_KEY] = true;
-    send('needContent', {});
-  }, true);
+  window.addEventListener(WAKE_EVENT, () => askForMain(failed), true);
 
   // Which modifier is the shortcut's is read on the first key press, not on every page load.
   let mac: boolean | null = null;
@@ -62,7 +51,7 @@ function main(): void {
     if (!isToggleShortcut(e, mac)) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    send('toggle', { via: 'key' });
+    void toWorker('toggle', { via: 'key' }, failed);
   }, true);
 
   const handoff: Handoff = {

@@ -23,16 +23,13 @@ export class PageChannel {
   onDrop: () => void = () => {};
   private dropQueued = false;
   readonly port: MessagePort;
-  /** The MAIN world's boot took the offer (false: no boot there, or it refused the secret; nothing will arrive). */
-  readonly connected: boolean;
 
   constructor(secret: string, private readonly onMessage: (msg: PageMessage) => void) {
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.port.onmessage = (e) => this.receive(e.data);
-    this.connected = offer(secret, channel.port2);
-    // Nobody else may hold the other end of an offer the boot did not take.
-    if (!this.connected) this.port.close();
+    // Nobody else may hold the other end of an offer the MAIN boot did not take (no boot there, or not our secret).
+    if (!offer(secret, channel.port2)) this.port.close();
   }
 
   private receive(raw: unknown): void {

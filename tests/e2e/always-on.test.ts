@@ -28,8 +28,10 @@ async function traced(page: Page, prefix: string, during: () => Promise<void>, f
 }
 
 /**
- * `internals().channel` and whether `window.status` is empty (the channel's
- * secret crossed through it at load and must not be left there) in the page and each of its frames: the top page and
+ * `internals().channel`, whether `window.status` is empty (the channel's
+ * secret crossed through it at load and must not be left there) and
+ * `internals().shadowTapped` (the attachShadow tap goes in when React shows
+ * itself or on enable, not at load) in the page and each of its frames: the top page and
  * its same-origin frames read through the top page's window, the cross-site ones (out-of-process frames) through
  * their own target's DevTools session. Not `frame.evaluate`: a frame that turns into an out-of-process frame while
  * it loads can leave puppeteer waiting for an execution context that never comes (puppeteer #10715; a 30 s
@@ -38,7 +40,7 @@ async function traced(page: Page, prefix: string, during: () => Promise<void>, f
 async function channels(h: Harness, page: Page): Promise<string[]> {
   const read = (w: any): string => {
     const i = w.__LAYOUT_COST__.internals();
-    return `${i.channel}/${w.status === ''}`;
+    return `${i.channel}/${w.status === ''}/${i.shadowTapped}`;
   };
   const local = await page.evaluate((src) => {
     const f = new Function('w', `return (${src})(w)`) as (w: unknown) => string;
@@ -83,11 +85,13 @@ describe('always on, on enable (e2e)', function () {
     });
     // Eleven documents (the page and ten frames, five of them cross-site): each evaluated both boot files, nothing else.
     expect(files).to.deep.equal({ 'inject.js': 11, 'content.js': 11 });
-    // In none was the private channel made (it is made when wanted), and no page sees the secret it will need.
-    expect(await channels(h, page)).to.deep.equal(Array(11).fill('false/true'));
-    // On enable (a call of the API in the top page; the worker's injection in the frames) each frame makes it.
+    // In none was the private channel made (it is made when wanted), no page sees the secret it will need, and none
+    // has the attachShadow tap (no React there: the first touch of Element is the page's to make, not ours).
+    expect(await channels(h, page)).to.deep.equal(Array(11).fill('false/true/false'));
+    // On enable (a call of the API in the top page; the worker's injection in the frames) each frame makes the
+    // channel, and each frame's agent puts the tap in.
     await lc.enable(page);
-    await waitFor(async () => (await channels(h, page)).every((c) => c === 'true/true'), { what: 'every frame\'s channel' });
+    await waitFor(async () => (await channels(h, page)).every((c) => c === 'true/true/true'), { what: 'every frame\'s channel and tap' });
     await lc.disable(page);
     await page.close();
   });

@@ -24,6 +24,8 @@ describe('React adapter (e2e)', function () {
       await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true && !!(window as any).__addImperative));
       const st = await lc.state(page);
       expect(st.react).to.deep.equal({ renderers: 1, roots: 1 });
+      // React put the attachShadow tap in when it first read the hook, before it rendered (boot/shadow.ts).
+      expect(await page.evaluate(() => (window as any).__LAYOUT_COST__.internals().shadowTapped)).to.equal(true);
       // Measured from the names, not React's build: nothing seen yet, and then the fixture's readable names.
       expect(st.minified).to.equal(false);
       await lc.enable(page);
@@ -35,6 +37,8 @@ describe('React adapter (e2e)', function () {
       expect(wc.rendered).to.be.greaterThan(wc.authored + 8);
       expect((truth.find((t) => t.name === 'Imperative') as Truth).rendered).to.equal(21);
       expect((truth.find((t) => t.name === 'Inner') as Truth).rendered).to.equal(6);
+      // A host whose open root was attached before the tap went in (early-shadow.js): found by the agent's walk.
+      expect((truth.find((t) => t.name === 'Early') as Truth).rendered).to.equal(5);
 
       // Commits that add and remove components, and DOM that React did not make.
       await page.evaluate(() => (window as any).__setItems(['a', 'c', 'd', 'e']));

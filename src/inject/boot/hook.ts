@@ -23,7 +23,11 @@ type AnyHook = Record<string | symbol, unknown> & {
   getFiberRoots?: (id: number) => Set<FiberRootLike>;
 };
 
-export function installHook(win: Window & typeof globalThis, report: (e: unknown) => void): HookState {
+/**
+ * `onReact`: called when React first shows itself (reads the hook, registers a renderer), before it renders; the
+ * boot installs the attachShadow tap there (shadow.ts).
+ */
+export function installHook(win: Window & typeof globalThis, report: (e: unknown) => void, onReact: () => void): HookState {
   const state: HookState = {
     renderers: new Map(),
     roots: new Map(),
@@ -35,6 +39,7 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
   let nextRendererId = 1;
 
   function noteRenderer(id: number, renderer: RendererLike): void {
+    onReact();
     state.renderers.set(id, renderer);
     if (!state.roots.has(id)) state.roots.set(id, new Set());
     try {
@@ -153,7 +158,10 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
       Object.defineProperty(proto, HOOK_KEY, {
         configurable: true,
         enumerable: false,
-        get: () => ours,
+        get: () => {
+          onReact();
+          return ours;
+        },
         // A plain assignment (`window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = hook`)
         // lands here: keep the newcomer as an own property and chain onto it.
         set(this: unknown, value: unknown) {

@@ -17,7 +17,7 @@ import { type ContentMessage, openChannel } from './channel';
 import { installHook } from './hook';
 import { type AgentHandle, type AgentLink, type AgentStart, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
 import { installRaf } from './raf';
-import { installShadowTap } from './shadow';
+import { shadowTap } from './shadow';
 
 /** Offers kept until the content script names the one to accept (page code may offer too). */
 const MAX_OFFERS = 16;
@@ -37,8 +37,9 @@ function main(win: Window & typeof globalThis): void {
   const report = (e: unknown): void => debug('error', e);
   const raf = installRaf(win);
   const apply = raf.apply;
-  const hook = installHook(win, report);
-  const shadow = installShadowTap(win, report);
+  // The attachShadow tap goes in when React first reads the hook or registers (or on enable): not at load (shadow.ts).
+  const shadow = shadowTap(win, report);
+  const hook = installHook(win, report, shadow.tap);
   const setTimeoutNative = win.setTimeout;
   const notes: string[] = [];
   /** The content script's last `config`, as it came: the agent checks it (null: none yet, the overlay is off). */
@@ -176,6 +177,7 @@ function main(win: Window & typeof globalThis): void {
       channel: channel.connected,
       agent: agent !== null,
       rafTapped: raf.tap !== null,
+      shadowTapped: shadow.tapped,
       rafBroken: raf.broken,
       hookChained: hook.chained,
       ...(agent?.stats() ?? {}),

@@ -72,7 +72,12 @@ export interface ShadowState {
   hosts: WeakRef<Element>[];
   /** Called with each new shadow root while the agent is on. */
   onAttach: ((host: Element, root: ShadowRoot) => void) | null;
-  nativeAttachShadow: typeof Element.prototype.attachShadow;
+  /** Whether the attachShadow wrapper is in place (installed on first need: shadow.ts). */
+  tapped: boolean;
+  /** Installs the wrapper, once; roots attached before it are not in `hosts` (the agent finds the open ones). */
+  tap(): void;
+  /** Remembers a root (the wrapper's, and the agent's walk for roots attached before it). */
+  note(host: Element, root: ShadowRoot): void;
 }
 
 /** The last config the content script sent (the agent starts from it). */

@@ -25,6 +25,7 @@ import { GONE, Registry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
+import { findEarlierRoots } from './shadow-walk';
 
 /** A tab that gets no frames (hidden) still hands its records over this often (frames: flush-cadence.ts). */
 const BACKSTOP_MS = PLACE_INTERVAL_MS * 3;
@@ -156,6 +157,9 @@ export class Pipeline {
     this.track = new PerfTrack(win, link.raf.apply, readers.sourceOf);
   }
 
+  /** findShadowRoots ran (once a page). */
+  private shadowsFound = false;
+
   get isRunning(): boolean {
     return this.running;
   }
@@ -191,6 +195,7 @@ export class Pipeline {
       return;
     }
     // What the frame timing and counts can do without: each failure is said, and the rest runs.
+    this.optional('counting inside shadow roots', () => this.findShadowRoots());
     this.optional('forced-reflow timing', () => this.forced?.install());
     this.optional('the MutationObserver (DOM changes React did not make)', () => this.mutations.start());
     this.startListening();
@@ -202,6 +207,18 @@ export class Pipeline {
       return;
     }
     this.markDirty();
+  }
+
+  /**
+   * The attachShadow tap goes in on the first enable if React has not put it in yet (boot/shadow.ts); the open roots
+   * attached before it are found once. From then on the tap sees every new root.
+   */
+  private findShadowRoots(): void {
+    const shadow = this.link.shadow;
+    if (this.shadowsFound) return;
+    this.shadowsFound = true;
+    shadow.tap();
+    findEarlierRoots(this.win.document, shadow);
   }
 
   private optional(what: string, step: () => void): void {

@@ -24,11 +24,6 @@ import { isToggleShortcut } from '../../protocol/shortcut';
 function main(): void {
   const g = globalThis as unknown as Record<string, unknown>;
   if (g[HANDOFF_KEY] !== undefined) return;
-  let dropped = 0;
-  const failed = (): void => {
-    dropped++;
-  };
-
   // The private channel's secret (src/inject/boot/channel.ts), handed to the MAIN world's boot, which runs next,
   // through `window.status`: a string both worlds share that no page script has read yet. The MAIN boot reads it,
   // puts back what was there and from then on takes a channel's offer only if it carries the secret. It comes from
@@ -37,6 +32,12 @@ function main(): void {
   // (docs/ARCHITECTURE.md, security model).
   const secret = Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
   window.status = SECRET_MARK + secret + SECRET_END + window.status;
+  // What main reads when it starts (./handoff.ts): the secret, and what went unanswered, counted by `failed`.
+  const handoff: Handoff = [secret, 0];
+  g[HANDOFF_KEY] = handoff;
+  const failed = (): void => {
+    handoff[1]++;
+  };
 
   // The page called the API before the channel was made (the MAIN boot keeps the call until it is): main answers it.
   // A page can dispatch this too; all it gets is what calling the API gets it.
@@ -53,14 +54,6 @@ function main(): void {
     e.stopImmediatePropagation();
     void toWorker('toggle', { via: 'key' }, failed);
   }, true);
-
-  const handoff: Handoff = {
-    secret,
-    get dropped() {
-      return dropped;
-    },
-  };
-  Object.defineProperty(g, HANDOFF_KEY, { value: handoff });
 }
 
 try {

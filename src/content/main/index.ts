@@ -72,7 +72,7 @@ class Controller {
   readonly bg: BackgroundPort;
   readonly overlay: Overlay;
   readonly feed: PanelFeed;
-  private readonly bootDrops: { readonly dropped: number };
+  private readonly bootDrops: Handoff;
 
   constructor(handoff: Handoff) {
     this.store.sources = this.sources;
@@ -89,7 +89,7 @@ class Controller {
         set: (key, value) => browser.storage.local.set({ [key]: value }),
       },
     }, this.settings);
-    this.page = new PageChannel(handoff.secret, (m) => this.onPage(m));
+    this.page = new PageChannel(handoff[0], (m) => this.onPage(m));
     this.page.onDrop = () => this.pushState();
     this.bootDrops = handoff;
     const overlay = this.overlay;
@@ -558,7 +558,7 @@ class Controller {
   }
 
   droppedMessages(): number {
-    return this.page.drops.count + this.bg.drops.count + this.bootDrops.dropped;
+    return this.page.drops.count + this.bg.drops.count + this.bootDrops[1];
   }
 }
 

@@ -16,9 +16,6 @@ export const MODES = ['off', 'components', 'heatmap', 'inspect'] as const;
 export type Mode = (typeof MODES)[number];
 export type OnMode = Exclude<Mode, 'off'>;
 
-/** The `type` in the data of the one-time offer that hands the private port over (OFFER_EVENT below). */
-export const HANDSHAKE_TYPE = 'handshake';
-
 /**
  * How the channel's secret crosses from the isolated world to the MAIN world at load: the content boot, which runs
  * first, writes `SECRET_MARK + secret + SECRET_END + <what window.status held>` to `window.status`; the MAIN boot,
@@ -29,10 +26,10 @@ export const SECRET_MARK = '\u0000layout-cost:';
 export const SECRET_END = '\u0000';
 
 /**
- * The type of the channel's offer: a MessageEvent the content script dispatches on window when the channel is wanted.
- * A type of its own, so that the MAIN boot's listener never runs for the page's window messages.
+ * The channel's offer is a MessageEvent the content script dispatches on window when the channel is wanted, of the
+ * type OFFER_EVENT + the secret: no page script can name it, so none can listen for it or forge it.
  */
-export const OFFER_EVENT = 'layout-cost:offer';
+export const OFFER_EVENT = 'layout-cost:offer:';
 
 /** The event the MAIN boot dispatches on window when the page calls the API before the channel is made. */
 export const WAKE_EVENT = 'layout-cost:wake';

@@ -24,7 +24,7 @@ import {
 } from './validate';
 
 export {
-  HANDSHAKE_TYPE, MODES, PROTOCOL_VERSION, Source,
+  MODES, PROTOCOL_VERSION, Source,
   type Mode, type OnMode, type SourceName,
 } from './constants';
 export { nextMode, PORT_NAME_CONTENT, PORT_NAME_DEVTOOLS, PORT_NAME_PANEL } from './ports';

@@ -51,6 +51,30 @@ describe('Firefox (e2e)', function () {
     await page.close();
   });
 
+  it('the channel: taken and private on a page that wraps its built-ins once it is made; refused where they were wrapped before', async () => {
+    // SpiderMonkey prints its own functions in a form of its own: the boot's check must know both engines' forms.
+    const ok = await h.newPage('hostile-channel.html?wrap=after');
+    await waitFor(() => ok.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await lc.enable(ok);
+    await waitFor(async () => (await lc.state(ok)).agent, { what: 'the agent' });
+    await ok.evaluate(() => (window as any).__wrapAll());
+    await ok.evaluate(() => (window as any).__setItems?.(['p', 'q']));
+    await waitFor(async () => ((await lc.snapshot(ok)) as any).components.length > 3, { what: 'components' });
+    const seen = await ok.evaluate(() => ({ ...(window as any).__seen }));
+    expect([seen.messages, seen.tokens, seen.offersHeard]).to.deep.equal([0, 0, 0]);
+    await lc.disable(ok);
+    await ok.close();
+    const refused = await h.newPage('hostile-channel.html');
+    await waitFor(() => refused.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await refused.evaluate(() => (window as any).__LAYOUT_COST__.enable());
+    await waitFor(() => refused.evaluate(() => (window as any).__LAYOUT_COST__.state().degraded
+      .some((d: string) => d.includes('MessageEvent\'s built-ins'))), { what: 'the refusal said' });
+    const after = await refused.evaluate(() => ({ ...(window as any).__seen }));
+    expect([after.messages, after.tokens, after.offersHeard]).to.deep.equal([0, 0, 0]);
+    await refused.evaluate(() => (window as any).__LAYOUT_COST__.disable());
+    await refused.close();
+  });
+
   for (const v of ['16', '17', '18', '19']) {
     it(`React ${v}: counts equal an independent walk of React's fibers and the DOM, through updates`, async () => {
       const page = await h.newPage(`counts-r${v}.html`);

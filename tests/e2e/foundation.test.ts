@@ -102,24 +102,28 @@ describe('foundation (e2e)', function () {
 
   it('drops and counts malformed and wrong-version messages, and keeps working', async () => {
     const p = await h.browser.newPage();
-    // Runs before our MAIN-world scripts (as no page script can): the first capture listener for the offer, it takes
-    // the content script's end of the private channel before the boot script can, to speak to the content script as
-    // a hostile MAIN world would (a page itself cannot: hostile-page.test.ts).
+    // Runs before our MAIN-world scripts (as no page script can): it learns the offer's type (which carries the secret)
+    // as the boot registers its listener, registers a capture listener of its own for it first and so takes the content
+    // script's end of the private channel before the boot script can, to speak to the content script as a hostile
+    // MAIN world would (a page itself cannot: hostile-page.test.ts).
     await p.evaluateOnNewDocument(() => {
       const got: unknown[] = [];
       (window as any).__fromContent = got;
-      window.addEventListener('layout-cost:offer', (ev) => {
-        const e = ev as MessageEvent;
-        const d = e.data as { source?: string; type?: string } | null;
-        // The content script's offer, made when the channel is wanted (the secret it carries is of no use here).
-        if (!d || d.source !== 'layout-cost:content' || d.type !== 'handshake') return;
-        // Taken as the MAIN boot takes it (an offer nobody cancels is closed by the content script).
-        e.stopImmediatePropagation();
-        e.preventDefault();
-        const port = e.ports[0];
-        port.onmessage = (m) => got.push(m.data);
-        (window as any).__stolen = port;
-      }, true);
+      const add = EventTarget.prototype.addEventListener;
+      EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
+        if (this === window && type.startsWith('layout-cost:offer:')) {
+          add.call(window, type, (ev: Event) => {
+            const e = ev as MessageEvent;
+            // Taken as the MAIN boot takes it (an offer nobody cancels is closed by the content script).
+            e.stopImmediatePropagation();
+            e.preventDefault();
+            const port = e.ports[0];
+            port.onmessage = (m) => got.push(m.data);
+            (window as any).__stolen = port;
+          }, true);
+        }
+        return (add as (...a: unknown[]) => void).call(this, type, ...rest);
+      } as typeof add;
     });
     await p.goto(h.url('basic-r19.html'), { waitUntil: 'load' });
     // The channel is made when wanted: the wake the MAIN boot would send on the page's first API call.

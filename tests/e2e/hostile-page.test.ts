@@ -72,8 +72,19 @@ describe('hostile pages (e2e)', function () {
     await page.close();
   });
 
-  it('the private channel can be neither taken nor read: forged handshakes, a forged agent, wrapped built-ins', async () => {
-    const page = await open('hostile-channel.html');
+  /** What the page saw of ours: nothing, whatever it wrapped (hostile-channel.html counts each sighting). */
+  async function expectNothingSeen(page: Page): Promise<void> {
+    const seen = await page.evaluate(() => ({ ...(window as any).__seen }));
+    expect(seen.messages, 'channel messages seen by the page').to.equal(0);
+    expect(seen.tokens, 'tokens or ports seen by the page').to.equal(0);
+    expect(seen.ourPortGot, 'messages on the page\'s forged ports').to.equal(0);
+    expect(seen.fakeAgentStarted).to.equal(false);
+    // The offer, made on enable while the page listened, was heard by no listener of the page's.
+    expect(seen.offersHeard, 'offers heard by the page').to.equal(0);
+  }
+
+  it('the private channel can be neither taken nor read: forged handshakes, a forged agent, built-ins wrapped once it is made', async () => {
+    const page = await open('hostile-channel.html?wrap=after');
     const before = await page.evaluate(() => ({ ...(window as any).__seen }));
     // The names are ours from document_start: the page's own definitions failed.
     expect(before.apiTaken).to.equal(false);
@@ -82,26 +93,47 @@ describe('hostile pages (e2e)', function () {
     // first script: that script found it as it was.
     expect(before.status).to.equal('');
     expect(await page.evaluate(() => typeof (window as any).__LAYOUT_COST__.enable)).to.equal('function');
+    // MessagePort's onmessage was wrapped from the start (as zone.js does): the channel does not use it.
     await lc.enable(page);
     await waitFor(async () => (await internal(page)).entries > 3, { what: 'the real agent tracking' });
+    // From now on every built-in the channel uses is wrapped: it keeps the ones it checked when it was made.
+    await page.evaluate(() => (window as any).__wrapAll());
     await expectMatches(page);
     await page.evaluate(() => (window as any).__setItems?.(['p', 'q', 'r']));
     await expectMatches(page);
     const snap = (await lc.snapshot(page)) as any;
     expect(snap.components.length).to.be.greaterThan(3);
-    const seen = await page.evaluate(() => ({ ...(window as any).__seen }));
-    // Nothing of ours passed through the page's wrappers, its ports heard nothing, its agent never started.
-    expect(seen.messages, 'channel messages seen by the page').to.equal(0);
-    expect(seen.tokens, 'tokens seen by the page').to.equal(0);
-    expect(seen.ourPortGot, 'messages on the page\'s forged ports').to.equal(0);
-    expect(seen.fakeAgentStarted).to.equal(false);
-    // The offer, made on enable while the page listened, was taken before any listener of the page's.
-    expect(seen.offersHeard, 'offers heard by the page').to.equal(0);
+    await expectNothingSeen(page);
     expect((await internal(page)).channel).to.equal(true);
     expect((await lc.state(page)).agent).to.equal(true);
     // The test can fail: a message of that shape through the page's wrapped postMessage is counted.
     await page.evaluate(() => window.postMessage({ source: 'layout-cost:probe' }, '*'));
     expect(await page.evaluate(() => (window as any).__seen.messages)).to.be.at.least(1);
+    await page.close();
+  });
+
+  it('a page that wrapped the channel\'s built-ins before it was made is refused the channel and sees nothing; it is told why', async () => {
+    const page = await open('hostile-channel.html');
+    expect(await page.evaluate(() => (window as any).__seen.wrapped)).to.equal(true);
+    // The API is still ours; enabling makes the content script offer the channel, which the boot does not take.
+    await page.evaluate(() => (window as any).__LAYOUT_COST__.enable());
+    const st = await waitFor(async () => {
+      const s = await page.evaluate(() => (window as any).__LAYOUT_COST__.state());
+      return s.degraded.some((d: string) => d.includes('MessageEvent\'s built-ins')) ? s : null;
+    }, { what: 'the refusal said in state().degraded' });
+    expect(st.agent).to.equal(false);
+    expect((await internal(page)).channel).to.equal(false);
+    // The content script knows (the panel shows why in its status): the offer was not taken.
+    const content = await contentWorld(page);
+    expect(await content(`globalThis[Symbol.for('layout-cost.content-main')].taken`)).to.equal(false);
+    await expectNothingSeen(page);
+    // The page's own ports still work: the test can see a message there.
+    await page.evaluate(() => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => { (window as any).__seen.ourPortGot++; };
+      ch.port2.postMessage('x');
+    });
+    await waitFor(() => page.evaluate(() => (window as any).__seen.ourPortGot === 1), { what: 'a page port message' });
     await page.close();
   });
 

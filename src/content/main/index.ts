@@ -90,6 +90,15 @@ class Controller {
       },
     }, this.settings);
     this.page = new PageChannel(handoff[0], (m) => this.onPage(m));
+    if (!this.page.taken) {
+      // Nothing will come from the page: say why where its status would be (the panel shows it).
+      this.pageStatus = {
+        renderers: 0, roots: 0, agent: false, minified: false, timerResolutionMs: 0.1, url: location.href.slice(0, 2048),
+        degraded: ['the page did not take Layout Cost\'s private channel: a script of the page replaced built-ins the '
+          + 'channel needs (MessagePort, MessageEvent) before Layout Cost connected, or our boot did not run in this frame; '
+          + 'the overlay cannot read this page'],
+      };
+    }
     this.page.onDrop = () => this.pushState();
     this.bootDrops = handoff;
     const overlay = this.overlay;
@@ -577,8 +586,9 @@ if (handoff !== undefined && g[started] === undefined) {
   g[started] = true;
   try {
     const c = new Controller(handoff);
-    // The isolated world's own globals (the page cannot see them): the channel's port, for the tests' failure paths.
-    g[started] = { port: c.page.port };
+    // The isolated world's own globals (the page cannot see them): the channel's port and whether the MAIN boot took
+    // it, for the tests' failure paths.
+    g[started] = { port: c.page.port, taken: c.page.taken };
   } catch (e) {
     console.warn('[layout-cost] content script failed to start', e);
   }

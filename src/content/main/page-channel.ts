@@ -9,12 +9,9 @@
  * one guard.
  */
 import { DropCounter, envelope, parseMessage, Source, type ContentToPage, type MessageFrom } from '../../protocol';
-import { HANDSHAKE_TYPE, OFFER_EVENT, PROTOCOL_VERSION } from '../../protocol/constants';
+import { OFFER_EVENT } from '../../protocol/constants';
 
 export type PageMessage = MessageFrom<typeof Source.Page>;
-
-/** Firefox's content scripts: a copy of an object in the page's scope. */
-declare const cloneInto: ((obj: unknown, target: object) => unknown) | undefined;
 
 export class PageChannel {
   readonly drops = new DropCounter();
@@ -23,13 +20,16 @@ export class PageChannel {
   onDrop: () => void = () => {};
   private dropQueued = false;
   readonly port: MessagePort;
+  /** The MAIN boot took the offer (false: no boot in this frame, or the page replaced built-ins the channel needs). */
+  readonly taken: boolean;
 
   constructor(secret: string, private readonly onMessage: (msg: PageMessage) => void) {
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.port.onmessage = (e) => this.receive(e.data);
     // Nobody else may hold the other end of an offer the MAIN boot did not take (no boot there, or not our secret).
-    if (!offer(secret, channel.port2)) this.port.close();
+    this.taken = offer(secret, channel.port2);
+    if (!this.taken) this.port.close();
   }
 
   private receive(raw: unknown): void {
@@ -58,16 +58,13 @@ export class PageChannel {
 }
 
 /**
- * Offers `port` with the secret in an event of our own type (OFFER_EVENT, a MessageEvent) dispatched on the window:
- * synchronous, and the MAIN boot's listener, registered for that type before any page script, is the first to hear
- * it. It takes the offer, stops it there (no page listener sees it, its secret or its port) and cancels it: true. In
- * Firefox the MAIN world reads an object made here only as a copy in its own scope (`cloneInto`).
+ * Offers `port` in a MessageEvent dispatched on the window, of a type that carries the secret (OFFER_EVENT + secret):
+ * synchronous, and only the MAIN boot's listener, registered for that type before any page script, can hear it. It
+ * takes the offer and cancels it: true.
  */
 function offer(secret: string, port: MessagePort): boolean {
-  const made = { source: Source.Content, v: PROTOCOL_VERSION, type: HANDSHAKE_TYPE, secret };
   try {
-    const data = typeof cloneInto === 'function' ? cloneInto(made, window) : made;
-    return !window.dispatchEvent(new MessageEvent(OFFER_EVENT, { data, ports: [port], cancelable: true }));
+    return !window.dispatchEvent(new MessageEvent(OFFER_EVENT + secret, { ports: [port], cancelable: true }));
   } catch {
     return false;
   }

@@ -3,27 +3,36 @@
  *
  * At load, before any page script exists, this module reads the secret the
  * content script's boot (run just before it) left in `window.status`, puts
- * back what was there, and registers the first capture listener on window for
- * the channel's offer (OFFER_EVENT, a type of our own: it never hears the
- * page's window messages). When the channel is wanted (on enable, a panel, a
- * call of the API) the content script's main part creates the
+ * back what was there, and registers a capture listener on window for the
+ * channel's offer, an event whose type carries the secret
+ * (`OFFER_EVENT + secret`): no page script can name that type, so none can
+ * listen for it or dispatch it. When the channel is wanted (on enable, a
+ * panel, a call of the API) the content script's main part creates the
  * `MessageChannel` in its isolated world and dispatches the offer on the
- * window: a MessageEvent with one end and the secret. The listener takes only
- * that offer: it stops and cancels the event there (no page listener ever
- * sees it or the secret; the cancel tells the content script) and keeps the
- * port in this closure only. Until then what this world would send is kept
- * (the latest 64), and the first call dispatches WAKE_EVENT, on which the
- * content boot asks for its main part.
- * Everything it touches after document_start (the event's getters,
- * `stopImmediatePropagation`, `dispatchEvent`, the port's
- * `postMessage`/`onmessage`) is a
- * native kept now, called through a kept `Reflect.apply`: a page that later
- * wraps `MessagePort.prototype.postMessage` or `MessageEvent.prototype.data`
- * sees nothing. The argument that this cannot be taken or read is in
- * docs/ARCHITECTURE.md (security model).
+ * window: a MessageEvent with one end. The listener takes the port, cancels
+ * the event (that tells the content script) and keeps the port in this
+ * closure only. Until then what this world would send is kept (the latest
+ * 64), and the first call dispatches WAKE_EVENT, on which the content boot
+ * asks for its main part.
+ *
+ * What it calls after load goes through `Reflect.apply` kept at load, and is
+ * either a method of window's own kept at load (addEventListener,
+ * removeEventListener, dispatchEvent: `EventTarget`'s, which the window
+ * already has) or the engine's own function, checked when the offer comes:
+ * the event's `ports` and `data` getters, its `preventDefault`, the port's
+ * `postMessage` and `start`. Reading those at load instead would make Blink
+ * create the `Event`, `MessageEvent` and `MessagePort` interfaces on every
+ * page load (≈ 0.2 ms; docs/PERFORMANCE.md, always on). A function is the
+ * engine's own when the `Function.prototype.toString` kept at load prints it
+ * as native code under its own name: a page's wrapper, a bound function or a
+ * proxy prints otherwise. If the page replaced any of them before the offer
+ * came, the offer is not taken (the content script closes it) and the API's
+ * `state().degraded` says why: a page can keep the overlay out, never take
+ * or read the channel. The argument is in docs/ARCHITECTURE.md (security
+ * model).
  */
 import type { PageToContent } from '../../protocol';
-import { HANDSHAKE_TYPE, OFFER_EVENT, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
+import { OFFER_EVENT, PROTOCOL_VERSION, SECRET_END, SECRET_MARK, Source, WAKE_EVENT } from '../../protocol/constants';
 import type { Parsed } from '../../protocol/guard';
 
 /**
@@ -40,37 +49,31 @@ export interface ContentMessage {
 /** Posts to the content script; queued (the latest 64) until the port is here. */
 export type PagePost = <T extends keyof PageToContent>(type: T, payload: PageToContent[T], transfer?: Transferable[]) => void;
 
-type Getter<T> = (this: unknown) => T;
-
-function getter<T>(proto: object, name: string): Getter<T> {
-  const d = Object.getOwnPropertyDescriptor(proto, name);
-  if (!d || typeof d.get !== 'function') throw new TypeError(`no ${name} getter`);
-  return d.get as Getter<T>;
-}
-
 export interface Channel {
   post: PagePost;
   readonly connected: boolean;
 }
 
+/** Built-ins kept at load that the channel checks others with (index.ts has them for the agent too). */
+export interface ChannelNatives {
+  fnToString: (this: unknown) => string;
+  ownDescriptor: typeof Object.getOwnPropertyDescriptor;
+}
+
 export function openChannel(
   win: Window & typeof globalThis,
   apply: typeof Reflect.apply,
+  natives: ChannelNatives,
   onMessage: (msg: ContentMessage) => void,
   report: (e: unknown) => void,
+  refused: (why: string) => void,
 ): Channel {
-  // Kept before any page script runs.
-  const dataOf = getter<unknown>(MessageEvent.prototype, 'data');
-  const portsOf = getter<readonly MessagePort[]>(MessageEvent.prototype, 'ports');
-  const stop = Event.prototype.stopImmediatePropagation;
-  const cancel = Event.prototype.preventDefault;
-  const removeListener = EventTarget.prototype.removeEventListener;
-  const portPost = MessagePort.prototype.postMessage as (this: MessagePort, m: unknown, t: Transferable[]) => void;
-  const d = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
-  const setOnMessage = d?.set as ((this: MessagePort, fn: (e: MessageEvent) => void) => void) | undefined;
-  if (!setOnMessage) throw new TypeError('no MessagePort.onmessage');
-  const dispatch = EventTarget.prototype.dispatchEvent;
-  const EventCtor = Event;
+  // Kept before any page script runs: window's own (EventTarget's, which exists with the window) and the engine's.
+  const addListener = win.addEventListener;
+  const removeListener = win.removeEventListener;
+  const dispatch = win.dispatchEvent;
+  const protoOf = win.Object.getPrototypeOf;
+  const { fnToString, ownDescriptor } = natives;
 
   // The secret, and window.status as it was (the content boot wrote its mark in front of it).
   let secret: string | null = null;
@@ -82,21 +85,42 @@ export function openChannel(
       win.status = status.slice(end + SECRET_END.length);
     }
   }
+  const offerType = secret === null ? null : OFFER_EVENT + secret;
+
+  /**
+   * `holder`'s own `key` (its getter with `getter`), if it is the engine's own function of that name, else null. Only
+   * operators and functions kept at load run here: nothing a page script may have replaced since. A descriptor
+   * without the field reads it from Object.prototype, where a page's getter can only hand over a function that must
+   * pass the same check.
+   */
+  function engineOwn(holder: unknown, key: string, getter: boolean): ((...a: never[]) => unknown) | null {
+    if ((typeof holder !== 'object' && typeof holder !== 'function') || holder === null) return null;
+    const d = ownDescriptor(holder, key);
+    const f: unknown = d === undefined ? undefined : getter ? d.get : d.value;
+    if (typeof f !== 'function') return null;
+    const text = apply(fnToString, f, []) as unknown;
+    // V8's form (a getter named `get ports`) and SpiderMonkey's (named `ports`).
+    return text === 'function ' + (getter ? 'get ' : '') + key + '() { [native code] }'
+      || text === 'function ' + key + '() {\n    [native code]\n}' ? f as (...a: never[]) => unknown : null;
+  }
 
   let port: MessagePort | null = null;
+  let portPost: ((...a: never[]) => unknown) | null = null;
+  let dataOf: ((...a: never[]) => unknown) | null = null;
   let woken = false;
   const pending: { type: string; payload: unknown; transfer?: Transferable[] }[] = [];
 
   function send(type: string, payload: unknown, transfer?: Transferable[]): void {
-    if (port === null) {
+    if (port === null || portPost === null) {
       // Until the content script's port is here, keep the latest few. A call of the API is answered by the content
-      // script's main part: say so once (it makes the channel and asks for main).
+      // script's main part: say so once (it makes the channel and asks for main). The event carries nothing: a page
+      // that replaced `Event` only keeps its own calls unanswered.
       if (pending.length >= 64) pending.shift();
       pending.push({ type, payload, transfer });
       if (type === 'api' && !woken && secret !== null) {
         woken = true;
         try {
-          apply(dispatch, win, [new EventCtor(WAKE_EVENT)]);
+          apply(dispatch, win, [new win.Event(WAKE_EVENT)]);
         } catch (e) {
           report(e);
         }
@@ -115,7 +139,7 @@ export function openChannel(
   function onPortMessage(e: MessageEvent): void {
     let data: unknown;
     try {
-      data = apply(dataOf, e, []);
+      data = apply(dataOf as (...a: never[]) => unknown, e, []);
     } catch {
       return;
     }
@@ -130,23 +154,33 @@ export function openChannel(
 
   function onOffer(e: Event): void {
     if (port !== null) return;
-    let ports: readonly MessagePort[];
-    let data: { source?: unknown; v?: unknown; type?: unknown; secret?: unknown } | null;
     try {
-      ports = apply(portsOf, e, []) as readonly MessagePort[];
-      data = apply(dataOf, e, []) as typeof data;
-    } catch {
-      return; // not a MessageEvent: the page's
-    }
-    try {
-      if (ports.length !== 1 || typeof data !== 'object' || data === null || data.source !== Source.Content
-        || data.type !== HANDSHAKE_TYPE || data.v !== PROTOCOL_VERSION || data.secret !== secret) return;
-      // Ours: nobody else hears of it, and this listener goes. Cancelled, so that the content script knows.
-      apply(stop, e, []);
-      apply(cancel, e, []);
-      apply(removeListener, win, [OFFER_EVENT, onOffer, true]);
+      // Only our content script can dispatch this type; what it carries is read with the engine's own functions.
+      const proto = protoOf(e) as unknown;
+      const portsOf = engineOwn(proto, 'ports', true);
+      const data = engineOwn(proto, 'data', true);
+      const cancel = engineOwn(protoOf(proto) as unknown, 'preventDefault', false);
+      if (portsOf === null || data === null || cancel === null) {
+        refused('MessageEvent');
+        return;
+      }
+      const ports = apply(portsOf, e, []) as readonly MessagePort[];
+      if (ports.length !== 1) return;
       const p = ports[0];
-      apply(setOnMessage as (...a: unknown[]) => void, p, [onPortMessage]);
+      const portProto = protoOf(p) as unknown;
+      const post = engineOwn(portProto, 'postMessage', false);
+      const start = engineOwn(portProto, 'start', false);
+      if (post === null || start === null) {
+        refused('MessagePort');
+        return;
+      }
+      // Ours: this listener goes, and the cancel tells the content script.
+      apply(cancel, e, []);
+      apply(removeListener, win, [offerType, onOffer, true]);
+      apply(addListener, p, ['message', onPortMessage]);
+      apply(start, p, []);
+      dataOf = data;
+      portPost = post;
       port = p;
     } catch (err) {
       report(err);
@@ -158,9 +192,9 @@ export function openChannel(
       report(err);
     }
   }
-  // Capture, registered before any page script: the first listener the offer meets. Without a secret (the content
-  // boot did not run in this frame) no offer can be taken.
-  if (secret !== null) win.addEventListener(OFFER_EVENT, onOffer, true);
+  // Capture, registered before any page script. Without a secret (the content boot did not run in this frame) no
+  // offer can be taken.
+  if (offerType !== null) apply(addListener, win, [offerType, onOffer, true]);
 
   return {
     post: send as PagePost,

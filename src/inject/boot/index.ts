@@ -134,7 +134,10 @@ function main(win: Window & typeof globalThis): void {
     }
   }
 
-  const channel = openChannel(win, apply, onMessage, report);
+  const channel = openChannel(win, apply, natives, onMessage, report, (what) => {
+    notes.push(`this page replaced ${what}'s built-ins before Layout Cost connected to it: the private channel uses `
+      + 'only the browser\'s own, so the overlay cannot read this page');
+  });
 
   let announceQueued = false;
   hook.onRenderer = () => {

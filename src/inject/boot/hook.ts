@@ -75,34 +75,39 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
     }
   }
 
-  const ours = {
-    renderers: new Map<number, RendererLike>(),
-    supportsFiber: true,
-    inject(renderer: RendererLike): number {
-      const id = nextRendererId++;
-      ours.renderers.set(id, renderer);
-      noteRenderer(id, renderer);
-      return id;
-    },
-    onScheduleFiberRoot(): void {},
-    onCommitFiberRoot(id: number, root: FiberRootLike): void {
-      noteCommit(id, root);
-    },
-    onCommitFiberUnmount(id: number, fiber: unknown): void {
-      noteUnmount(id, fiber);
-    },
-    onPostCommitFiberRoot(): void {},
-    checkDCE(): void {},
-    getFiberRoots(id: number): Set<FiberRootLike> {
-      return state.roots.get(id) ?? new Set();
-    },
-    // Minimal event emitter: React DevTools' backend subscribes through these.
-    sub(): () => void {
-      return () => {};
-    },
-    on(): void {},
-    off(): void {},
-    emit(): void {},
+  // Made when something first reads the hook (React, as it loads): a page without React never makes it.
+  let ours: Record<string, unknown> | null = null;
+  const makeHook = (): Record<string, unknown> => {
+    const hook = {
+      renderers: new Map<number, RendererLike>(),
+      supportsFiber: true,
+      inject(renderer: RendererLike): number {
+        const id = nextRendererId++;
+        hook.renderers.set(id, renderer);
+        noteRenderer(id, renderer);
+        return id;
+      },
+      onScheduleFiberRoot(): void {},
+      onCommitFiberRoot(id: number, root: FiberRootLike): void {
+        noteCommit(id, root);
+      },
+      onCommitFiberUnmount(id: number, fiber: unknown): void {
+        noteUnmount(id, fiber);
+      },
+      onPostCommitFiberRoot(): void {},
+      checkDCE(): void {},
+      getFiberRoots(id: number): Set<FiberRootLike> {
+        return state.roots.get(id) ?? new Set();
+      },
+      // Minimal event emitter: React DevTools' backend subscribes through these.
+      sub(): () => void {
+        return () => {};
+      },
+      on(): void {},
+      off(): void {},
+      emit(): void {},
+    };
+    return hook;
   };
 
   /** Wrap another hook's methods so that we see what React reports to it. */
@@ -160,7 +165,7 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
         enumerable: false,
         get: () => {
           onReact();
-          return ours;
+          return (ours ??= makeHook());
         },
         // A plain assignment (`window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = hook`)
         // lands here: keep the newcomer as an own property and chain onto it.

@@ -193,12 +193,13 @@ script only read \`Element.prototype.attachShadow\`, \`MessageEvent\`'s \`ports\
 cost 0.99 ms instead of 0.45, and ours 0.6 ms less). Since 2026-11-26 the private channel is made when it is wanted
 (on enable, a panel, a call of the API), with a secret handed from content.js to inject.js at load through
 \`window.status\`: no \`MessageChannel\` and no \`MessageEvent\` at load, which was most of content.js's run
-(docs/ARCHITECTURE.md, security model; bench/channel-floor.ts measures the designs tried). Within this design the way
-down is fewer bytes at load, and \`chrome.dom.openOrClosedShadowRoot\` in place of the tap (docs/ARCHITECTURE.md says
-what the tap serves).
+(docs/ARCHITECTURE.md, security model; bench/channel-floor.ts measures the designs tried). Since later that day
+neither first touch is at load either: the tap goes in when React first reads the hook (or on enable), and the channel
+reads its built-ins, checked to be the engine's own, when its offer comes (docs/PERFORMANCE.md, the always-on note's
+sixth pass). What is left is mostly compiling inject.js's bytes: the way down is fewer of them.
 
-What is evaluated at load is only the always-on part: \`inject.js\` (MAIN world: hook, rAF pass-through, attachShadow
-tap, the private channel's listener, the API) and \`content.js\` (isolated world: the channel's secret, the shortcut,
+What is evaluated at load is only the always-on part: \`inject.js\` (MAIN world: hook, rAF pass-through, the
+attachShadow tap made ready, the private channel's listener, the API) and \`content.js\` (isolated world: the channel's secret, the shortcut,
 the API's wake). The store, the canvas and the panel feed (\`content-main.js\`) and the agent (\`agent.js\`) are
 injected by the service worker on enable; \`tests/e2e/always-on.test.ts\` asserts both from the trace.`);
   }

@@ -123,8 +123,8 @@ const STEPS: [string, string][] = [
   ['one statement (floor)', 'var a = 1;'],
   ['hook: accessor on Window.prototype', "Object.defineProperty(Object.getPrototypeOf(window), '__hook_probe__', { get() { return 1; }, set(v) {}, configurable: true, enumerable: false });"],
   ['rAF / cAF pass-through wrappers', 'var nr = window.requestAnimationFrame, nc = window.cancelAnimationFrame; window.requestAnimationFrame = function requestAnimationFrame(cb) { return nr.call(window, cb); }; window.cancelAnimationFrame = function cancelAnimationFrame(h) { nc.call(window, h); };'],
-  ['attachShadow tap (first touch of Element)', 'var ep = window.Element.prototype, na = ep.attachShadow; ep.attachShadow = function attachShadow(i) { return na.call(this, i); };'],
-  ['natives kept for the channel', 'var d = Object.getOwnPropertyDescriptor, nat = { a: d(MessageEvent.prototype, "data").get, b: d(MessageEvent.prototype, "ports").get, c: MessagePort.prototype.postMessage, e: d(MessagePort.prototype, "onmessage").set };'],
+  ['attachShadow tap (first touch of Element; not at load since 2026-11-26)', 'var ep = window.Element.prototype, na = ep.attachShadow; ep.attachShadow = function attachShadow(i) { return na.call(this, i); };'],
+  ['natives kept for the channel (not at load since 2026-11-26)', 'var d = Object.getOwnPropertyDescriptor, nat = { a: d(MessageEvent.prototype, "data").get, b: d(MessageEvent.prototype, "ports").get, c: MessagePort.prototype.postMessage, e: d(MessagePort.prototype, "onmessage").set };'],
   ['state object on window', "Object.defineProperty(window, '__state_probe__', { value: { m: new Map(), w: new WeakMap(), s: new Set() }, enumerable: false, configurable: false });"],
 ];
 const TOUCH_FIRST: [string, string][] = [
@@ -309,7 +309,10 @@ What each step of inject.js costs by itself: each as its own inline \`<script>\`
 extension, in inject.js's order (${LOADS} loads; the thread time of each script's \`EvaluateScript\`, so each row includes
 one script's floor). The attachShadow tap's cost is the first touch of the \`Element\` interface, which Blink builds on
 first use: a cost that any page touching the DOM pays once anyway (a first \`createElement\` costs more), and that the tap
-only moves earlier; once the page has touched \`Element\`, the tap costs no more than an empty script.
+only moves earlier; once the page has touched \`Element\`, the tap costs no more than an empty script. Since 2026-11-26
+neither the tap nor the channel's natives are in inject.js's load: the tap goes in when React first reads the hook
+(or on enable), and the channel checks the engine's own functions when its offer comes (docs/ARCHITECTURE.md,
+security model); their rows say what that saves on a page that does not touch those interfaces itself.
 
 ${mdTable(stepHeader, stepRows)}
 

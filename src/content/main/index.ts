@@ -18,7 +18,7 @@ import { Overlay } from './canvas';
 import { renderDue } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
-import { PanelFeed } from './panel-feed';
+import { PanelFeed, silentPage } from './panel-feed';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
@@ -92,12 +92,9 @@ class Controller {
     this.page = new PageChannel(handoff[0], (m) => this.onPage(m));
     if (!this.page.taken) {
       // Nothing will come from the page: say why where its status would be (the panel shows it).
-      this.pageStatus = {
-        renderers: 0, roots: 0, agent: false, minified: false, timerResolutionMs: 0.1, url: location.href.slice(0, 2048),
-        degraded: ['the page did not take Layout Cost\'s private channel: a script of the page replaced built-ins the '
-          + 'channel needs (MessagePort, MessageEvent) before Layout Cost connected, or our boot did not run in this frame; '
-          + 'the overlay cannot read this page'],
-      };
+      this.pageStatus = silentPage(['the page did not take Layout Cost\'s private channel: a script of the page replaced '
+        + 'built-ins the channel needs (MessagePort, MessageEvent) before Layout Cost connected, or our boot did not run '
+        + 'in this frame; the overlay cannot read this page']);
     }
     this.page.onDrop = () => this.pushState();
     this.bootDrops = handoff;

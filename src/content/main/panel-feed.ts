@@ -45,6 +45,11 @@ export interface FeedSource {
   sourcesVersion(): number;
 }
 
+/** The page's status while the MAIN world has said nothing (yet, or ever: `degraded` says why). */
+export function silentPage(degraded: string[]): PageStatus {
+  return { renderers: 0, roots: 0, agent: false, minified: false, degraded, timerResolutionMs: 0.1, url: location.href.slice(0, 2048) };
+}
+
 export class PanelFeed {
   private connected = false;
   private lastTable = 0;
@@ -84,9 +89,7 @@ export class PanelFeed {
   status(): Status {
     const s = this.src;
     const o = s.overlayView();
-    const page: PageStatus = s.pageStatus ?? {
-      renderers: 0, roots: 0, agent: false, minified: false, degraded: [], timerResolutionMs: 0.1, url: location.href.slice(0, 2048),
-    };
+    const page: PageStatus = s.pageStatus ?? silentPage([]);
     return {
       ...page, frameId: 0, mode: s.mode, pinned: o.pinned, components: s.store.components.size,
       droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: o.drawnCount, hidden: o.hiddenCount,

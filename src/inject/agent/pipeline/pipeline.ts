@@ -214,11 +214,10 @@ export class Pipeline {
    * attached before it are found once. From then on the tap sees every new root.
    */
   private findShadowRoots(): void {
-    const shadow = this.link.shadow;
     if (this.shadowsFound) return;
     this.shadowsFound = true;
-    shadow.tap();
-    findEarlierRoots(this.win.document, shadow);
+    this.link.shadow.tap();
+    findEarlierRoots(this.win.document, this.link.shadow);
   }
 
   private optional(what: string, step: () => void): void {

@@ -270,10 +270,10 @@ export interface PageToContent {
   };
   status: PageStatus;
   /**
-   * `experiment` is set for the `experiment` call only, as the page gave it: the content script checks it
-   * (`experimentRequest`) and answers a bad one with why, rather than dropping the call.
+   * A call of `window.__LAYOUT_COST__`, its arguments (at most 2) as the page gave them: the content script checks
+   * them (content/main/api-calls.ts) and answers a bad one with why where the call has an answer.
    */
-  api: { reqId: number; call: ApiCall; mode: Mode | null; id: number | null; experiment?: unknown; options?: unknown };
+  api: { reqId: number; call: ApiCall; args: unknown[] };
   hit: { seq: number; id: number | null };
   /** The answer to the content script's `experiment` with the same seq. */
   experimentResult: { seq: number; outcome: ExperimentOutcome };
@@ -453,8 +453,7 @@ export const validators = {
     status: pageStatus,
     api: isRecord({
       reqId: num(0, 2 ** 53), call: oneOf(['enable', 'disable', 'pin', 'snapshot', 'experiment', 'startRecording', 'stopRecording', 'exportTrace'] as const),
-      mode: nullable(mode), id: optId, experiment: (v: unknown) => (v === undefined ? null : v),
-      options: (v: unknown) => (v === undefined ? null : v),
+      args: (v: unknown) => (Array.isArray(v) && v.length <= 2 ? v : INVALID),
     }),
     hit: isRecord({ seq: num(0, 2 ** 53), id: optId }),
     experimentResult: isRecord({ seq: num(0, 2 ** 53), outcome: experimentOutcome }),

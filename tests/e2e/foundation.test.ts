@@ -137,7 +137,7 @@ describe('foundation (e2e)', function () {
         { source: 'layout-cost:page', v: 1, type: 'nope', payload: {} },
         { source: 'layout-cost:page', v: 1, type: 'records', payload: { buffer: 'x', count: 1, strings: [], stringBase: 0, dropped: 0 } },
         { source: 'layout-cost:page', v: 1, type: 'records', payload: { buffer: new ArrayBuffer(8), count: 9, strings: [], stringBase: 0, dropped: 0 } },
-        { source: 'layout-cost:page', v: 1, type: 'api', payload: { reqId: 1, call: 'eval', mode: null, id: null } },
+        { source: 'layout-cost:page', v: 1, type: 'api', payload: { reqId: 1, call: 'eval', args: [] } },
         { source: 'layout-cost:page', v: 1, type: 'status', payload: { renderers: 1, roots: 1, agent: 'yes' } },
       ];
       for (const j of junk) port.postMessage(j);
@@ -149,9 +149,9 @@ describe('foundation (e2e)', function () {
     await waitFor(async () => (await dropped()) >= sent, { what: 'drops counted' });
     // Still alive: a valid call after the junk is answered.
     await p.evaluate(() => (window as any).__stolen.postMessage(
-      { source: 'layout-cost:page', v: 1, type: 'api', payload: { reqId: 7, call: 'snapshot', mode: null, id: null } }));
+      { source: 'layout-cost:page', v: 1, type: 'api', payload: { reqId: 7, call: 'snapshot', args: [] } }));
     await waitFor(() => p.evaluate(() => ((window as any).__fromContent as any[])
-      .some((m) => m?.type === 'apiResult' && m.payload.reqId === 7 && Array.isArray(m.payload.result.components))),
+      .some((m) => m?.type === 'apiResult' && m.payload.reqId === 7 && Array.isArray(m.payload.result.result?.components))),
     { what: 'a snapshot answered after the junk' });
     await p.close();
   });

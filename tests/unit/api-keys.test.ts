@@ -11,9 +11,9 @@ describe('API results: keys filled in the page world', () => {
   });
 
   it("fills a stopped recording's components by id", () => {
-    const rec = { ok: true, result: { components: { 7: { name: 'A', key: null }, 8: { name: 'B', key: null }, 10: { name: 'C', key: null } } } };
+    const rec = { components: { 7: { name: 'A', key: null }, 8: { name: 'B', key: null }, 10: { name: 'C', key: null } } };
     fillKeys(rec, keyOf);
-    expect(rec.result.components).to.deep.equal({ 7: { name: 'A', key: 'seven' }, 8: { name: 'B', key: 'eight' }, 10: { name: 'C', key: null } });
+    expect(rec.components).to.deep.equal({ 7: { name: 'A', key: 'seven' }, 8: { name: 'B', key: 'eight' }, 10: { name: 'C', key: null } });
   });
 
   it('leaves anything else alone', () => {

@@ -11,17 +11,54 @@ import type { LayoutCostState, PageStatus } from '../../src/protocol';
 
 function setup() {
   const win = {} as unknown as Window & typeof globalThis;
-  const posted: unknown[] = [];
+  const posted: { type: string; payload: { reqId: number; call: string; args: unknown[] } }[] = [];
+  const waiters = new Map<number, (result: unknown) => void>();
+  const filled: unknown[] = [];
   const status: PageStatus = {
     renderers: 1, roots: 2, agent: false, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://x/', outside: undefined,
   };
   const handle = installApi(win, {
-    version: 'test', post: (type, payload) => posted.push({ type, payload }), status: () => status, nodeOf: () => null,
-    fillKeys: () => undefined, internals: () => ({}), notes: [],
-  }, new Map());
-  const api = (win as unknown as Record<string, { state(): LayoutCostState }>)[API_KEY];
-  return { handle, api, posted };
+    version: 'test', post: (type, payload) => posted.push({ type, payload: payload as never }), status: () => status, nodeOf: () => null,
+    fillKeys: (r) => filled.push(r), internals: () => ({}), notes: [],
+  }, waiters);
+  const api = (win as unknown as Record<string, { state(): LayoutCostState } & Record<string, (...a: unknown[]) => unknown>>)[API_KEY];
+  return { handle, api, posted, waiters, filled };
 }
+
+describe('boot API: calls forwarded as the page made them', () => {
+  it('tells the content script of a call without an answer, its arguments copied, and returns nothing', () => {
+    const { api, posted } = setup();
+    const opts = { maxRows: 50 };
+    expect(api.startRecording(opts)).to.equal(undefined);
+    opts.maxRows = 1;
+    expect(api.enable('heatmap')).to.equal(undefined);
+    expect(posted.map((p) => [p.type, p.payload.call, p.payload.args])).to.deep.equal([
+      ['api', 'startRecording', [{ maxRows: 50 }, undefined]], ['api', 'enable', ['heatmap', undefined]],
+    ]);
+    expect(posted[0].payload.reqId).to.not.equal(posted[1].payload.reqId);
+  });
+
+  it('sends an argument that is not plain data (an event handler\'s event, a function) as null', () => {
+    const { api, posted } = setup();
+    api.enable(() => 1);
+    api.pin(7, { node: Symbol('x') });
+    expect(posted.map((p) => p.payload.args)).to.deep.equal([[null, undefined], [7, null]]);
+  });
+
+  it('resolves an asked call with its answer\'s result, keys filled, and rejects with the answer\'s error', async () => {
+    const { api, posted, waiters, filled } = setup();
+    const snap = api.snapshot() as Promise<unknown>;
+    const exp = api.experiment(3, { css: 'contain: layout' }) as Promise<unknown>;
+    expect(posted.map((p) => [p.payload.call, p.payload.args])).to.deep.equal([['snapshot', [undefined, undefined]], ['experiment', [3, { css: 'contain: layout' }]]]);
+    waiters.get(posted[0].payload.reqId)!({ ok: true, result: { components: [] } });
+    waiters.get(posted[1].payload.reqId)!({ ok: false, error: 'unknown component' });
+    expect(await snap).to.deep.equal({ components: [] });
+    expect(filled).to.deep.equal([{ components: [] }]);
+    let err: unknown = null;
+    await exp.catch((e) => { err = e; });
+    expect(String(err)).to.include('layout-cost: unknown component');
+  });
+});
 
 describe('boot API: the content script\'s state, checked where it is kept', () => {
   it('keeps a well-formed state', () => {

@@ -18,6 +18,7 @@ import { Overlay } from './canvas';
 import { renderDue } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
+import { enableMode, experimentArgs, pinId, recordingRows } from './api-calls';
 import { PanelFeed, silentPage } from './panel-feed';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
@@ -340,22 +341,22 @@ class Controller {
         this.feed.statusChanged();
         break;
       case 'api': {
+        // The arguments as the page gave them (./api-calls.ts reads them); an answer is `{ ok, result }` or
+        // `{ ok: false, error }`, which the boot's API turns into a rejection.
         const p = msg.payload;
+        const [a, b] = p.args;
         if (p.call === 'snapshot') {
-          this.page.send('apiResult', { reqId: p.reqId, result: this.snapshot() });
+          this.page.send('apiResult', { reqId: p.reqId, result: { ok: true, result: this.snapshot() } });
         } else if ((p.call === 'enable' || p.call === 'disable') && !this.mayControlTab()) {
           // A cross-origin frame (an ad, an embed) does not switch the tab, nor get the agent into the top page.
           this.page.drops.drop();
           this.pushState();
         } else if (p.call === 'enable' || p.call === 'disable') {
-          this.requestMode(p.call === 'disable' ? 'off' : (p.mode ?? 'components'));
+          this.requestMode(p.call === 'disable' ? 'off' : enableMode(a));
         } else if (p.call === 'pin') {
-          this.pin(p.id);
+          this.pin(pinId(a));
         } else if (p.call === 'startRecording') {
-          const o = p.options as { maxRows?: unknown } | null;
-          const maxRows = typeof o?.maxRows === 'number' && Number.isInteger(o.maxRows) && o.maxRows >= 10 && o.maxRows <= MAX_ROWS
-            ? o.maxRows : MAX_ROWS;
-          this.startRecording(maxRows);
+          this.startRecording(recordingRows(a, MAX_ROWS));
         } else if (p.call === 'stopRecording') {
           const r = this.stopRecording();
           this.page.send('apiResult', { reqId: p.reqId, result: r ? { ok: true, result: r } : { ok: false, error: 'not recording' } });
@@ -365,7 +366,7 @@ class Controller {
             reqId: p.reqId, result: r ? { ok: true, result: toTrace(r) } : { ok: false, error: 'no recording yet: startRecording(), then stopRecording()' },
           });
         } else if (p.call === 'experiment') {
-          void this.experiment(p.experiment, false).then((outcome) => this.page.send('apiResult', { reqId: p.reqId, result: outcome }));
+          void this.experiment(experimentArgs(a, b), false).then((outcome) => this.page.send('apiResult', { reqId: p.reqId, result: outcome }));
         }
         break;
       }

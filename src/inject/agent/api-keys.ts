@@ -9,10 +9,8 @@
  */
 export function fillKeys(result: unknown, keyOf: (id: number) => string | null): void {
   if (typeof result !== 'object' || result === null) return;
-  const r = result as { components?: unknown; result?: unknown };
-  // A snapshot carries `components` itself; a stopped recording comes as `{ ok, result: { components } }`.
-  const inner = r.result;
-  const comps = r.components ?? (typeof inner === 'object' && inner !== null ? (inner as { components?: unknown }).components : undefined);
+  // A snapshot's `components` (a list) or a stopped recording's (by id); the boot's API unwrapped the answer.
+  const comps = (result as { components?: unknown }).components;
   if (typeof comps !== 'object' || comps === null) return;
   const fill = (c: unknown, id: unknown): void => {
     if (typeof c !== 'object' || c === null || typeof id !== 'number' || !(id > 0)) return;

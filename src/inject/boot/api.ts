@@ -1,18 +1,26 @@
 /**
  * `window.__LAYOUT_COST__`: the automation API for tests, benchmarks and
- * users' own scripts. Calls are forwarded to the content script over the
- * private port; `state()` answers synchronously from the last state the
- * content script pushed (plus the hook's own counts).
+ * users' own scripts (README, "Automation API"). Its calls are forwarded as
+ * they came to the content script over the private port, which checks their
+ * arguments like everything from the page and answers those that have an
+ * answer; `state()` answers synchronously from the last state the content
+ * script pushed (plus the hook's own counts). Every method here is one of two
+ * forwarders, not a function of its own: this script is compiled on every
+ * page load, and each kilobyte costs ≈ 0.05 ms there (docs/PERFORMANCE.md,
+ * always on).
  */
 import type { LayoutCostState, Mode, PageStatus, SelfCost } from '../../protocol';
 import { MODES } from '../../protocol/constants';
-import { DEFAULT_EXPERIMENT_FRAMES } from '../../protocol/experiment-request';
 import type { PagePost } from './channel';
 
 export const API_KEY = '__LAYOUT_COST__';
 const SNAPSHOT_TIMEOUT_MS = 10_000;
 /** An experiment runs for at most 250 ms per frame asked (agent/experiment/experiment.ts), plus the way there and back. */
 const EXPERIMENT_TIMEOUT_MS = 180_000;
+/** Calls with nothing to answer (`undefined` at once). */
+const TOLD = ['enable', 'disable', 'pin', 'startRecording'] as const;
+/** Calls answered with a promise: the content script's `{ ok, result }` or `{ ok: false, error }` (a rejection). */
+const ASKED = ['snapshot', 'experiment', 'stopRecording', 'exportTrace'] as const;
 
 /** What the API needs of the boot script. */
 export interface ApiDeps {
@@ -43,97 +51,64 @@ export function installApi(
   let dropped = 0;
   let self: SelfCost | null = null;
   let nextReq = 1;
-
-  const request = (call: 'enable' | 'disable' | 'pin', m: Mode | null, id: number | null): void => {
-    deps.post('api', { reqId: nextReq++, call, mode: m, id });
-  };
-  /** `{ ok, result }` → the result; `{ ok: false, error }` → a rejection saying why. */
-  const unwrap = (r: unknown): unknown => {
-    const out = r as { ok?: boolean; result?: unknown; error?: unknown } | null;
-    if (out?.ok === true) return out.result;
-    throw new Error(`layout-cost: ${typeof out?.error === 'string' ? out.error : 'no answer'}`);
-  };
-  /** A call with an answer: resolved by the content script's `apiResult` for its reqId. */
-  const ask = (call: 'snapshot' | 'experiment' | 'stopRecording' | 'exportTrace', id: number | null, experiment: unknown,
-    timeoutMs: number): Promise<unknown> => {
-    const reqId = nextReq++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(reqId);
-        reject(new Error('layout-cost: no answer from the extension'));
-      }, timeoutMs);
-      waiters.set(reqId, (result) => {
-        clearTimeout(timer);
-        // A snapshot's or a recording's components (fillKeys leaves other answers alone).
-        deps.fillKeys(result);
-        resolve(result);
-      });
-      // Checked by the content script like everything from the page (a bad request is answered with why).
-      deps.post('api', { reqId, call, mode: null, id, experiment });
-    });
-  };
-
-  // Made on first use: a page load that never touches the API does not create its dozen closures (docs/PERFORMANCE.md,
+  // Made on first use: a page load that never touches the API does not create its closures (docs/PERFORMANCE.md,
   // always on).
-  const make = () => Object.freeze({
-    version: deps.version,
-    enable(m?: unknown): void {
-      const want: Mode = typeof m === 'string' && (MODES as readonly string[]).includes(m) && m !== 'off'
-        ? (m as Mode) : 'components';
-      request('enable', want, null);
-    },
-    disable(): void {
-      request('disable', null, null);
-    },
-    state(): LayoutCostState {
-      const s = deps.status();
-      return {
-        enabled: mode !== 'off', mode, pinned,
-        react: { renderers: s.renderers, roots: s.roots },
-        minified: s.minified, capped, agent: s.agent, degraded: s.degraded, droppedMessages: dropped, outside: s.outside ?? null,
-        self: self ? { ...self } : null,
+  const make = () => {
+    const api: Record<string, unknown> = {
+      version: deps.version,
+      state(): LayoutCostState {
+        const s = deps.status();
+        return {
+          enabled: mode !== 'off', mode, pinned,
+          react: { renderers: s.renderers, roots: s.roots },
+          minified: s.minified, capped, agent: s.agent, degraded: s.degraded, droppedMessages: dropped, outside: s.outside ?? null,
+          self: self ? { ...self } : null,
+        };
+      },
+      /** The first DOM node of a component (for `inspect(__LAYOUT_COST__.node(id))`). */
+      node: (id: unknown): Node | null => (typeof id === 'number' ? deps.nodeOf(id) : null),
+      /** Sizes of the agent's tables and the document_start state: numbers for bug reports and leak tests. */
+      internals: () => deps.internals(),
+    };
+    // The arguments go as the page gave them (at most 2), copied now: the content script checks them, and answers a
+    // bad one with why where the call has an answer (src/content/main/api-calls.ts). One that is not plain data (a
+    // function, an event: `onclick = api.enable`) goes as null. The page's own `structuredClone` can only spoil its own call.
+    const copy = (v: unknown): unknown => {
+      try {
+        return structuredClone(v);
+      } catch {
+        return null;
+      }
+    };
+    for (const call of TOLD) {
+      api[call] = (a?: unknown, b?: unknown): void => {
+        deps.post('api', { reqId: nextReq++, call, args: [copy(a), copy(b)] });
       };
-    },
-    snapshot(): Promise<unknown> {
-      return ask('snapshot', null, null, SNAPSHOT_TIMEOUT_MS);
-    },
-    /**
-     * Measures a CSS declaration on a component's top host elements, with and without, over the page's own frames
-     * (docs/DIAGNOSE.md). Resolves to the result; rejects when it cannot run (overlay off, unknown id, bad CSS).
-     */
-    experiment(id: unknown, options?: unknown): Promise<unknown> {
-      const o = (typeof options === 'object' && options !== null ? options : {}) as { css?: unknown; frames?: unknown };
-      const req = { id: typeof id === 'number' ? id : -1, css: o.css, frames: o.frames ?? DEFAULT_EXPERIMENT_FRAMES };
-      return ask('experiment', null, req, EXPERIMENT_TIMEOUT_MS).then(unwrap);
-    },
-    /**
-     * Starts recording every measured frame (docs/RECORDING.md); the overlay must be on for frames to come.
-     * `{ maxRows }` lowers the cap on component rows (the oldest frames go past it).
-     */
-    startRecording(options?: unknown): void {
-      deps.post('api', { reqId: nextReq++, call: 'startRecording', mode: null, id: null, options });
-    },
-    /** Stops and resolves to the recording (`{ kind, version, frames, components, … }`); rejects when none ran. */
-    stopRecording(): Promise<unknown> {
-      return ask('stopRecording', null, null, SNAPSHOT_TIMEOUT_MS).then(unwrap);
-    },
-    /** The last recording in Chrome's Trace Event Format (`{ traceEvents }`); rejects when there is none. */
-    exportTrace(): Promise<unknown> {
-      return ask('exportTrace', null, null, SNAPSHOT_TIMEOUT_MS).then(unwrap);
-    },
-    pin(id: unknown): void {
-      const n = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
-      request('pin', null, n);
-    },
-    /** The first DOM node of a component (for `inspect(__LAYOUT_COST__.node(id))`). */
-    node(id: unknown): Node | null {
-      return typeof id === 'number' ? deps.nodeOf(id) : null;
-    },
-    /** Sizes of the agent's tables and the document_start state: numbers for bug reports and leak tests. */
-    internals(): Record<string, number | boolean> {
-      return deps.internals();
-    },
-  });
+    }
+    for (const call of ASKED) {
+      api[call] = (a?: unknown, b?: unknown): Promise<unknown> => new Promise((resolve, reject) => {
+        const args = [copy(a), copy(b)];
+        const reqId = nextReq++;
+        const timer = setTimeout(() => {
+          waiters.delete(reqId);
+          reject(new Error('layout-cost: no answer from the extension'));
+        }, call === 'experiment' ? EXPERIMENT_TIMEOUT_MS : SNAPSHOT_TIMEOUT_MS);
+        waiters.set(reqId, (r) => {
+          clearTimeout(timer);
+          const out = r as { ok?: boolean; result?: unknown; error?: unknown } | null;
+          if (out?.ok !== true) {
+            reject(new Error(`layout-cost: ${typeof out?.error === 'string' ? out.error : 'no answer'}`));
+            return;
+          }
+          // A snapshot's or a recording's components (fillKeys leaves other answers alone).
+          deps.fillKeys(out.result);
+          resolve(out.result);
+        });
+        deps.post('api', { reqId, call, args });
+      });
+    }
+    return Object.freeze(api);
+  };
   let api: ReturnType<typeof make> | null = null;
   try {
     // An accessor that always returns the same frozen object; like a value, neither writable nor configurable.

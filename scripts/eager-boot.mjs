@@ -13,8 +13,8 @@
  * Which functions run at load: the calls in the scope's own statements (not inside any function), then, for each
  * top-level function so reached, the calls in its own statements, and so on. A name that a nested scope redeclares may
  * mark a function that does not run at load; that only costs its compile, never a change of meaning. A function that
- * runs in every load but later (the channel's handshake listener, src/inject/boot/channel.ts) cannot be found that
- * way: it says so with the directive `'eager';` at the top of its body, which minifiers keep.
+ * runs in every load but later cannot be found that way: it says so with the directive `'eager';` at the top of its
+ * body, which minifiers keep (none does today).
  */
 import * as acorn from 'acorn';
 

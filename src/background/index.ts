@@ -108,13 +108,38 @@ async function injectMainEverywhere(tabId: number): Promise<void> {
   }
 }
 
-/** The content script's main part into these frames' isolated world (src/content/main: never at page load). */
+/**
+ * The content script's main part into these frames' isolated world (src/content/main: never at page load), each with
+ * the agent in its MAIN world just before (src/inject/agent: the channel's page end, the API's answers, the pipeline).
+ * The agent's bundle offers itself to the boot script there and its completion value is the offer's number
+ * (src/inject/boot/link.ts): written into the frame's isolated world, where main reads it and offers the channel under
+ * it (src/content/boot/handoff.ts). A page sees neither the number nor the secret.
+ */
 async function injectMain(tabId: number, frameIds: number[]): Promise<void> {
   if (frameIds.length === 0) return;
   counters.contentMain += frameIds.length;
   try {
+    const offered = await chrome.scripting.executeScript({
+      target: { tabId, frameIds }, world: 'MAIN', files: ['agent.js'], injectImmediately: true,
+    });
+    await Promise.all(offered.map(async (r) => {
+      const token = r.result;
+      if (typeof token !== 'number' || !Number.isInteger(token) || token <= 0) return drops.drop();
+      try {
+        await chrome.scripting.executeScript({
+          target: { tabId, frameIds: [r.frameId] }, injectImmediately: true, args: [token],
+          func: (n: number) => {
+            const handoff = (globalThis as Record<string, unknown>).__layoutCostContent;
+            if (Array.isArray(handoff)) handoff[2] = n;
+          },
+        });
+      } catch {
+        drops.drop();
+      }
+    }));
     await chrome.scripting.executeScript({ target: { tabId, frameIds }, files: ['content-main.js'], injectImmediately: true });
   } catch {
+    // Pages the extension may not script (chrome://, the web store) or a frame that went away.
     drops.drop();
   }
 }
@@ -197,24 +222,6 @@ function toggle(tabId: number): void {
   setTabMode(tabId, nextMode(modes.get(tabId) ?? 'off'));
 }
 
-/**
- * Injects the agent into one frame's MAIN world. The bundle offers itself to the boot script and its completion value
- * is the offer's token (src/inject/boot/link.ts): only this content script's frame learns it, over its port.
- */
-async function injectAgent(tabId: number, frameId: number, port: Port): Promise<void> {
-  try {
-    const [res] = await chrome.scripting.executeScript({
-      target: { tabId, frameIds: [frameId] }, world: 'MAIN', files: ['agent.js'], injectImmediately: true,
-    });
-    const token = res?.result;
-    if (typeof token === 'number' && Number.isInteger(token) && token > 0) sendContent(port, 'agent', { token });
-    else drops.drop();
-  } catch {
-    // Pages the extension may not script (chrome://, the web store) or a frame that went away.
-    drops.drop();
-  }
-}
-
 /** The page-reported URL when it is of the origin the browser says the frame has; else the browser's. */
 function trustedUrl(reported: string, known: string | undefined): string {
   if (known === undefined) return '';
@@ -250,9 +257,6 @@ function onContentConnect(port: Port): void {
         break;
       case 'setMode':
         if (modes.get(tabId) !== msg.payload.mode) setTabMode(tabId, msg.payload.mode);
-        break;
-      case 'needAgent':
-        await injectAgent(tabId, frameId, port);
         break;
       case 'status':
         // The panel picks the frame to evaluate in ("Reveal in Elements") by this URL: a frame may report its own

@@ -1,9 +1,8 @@
 /**
  * Validators for what the content script sends the MAIN world. Its own
- * module: the agent (injected on enable) checks its messages with these
- * without pulling in the rest of the protocol; the boot script, compiled on
- * every page load, carries none of them (it checks the envelope and the few
- * fields it acts on: src/inject/boot/channel.ts).
+ * module: the agent (injected when the frame is first wanted) checks its
+ * messages with these without pulling in the rest of the protocol; the boot
+ * script, compiled on every page load, carries none of them.
  */
 import { MODES } from './constants';
 import { anyValue, bool, INVALID, isRecord, nullable, num, numArray, oneOf } from './validate';
@@ -13,16 +12,12 @@ function build() {
   const id = num(0, 2 ** 31);
   /** Our own cost (protocol/snapshot.ts `SelfCost`). */
   const selfCost = isRecord({ msPerFrame: num(0, 1e6), mainThreadShare: num(0, 1) });
-  /** An agent offer's number (inject/boot/link.ts). */
-  const agentToken = num(1, 2 ** 31);
   const table = {
     config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id), track: bool, commits: bool }),
     apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyValue }),
     hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
     /** A records batch went missing: send everything again (a Reset and a back-fill). */
     resync: (v: unknown): Record<string, never> | typeof INVALID => (typeof v === 'object' && v !== null ? {} : INVALID),
-    /** The agent's offer to accept: the token its injection returned to the worker (inject/boot/link.ts). */
-    accept: isRecord({ token: agentToken }),
     /**
      * Run a containment experiment (the answer is the page's `experimentResult` with the same seq). The request
      * was checked whole by the content script (`experimentRequest`), the only party on this private port; here
@@ -38,7 +33,7 @@ function build() {
     }),
     state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53), self: nullable(selfCost) }),
   };
-  return { table, selfCost, agentToken };
+  return { table, selfCost };
 }
 
 let built: ReturnType<typeof build> | null = null;

@@ -306,8 +306,6 @@ export interface ContentToPage {
   hitTest: { seq: number; x: number; y: number };
   /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */
   resync: Record<string, never>;
-  /** Start the agent that offered itself under this token (the worker read it from the agent's injection). */
-  accept: { token: number };
   /**
    * `pixels`: compare screenshots too. Only for experiments the developer started in the DevTools panel: a page's own
    * script must not get counts derived from screenshots of the tab (docs/DIAGNOSE.md, Security).
@@ -323,8 +321,10 @@ export interface ContentToBackground {
   hello: { top: boolean; mode: Mode; since: number };
   toggle: { via: 'key' | 'api' | 'panel' };
   setMode: { mode: Mode };
-  needAgent: Record<string, never>;
-  /** The frame needs the content script's main part (portless: the boot asks, the worker injects content-main.js). */
+  /**
+   * The frame needs the content script's main part (portless: the boot asks, the worker injects agent.js and
+   * content-main.js).
+   */
   needContent: Record<string, never>;
   status: Status;
   table: TableMessage;
@@ -348,8 +348,6 @@ export interface BackgroundToContent {
   pin: { id: number | null };
   hover: { id: number | null };
   snapshotRequest: { reqId: number };
-  /** The agent was injected into this frame and offered itself under `token` (the injection's result). */
-  agent: { token: number };
   experiment: { reqId: number; request: ExperimentRequest };
   captured: PixelAnswer & { reqId: number };
   /** Start or stop recording (the stopped recording comes back as `recording`). */
@@ -471,7 +469,6 @@ export const validators = {
     hello: isRecord({ top: bool, mode, since: num(0, 1e15) }),
     toggle: isRecord({ via }),
     setMode: isRecord({ mode }),
-    needAgent: empty,
     needContent: empty,
     status,
     table: tableMessage,
@@ -488,7 +485,6 @@ export const validators = {
     pin: isRecord({ id: optId }),
     hover: isRecord({ id: optId }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),
-    agent: isRecord({ token: contentToPage().agentToken }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
     captured: isRecord({ reqId: num(0, 2 ** 53), ...pixelAnswer }),
     record: isRecord({ on: bool }),

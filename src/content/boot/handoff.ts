@@ -15,9 +15,11 @@ export const HELLO_KEY = '__layoutCostHello';
 export const MAIN_STARTED = Symbol.for('layout-cost.content-main');
 
 /**
- * [the private channel's secret, messages the boot dropped (no worker to answer)]. The secret was handed to the MAIN
- * world's boot at load (boot/index.ts); main makes the channel and offers it with this (main/page-channel.ts). A
- * plain array, assigned: an object with a getter defined with `Object.defineProperty` cost the boot ≈ 0.08 ms more a
- * page load (docs/PERFORMANCE.md, always on). The count is live: the boot adds to it after main started.
+ * [the private channel's secret, messages the boot dropped (no worker to answer), the agent's offer number]. The secret
+ * was handed to the MAIN world's boot at load (boot/index.ts). The worker injects the agent into the MAIN world just
+ * before main and writes the number its injection returned here (src/background/index.ts, injectMain); main makes the
+ * channel and offers it with both (main/page-channel.ts). A plain array, assigned: an object with a getter defined
+ * with `Object.defineProperty` cost the boot ≈ 0.08 ms more a page load (docs/PERFORMANCE.md, always on). The count is
+ * live: the boot adds to it after main started.
  */
-export type Handoff = [secret: string, dropped: number];
+export type Handoff = [secret: string, dropped: number, agent?: number];

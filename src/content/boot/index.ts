@@ -24,9 +24,9 @@ import { isToggleShortcut } from '../../protocol/shortcut';
 function main(): void {
   const g = globalThis as unknown as Record<string, unknown>;
   if (g[HANDOFF_KEY] !== undefined) return;
-  // The private channel's secret (src/inject/boot/channel.ts), handed to the MAIN world's boot, which runs next,
+  // The private channel's secret, handed to the MAIN world's boot (src/inject/boot/index.ts), which runs next,
   // through `window.status`: a string both worlds share that no page script has read yet. The MAIN boot reads it,
-  // puts back what was there and from then on takes a channel's offer only if it carries the secret. It comes from
+  // puts back what was there and from then on hears a channel's offer only if its type carries the secret. It comes from
   // this world's own Math.random, whose state no page script can observe (crypto would be the first touch of an
   // interface in a fresh world: ≈ 0.2 ms a load). The channel itself is made only when wanted, by main
   // (docs/ARCHITECTURE.md, security model).

@@ -42,7 +42,6 @@ class Controller {
   mode: Mode = 'off';
   pageStatus: PageStatus | null = null;
   private settings: Settings = { ...DEFAULT_SETTINGS };
-  private agentRequested = false;
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the pending render is due, and when the last one ran (performance.now()). */
   private renderDue = 0;
@@ -90,12 +89,12 @@ class Controller {
         set: (key, value) => browser.storage.local.set({ [key]: value }),
       },
     }, this.settings);
-    this.page = new PageChannel(handoff[0], (m) => this.onPage(m));
+    this.page = new PageChannel(handoff[0], handoff[2], (m) => this.onPage(m));
     if (!this.page.taken) {
       // Nothing will come from the page: say why where its status would be (the panel shows it).
       this.pageStatus = silentPage(['the page did not take Layout Cost\'s private channel: a script of the page replaced '
-        + 'built-ins the channel needs (MessagePort, MessageEvent) before Layout Cost connected, or our boot did not run '
-        + 'in this frame; the overlay cannot read this page']);
+        + 'built-ins the channel needs (MessagePort, MessageEvent) before Layout Cost connected, or our scripts could '
+        + 'not run in this frame\'s page world; the overlay cannot read this page']);
     }
     this.page.onDrop = () => this.pushState();
     this.bootDrops = handoff;
@@ -182,10 +181,6 @@ class Controller {
       this.locating = null;
       this.self.reset(0);
       this.lastSeq = 0;
-    }
-    if (mode !== 'off' && !this.agentRequested) {
-      this.agentRequested = true;
-      this.bg.send('needAgent', {});
     }
     if (mode === 'off') this.overlay.setPin(null);
     this.overlay.setMode(mode);
@@ -431,10 +426,6 @@ class Controller {
         this.overlay.setHover(msg.payload.id);
         this.pushConfig();
         this.scheduleRender();
-        break;
-      case 'agent':
-        // The agent the worker injected offered itself under this token: the boot script starts that one.
-        this.page.send('accept', { token: msg.payload.token });
         break;
       case 'snapshotRequest':
         this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.snapshot() });

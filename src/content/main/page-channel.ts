@@ -2,9 +2,11 @@
  * The content script's end of the private channel to the MAIN world. Made
  * here, when main starts (the frame is wanted: the overlay on, a panel open,
  * a call of the page's API): one `MessageChannel`, whose other end is offered
- * to the MAIN world's boot with the secret the content boot handed it at load
- * (../boot/index.ts; the argument is docs/ARCHITECTURE.md's security model).
- * What the MAIN world said before (an API call) it kept and sends now.
+ * to the agent the worker injected into the MAIN world just before, through
+ * the boot there, with the secret the content boot handed it at load and the
+ * agent's offer number (../boot/handoff.ts; the argument is
+ * docs/ARCHITECTURE.md's security model). The API calls the MAIN boot kept
+ * come over it then.
  * Everything that arrives is untrusted data, validated with the protocol's
  * one guard.
  */
@@ -23,12 +25,12 @@ export class PageChannel {
   /** The MAIN boot took the offer (false: no boot in this frame, or the page replaced built-ins the channel needs). */
   readonly taken: boolean;
 
-  constructor(secret: string, private readonly onMessage: (msg: PageMessage) => void) {
+  constructor(secret: string, agent: number | undefined, private readonly onMessage: (msg: PageMessage) => void) {
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.port.onmessage = (e) => this.receive(e.data);
     // Nobody else may hold the other end of an offer the MAIN boot did not take (no boot there, or not our secret).
-    this.taken = offer(secret, channel.port2);
+    this.taken = typeof agent === 'number' && offer(OFFER_EVENT + secret + ':' + agent, channel.port2);
     if (!this.taken) this.port.close();
   }
 
@@ -58,13 +60,13 @@ export class PageChannel {
 }
 
 /**
- * Offers `port` in a MessageEvent dispatched on the window, of a type that carries the secret (OFFER_EVENT + secret):
- * synchronous, and only the MAIN boot's listener, registered for that type before any page script, can hear it. It
- * takes the offer and cancels it: true.
+ * Offers `port` in a MessageEvent dispatched on the window, of a type that carries the secret and the agent's offer
+ * number: synchronous, and only the MAIN boot's listener for that offer, registered when the agent offered itself, can
+ * hear it. The agent takes the port and cancels the event: true.
  */
-function offer(secret: string, port: MessagePort): boolean {
+function offer(type: string, port: MessagePort): boolean {
   try {
-    return !window.dispatchEvent(new MessageEvent(OFFER_EVENT + secret, { ports: [port], cancelable: true }));
+    return !window.dispatchEvent(new MessageEvent(type, { ports: [port], cancelable: true }));
   } catch {
     return false;
   }

@@ -1,22 +1,25 @@
 /**
- * agent.js: injected into the MAIN world by the service worker when the
- * overlay is first enabled in a frame (never at document_start), so a page
- * where the overlay stays off pays only for the boot script. Evaluating the
+ * agent.js: injected into the MAIN world by the service worker with the
+ * content script's main part, when the frame is first wanted (the overlay on,
+ * a panel open, a call of the page's API; never at document_start), so a page
+ * where nothing of that happens pays only for the boot script. Evaluating the
  * bundle does nothing but offer `start` to the boot script
  * (`__LAYOUT_COST_OFFER__(start)`, webpack's jsonp library output; see
- * boot/link.ts): the boot script calls it with the link once the content
- * script names this offer's token. From then on it follows the content
- * script's config: mode off stops everything, any other mode runs the
- * pipeline.
+ * boot/link.ts). The boot calls it from the channel's offer, which the content
+ * script dispatches with this offer's number: the agent takes the channel
+ * (./channel.ts), answers the page's API and keeps the page's status current,
+ * and follows the content script's config: mode off stops everything, any
+ * other mode runs the pipeline.
  */
 import { fillKeys } from './api-keys';
-import type { PixelAnswer } from '../../protocol';
+import type { LayoutCostState, PageStatus, PixelAnswer } from '../../protocol';
 import { contentToPage } from '../../protocol/content-to-page';
 import type { ExperimentOutcome, ExperimentRequest } from '../../protocol/experiment';
 import { EXPERIMENT_OVERLAY_OFF } from '../../protocol/experiment-request';
 import { INVALID } from '../../protocol/validate';
-import type { ContentMessage } from '../boot/channel';
-import type { AgentConfig, AgentHandle, AgentLink } from '../boot/link';
+import type { AgentConfig, AgentHandle, AgentLink, ApiCall, BootLink } from '../boot/link';
+import { type ContentMessage, openChannel, type PagePost } from './channel';
+import { contentState, NO_STATE, type ContentState } from './content-state';
 import { ExperimentRunner } from './experiment/experiment';
 import { nativeReaders } from './natives';
 import { Pipeline } from './pipeline/pipeline';
@@ -29,8 +32,27 @@ const TYPES_INTERVAL_MS = 1000;
 /** Before the content script's first config, or if it did not check out: off. */
 const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false };
 
-export default function start(link: AgentLink): AgentHandle {
+export default function start(boot: BootLink, offer: Event): AgentHandle | null {
   const win = window as Window & typeof globalThis;
+  const report = (e: unknown): void => boot.debug('error', e);
+  // Until the channel is made (below, still inside the offer's dispatch) nothing is posted: messages route to `receive`.
+  let post: PagePost | null = null;
+  let receive: (msg: ContentMessage) => void = () => {};
+  post = openChannel(boot, offer, (msg) => receive(msg), report, (what) => {
+    boot.notes.push(`this page replaced ${what}'s built-ins before Layout Cost connected to it: the private channel `
+      + 'uses only the browser\'s own, so the overlay cannot read this page');
+  });
+  if (post === null) return null;
+  const send = post;
+  /** Status goes out only once the content script's main part has said it listens (its first `state`). */
+  let announcing = false;
+  const announce = (): void => {
+    if (announcing) send('status', status());
+  };
+  const link: AgentLink = {
+    version: boot.version, hook: boot.hook, raf: boot.raf, shadow: boot.shadow, notes: boot.notes, debug: boot.debug,
+    natives: boot.natives, announce, post: send,
+  };
   const reasons = new Reasons();
   const readers = nativeReaders(link.natives);
   const pipeline: Pipeline = new Pipeline(link, readers, reasons, win,
@@ -129,11 +151,64 @@ export default function start(link: AgentLink): AgentHandle {
       once({ ok: false, error: 'the experiment failed on this page' });
     }
   };
-  // The content script's messages come to the agent with their envelope checked (boot/channel.ts); their payloads are
-  // checked here, so that the boot script, compiled on every page load, carries none of these validators.
+  // The page's API (boot/api.ts): its calls, numbered here, and the content script's state, which `state()` reads.
+  const waiters = new Map<number, (answer: unknown) => void>();
+  let nextReq = 1;
+  let st: ContentState = NO_STATE;
+  function status(): PageStatus {
+    // A hook installed after ours (React DevTools) gets chained here at the latest.
+    link.hook.adopt();
+    let roots = 0;
+    for (const set of link.hook.roots.values()) roots += set.size;
+    const outside = pipeline.isRunning ? pipeline.forced?.outside : undefined;
+    return {
+      renderers: link.hook.renderers.size,
+      roots,
+      agent: true,
+      // Measured from the names the agent has seen (not React's build: a production React with readable app names is
+      // not "minified").
+      minified: sourcer.namesMinified,
+      degraded: [...link.notes, ...reasons.all].slice(0, 16),
+      timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
+      url: String(win.location.href).slice(0, 2048),
+      outside: outside ? { ...outside } : undefined,
+    };
+  }
+  let announceQueued = false;
+  link.hook.onRenderer = () => {
+    // A renderer that registers after the agent started (lazy-loaded React): attach then.
+    guard('renderer', () => pipeline.attachAdapter());
+    if (announceQueued || !announcing) return;
+    announceQueued = true;
+    setTimeout(() => {
+      announceQueued = false;
+      announce();
+    }, 0);
+  };
+  // The content script's messages come with their envelope checked (./channel.ts); their payloads are checked here.
   const table = contentToPage().table;
-  const receive = (msg: ContentMessage): void => {
+  receive = (msg: ContentMessage): void => {
+    const p = (typeof msg.payload === 'object' && msg.payload !== null ? msg.payload : {}) as Record<string, unknown>;
     switch (msg.type) {
+      case 'state': {
+        st = contentState(msg.payload);
+        if (!announcing) {
+          // The content script's main part listens: from now on it hears of React (and answers it at once).
+          announcing = true;
+          announce();
+        }
+        break;
+      }
+      case 'apiResult': {
+        const w = typeof p.reqId === 'number' ? waiters.get(p.reqId) : undefined;
+        if (w === undefined) break;
+        waiters.delete(p.reqId as number);
+        // A snapshot's or a recording's components: the keys the content script did not have (./api-keys.ts).
+        const r = p.result as { ok?: unknown; result?: unknown } | null;
+        if (typeof r === 'object' && r !== null && r.ok === true) guard('fillKeys', () => fillKeys(r.result, (id) => pipeline.registry.keyOf(id)));
+        w(p.result);
+        break;
+      }
       case 'config': {
         const cfg = table.config(msg.payload);
         if (cfg !== INVALID) guard('config', () => apply(cfg));
@@ -166,19 +241,28 @@ export default function start(link: AgentLink): AgentHandle {
     }
   };
   const handle: AgentHandle = {
-    receive,
-    // A renderer that registers after enable (lazy-loaded React): attach then.
-    renderer: () => guard('renderer', () => pipeline.attachAdapter()),
-    flushCommits: () => guard('flushCommits', () => pipeline.flushCommits()),
-    degraded: () => reasons.all,
-    namesMinified: () => sourcer.namesMinified,
-    outside: () => (pipeline.isRunning ? pipeline.forced?.outside : undefined),
+    call(c: ApiCall): void {
+      const reqId = nextReq++;
+      if (c.settle !== null) waiters.set(reqId, c.settle);
+      // What the call reads (a snapshot's commits) is current: the commit counts held back go first, on the same port.
+      guard('flushCommits', () => pipeline.flushCommits());
+      // The boot checked nothing: the content script checks the call and its arguments (protocol/messages.ts).
+      send('api', { reqId, call: c.call as never, args: c.args });
+    },
+    state(): LayoutCostState {
+      const s = status();
+      return {
+        enabled: st.mode !== 'off', mode: st.mode, pinned: st.pinned, react: { renderers: s.renderers, roots: s.roots },
+        minified: s.minified, capped: st.capped, agent: true, degraded: s.degraded, droppedMessages: st.dropped,
+        outside: s.outside ?? null, self: st.self ? { ...st.self } : null,
+      };
+    },
     // The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer.
-    stats: () => ({ ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100 }),
+    stats: () => ({
+      channel: true, ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100,
+    }),
     nodeOf: (id) => pipeline.nodeOf(id),
-    fillKeys: (result) => guard('fillKeys', () => fillKeys(result, (id) => pipeline.registry.keyOf(id))),
   };
-  const first = link.config === null ? OFF : table.config(link.config);
-  guard('start', () => apply(first === INVALID ? OFF : first));
+  guard('start', () => apply(OFF));
   return handle;
 }

@@ -4,23 +4,26 @@
  * exist before the page runs and what the page may call at any time:
  * - the React hook (renderers and roots only), the rAF pass-through and the
  *   attachShadow tap (hook.ts, raf.ts, shadow.ts);
- * - the private channel to the content script (channel.ts) and
- *   `window.__LAYOUT_COST__` (api.ts);
+ * - the private channel's secret, which the content script's boot left in
+ *   `window.status` (read and put back here, before any page script);
+ * - `window.__LAYOUT_COST__` (api.ts), whose calls wait here for the agent;
  * - `window.__LAYOUT_COST_OFFER__`, through which the agent (agent/, injected
- *   only when the overlay is first enabled) is handed a typed link (link.ts).
+ *   with the content script's main part when the frame is first wanted) is
+ *   handed the document_start state and makes the channel (link.ts).
  * Nothing else, and nothing of agent/ (the build enforces it): every byte here
- * is compiled on every page load (docs/PERFORMANCE.md).
+ * is compiled on every page load (docs/PERFORMANCE.md, always on).
  */
-import type { PageStatus } from '../../protocol';
-import { type ApiHandle, installApi } from './api';
-import { type ContentMessage, openChannel } from './channel';
+import { OFFER_EVENT, SECRET_END, SECRET_MARK, WAKE_EVENT } from '../../protocol/constants';
+import { installApi } from './api';
 import { installHook } from './hook';
-import { type AgentHandle, type AgentLink, type AgentStart, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
+import { type AgentHandle, type AgentStart, type ApiCall, type BootLink, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
 import { installRaf } from './raf';
 import { shadowTap } from './shadow';
 
-/** Offers kept until the content script names the one to accept (page code may offer too). */
+/** Offers heard at once (page code may offer too): the oldest goes. */
 const MAX_OFFERS = 16;
+/** API calls kept until the agent is there: the latest. */
+const MAX_KEPT = 64;
 
 function main(win: Window & typeof globalThis): void {
   if (Object.prototype.hasOwnProperty.call(win, OFFER_KEY)) return;
@@ -40,144 +43,87 @@ function main(win: Window & typeof globalThis): void {
   // The attachShadow tap goes in when React first reads the hook or registers (or on enable): not at load (shadow.ts).
   const shadow = shadowTap(win, report);
   const hook = installHook(win, report, shadow.tap);
-  const setTimeoutNative = win.setTimeout;
   const notes: string[] = [];
-  /** The content script's last `config`, as it came: the agent checks it (null: none yet, the overlay is off). */
-  let config: unknown = null;
-  let agent: AgentHandle | null = null;
-  // A null-prototype record, not a Map: offer() is called by page code, and nothing it reaches may be a built-in the
-  // page can have replaced (Map.prototype.set) or a setter on a prototype (Array.prototype[0]).
-  let offers: Record<number, AgentStart> = Object.create(null) as Record<number, AgentStart>;
-  let offerCount = 0;
-  /** Status goes out only once the content script's main part has said it listens (its first `state`). */
-  let announcing = false;
-  let api: ApiHandle | null = null;
-  const apiWaiters = new Map<number, (result: unknown) => void>();
-
-  function status(): PageStatus {
-    // A hook installed after ours (React DevTools) gets chained here at the latest.
-    hook.adopt();
-    let roots = 0;
-    for (const set of hook.roots.values()) roots += set.size;
-    // Measured from the names the agent has seen (not React's build: a production React with readable app names is
-    // not "minified"); false until the overlay has run.
-    const minified = agent !== null && agent.namesMinified();
-    const outside = agent?.outside();
-    return {
-      renderers: hook.renderers.size,
-      roots,
-      agent: agent !== null,
-      minified,
-      degraded: [...notes, ...(agent?.degraded() ?? [])].slice(0, 16),
-      timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
-      url: String(win.location.href).slice(0, 2048),
-      outside: outside ? { ...outside } : undefined,
-    };
-  }
-  const announce = (): void => {
-    if (announcing) channel.post('status', status());
+  // window's own (EventTarget's, which come with the window), kept before any page script.
+  const add = win.addEventListener;
+  const remove = win.removeEventListener;
+  const dispatch = win.dispatchEvent;
+  const link: BootLink = {
+    version: VERSION, hook, raf, shadow, notes, debug, natives, events: { add, remove, protoOf: win.Object.getPrototypeOf },
   };
 
-  function accept(token: number): void {
-    const start = offers[token];
-    if (agent !== null || typeof start !== 'function') return;
-    offers = Object.create(null) as Record<string, AgentStart>;
-    const link: AgentLink = {
-      version: VERSION, hook, raf, shadow, config, notes, debug, announce,
-      post: (type, payload, transfer) => channel.post(type, payload, transfer),
-      natives,
-    };
-    agent = start(link);
-  }
-
-  /**
-   * The boot script acts on three types itself and checks their few fields here; the rest are the agent's, which
-   * checks them with the protocol's validators (channel.ts).
-   */
-  function onMessage(msg: ContentMessage): void {
-    const p = (typeof msg.payload === 'object' && msg.payload !== null ? msg.payload : {}) as Record<string, unknown>;
-    switch (msg.type) {
-      case 'state':
-        api?.setState(p);
-        if (!announcing) {
-          // The content script's main part is here: from now on it hears of React (and answers it at once).
-          announcing = true;
-          announce();
-        }
-        break;
-      case 'apiResult': {
-        const w = typeof p.reqId === 'number' ? apiWaiters.get(p.reqId) : undefined;
-        if (w) {
-          apiWaiters.delete(p.reqId as number);
-          w(p.result);
-        }
-        break;
-      }
-      case 'accept':
-        if (typeof p.token === 'number') accept(p.token);
-        break;
-      case 'experiment':
-        if (agent !== null) agent.receive(msg);
-        // EXPERIMENT_OVERLAY_OFF's words (protocol/experiment-request.ts), written out: importing a string from that module
-        // would put the whole module, validators and all, in this script (+0.5 KB; docs/PERFORMANCE.md, always on).
-        else if (typeof p.seq === 'number') {
-          channel.post('experimentResult', { seq: p.seq, outcome: { ok: false, error: 'the overlay is off: enable it (Ctrl+Shift+L) to run experiments' } });
-        }
-        break;
-      case 'config':
-        // Kept for the agent's start; the agent checks it.
-        config = msg.payload;
-        agent?.receive(msg);
-        break;
-      default:
-        agent?.receive(msg);
+  // The channel's secret, and window.status as it was (the content boot wrote its mark in front of it). Without it (the
+  // content boot did not run in this frame) no offer can be heard.
+  let secret: string | null = null;
+  const status = win.status;
+  if (status.startsWith(SECRET_MARK)) {
+    const end = status.indexOf(SECRET_END, SECRET_MARK.length);
+    if (end > SECRET_MARK.length) {
+      secret = status.slice(SECRET_MARK.length, end);
+      win.status = status.slice(end + SECRET_END.length);
     }
   }
 
-  const channel = openChannel(win, apply, natives, onMessage, report, (what) => {
-    notes.push(`this page replaced ${what}'s built-ins before Layout Cost connected to it: the private channel uses `
-      + 'only the browser\'s own, so the overlay cannot read this page');
-  });
-
-  let announceQueued = false;
-  hook.onRenderer = () => {
-    agent?.renderer();
-    if (announceQueued || !announcing) return;
-    announceQueued = true;
-    apply(setTimeoutNative, win, [() => {
-      announceQueued = false;
-      announce();
-    }, 0]);
-  };
+  let agent: AgentHandle | null = null;
+  const kept: ApiCall[] = [];
+  let woken = false;
+  // A null-prototype record, not a Map: offer() is called by page code, and nothing it reaches may be a built-in the
+  // page can have replaced (Map.prototype.set) or a setter on a prototype (Array.prototype[0]).
+  const heard: Record<number, (e: Event) => void> = Object.create(null) as Record<number, (e: Event) => void>;
+  let offers = 0;
+  const typeOf = (token: number): string => OFFER_EVENT + secret + ':' + token;
 
   /**
    * The agent bundle calls this with its start function; the returned number is the bundle's completion value, which
-   * only the worker sees (link.ts). It needs no secrecy: page code may offer too, but the number our own bundle's call
-   * returned is ours, and only the content script, over the private port, can name the offer to accept.
+   * only the worker sees (link.ts). The offer is heard through an event whose type carries the secret and that number:
+   * only the content script, told the number by the worker, can dispatch it. Page code may offer too; it can delay an
+   * agent (the oldest of MAX_OFFERS goes), never take its place.
    */
   function offer(start: unknown): number {
-    if (typeof start !== 'function') return 0;
-    const token = ++offerCount;
-    // The oldest of MAX_OFFERS goes: a page that floods offers can delay an enable, never take the agent's place.
-    if (token > MAX_OFFERS) delete offers[token - MAX_OFFERS];
-    offers[token] = start as AgentStart;
+    if (typeof start !== 'function' || secret === null) return 0;
+    const token = ++offers;
+    const gone = heard[token - MAX_OFFERS];
+    if (gone !== undefined) {
+      delete heard[token - MAX_OFFERS];
+      apply(remove, win, [typeOf(token - MAX_OFFERS), gone, true]);
+    }
+    const type = typeOf(token);
+    const on = (e: Event): void => {
+      delete heard[token];
+      apply(remove, win, [type, on, true]);
+      if (agent !== null) return;
+      try {
+        agent = (start as AgentStart)(link, e);
+        if (agent !== null) for (const c of kept.splice(0)) agent.call(c);
+      } catch (err) {
+        report(err);
+      }
+    };
+    heard[token] = on;
+    // Capture, on window: the content script dispatches the offer there, synchronously.
+    apply(add, win, [type, on, true]);
     return token;
   }
   Object.defineProperty(win, OFFER_KEY, { value: Object.freeze(offer), enumerable: false, configurable: false, writable: false });
 
-  api = installApi(win, {
-    version: VERSION,
-    // An API call reads the content script's tables: the commit counts the agent held back go first, on the same port.
-    post: (type, payload) => {
-      agent?.flushCommits();
-      channel.post(type, payload);
+  installApi(win, {
+    version: VERSION, hook, notes,
+    agent: () => agent,
+    keep: (c) => {
+      if (kept.length >= MAX_KEPT) kept.shift();
+      kept.push(c);
+      // The content script's main part answers the API: the content boot asks for it (and the agent) on this event.
+      // It carries nothing: a page that dispatches it gets what calling the API gets it.
+      if (woken || secret === null) return;
+      woken = true;
+      try {
+        apply(dispatch, win, [new win.Event(WAKE_EVENT)]);
+      } catch (e) {
+        report(e);
+      }
     },
-    status,
-    notes,
-    nodeOf: (id) => agent?.nodeOf(id) ?? null,
-    fillKeys: (r) => agent?.fillKeys(r),
     internals: () => ({
-      channel: channel.connected,
+      channel: false,
       agent: agent !== null,
       rafTapped: raf.tap !== null,
       shadowTapped: shadow.tapped,
@@ -185,7 +131,7 @@ function main(win: Window & typeof globalThis): void {
       hookChained: hook.chained,
       ...(agent?.stats() ?? {}),
     }),
-  }, apiWaiters);
+  });
 }
 
 try {

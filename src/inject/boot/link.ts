@@ -1,15 +1,15 @@
 /**
  * The link between the boot script (document_start, every frame: hook, rAF,
- * attachShadow, the private channel and the API) and the agent (injected only
- * when the overlay is first enabled). They are separate bundles in one MAIN
- * world; they meet through one frozen function on window (OFFER_KEY) and an
- * offer number only the extension carries, so page code can neither take the
- * agent's place nor reach the channel (docs/ARCHITECTURE.md, security model). The
- * agent imports this module for its types only; boot/ may import nothing of
- * agent/ (the build enforces both).
+ * attachShadow, the channel's secret and the API's forwarders) and the agent
+ * (injected with the content script's main part, when the frame is first
+ * wanted: the overlay on, a panel open, a call of the API). They are separate
+ * bundles in one MAIN world; they meet through one frozen function on window
+ * (OFFER_KEY) and an event only the extension can dispatch, so page code can
+ * neither take the agent's place nor reach the channel (docs/ARCHITECTURE.md,
+ * security model). The agent imports this module for its types only; boot/
+ * may import nothing of agent/ (the build enforces both).
  */
-import type { ContentToPage, OutsideMeasurement, PageToContent } from '../../protocol';
-import type { ContentMessage } from './channel';
+import type { ContentToPage, LayoutCostState, PageToContent } from '../../protocol';
 
 /** The subset of a React renderer (`ReactDOM` internals) the hook keeps. */
 export interface RendererLike {
@@ -84,26 +84,51 @@ export interface ShadowState {
 export type AgentConfig = ContentToPage['config'];
 
 /**
- * What the boot script hands the agent when it accepts its offer: the
- * document_start state and a typed line to the content script. It exists only
- * in the two closures; nothing of it is on window.
+ * What the boot script hands the agent when the content script names its offer: the document_start state. It exists
+ * only in the two closures; nothing of it is on window.
+ */
+export interface BootLink {
+  readonly version: string;
+  readonly hook: HookState;
+  readonly raf: RafState;
+  readonly shadow: ShadowState;
+  /** Reasons found before the agent (the API name taken, …): they head `state().degraded`; the agent adds its own. */
+  readonly notes: string[];
+  debug(...args: unknown[]): void;
+  /** Built-ins as they were before the page's first script: the agent reads source text and stacks with these only. */
+  readonly natives: BootNatives;
+  /**
+   * window's own `addEventListener` / `removeEventListener` (EventTarget's, which come with the window) and
+   * `Object.getPrototypeOf`, kept at load: the channel takes its port with these (agent/channel.ts).
+   */
+  readonly events: { add: typeof addEventListener; remove: typeof removeEventListener; protoOf: typeof Object.getPrototypeOf };
+}
+
+/**
+ * The agent's side of the link, inside the agent (agent/index.ts makes it from the boot's link and its channel): what
+ * its pipeline needs.
  */
 export interface AgentLink {
   readonly version: string;
   readonly hook: HookState;
   readonly raf: RafState;
   readonly shadow: ShadowState;
-  /** The config the content script last sent, as it came (the agent checks it and applies it at once); null if none. */
-  readonly config: unknown;
-  /** Reasons found before the agent (the API name taken, …): they head `state().degraded`. */
+  /** Reasons found before the pipeline: they head `state().degraded`. */
   readonly notes: readonly string[];
   /** Sends a page → content message over the private port (a records buffer is transferred). */
   post<T extends keyof PageToContent>(type: T, payload: PageToContent[T], transfer?: Transferable[]): void;
   /** Sends the current status now (after the agent's degraded reasons or outside measurement changed). */
   announce(): void;
   debug(...args: unknown[]): void;
-  /** Built-ins as they were before the page's first script: the agent reads source text and stacks with these only. */
   readonly natives: BootNatives;
+}
+
+/** A call of the page's API (boot/api.ts), as the boot forwards it: its arguments copied, and who hears the answer. */
+export interface ApiCall {
+  call: string;
+  args: unknown[];
+  /** The content script's answer, `{ ok, result }` or `{ ok: false, error }` (null: a call without an answer). */
+  settle: ((answer: unknown) => void) | null;
 }
 
 /**
@@ -119,39 +144,23 @@ export interface BootNatives {
   readonly protoStack: ((this: unknown) => unknown) | null;
 }
 
-/** What the agent gives back: the boot script routes the content script's messages to it. */
+/** What the agent gives back: the boot script's API goes to it. */
 export interface AgentHandle {
-  /**
-   * A content → page message for the agent (`config`, `hitTest`, `resync`, `experiment`, `captured`), its envelope
-   * checked by the channel, its payload not: the agent checks it with the protocol's validators.
-   */
-  receive(msg: ContentMessage): void;
-  /** A renderer registered after the agent started (lazy-loaded React). */
-  renderer(): void;
-  /**
-   * Hands the content script the commit counts held back while nothing read them (the agent's registry): called before
-   * each API call is posted, so that what the call reads (a snapshot's commits) is current. Never throws.
-   */
-  flushCommits(): void;
-  /** Reasons measurement is degraded now (cleared when the overlay starts again). */
-  degraded(): readonly string[];
-  /** Whether the component names seen look minified (measured from the names, agent/types.ts). */
-  namesMinified(): boolean;
-  /** The Long Animation Frames cross-check while on (timing/loaf.ts). */
-  outside(): OutsideMeasurement | undefined;
-  /** Sizes of the agent's tables (diagnostics and leak tests: `__LAYOUT_COST__.internals()`). */
-  stats(): Record<string, number>;
+  /** A call of the page's API: sent to the content script (after the commit counts it holds back). Never throws. */
+  call(c: ApiCall): void;
+  /** `__LAYOUT_COST__.state()`. */
+  state(): LayoutCostState;
   /** The first host node of a mounted component. */
   nodeOf(id: number): Node | null;
-  /**
-   * Fills the keys of an API result's components (a snapshot, a stopped recording) that the content script did not have:
-   * the agent hands it keys only while something on its side shows them (agent/api-keys.ts). Never throws.
-   */
-  fillKeys(result: unknown): void;
+  /** Whether the channel is made, and the sizes of the agent's tables (`__LAYOUT_COST__.internals()`). */
+  stats(): Record<string, number | boolean>;
 }
 
-/** The agent bundle's one export: called once, when the boot script accepts its offer. */
-export type AgentStart = (link: AgentLink) => AgentHandle;
+/**
+ * The agent bundle's one export: called once, when the content script dispatches the event that names its offer (the
+ * channel's offer: its port is on the event). Null: the channel was refused (the agent said why in `notes`).
+ */
+export type AgentStart = (link: BootLink, offer: Event) => AgentHandle | null;
 
 /**
  * The one name the boot script puts on window besides the public API: a frozen
@@ -159,9 +168,10 @@ export type AgentStart = (link: AgentLink) => AgentHandle;
  * library output: `__LAYOUT_COST_OFFER__(start)` is the bundle's last
  * statement). It returns the offer's number, which is thereby the script's
  * completion value: `chrome.scripting.executeScript` hands it to the service
- * worker, the worker to the content script, and the content script tells the
- * boot script over the private port which offer to accept. Page code may
- * offer too; whatever it learns, only the private port can name an offer.
+ * worker, the worker to the content script's main part (src/content/boot/
+ * handoff.ts), which dispatches the channel's offer as an event whose type
+ * carries the secret and that number (OFFER_EVENT + secret + ':' + number).
+ * Page code may offer too; it cannot name the event's type.
  */
 export const OFFER_KEY = '__LAYOUT_COST_OFFER__';
 

@@ -22,14 +22,14 @@ export class PageChannel {
   onDrop: () => void = () => {};
   private dropQueued = false;
   readonly port: MessagePort;
-  /** The MAIN boot took the offer (false: no boot in this frame, or the page replaced built-ins the channel needs). */
+  /** The agent took the offer (false: no boot or agent in this frame, or the page replaced built-ins the channel needs). */
   readonly taken: boolean;
 
   constructor(secret: string, agent: number | undefined, private readonly onMessage: (msg: PageMessage) => void) {
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.port.onmessage = (e) => this.receive(e.data);
-    // Nobody else may hold the other end of an offer the MAIN boot did not take (no boot there, or not our secret).
+    // Nobody else may hold the other end of an offer the agent did not take (no boot or agent there, or refused).
     this.taken = typeof agent === 'number' && offer(OFFER_EVENT + secret + ':' + agent, channel.port2);
     if (!this.taken) this.port.close();
   }

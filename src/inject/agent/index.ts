@@ -29,21 +29,21 @@ import { TypeSourcer } from './types';
 
 /** Component types are looked at this often while on (never on the commit path). */
 const TYPES_INTERVAL_MS = 1000;
-/** Before the content script's first config, or if it did not check out: off. */
+/** API calls waiting for an answer, at most (the oldest goes). */
+const MAX_WAITERS = 1024;
+/** Before the content script's first config: off. */
 const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false };
 
 export default function start(boot: BootLink, offer: Event): AgentHandle | null {
   const win = window as Window & typeof globalThis;
   const report = (e: unknown): void => boot.debug('error', e);
-  // Until the channel is made (below, still inside the offer's dispatch) nothing is posted: messages route to `receive`.
-  let post: PagePost | null = null;
+  // The content script's messages go to `receive` (set below; none comes before this dispatch has returned).
   let receive: (msg: ContentMessage) => void = () => {};
-  post = openChannel(boot, offer, (msg) => receive(msg), report, (what) => {
+  const send: PagePost | null = openChannel(boot, offer, (msg) => receive(msg), report, (what) => {
     boot.notes.push(`this page replaced ${what}'s built-ins before Layout Cost connected to it: the private channel `
       + 'uses only the browser\'s own, so the overlay cannot read this page');
   });
-  if (post === null) return null;
-  const send = post;
+  if (send === null) return null;
   /** Status goes out only once the content script's main part has said it listens (its first `state`). */
   let announcing = false;
   const announce = (): void => {
@@ -243,7 +243,11 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
   const handle: AgentHandle = {
     call(c: ApiCall): void {
       const reqId = nextReq++;
-      if (c.settle !== null) waiters.set(reqId, c.settle);
+      if (c.settle !== null) {
+        // The boot rejects a call that had no answer in time; its waiter goes once MAX_WAITERS newer ones wait.
+        if (waiters.size >= MAX_WAITERS) waiters.delete(waiters.keys().next().value as number);
+        waiters.set(reqId, c.settle);
+      }
       // What the call reads (a snapshot's commits) is current: the commit counts held back go first, on the same port.
       guard('flushCommits', () => pipeline.flushCommits());
       // The boot checked nothing: the content script checks the call and its arguments (protocol/messages.ts).

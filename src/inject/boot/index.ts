@@ -49,7 +49,7 @@ function main(win: Window & typeof globalThis): void {
   const remove = win.removeEventListener;
   const dispatch = win.dispatchEvent;
   const link: BootLink = {
-    version: VERSION, hook, raf, shadow, notes, debug, natives, events: { add, remove, protoOf: win.Object.getPrototypeOf },
+    version: VERSION, hook, raf, shadow, notes, debug, natives, events: { add, protoOf: win.Object.getPrototypeOf },
   };
 
   // The channel's secret, and window.status as it was (the content boot wrote its mark in front of it). Without it (the

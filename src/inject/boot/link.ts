@@ -98,10 +98,10 @@ export interface BootLink {
   /** Built-ins as they were before the page's first script: the agent reads source text and stacks with these only. */
   readonly natives: BootNatives;
   /**
-   * window's own `addEventListener` / `removeEventListener` (EventTarget's, which come with the window) and
-   * `Object.getPrototypeOf`, kept at load: the channel takes its port with these (agent/channel.ts).
+   * window's own `addEventListener` (EventTarget's, which comes with the window) and `Object.getPrototypeOf`, kept at
+   * load: the channel takes its port with these (agent/channel.ts).
    */
-  readonly events: { add: typeof addEventListener; remove: typeof removeEventListener; protoOf: typeof Object.getPrototypeOf };
+  readonly events: { add: typeof addEventListener; protoOf: typeof Object.getPrototypeOf };
 }
 
 /**

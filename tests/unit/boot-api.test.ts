@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { API_KEY, installApi } from '../../src/inject/boot/api';
-import type { AgentHandle, ApiCall, HookState } from '../../src/inject/boot/link';
+import type { AgentHandle, ApiRequest, HookState } from '../../src/inject/boot/link';
 import { contentState } from '../../src/inject/agent/content-state';
 import type { LayoutCostState } from '../../src/protocol';
 
@@ -13,12 +13,12 @@ type Api = { state(): LayoutCostState } & Record<string, (...a: unknown[]) => un
 
 function setup() {
   const win = {} as unknown as Window & typeof globalThis;
-  const kept: ApiCall[] = [];
-  const called: ApiCall[] = [];
+  const kept: ApiRequest[] = [];
+  const called: ApiRequest[] = [];
   let agent: AgentHandle | null = null;
   const hook = {
     renderers: new Map([[1, {}]]), roots: new Map([[1, new Set([{ current: null }, { current: null }])]]), tap: null,
-    onRenderer: null, chained: 0, adopt: () => {},
+    onRenderer: null, chained: 0, adopt: () => {}, counts: () => ({ renderers: 1, roots: 2 }),
   } as unknown as HookState;
   installApi(win, {
     version: 'test', hook, notes: ['a note'], agent: () => agent, keep: (c) => kept.push(c), internals: () => ({}),

@@ -17,7 +17,7 @@ import { contentToPage } from '../../protocol/content-to-page';
 import type { ExperimentOutcome, ExperimentRequest } from '../../protocol/experiment';
 import { EXPERIMENT_OVERLAY_OFF } from '../../protocol/experiment-request';
 import { INVALID } from '../../protocol/validate';
-import type { AgentConfig, AgentHandle, AgentLink, ApiCall, BootLink } from '../boot/link';
+import type { AgentConfig, AgentHandle, AgentLink, ApiRequest, BootLink } from '../boot/link';
 import { type ContentMessage, openChannel, type PagePost } from './channel';
 import { contentState, NO_STATE, type ContentState } from './content-state';
 import { ExperimentRunner } from './experiment/experiment';
@@ -157,12 +157,10 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
   let st: ContentState = NO_STATE;
   function status(): PageStatus {
     // A hook installed after ours (React DevTools) gets chained here at the latest.
-    link.hook.adopt();
-    let roots = 0;
-    for (const set of link.hook.roots.values()) roots += set.size;
+    const { renderers, roots } = link.hook.counts();
     const outside = pipeline.isRunning ? pipeline.forced?.outside : undefined;
     return {
-      renderers: link.hook.renderers.size,
+      renderers,
       roots,
       agent: true,
       // Measured from the names the agent has seen (not React's build: a production React with readable app names is
@@ -188,7 +186,6 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
   // The content script's messages come with their envelope checked (./channel.ts); their payloads are checked here.
   const table = contentToPage().table;
   receive = (msg: ContentMessage): void => {
-    const p = (typeof msg.payload === 'object' && msg.payload !== null ? msg.payload : {}) as Record<string, unknown>;
     switch (msg.type) {
       case 'state': {
         st = contentState(msg.payload);
@@ -200,13 +197,14 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
         break;
       }
       case 'apiResult': {
-        const w = typeof p.reqId === 'number' ? waiters.get(p.reqId) : undefined;
-        if (w === undefined) break;
-        waiters.delete(p.reqId as number);
+        const a = table.apiResult(msg.payload);
+        const w = a === INVALID ? undefined : waiters.get(a.reqId);
+        if (a === INVALID || w === undefined) break;
+        waiters.delete(a.reqId);
         // A snapshot's or a recording's components: the keys the content script did not have (./api-keys.ts).
-        const r = p.result as { ok?: unknown; result?: unknown } | null;
+        const r = a.result as { ok?: unknown; result?: unknown } | null;
         if (typeof r === 'object' && r !== null && r.ok === true) guard('fillKeys', () => fillKeys(r.result, (id) => pipeline.registry.keyOf(id)));
-        w(p.result);
+        w(a.result);
         break;
       }
       case 'config': {
@@ -241,7 +239,7 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
     }
   };
   const handle: AgentHandle = {
-    call(c: ApiCall): void {
+    call(c: ApiRequest): void {
       const reqId = nextReq++;
       if (c.settle !== null) {
         // The boot rejects a call that had no answer in time; its waiter goes once MAX_WAITERS newer ones wait.
@@ -251,7 +249,7 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
       // What the call reads (a snapshot's commits) is current: the commit counts held back go first, on the same port.
       guard('flushCommits', () => pipeline.flushCommits());
       // The boot checked nothing: the content script checks the call and its arguments (protocol/messages.ts).
-      send('api', { reqId, call: c.call as never, args: c.args });
+      send('api', { reqId, call: c.call, args: c.args });
     },
     state(): LayoutCostState {
       const s = status();
@@ -263,7 +261,7 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
     },
     // The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer.
     stats: () => ({
-      channel: true, ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100,
+      ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100,
     }),
     nodeOf: (id) => pipeline.nodeOf(id),
   };

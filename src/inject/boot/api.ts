@@ -11,7 +11,7 @@
  * always on).
  */
 import type { LayoutCostState } from '../../protocol';
-import type { AgentHandle, ApiCall, HookState } from './link';
+import type { AgentHandle, ApiRequest, HookState } from './link';
 
 export const API_KEY = '__LAYOUT_COST__';
 const SNAPSHOT_TIMEOUT_MS = 10_000;
@@ -30,13 +30,13 @@ export interface ApiDeps {
   /** The agent, once it is there. */
   agent(): AgentHandle | null;
   /** Keeps a call made before the agent is there (and wakes the content script). */
-  keep(c: ApiCall): void;
+  keep(c: ApiRequest): void;
   /** Diagnostics: the document_start state and the agent's table sizes (tests and bug reports). */
   internals(): Record<string, number | boolean>;
 }
 
 export function installApi(win: Window & typeof globalThis, deps: ApiDeps): void {
-  const send = (c: ApiCall): void => {
+  const send = (c: ApiRequest): void => {
     const agent = deps.agent();
     if (agent !== null) agent.call(c);
     else deps.keep(c);
@@ -57,12 +57,9 @@ export function installApi(win: Window & typeof globalThis, deps: ApiDeps): void
       state: (): LayoutCostState => {
         const agent = deps.agent();
         if (agent !== null) return agent.state();
-        // Before the agent: off, with what the hook saw (a hook installed after ours, React DevTools', chained first).
-        deps.hook.adopt();
-        let roots = 0;
-        for (const set of deps.hook.roots.values()) roots += set.size;
+        // Before the agent: off, with what the hook saw.
         return {
-          enabled: false, mode: 'off', pinned: null, react: { renderers: deps.hook.renderers.size, roots }, minified: false,
+          enabled: false, mode: 'off', pinned: null, react: deps.hook.counts(), minified: false,
           capped: false, agent: false, degraded: deps.notes.slice(0, 16), droppedMessages: 0, outside: null, self: null,
         };
       },

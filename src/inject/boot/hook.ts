@@ -35,6 +35,12 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
     onRenderer: null,
     chained: 0,
     adopt,
+    counts() {
+      adopt();
+      let roots = 0;
+      for (const set of state.roots.values()) roots += set.size;
+      return { renderers: state.renderers.size, roots };
+    },
   };
   let nextRendererId = 1;
 

@@ -16,7 +16,7 @@
 import { OFFER_EVENT, SECRET_END, SECRET_MARK, WAKE_EVENT } from '../../protocol/constants';
 import { installApi } from './api';
 import { installHook } from './hook';
-import { type AgentHandle, type AgentStart, type ApiCall, type BootLink, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
+import { type AgentHandle, type AgentStart, type ApiRequest, type BootLink, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
 import { installRaf } from './raf';
 import { shadowTap } from './shadow';
 
@@ -65,7 +65,7 @@ function main(win: Window & typeof globalThis): void {
   }
 
   let agent: AgentHandle | null = null;
-  const kept: ApiCall[] = [];
+  const kept: ApiRequest[] = [];
   let woken = false;
   // A null-prototype record, not a Map: offer() is called by page code, and nothing it reaches may be a built-in the
   // page can have replaced (Map.prototype.set) or a setter on a prototype (Array.prototype[0]).
@@ -123,7 +123,8 @@ function main(win: Window & typeof globalThis): void {
       }
     },
     internals: () => ({
-      channel: false,
+      // The agent exists only once it has taken the channel.
+      channel: agent !== null,
       agent: agent !== null,
       rafTapped: raf.tap !== null,
       shadowTapped: shadow.tapped,

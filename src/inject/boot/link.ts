@@ -9,7 +9,7 @@
  * security model). The agent imports this module for its types only; boot/
  * may import nothing of agent/ (the build enforces both).
  */
-import type { ContentToPage, LayoutCostState, PageToContent } from '../../protocol';
+import type { ApiCall, ContentToPage, LayoutCostState, PageToContent } from '../../protocol';
 
 /** The subset of a React renderer (`ReactDOM` internals) the hook keeps. */
 export interface RendererLike {
@@ -52,6 +52,8 @@ export interface HookState {
   chained: number;
   /** Re-check window for a hook installed after ours (React DevTools) and chain onto it. */
   adopt(): void;
+  /** Renderers and roots seen, after `adopt()`. */
+  counts(): { renderers: number; roots: number };
 }
 
 export interface RafState {
@@ -124,8 +126,8 @@ export interface AgentLink {
 }
 
 /** A call of the page's API (boot/api.ts), as the boot forwards it: its arguments copied, and who hears the answer. */
-export interface ApiCall {
-  call: string;
+export interface ApiRequest {
+  call: ApiCall;
   args: unknown[];
   /** The content script's answer, `{ ok, result }` or `{ ok: false, error }` (null: a call without an answer). */
   settle: ((answer: unknown) => void) | null;
@@ -147,7 +149,7 @@ export interface BootNatives {
 /** What the agent gives back: the boot script's API goes to it. */
 export interface AgentHandle {
   /** A call of the page's API: sent to the content script (after the commit counts it holds back). Never throws. */
-  call(c: ApiCall): void;
+  call(c: ApiRequest): void;
   /** `__LAYOUT_COST__.state()`. */
   state(): LayoutCostState;
   /** The first host node of a mounted component. */

@@ -3,7 +3,7 @@
  * (issue 10, target 1): every evaluation and callback of ours during the load,
  * from Chrome's own trace.
  *
- *   npx tsx bench/always-on.ts [--loads 12] [--base <dist of another build>] [--doc] [--no-build]
+ *   npx tsx bench/always-on.ts [--loads 12] [--relaunch 3] [--base <dist of another build>] [--doc] [--no-build]
  *
  * Each load is a fresh tab traced with `devtools.timeline` from before the
  * navigation to 300 ms after `load`. Ours are the `EvaluateScript` and
@@ -17,14 +17,26 @@
  * ≤ 1.5 ms, ≤ 1 ms per frame. A load in which a script we expect (inject.js,
  * content.js) left no event is a failed measurement, never a zero.
  *
- * Beside ours, in the same browser and on the same loads, an extension whose
- * two content scripts are one line each, declared exactly as ours (MAIN and
- * isolated world, document_start, every frame): what any extension built this
- * way pays here before it does anything (the "extension floor").
+ * Beside ours, on the same rounds, an extension whose two content scripts are
+ * one line each, declared exactly as ours (MAIN and isolated world,
+ * document_start, every frame): what any extension built this way pays here
+ * before it does anything (the "extension floor").
  *
- * With `--base`, a second browser carries that build (and the one-line
- * extension); every load is made in both, the order flipping every round, and
- * a table compares the two. The verdict and the doc's figures are this build's.
+ * Each extension is measured alone, in a browser of its own. Two extensions in
+ * one browser are not independent: Chrome runs their content scripts in the
+ * order of their ids, and the first script of a frame's isolated world pays
+ * for more than the ones after it (a one-line extension 0.30 ms when first,
+ * 0.14 when second, on the same loads); an id comes from the extension's path,
+ * so which of two paid it was chance. And a browser instance keeps a bias of
+ * its own for its whole life (the same build in two browsers differed by up
+ * to 0.1 ms a file in medians of 40 loads): every `--relaunch` rounds all
+ * browsers are closed and launched again, in a rotated order, so that no build
+ * keeps one instance's luck. Each launch is followed by one load that is not
+ * counted (the first of a browser).
+ *
+ * With `--base`, a second browser carries that build; every load is made in
+ * each browser, the order flipping every round, and a table compares the two
+ * builds round by round. The verdict and the doc's figures are this build's.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,6 +48,8 @@ import { ourCost, scratchExtension, tracedLoad, type Load } from './lib/extensio
 
 const args = parseArgs();
 const LOADS = numArg(args, 'loads', 12);
+/** Rounds between two launches of every browser (see the file comment). */
+const RELAUNCH = Math.max(1, numArg(args, 'relaunch', 3));
 const PAGES: { file: string; label: string; frames: number; budgetMs: number }[] = [
   { file: 'plain.html', label: 'no React', frames: 1, budgetMs: 1 },
   { file: 'basic-r19.html', label: 'React 19', frames: 1, budgetMs: 1.5 },
@@ -44,19 +58,25 @@ const PAGES: { file: string; label: string; frames: number; budgetMs: number }[]
 
 interface Build {
   label: string;
-  b: BenchBrowser;
+  dist: string;
+  b: BenchBrowser | null;
   prefix: string;
-  floorPrefix: string;
   results: Map<string, Load[]>;
   /** The round of each of `results`' loads, for pairing two builds' loads of one round. */
   rounds: Map<string, number[]>;
 }
 
-async function openBuild(label: string, dist: string, floorDir: string): Promise<Build> {
-  const b = await launchBrowser({ dist });
-  const floorId = await b.browser.installExtension(floorDir);
-  return { label, b, prefix: `chrome-extension://${b.extensionId}/`, floorPrefix: `chrome-extension://${floorId}/`, results: new Map(),
-    rounds: new Map() };
+const newBuild = (label: string, dist: string): Build => ({ label, dist, b: null, prefix: '', results: new Map(), rounds: new Map() });
+
+/** Closes every browser and launches them again, the first of the rotated order first; one uncounted load each. */
+async function relaunch(all: Build[], turn: number, warmUrl: string): Promise<void> {
+  for (const x of all) await x.b?.close();
+  for (let i = 0; i < all.length; i++) {
+    const x = all[(i + turn) % all.length];
+    x.b = await launchBrowser({ dist: x.dist });
+    x.prefix = `chrome-extension://${x.b.extensionId}/`;
+    await tracedLoad(x.b, warmUrl);
+  }
 }
 
 async function main(): Promise<void> {
@@ -65,40 +85,52 @@ async function main(): Promise<void> {
   const server = await startServer();
   // An unpacked extension with our manifest's two content-script declarations, each one line long.
   const floorDir = scratchExtension('floor', 'globalThis.__floorMain = 1;\n', 'globalThis.__floorIsolated = 1;\n');
-  const builds = [await openBuild('this', dist, floorDir)];
-  if (baseDist) builds.push(await openBuild('base', path.resolve(baseDist), floorDir));
-  const version = await builds[0].b.browser.version();
-  const results = builds[0].results;
+  const builds = [newBuild('this', dist)];
+  if (baseDist) builds.push(newBuild('base', path.resolve(baseDist)));
+  const floorExt = newBuild('one-line extension', floorDir);
+  const all = [...builds, floorExt];
   const failures: string[] = [];
+  let version = '';
   try {
-    // Interleaved: one load of each page per round, so a noisy moment weighs on all three alike (and on both builds
-    // alike with --base, the order flipping every round).
-    for (let round = 0; round < LOADS + 1; round++) {
+    // Interleaved: one load of each page per round in each browser, so a noisy moment weighs on all three pages alike
+    // (and on every build alike, the order flipping every round).
+    for (let round = 1; round <= LOADS; round++) {
+      if ((round - 1) % RELAUNCH === 0) {
+        await relaunch(all, (round - 1) / RELAUNCH, `${server.origin}/plain.html?warm=${round}`);
+        version ||= await (builds[0].b as BenchBrowser).browser.version();
+      }
       for (const p of PAGES) {
-        for (const build of roundOrder(builds, round)) {
-          const { events } = await tracedLoad(build.b, `${server.origin}/${p.file}?r=${round}`);
+        const floors = new Map<Build, number>();
+        for (const build of roundOrder(all, round)) {
+          const { events } = await tracedLoad(build.b as BenchBrowser, `${server.origin}/${p.file}?r=${round}`);
           const load = ourCost(events, build.prefix, `${server.origin}/${p.file}`);
-          const floorExt = ourCost(events, build.floorPrefix, '');
-          if (load.framesSeen < p.frames || floorExt.framesSeen < p.frames) {
-            failures.push(`${build.label}: ${p.file} round ${round}: our scripts seen in ${load.framesSeen}, the one-line extension's in`
-              + ` ${floorExt.framesSeen}, of ${p.frames} frames`);
+          if (load.framesSeen < p.frames) {
+            failures.push(`${build.label}: ${p.file} round ${round}: its scripts seen in ${load.framesSeen} of ${p.frames} frames`);
             continue;
           }
-          load.extFloorMs = floorExt.totalMs;
-          // The first round warms the HTTP and code caches: reported apart from the medians.
-          if (round === 0) continue;
+          if (build === floorExt) {
+            floors.set(build, load.totalMs);
+            continue;
+          }
           const list = build.results.get(p.file) ?? [];
           list.push(load);
           build.results.set(p.file, list);
           build.rounds.set(p.file, [...(build.rounds.get(p.file) ?? []), round]);
         }
+        // The one-line extension's load of the same round and page, beside each build's.
+        for (const build of builds) {
+          const list = build.results.get(p.file) ?? [];
+          const last = list[list.length - 1];
+          if (last !== undefined && build.rounds.get(p.file)?.at(-1) === round) last.extFloorMs = floors.get(floorExt) ?? NaN;
+        }
       }
     }
   } finally {
-    for (const build of builds) await build.b.close();
+    for (const x of all) await x.b?.close();
     await server.close();
     fs.rmSync(floorDir, { recursive: true, force: true });
   }
+  const results = builds[0].results;
   if (failures.length > 0) {
     console.error(`missing measurements (a failure, not a zero):\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;
@@ -159,13 +191,15 @@ async function main(): Promise<void> {
 ${today()}, \`${commandLine('bench/always-on.ts')}\`, ${version}, ${machineNote()}.
 
 Every \`EvaluateScript\` and \`FunctionCall\` of ours (a \`chrome-extension://\` URL, every process) during a page load,
-from Chrome's trace, outermost events only, thread time. ${LOADS} interleaved rounds after one warm-up round; a load in
-which inject.js or content.js left no event in some frame fails the run. Verdict: ${passFail(allPass)}.
+from Chrome's trace, outermost events only, thread time. ${LOADS} interleaved rounds; each extension alone in a browser of
+its own, every browser launched again every ${RELAUNCH} rounds in a rotated order, with one uncounted load after each
+launch (bench/always-on.ts says why); a load in which inject.js or content.js left no event in some frame fails the run.
+Verdict: ${passFail(allPass)}.
 
 ${mdTable(header, rows)}
 ${versus.length > 0 ? `
-The same loads made with the build before (\`--base\`: ${describeBuild(baseDist as string)}), in a second browser, the order
-flipping every round. "paired": the two builds' loads of each round differenced (the same moment of the machine), their
+The same rounds made with the build before (\`--base\`: ${describeBuild(baseDist as string)}), in a browser of its own, the
+order flipping every round. "paired": the two builds' loads of each round differenced (the same moment of the machine), their
 median and the sign test's 95 % interval; "faster" or "slower" when that interval excludes 0:
 
 ${mdTable(versusHeader, versus)}
@@ -173,8 +207,8 @@ ${mdTable(versusHeader, versus)}
 For scale, on the same loads the page's own one-line inline script (\`plain.html\`) took ${f3(floor)} ms of thread time:
 ours on that page is ${(plainMs / floor).toFixed(1)} × the cost of evaluating one line of script here. (Issue 10 was
 filed on a machine where that line took 0.09 ms and ours 14.8 ms, 164 ×; its 1 ms target is 11 × that floor.) An
-extension whose two content scripts are declared as ours but are one line each, installed beside ours and measured on
-the same loads, took ${f3(extFloor)} ms on \`plain.html\`: what declaring a MAIN and an isolated document_start script
+extension whose two content scripts are declared as ours but are one line each, alone in a browser of its own and
+measured on the same rounds, took ${f3(extFloor)} ms on \`plain.html\`: what declaring a MAIN and an isolated document_start script
 costs before either does anything. Ours is ${f3(plainMs - extFloor)} ms above that.
 
 Where ours goes (Chrome's trace, \`v8.compile\` / \`v8.run\` inside each \`EvaluateScript\`; variants of one build

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
         version ||= await (builds[0].b as BenchBrowser).browser.version();
       }
       for (const p of PAGES) {
-        const floors = new Map<Build, number>();
+        let floorMs = NaN;
         for (const build of roundOrder(all, round)) {
           const { events } = await tracedLoad(build.b as BenchBrowser, `${server.origin}/${p.file}?r=${round}`);
           const load = ourCost(events, build.prefix, `${server.origin}/${p.file}`);
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
             continue;
           }
           if (build === floorExt) {
-            floors.set(build, load.totalMs);
+            floorMs = load.totalMs;
             continue;
           }
           const list = build.results.get(p.file) ?? [];
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
         for (const build of builds) {
           const list = build.results.get(p.file) ?? [];
           const last = list[list.length - 1];
-          if (last !== undefined && build.rounds.get(p.file)?.at(-1) === round) last.extFloorMs = floors.get(floorExt) ?? NaN;
+          if (last !== undefined && build.rounds.get(p.file)?.at(-1) === round) last.extFloorMs = floorMs;
         }
       }
     }

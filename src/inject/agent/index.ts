@@ -198,8 +198,9 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
       }
       case 'apiResult': {
         const a = table.apiResult(msg.payload);
-        const w = a === INVALID ? undefined : waiters.get(a.reqId);
-        if (a === INVALID || w === undefined) break;
+        if (a === INVALID) break;
+        const w = waiters.get(a.reqId);
+        if (w === undefined) break;
         waiters.delete(a.reqId);
         // A snapshot's or a recording's components: the keys the content script did not have (./api-keys.ts).
         const r = a.result as { ok?: unknown; result?: unknown } | null;

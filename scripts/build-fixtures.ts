@@ -52,6 +52,9 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'real-editor', react: 19, dev: true },
   { app: 'portal-repro', react: 19 },
   { app: 'portal-repro', react: 18 },
+  // Server-rendered markup hydrated, one Suspense boundary later (selective hydration).
+  { app: 'hydrate', react: 18 },
+  { app: 'hydrate', react: 19 },
   // Firefox timing (docs/FIREFOX.md): the same work every frame, which the page can time itself.
   { app: 'self-timed', react: 19 },
 ];

@@ -57,6 +57,37 @@ describe('React adapter (e2e)', function () {
     });
   }
 
+  for (const v of ['18', '19']) {
+    it(`React ${v}: server markup hydrated, and a Suspense boundary hydrated later in a commit of its own`, async () => {
+      const page = await h.newPage(`hydrate-r${v}.html`);
+      await waitFor(() => page.evaluate(() => (window as any).__hydrated === true), { what: 'hydration' });
+      await lc.enable(page);
+      // The boundary is still dehydrated: its server markup is in the DOM, counted as rendered by App, with no fibers.
+      const first = await expectMatches(page);
+      expect(first.map((t) => t.name)).to.deep.equal(['App', 'Counter', 'Rows', 'Row', 'Row', 'Row']);
+      expect(await page.evaluate(() => document.querySelectorAll('.details .row').length)).to.equal(3);
+      const serverDetails = await page.evaluateHandle(() => document.querySelector('.details'));
+
+      // The lazy code arrives: React hydrates the boundary, claiming the server's elements, in a later commit that
+      // the adapter sees through the commit walk (the overlay was on before it).
+      await page.evaluate(() => (window as any).__release());
+      await waitFor(() => page.evaluate(() => (window as any).__detailsHydrated === true), { what: 'the boundary hydrated' });
+      const hydrated = await expectMatches(page, ['root'], { ordered: false });
+      expect(hydrated.filter((t) => t.name === 'Details')).to.have.length(1);
+      expect(hydrated.filter((t) => t.name === 'Row')).to.have.length(6);
+      expect(await page.evaluate((d) => d === document.querySelector('.details'), serverDetails)).to.equal(true);
+      expect(await page.evaluate(() => (window as any).__recoverable)).to.deep.equal([]);
+
+      // Updates after hydration: the counter gains an element.
+      await page.evaluate(() => (window as any).__bump());
+      const bumped = await expectMatches(page, ['root'], { ordered: false });
+      expect((bumped.find((t) => t.name === 'Counter') as Truth).rendered).to.equal(2);
+      const counter = ((await lc.snapshot(page)) as any).components.find((c: any) => c.name === 'Counter');
+      expect(counter.rendered).to.equal(2);
+      await page.close();
+    });
+  }
+
   it('infers names: displayName, function and class names, memo and forwardRef unwrapped', async () => {
     const page = await h.newPage('counts-r19-dev.html');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true));

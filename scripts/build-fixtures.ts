@@ -55,6 +55,7 @@ export const FIXTURES: FixtureBuild[] = [
   // Server-rendered markup hydrated, one Suspense boundary later (selective hydration).
   { app: 'hydrate', react: 18 },
   { app: 'hydrate', react: 19 },
+  { app: 'hydrate-document', react: 19 },
   // Firefox timing (docs/FIREFOX.md): the same work every frame, which the page can time itself.
   { app: 'self-timed', react: 19 },
 ];

@@ -22,7 +22,8 @@ export interface Truth {
 export function groundTruth(rootIds: string[]): Truth[] {
   const out: Truth[] = [];
   for (const rootId of rootIds) {
-  const container = document.getElementById(rootId) as HTMLElement & Record<string, any>;
+  // '#document': a root on the document itself (hydrateRoot(document, …), as Next.js's app router does).
+  const container = (rootId === '#document' ? document : document.getElementById(rootId)) as HTMLElement & Record<string, any>;
   const legacy = container._reactRootContainer;
   const key = Object.keys(container).find((k) => k.startsWith('__reactContainer$'));
   const fiberRoot = legacy ? (legacy._internalRoot ?? legacy) : (container as any)[key as string].stateNode;

@@ -88,6 +88,23 @@ describe('React adapter (e2e)', function () {
     });
   }
 
+  it('React 19: the whole document hydrated (hydrateRoot(document, …), as Next.js does): singletons and hoistables', async () => {
+    const page = await h.newPage('hydrate-document-r19.html');
+    await waitFor(() => page.evaluate(() => (window as any).__hydrated === true), { what: 'hydration' });
+    expect(await page.evaluate(() => (window as any).__recoverable)).to.deep.equal([]);
+    await lc.enable(page);
+    const truth = await expectMatches(page, ['#document']);
+    expect(truth.map((t) => t.name)).to.deep.equal(['Document', 'List', 'Item', 'Item']);
+    // Document's top host is <html>: the whole document, the fixture's script tag included, is its rendered count.
+    const all = await page.evaluate(() => document.getElementsByTagName('*').length);
+    expect(truth[0].rendered).to.equal(all);
+    expect(truth[0].authored).to.be.lessThan(all);
+    await page.evaluate(() => (window as any).__add('c'));
+    const after = await expectMatches(page, ['#document'], { ordered: false });
+    expect(after.filter((t) => t.name === 'Item')).to.have.length(3);
+    await page.close();
+  });
+
   it('infers names: displayName, function and class names, memo and forwardRef unwrapped', async () => {
     const page = await h.newPage('counts-r19-dev.html');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true));

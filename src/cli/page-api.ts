@@ -6,7 +6,7 @@
  * is checked by `recordingValidator` before anything reads it.
  */
 import { recordingValidator, type Recording } from '../protocol/recording';
-import type { Mode } from '../protocol/constants';
+import { OVERLAY_TAG, type Mode } from '../protocol/constants';
 import type { LayoutCostState, Snapshot } from '../protocol/snapshot';
 import { INVALID } from '../protocol/validate';
 
@@ -91,7 +91,7 @@ export async function domElements(page: Page): Promise<number> {
     const stack = [document.documentElement];
     while (stack.length) {
       const e = stack.pop();
-      if (!e || e.localName === 'layout-cost-overlay') continue;
+      if (!e || e.localName === '${OVERLAY_TAG}') continue;
       n++;
       if (e.shadowRoot) for (const c of e.shadowRoot.children) stack.push(c);
       for (const c of e.children) stack.push(c);

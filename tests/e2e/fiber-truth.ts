@@ -30,7 +30,9 @@ export function groundTruth(rootIds: string[]): Truth[] {
   const COMPONENT = new Set([0, 1, 2, 11, 15]);
   const HOST = new Set([5, 26, 27]);
   const closed = (window as any).__closedRoots as Map<Element, ShadowRoot>;
+  // The overlay's own element (appended to <html>) is not the page's DOM.
   const countEl = (el: Element): number => {
+    if (el.localName === 'layout-cost-overlay') return 0;
     let n = 1;
     const sr = el.shadowRoot ?? closed?.get(el);
     if (sr) for (const c of Array.from(sr.children)) n += countEl(c);

@@ -95,8 +95,12 @@ describe('React adapter (e2e)', function () {
     await lc.enable(page);
     const truth = await expectMatches(page, ['#document']);
     expect(truth.map((t) => t.name)).to.deep.equal(['Document', 'List', 'Item', 'Item']);
-    // Document's top host is <html>: the whole document, the fixture's script tag included, is its rendered count.
-    const all = await page.evaluate(() => document.getElementsByTagName('*').length);
+    // Document's top host is <html>: the whole document, the fixture's script tag included, is its rendered count — but
+    // not the overlay's own element, which sits under <html> too.
+    await waitFor(() => page.evaluate(() => document.documentElement.querySelectorAll(':scope > layout-cost-overlay').length === 1),
+      { what: "the overlay's element under <html>" });
+    const all = await page.evaluate(() => document.querySelectorAll('*').length - 1);
+    expect(((await lc.snapshot(page)) as any).components.find((c: any) => c.name === 'Document').rendered).to.equal(all);
     expect(truth[0].rendered).to.equal(all);
     expect(truth[0].authored).to.be.lessThan(all);
     await page.evaluate(() => (window as any).__add('c'));

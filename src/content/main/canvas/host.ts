@@ -10,8 +10,7 @@ import { forgetFont } from '../../../overlay/paint-text';
 import type { Rect, Viewport } from '../../../overlay/types';
 import { CanvasSize } from './canvas-size';
 import { FramePainter, type PaintContext, type PaintFrame } from './paint-frame';
-
-export const HOST_TAG = 'layout-cost-overlay';
+import { OVERLAY_TAG } from '../../../protocol/constants';
 
 const HOST_CSS =
   'position:fixed!important;inset:0!important;width:100vw!important;height:100vh!important;' +
@@ -28,7 +27,7 @@ export class CanvasHost {
   private legend: Rect | null = null;
 
   constructor(onResize: () => void) {
-    const host = document.createElement(HOST_TAG);
+    const host = document.createElement(OVERLAY_TAG);
     host.setAttribute('aria-hidden', 'true');
     host.style.cssText = HOST_CSS;
     const shadow = host.attachShadow({ mode: 'closed' });

@@ -5,6 +5,7 @@
  * (a querySelectorAll('*') walk in C++).
  */
 import type { ShadowState } from '../../boot/link';
+import { OVERLAY_TAG } from '../../../protocol/constants';
 
 export class DomCounter {
   constructor(private readonly shadow: ShadowState) {}
@@ -41,7 +42,12 @@ export class DomCounter {
     // querySelectorAll's static list is garbage once counted; getElementsByTagName
     // would leave a cached live collection on every counted host (≈ 430 B of
     // Blink heap each, kept after GC: bench/memory.ts).
-    for (const el of list) n += 1 + el.querySelectorAll('*').length;
+    for (const el of list) {
+      n += 1 + el.querySelectorAll('*').length;
+      // The overlay's own element sits under <html>: a component whose top host is the root element (a root hydrated on
+      // the whole document) would otherwise count it.
+      if (el.parentNode === el.ownerDocument) n -= ownOverlays(el);
+    }
     const hosts = this.hosts();
     if (hosts.length > 0) for (const el of list) n += this.inShadows(el, hosts, 0);
     return n;
@@ -57,6 +63,13 @@ export class DomCounter {
     }
     return n;
   }
+}
+
+/** The overlay's elements among the root element's children (one while the overlay is on). */
+function ownOverlays(root: Element): number {
+  let n = 0;
+  for (let c = root.firstElementChild; c !== null; c = c.nextElementSibling) if (c.localName === OVERLAY_TAG) n++;
+  return n;
 }
 
 /** The nodes that no other node of the list contains (duplicates kept once). O(n²): only for portal cases. */

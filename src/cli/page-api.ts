@@ -6,7 +6,8 @@
  * is checked by `recordingValidator` before anything reads it.
  */
 import { recordingValidator, type Recording } from '../protocol/recording';
-import { OVERLAY_TAG, type Mode } from '../protocol/constants';
+import type { Mode } from '../protocol/constants';
+import { OVERLAY_TAG } from '../protocol/overlay-tag';
 import type { LayoutCostState, Snapshot } from '../protocol/snapshot';
 import { INVALID } from '../protocol/validate';
 

@@ -33,10 +33,3 @@ export const OFFER_EVENT = 'layout-cost:offer:';
 
 /** The event the MAIN boot dispatches on window when the page calls the API before the channel is made. */
 export const WAKE_EVENT = 'layout-cost:wake';
-
-/**
- * The overlay's one element in the page (src/content/main/canvas/host.ts), appended to `<html>`. Not the page's DOM: the
- * agent leaves it out of rendered counts (a component whose top host is `<html>`, as on a root hydrated on the whole
- * document, holds it), and the CI audit's own count skips it.
- */
-export const OVERLAY_TAG = 'layout-cost-overlay';

@@ -10,7 +10,7 @@ import { forgetFont } from '../../../overlay/paint-text';
 import type { Rect, Viewport } from '../../../overlay/types';
 import { CanvasSize } from './canvas-size';
 import { FramePainter, type PaintContext, type PaintFrame } from './paint-frame';
-import { OVERLAY_TAG } from '../../../protocol/constants';
+import { OVERLAY_TAG } from '../../../protocol/overlay-tag';
 
 const HOST_CSS =
   'position:fixed!important;inset:0!important;width:100vw!important;height:100vh!important;' +

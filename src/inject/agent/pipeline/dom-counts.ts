@@ -5,7 +5,7 @@
  * (a querySelectorAll('*') walk in C++).
  */
 import type { ShadowState } from '../../boot/link';
-import { OVERLAY_TAG } from '../../../protocol/constants';
+import { OVERLAY_TAG } from '../../../protocol/overlay-tag';
 
 export class DomCounter {
   constructor(private readonly shadow: ShadowState) {}

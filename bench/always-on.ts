@@ -101,6 +101,7 @@ async function main(): Promise<void> {
       }
       for (const p of PAGES) {
         let floorMs = NaN;
+        const counted: Load[] = [];
         for (const build of roundOrder(all, round)) {
           const { events } = await tracedLoad(build.b as BenchBrowser, `${server.origin}/${p.file}?r=${round}`);
           const load = ourCost(events, build.prefix, `${server.origin}/${p.file}`);
@@ -116,13 +117,10 @@ async function main(): Promise<void> {
           list.push(load);
           build.results.set(p.file, list);
           build.rounds.set(p.file, [...(build.rounds.get(p.file) ?? []), round]);
+          counted.push(load);
         }
         // The one-line extension's load of the same round and page, beside each build's.
-        for (const build of builds) {
-          const list = build.results.get(p.file) ?? [];
-          const last = list[list.length - 1];
-          if (last !== undefined && build.rounds.get(p.file)?.at(-1) === round) last.extFloorMs = floorMs;
-        }
+        for (const load of counted) load.extFloorMs = floorMs;
       }
     }
   } finally {

@@ -42,11 +42,12 @@ export class DomCounter {
     // querySelectorAll's static list is garbage once counted; getElementsByTagName
     // would leave a cached live collection on every counted host (≈ 430 B of
     // Blink heap each, kept after GC: bench/memory.ts).
+    // The overlay's own element sits under <html>: a component whose top host is the root element (a root hydrated on
+    // the whole document) would otherwise count it. One read per count, not per node.
+    const html = list.length > 0 ? document.documentElement : null;
     for (const el of list) {
       n += 1 + el.querySelectorAll('*').length;
-      // The overlay's own element sits under <html>: a component whose top host is the root element (a root hydrated on
-      // the whole document) would otherwise count it.
-      if (el.parentNode === el.ownerDocument) n -= ownOverlays(el);
+      if (el === html) n -= ownOverlays(el);
     }
     const hosts = this.hosts();
     if (hosts.length > 0) for (const el of list) n += this.inShadows(el, hosts, 0);

@@ -58,6 +58,8 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'hydrate-document', react: 19 },
   // Firefox timing (docs/FIREFOX.md): the same work every frame, which the page can time itself.
   { app: 'self-timed', react: 19 },
+  // Attribution (issue 43): components that change together, each checked against its cost alone.
+  { app: 'attribution', react: 19 },
 ];
 
 function aliases(major: ReactMajor): Record<string, string> {

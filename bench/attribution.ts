@@ -1,0 +1,290 @@
+/**
+ * Attribution (issue 43, SPEC §6): with several components changing in one frame, does each one carry its own share
+ * of the frame's style and layout? The fixture `attribution-r19.html?s=<scenario>` has two to four "actors" that change
+ * once per animation frame (bit i of `__work.start(mask)`), all in one synchronous commit.
+ *
+ *   npx tsx bench/attribution.ts [--ticks 60] [--only table-box,kinds] [--doc] [--no-build] [--json FILE]
+ *
+ * Truth, per scenario, from Chrome's trace with the overlay off: each actor changing alone for `--ticks` frames, the
+ * renderer main thread's outermost Layout and UpdateLayoutTree per tick; an actor's true share is its cost alone over
+ * the sum of every actor's cost alone. Ours: the overlay on, every actor changing together, a recording of the same
+ * number of frames after a warm-up; an actor's share is its own cost (its subtree's, less the subtrees of actors
+ * inside it) summed over the recorded frames, over the frames' totals.
+ *
+ * Judged: every actor's layout share within ±10 points of its true share (where the actors' layout alone adds up to
+ * ≥ 0.2 ms a tick), the same for style (where style alone adds up to ≥ 0.2 ms a tick), and the actors whose change
+ * causes no layout (a wasted render, an aria-* change no selector reads, a transform- or opacity-only change) at
+ * ≤ 2 % of the layout. The forced scenario judges what docs/TIMING.md §2 says: a forced reflow's ms stay with the
+ * component that forced it (≥ 90 % of the forced ms). A failure of any makes the exit status 1.
+ */
+import fs from 'node:fs';
+import type { Page } from 'puppeteer-core';
+import { commandLine, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
+import { mdTable, table } from './lib/stats';
+import { passFail, today, writeSection } from './lib/doc';
+import type { Recording } from '../src/protocol/recording';
+
+const args = parseArgs();
+const TICKS = numArg(args, 'ticks', 60);
+const WARMUP = numArg(args, 'warmup', 40);
+const ONLY = args.get('only')?.split(',');
+/** Points of the frame's ms an actor's share may differ from its share alone. */
+const SHARE_POINTS = 10;
+/** What an actor whose change causes no layout may carry. */
+const NULL_SHARE = 0.02;
+/** Below this much style (or layout) alone per tick, summed over the actors, its split is not judged (the clock's noise). */
+const MIN_JUDGED_MS = 0.2;
+/** Actors whose change causes no layout. */
+const NO_LAYOUT = new Set(['WastedBox', 'AriaKind', 'Mover', 'Fader', 'Colour']);
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'];
+
+interface TraceEvent { name: string; cat: string; ph: string; ts: number; dur?: number; pid: number; tid: number }
+
+interface ActorResult {
+  name: string;
+  aloneLayout: number;
+  aloneStyle: number;
+  trueLayout: number;
+  trueStyle: number;
+  oursLayout: number;
+  oursStyle: number;
+  oursForced: number;
+  layoutOk: boolean | null;
+  styleOk: boolean | null;
+}
+
+interface ScenarioResult {
+  scenario: string;
+  actors: ActorResult[];
+  frames: number;
+  frameLayout: number;
+  frameStyle: number;
+  frameForced: number;
+  pageLayout: number;
+  ok: boolean;
+  notes: string[];
+}
+
+async function traced(page: Page, body: () => Promise<void>): Promise<TraceEvent[]> {
+  await page.tracing.start({ categories: CATEGORIES });
+  try {
+    await body();
+  } finally {
+    const raw = await page.tracing.stop();
+    // eslint-disable-next-line no-unsafe-finally
+    if (raw) return (JSON.parse(Buffer.from(raw).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  }
+  return [];
+}
+
+/** Outermost Layout and UpdateLayoutTree ms between two marks on the thread that made them. */
+function styleLayout(events: TraceEvent[], from: string, to: string): { style: number; layout: number } {
+  const a = events.find((e) => e.name === from && e.cat.includes('user_timing'));
+  const b = events.find((e) => e.name === to && e.cat.includes('user_timing'));
+  if (!a || !b) throw new Error(`marks ${from}/${to} missing from the trace`);
+  const picked = events.filter((e) => e.ph === 'X' && (e.name === 'Layout' || e.name === 'UpdateLayoutTree')
+    && e.pid === a.pid && e.tid === a.tid && e.ts >= a.ts && e.ts <= b.ts).sort((x, y) => x.ts - y.ts);
+  let style = 0, layout = 0, cover = -Infinity;
+  for (const e of picked) {
+    const end = e.ts + (e.dur ?? 0);
+    if (end <= cover) continue;
+    cover = end;
+    if (e.name === 'Layout') layout += (e.dur ?? 0) / 1000;
+    else style += (e.dur ?? 0) / 1000;
+  }
+  return { style, layout };
+}
+
+const ticksOf = (page: Page): Promise<number> => page.evaluate(() => (window as any).__work.ticks as number);
+
+async function runTicks(page: Page, mask: number, n: number): Promise<number> {
+  const t0 = await ticksOf(page);
+  await page.evaluate((m) => (window as any).__work.start(m), mask);
+  await waitFor(async () => (await ticksOf(page)) >= t0 + n, `${n} ticks`, 120_000);
+  await page.evaluate(() => (window as any).__work.stop());
+  const done = (await ticksOf(page)) - t0;
+  // Let the last tick reach its frame.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return done;
+}
+
+/** Per tick, the trace's style and layout with only the actors of `mask` changing. */
+async function alone(page: Page, mask: number, label: string): Promise<{ style: number; layout: number }> {
+  let ticks = 0;
+  const events = await traced(page, async () => {
+    await page.evaluate((l) => performance.mark(`lc-a-${l}-start`), label);
+    ticks = await runTicks(page, mask, TICKS);
+    await page.evaluate((l) => performance.mark(`lc-a-${l}-end`), label);
+  });
+  const sl = styleLayout(events, `lc-a-${label}-start`, `lc-a-${label}-end`);
+  return { style: sl.style / ticks, layout: sl.layout / ticks };
+}
+
+async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: string, name: string): Promise<ScenarioResult> {
+  const page = await b.newPage();
+  try {
+    await page.goto(`${origin}/attribution-r19.html?s=${name}`);
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), 'fixture');
+    const names = await page.evaluate(() => (window as any).__actors as string[]);
+    // Truth: each actor alone, the overlay off (a warm-up first: JIT, first layouts).
+    await runTicks(page, (1 << names.length) - 1, 20);
+    const truth: { style: number; layout: number }[] = [];
+    for (let i = 0; i < names.length; i++) truth.push(await alone(page, 1 << i, `${i}`));
+    // Ours: all together, the overlay on.
+    await lc.enable(page);
+    await waitFor(async () => (await lc.state(page)).agent === true, 'the agent');
+    await waitFor(async () => {
+      const s = await page.evaluate(() => (window as any).__LAYOUT_COST__.snapshot());
+      return names.every((n) => s.components.some((c: { name: string }) => c.name === n));
+    }, 'the actors in the snapshot');
+    const all = (1 << names.length) - 1;
+    await runTicks(page, all, WARMUP);
+    await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+    await runTicks(page, all, TICKS);
+    await sleep(300);
+    const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording()) as Recording;
+    await lc.disable(page);
+    return judge(name, names, truth, rec);
+  } finally {
+    await page.close();
+  }
+}
+
+function judge(name: string, names: string[], truth: { style: number; layout: number }[], rec: Recording): ScenarioResult {
+  const idOf = new Map<string, number>();
+  const parent = new Map<number, number | null>();
+  for (const [id, c] of Object.entries(rec.components)) {
+    parent.set(Number(id), c.parentId);
+    if (names.includes(c.name) && !idOf.has(c.name)) idOf.set(c.name, Number(id));
+  }
+  const notes: string[] = [];
+  // The actors nested in another actor: their inclusive cost is taken out of the outer one's.
+  const insideOf = (id: number): number | null => {
+    for (let p = parent.get(id) ?? null, g = 0; p !== null && g < 10_000; p = parent.get(p) ?? null, g++) {
+      if ([...idOf.values()].includes(p)) return p;
+    }
+    return null;
+  };
+  const own = new Map<number, { layout: number; style: number; forced: number }>();
+  for (const id of idOf.values()) own.set(id, { layout: 0, style: 0, forced: 0 });
+  let frameLayout = 0, frameStyle = 0, frameForced = 0, pageLayout = 0;
+  for (const f of rec.frames) {
+    frameLayout += f.layoutMs;
+    frameStyle += f.styleMs;
+    frameForced += f.forcedMs;
+    for (const c of f.components) {
+      if (c.id === 0) pageLayout += c.selfLayoutMs;
+      const mine = own.get(c.id);
+      if (mine) {
+        mine.layout += c.layoutMs;
+        mine.style += c.styleMs;
+        mine.forced += c.forcedMs;
+      }
+      const outer = own.has(c.id) ? insideOf(c.id) : null;
+      if (outer !== null) {
+        const o = own.get(outer)!;
+        o.layout -= c.layoutMs;
+        o.style -= c.styleMs;
+        o.forced -= c.forcedMs;
+      }
+    }
+  }
+  const sumLayout = truth.reduce((t, x) => t + x.layout, 0);
+  const sumStyle = truth.reduce((t, x) => t + x.style, 0);
+  const judgeLayout = sumLayout >= MIN_JUDGED_MS && name !== 'forced';
+  const judgeStyle = sumStyle >= MIN_JUDGED_MS && name !== 'forced';
+  const actors: ActorResult[] = names.map((n, i) => {
+    const id = idOf.get(n);
+    const mine = id === undefined ? { layout: 0, style: 0, forced: 0 } : own.get(id)!;
+    if (id === undefined) notes.push(`${n} not in the recording`);
+    const trueLayout = sumLayout > 0 ? truth[i].layout / sumLayout : 0;
+    const trueStyle = sumStyle > 0 ? truth[i].style / sumStyle : 0;
+    const oursLayout = frameLayout > 0 ? mine.layout / frameLayout : 0;
+    const oursStyle = frameStyle > 0 ? mine.style / frameStyle : 0;
+    let layoutOk: boolean | null = judgeLayout ? Math.abs(oursLayout - trueLayout) * 100 <= SHARE_POINTS : null;
+    if (NO_LAYOUT.has(n)) layoutOk = oursLayout <= NULL_SHARE && (layoutOk ?? true);
+    return {
+      name: n, aloneLayout: truth[i].layout, aloneStyle: truth[i].style, trueLayout, trueStyle, oursLayout, oursStyle,
+      oursForced: frameForced > 0 ? mine.forced / frameForced : 0,
+      layoutOk, styleOk: judgeStyle ? Math.abs(oursStyle - trueStyle) * 100 <= SHARE_POINTS : null,
+    };
+  });
+  let ok = actors.every((a) => a.layoutOk !== false && a.styleOk !== false);
+  if (name === 'forced') {
+    const m = actors.find((a) => a.name === 'Measurer')!;
+    const forcedOk = frameForced > 0 && m.oursForced >= 0.9;
+    notes.push(`Measurer carries ${(m.oursForced * 100).toFixed(1)} % of ${frameForced.toFixed(1)} ms forced (≥ 90 %): ${forcedOk ? 'pass' : 'FAIL'}`);
+    ok = ok && forcedOk;
+  }
+  if (!judgeLayout && name !== 'forced') notes.push(`layout alone ${sumLayout.toFixed(2)} ms a tick: split not judged`);
+  if (!judgeStyle && name !== 'forced') notes.push(`style alone ${sumStyle.toFixed(2)} ms a tick: split not judged`);
+  return { scenario: name, actors, frames: rec.frames.length, frameLayout, frameStyle, frameForced, pageLayout, ok, notes };
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+const verdict = (v: boolean | null): string => (v === null ? '–' : v ? 'ok' : 'FAIL');
+
+async function main(): Promise<void> {
+  const dist = prepareBuild(args);
+  const server = await startServer();
+  const b = await launchBrowser({ dist });
+  const results: ScenarioResult[] = [];
+  try {
+    const probe = await b.newPage();
+    await probe.goto(`${server.origin}/attribution-r19.html`);
+    await waitFor(() => probe.evaluate(() => (window as any).__fixtureReady === true), 'fixture');
+    const all = await probe.evaluate(() => (window as any).__scenarios as string[]);
+    await probe.close();
+    for (const s of all) {
+      if (ONLY && !ONLY.includes(s)) continue;
+      const r = await scenario(b, server.origin, s);
+      results.push(r);
+      console.log(`\n${s}: ${r.ok ? 'pass' : 'FAIL'} (${r.frames} frames; layout ${(r.frameLayout / Math.max(1, r.frames)).toFixed(2)} ms,`
+        + ` style ${(r.frameStyle / Math.max(1, r.frames)).toFixed(2)} ms a frame; <page> ${pct(r.frameLayout > 0 ? r.pageLayout / r.frameLayout : 0)} of layout)`);
+      console.log(table(['actor', 'alone layout ms', 'alone style ms', 'true layout', 'ours layout', '', 'true style', 'ours style', ''],
+        r.actors.map((a) => [a.name, a.aloneLayout.toFixed(3), a.aloneStyle.toFixed(3), pct(a.trueLayout), pct(a.oursLayout),
+          verdict(a.layoutOk), pct(a.trueStyle), pct(a.oursStyle), verdict(a.styleOk)])));
+      for (const n of r.notes) console.log(`  ${n}`);
+    }
+  } finally {
+    await b.close();
+    await server.close();
+  }
+  const failed = results.filter((r) => !r.ok).map((r) => r.scenario);
+  console.log(`\n${results.length - failed.length} of ${results.length} scenarios pass${failed.length ? `; FAIL: ${failed.join(', ')}` : ''}`);
+  const json = args.get('json');
+  if (json) fs.writeFileSync(json, JSON.stringify(results, null, 2));
+  if (args.get('doc') === 'true') writeDoc(results);
+  process.exitCode = failed.length > 0 ? 1 : 0;
+}
+
+function writeDoc(results: ScenarioResult[]): void {
+  const rows: string[][] = [];
+  for (const r of results) {
+    for (const a of r.actors) {
+      rows.push([r.scenario, a.name, a.aloneLayout.toFixed(2), pct(a.trueLayout), pct(a.oursLayout), verdict(a.layoutOk),
+        a.aloneStyle.toFixed(2), pct(a.trueStyle), pct(a.oursStyle), verdict(a.styleOk)]);
+    }
+  }
+  const failed = results.filter((r) => !r.ok);
+  writeSection('attribution', `## Attribution: each component's share against its cost alone (issue 43)
+
+\`${commandLine('bench/attribution.ts')}\`, ${today()}; ${machineNote()}.
+
+Truth: Chrome's trace with the overlay off and each actor changing alone for ${TICKS} frames (outermost Layout and
+UpdateLayoutTree per tick); its true share is that over the sum of every actor's cost alone. Ours: the overlay on, the
+actors changing together, a recording of ${TICKS} frames after ${WARMUP} of warm-up. Within ±${SHARE_POINTS} points,
+and ≤ ${NULL_SHARE * 100} % of layout for a change that causes none; splits of less than ${MIN_JUDGED_MS} ms a tick are
+not judged (–).
+
+${mdTable(['scenario', 'actor', 'layout alone ms', 'true', 'ours', '', 'style alone ms', 'true', 'ours', ''], rows)}
+
+${results.flatMap((r) => r.notes.map((n) => `- ${r.scenario}: ${n}`)).join('\n')}
+
+Result: ${passFail(failed.length === 0)} (${results.length - failed.length} of ${results.length} scenarios${failed.length ? `; failing: ${failed.map((r) => r.scenario).join(', ')}` : ''}).`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});

@@ -4,7 +4,7 @@ import type { FrameworkAdapter } from '../../src/inject/agent/adapter';
 import type { DomCounter } from '../../src/inject/agent/pipeline/dom-counts';
 import { Interner, KeyBatch } from '../../src/inject/agent/pipeline/interner';
 import { GONE, Registry, REGISTRY_MARKS, type Entry } from '../../src/inject/agent/pipeline/registry';
-import { WEIGHING } from '../../src/inject/agent/pipeline/attribution';
+import { Causes } from '../../src/inject/agent/pipeline/causes';
 import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 
 /**
@@ -29,7 +29,7 @@ describe('Registry flush records', () => {
       portals: () => undefined,
     } as unknown as FrameworkAdapter;
     const counter = { count: (hosts: Element[]) => authored.get((hosts[0] as unknown as { id: number }).id) ?? 0 } as unknown as DomCounter;
-    const reg = new Registry(ring, new Interner(), new KeyBatch(), counter, () => adapter);
+    const reg = new Registry(ring, new Interner(), new KeyBatch(), counter, () => adapter, new Causes(() => [], () => 0));
     // A panel or a recording reads commit counts: they go out at each flush (the held case has a test of its own).
     reg.wantCommits = true;
     const mount = (parent: Entry | null, n: number): Entry => {
@@ -111,11 +111,12 @@ describe('Registry flush records', () => {
     // The adapter may hand an unmounted component back in the same commit (React 16/17): ignored.
     reg.rendered(a);
     reg.structure(a);
-    reg.dirty(a);
+    reg.changed(a, null, 1);
     reg.unmount(a);
     expect(toLines(ring.drain(), ['C']).filter((l) => l.startsWith('Unmount'))).to.have.length(1);
     expect(flush()).to.deep.equal([`Renders ${b.id}:2`]);
-    expect(reg.takeLayoutDirty()).to.deep.equal([]);
+    // Its change after the unmount is no cause of the frame.
+    expect(reg.causes.length).to.equal(0);
     // A child mounted under it (a stale parent) is a root.
     const c = mount(a, 1);
     expect(c.parent).to.equal(null);
@@ -204,7 +205,7 @@ describe('Registry flush records', () => {
     const keyOfHandle = new Map<object, string | null>();
     const adapter = { keyOf: (h: object) => keyOfHandle.get(h) ?? null } as unknown as FrameworkAdapter;
     const keys = new KeyBatch();
-    const reg = new Registry(ring, new Interner(), keys, { count: () => 0 } as unknown as DomCounter, () => adapter);
+    const reg = new Registry(ring, new Interner(), keys, { count: () => 0 } as unknown as DomCounter, () => adapter, new Causes(() => [], () => 0));
     const mount = (key: string | null): Entry => {
       const h = {};
       keyOfHandle.set(h, key);
@@ -239,18 +240,16 @@ describe('Registry flush records', () => {
 
   it('keeps each component\'s commit count above its marks, through the marks it gets and loses, and past what they hold', () => {
     const ring = new RingBuffer(1 << 12);
-    const reg = new Registry(ring, new Interner(), new KeyBatch(), { count: () => 0 } as unknown as DomCounter, () => null);
+    const reg = new Registry(ring, new Interner(), new KeyBatch(), { count: () => 0 } as unknown as DomCounter, () => null, new Causes(() => [], () => 0));
     reg.wantKeys = true;
     const deep = reg.mount({}, null, 4000, 'C', 'k');
     // The depth goes out in the Mount record; the registry keeps none.
     expect(toLines(ring.drain(), ['C'])[0]).to.equal(`Mount ${deep.id} parent=-1 depth=4000 name="C" key=#0`);
     expect(deep.commits).to.equal(1);
-    // Every mark the registry and the attribution set lies below the count.
-    expect((REGISTRY_MARKS | WEIGHING) < 1 << 11).to.equal(true);
+    // Every mark the registry sets lies below the count.
+    expect(REGISTRY_MARKS < 1 << 11).to.equal(true);
     reg.rendered(deep);
     reg.structure(deep);
-    deep.marks |= WEIGHING;
-    deep.marks &= ~WEIGHING;
     expect(deep.commits).to.equal(2);
     expect(deep.marks >>> 11).to.equal(2);
     // Past 2^19 − 1 the count moves to the entry's counts object, exact, with the counts beside it, and the marks stay a
@@ -262,8 +261,6 @@ describe('Registry flush records', () => {
     expect(busy.marks < 2 ** 30 && busy.marks >= 0).to.equal(true);
     busy.setCounts(1, 2); // small counts again: the count stays where it is
     expect([busy.commits, busy.authored, busy.rendered]).to.deep.equal([2 ** 19 + 5, 1, 2]);
-    busy.marks |= WEIGHING;
-    busy.marks &= ~WEIGHING;
     busy.addCommit();
     expect(busy.commits).to.equal(2 ** 19 + 6);
     reg.unmount(deep);

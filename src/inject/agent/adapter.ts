@@ -6,6 +6,21 @@
  */
 import type { DebugHint } from '../../protocol/sources';
 
+/** `ComponentSink.changed` bits. Text or children changed under the site: its content relayouts. */
+export const CHANGE_TEXT = 1;
+/** The site's own box may change size: its subtree relayouts. */
+export const CHANGE_BOX = 2;
+/** The site restyles. */
+export const CHANGE_STYLE = 4;
+/** The site and its subtree restyle. */
+export const CHANGE_STYLE_TREE = 8;
+/** The site was inserted (or moved): its subtree is styled and laid out afresh. */
+export const CHANGE_ADDED = 16;
+/** The change came from code other than the framework's commit (the MutationObserver saw it). */
+export const CHANGE_FOREIGN = 32;
+/** The site is a leaf (no child elements) whose own size may change: it and the line or flow it sits in relayout. */
+export const CHANGE_RESIZE = 64;
+
 /**
  * The pipeline's record of a mounted component, as an adapter holds it: the adapter keeps the reference its sink
  * returned and hands it back, so that a commit's calls reach the record without a look-up by id (a changed
@@ -28,8 +43,16 @@ export interface ComponentSink {
   rendered(c: ComponentRef): void;
   /** Its subtree's host structure may have changed: recount authored and rendered. */
   structure(c: ComponentRef): void;
-  /** The framework mutated DOM that this component owns (layout attribution). */
-  dirty(c: ComponentRef): void;
+  /**
+   * The framework changed DOM this component owns in a way that can cost style or layout (pipeline/causes.ts):
+   * `how` is CHANGE_* bits at `site` (null: not known where). A render that changed nothing in the DOM calls none
+   * of these three.
+   */
+  changed(c: ComponentRef, site: Element | null, how: number): void;
+  /** An attribute of `el` changed (`class` as the whole class list; null: absent). */
+  attribute(c: ComponentRef, el: Element, name: string, before: string | null, after: string | null): void;
+  /** One inline style property of `el` changed (camelCase or kebab-case). */
+  styleProperty(c: ComponentRef, el: Element, name: string): void;
   /** The handle of the component changed (e.g. the framework swapped double-buffered instances). */
   rehandle(c: ComponentRef, handle: object): void;
   /** Called once at the end of every commit. */

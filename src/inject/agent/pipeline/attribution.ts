@@ -1,106 +1,42 @@
 /**
- * Splits one frame's style and layout time among the components whose DOM
- * was dirtied since the previous frame, weighted by element counts; with no
- * live component dirtied the frame goes to `<page>` (id 0): document-level
- * style changes, CSS animations, DOM no component owns. Forced reflows
- * arrive already per owner and are added to the same Cost records; a forced
- * reflow whose owner has unmounted since goes to `<page>`. Writes self-cost
- * records only: the content script rolls them up to subtree-inclusive cost
- * along the component tree.
+ * Splits one frame's style and layout time among the components that caused it (issue 43; docs/TIMING.md §2). Each
+ * cause arrives weighed (weigh.ts): its layout weight is the engine's own time for a relayout like its change, probed
+ * on the live page (probes.ts), in ms; its style weight the elements its changes restyle. The layout ms go by layout
+ * weight, the style ms by style weight. A frame with no cause of one kind
+ * splits it by the other (a class change whose rules we read as style-only still gets the layout it may have made),
+ * and a frame with no cause at all goes to `<page>` (id 0): document-level style, viewport and font changes, DOM no
+ * component owns. Forced reflows arrive per
+ * owner (the reader) and are added to the same Cost records; a forced reflow whose owner unmounted since goes to
+ * `<page>`. Writes self-cost records only: the content script rolls them up along the component tree.
  *
- * The weight of a dirtied component is its subtree's element count less the
- * subtrees of dirtied components below it (each of those weighs for itself).
- * Plain subtree counts would count a dirtied child's elements twice when its
- * parent is dirtied too — and React 19 flags every re-rendered host element
- * as updated, so a parent whose own DOM did not change would take half the
- * frame from the child that did. Weights are at least 1, so a component whose
- * count is not known yet still gets a share.
+ * Shares too small to mean anything on their own (below MIN_SHARE_MS: the clock's resolution is 0.1 ms on ordinary
+ * pages) are folded into the nearest ancestor's self cost instead: a tick that touches 490 of 4 900 cells gives each
+ * about 0.03 ms, and writing, shipping and rolling up 490 records per frame cost more than the information is worth.
+ * Subtree-inclusive figures are unchanged by the fold; only the split below a parent gets coarser.
  *
- * Shares too small to mean anything on their own (below MIN_SHARE_MS: the
- * clock's resolution is 0.1 ms on ordinary pages) are folded into the nearest
- * ancestor's self cost instead: a tick that touches 490 of 4 900 cells gives
- * each about 0.03 ms, and writing, shipping and rolling up 490 records per
- * frame cost more than the information is worth. Subtree-inclusive figures
- * are unchanged by the fold; only the split below a parent gets coarser.
- *
- * Per frame, not per event: runs once at frame end and allocates nothing
- * once its scratch tables have grown.
+ * Per frame, not per event: runs once at frame end and allocates nothing once its scratch tables have grown.
  */
 import { RecordKind } from '../../../protocol';
 
-export interface Dirtied {
+/** A cause's component as the split sees it: its id, its parent (for folds) and the owner's bit flags. */
+export interface Caused {
   id: number;
-  /** Elements in the component's subtree (cached count). */
-  rendered: number;
-  parent: Dirtied | null;
-  /** The owner's bit flags; exclusiveWeights sets WEIGHING in it while it runs, and clears it before it returns. */
+  parent: Caused | null;
   marks: number;
 }
-
-/** The bit of `Dirtied.marks` that exclusiveWeights borrows (the registry's own bits are below it). */
-export const WEIGHING = 16;
 
 /** Where Cost records go (the ring buffer in the agent; a recorder in tests). */
 export interface CostSink {
   write(kind: number, a: number, b?: number, c?: number, d?: number, e?: number): void;
 }
 
-const MAX_DEPTH = 10_000;
 /** A component's share of one frame below this goes to its parent (see above). */
 export const MIN_SHARE_MS = 0.05;
 const always = (): boolean => true;
 const NO_COUNTS = new Map<number, number>();
 // Scratch tables reused frame after frame.
-const live: Dirtied[] = [];
-const nestedCount = new Map<Dirtied, number>();
-const weights: number[] = [];
 const foldStyle = new Map<number, number>();
 const foldLayout = new Map<number, number>();
-
-/**
- * Fills `weights` (index-aligned with `dirtied`, 0 for dead entries) and returns their sum. Live dirtied entries are
- * flagged in their own `marks` for the call (a field read per ancestor, where a Set cost a hash lookup: this runs for
- * every dirtied component of every frame). `goneMark`: the owner's bit for an unmounted entry, when it has one — read
- * instead of asking `isLive` by id (a table look-up per dirtied component).
- */
-export function exclusiveWeights(
-  dirtied: readonly Dirtied[], isLive: (id: number) => boolean, out: number[], goneMark = 0,
-): number {
-  nestedCount.clear();
-  live.length = 0;
-  try {
-    for (const d of dirtied) {
-      if ((d.marks & WEIGHING) === 0 && (goneMark !== 0 ? (d.marks & goneMark) === 0 : isLive(d.id))) {
-        d.marks |= WEIGHING;
-        live.push(d);
-      }
-    }
-    for (const d of live) {
-      let p = d.parent;
-      for (let g = 0; p !== null && g < MAX_DEPTH; g++, p = p.parent) {
-        if ((p.marks & WEIGHING) !== 0) {
-          nestedCount.set(p, (nestedCount.get(p) ?? 0) + Math.max(0, d.rendered));
-          break;
-        }
-      }
-    }
-    let total = 0;
-    out.length = dirtied.length;
-    // Siblings dirtied under a quiet parent (a grid's cells) nest in nothing: no look-up each then.
-    const nested = nestedCount.size > 0;
-    for (let i = 0; i < dirtied.length; i++) {
-      const d = dirtied[i];
-      const w = (d.marks & WEIGHING) !== 0 ? Math.max(1, d.rendered - (nested ? nestedCount.get(d) ?? 0 : 0)) : 0;
-      out[i] = w;
-      total += w;
-    }
-    return total;
-  } finally {
-    for (const d of live) d.marks &= ~WEIGHING;
-    live.length = 0;
-    nestedCount.clear();
-  }
-}
 
 function fold(to: number, style: number, layout: number): void {
   foldStyle.set(to, (foldStyle.get(to) ?? 0) + style);
@@ -108,15 +44,24 @@ function fold(to: number, style: number, layout: number): void {
 }
 
 /**
- * Writes the frame's Cost records: [Cost, id, style, layout, forced ms, forced reflows]. `forcedById` (owner id →
- * forced ms since the last frame) and `counts` (owner id → how many forced reflows) are consumed: empty on return.
- * `goneMark` as for exclusiveWeights (ids, for forced reflows and folds, are still asked through `isLive`).
+ * Writes the frame's Cost records: [Cost, id, style, layout, forced ms, forced reflows]. `causes[i]` weighs
+ * `layoutW[i]` (ms) and `styleW[i]` (elements); entries marked `goneMark` (unmounted since) or not live weigh
+ * nothing. `forcedById` (owner id → forced ms since the last frame) and `counts` (owner id → how many forced
+ * reflows) are consumed: empty on return.
  */
 export function attribute(
-  sink: CostSink, dirtied: readonly Dirtied[], styleMs: number, layoutMs: number, forcedById: Map<number, number>,
-  isLive: (id: number) => boolean = always, counts: Map<number, number> = NO_COUNTS, goneMark = 0,
+  sink: CostSink, causes: readonly Caused[], layoutW: readonly number[], styleW: readonly number[], styleMs: number,
+  layoutMs: number, forcedById: Map<number, number>, isLive: (id: number) => boolean = always,
+  counts: Map<number, number> = NO_COUNTS, goneMark = 0,
 ): void {
-  const total = exclusiveWeights(dirtied, isLive, weights, goneMark);
+  let layoutTotal = 0, styleTotal = 0;
+  for (let i = 0; i < causes.length; i++) {
+    const c = causes[i];
+    if (goneMark !== 0 ? (c.marks & goneMark) !== 0 : !isLive(c.id)) continue;
+    layoutTotal += layoutW[i];
+    styleTotal += styleW[i];
+  }
+
   let pageForced = forcedById.get(0) ?? 0;
   let pageCount = counts.get(0) ?? 0;
   forcedById.delete(0);
@@ -128,42 +73,49 @@ export function attribute(
       forcedById.delete(id);
     }
   }
-  if (total === 0) {
+  // Each kind by its own weights; by the other kind's where it has none.
+  const lw = layoutTotal > 0 ? layoutW : styleW;
+  const lt = layoutTotal > 0 ? layoutTotal : styleTotal;
+  const sw = styleTotal > 0 ? styleW : layoutW;
+  const st = styleTotal > 0 ? styleTotal : layoutTotal;
+  if (lt === 0) {
     if (styleMs > 0 || layoutMs > 0 || pageForced > 0) sink.write(RecordKind.Cost, 0, styleMs, layoutMs, pageForced, pageCount);
   } else {
     const anyForced = forcedById.size > 0;
-    // Folded shares gather in a run while consecutive dirtied components share a parent (a grid's cells come in
-    // order): one table update per run, not two per component.
+    // Folded shares gather in a run while consecutive causes share a parent (a grid's cells come in order): one table
+    // update per run, not two per component.
     let runTo = -1, runStyle = 0, runLayout = 0;
-    for (let i = 0; i < dirtied.length; i++) {
-      if (weights[i] === 0) continue;
-      const d = dirtied[i];
-      const w = weights[i] / total;
-      const forced = anyForced ? forcedById.get(d.id) ?? 0 : 0;
-      if (forced === 0 && d.parent !== null && (styleMs + layoutMs) * w < MIN_SHARE_MS) {
-        const to = d.parent.id;
+    for (let i = 0; i < causes.length; i++) {
+      const c = causes[i];
+      if (goneMark !== 0 ? (c.marks & goneMark) !== 0 : !isLive(c.id)) continue;
+      const style = styleMs * (sw[i] / st);
+      const layout = layoutMs * (lw[i] / lt);
+      if (style === 0 && layout === 0) continue;
+      const forced = anyForced ? forcedById.get(c.id) ?? 0 : 0;
+      if (forced === 0 && c.parent !== null && style + layout < MIN_SHARE_MS) {
+        const to = c.parent.id;
         if (to !== runTo) {
           if (runTo !== -1) fold(runTo, runStyle, runLayout);
           runTo = to;
           runStyle = runLayout = 0;
         }
-        runStyle += styleMs * w;
-        runLayout += layoutMs * w;
+        runStyle += style;
+        runLayout += layout;
         continue;
       }
-      if (forced !== 0) forcedById.delete(d.id);
-      sink.write(RecordKind.Cost, d.id, styleMs * w, layoutMs * w, forced, forced !== 0 ? counts.get(d.id) ?? 0 : 0);
+      if (forced !== 0) forcedById.delete(c.id);
+      sink.write(RecordKind.Cost, c.id, style, layout, forced, forced !== 0 ? counts.get(c.id) ?? 0 : 0);
     }
     if (runTo !== -1) fold(runTo, runStyle, runLayout);
-    for (const [id, st] of foldStyle) {
+    for (const [id, st2] of foldStyle) {
       // The parent may have unmounted this frame: then the share is nobody's.
-      sink.write(RecordKind.Cost, isLive(id) ? id : 0, st, foldLayout.get(id) ?? 0, 0);
+      sink.write(RecordKind.Cost, isLive(id) ? id : 0, st2, foldLayout.get(id) ?? 0, 0);
     }
     foldStyle.clear();
     foldLayout.clear();
     if (pageForced > 0) sink.write(RecordKind.Cost, 0, 0, 0, pageForced, pageCount);
   }
-  // Forced reflows of live components that were not dirtied this frame.
+  // Forced reflows of live components that caused nothing at the frame's end.
   for (const [id, ms] of forcedById) if (ms > 0) sink.write(RecordKind.Cost, id, 0, 0, ms, counts.get(id) ?? 0);
   forcedById.clear();
   counts.clear();

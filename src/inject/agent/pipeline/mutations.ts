@@ -1,19 +1,44 @@
 /**
- * A MutationObserver for DOM the framework did not change: nodes added or
- * removed by other code (imperative widgets, innerHTML, web components'
- * shadow trees). It observes the document and every shadow root the
- * attachShadow wrapper reports, childList only: React's own text and
- * attribute updates produce no records, and its structural changes are
- * already known from the commit (their records are simply redundant).
+ * DOM changes the framework did not make (issue 43: "whatever React, a library or page code did"): imperative widgets,
+ * innerHTML, web components' shadow trees, a positioning library writing `style.top`, page code setting text.
+ *
+ * Two observers, both on the document and every shadow root the attachShadow wrapper reports:
+ *  - childList, always while on: nodes added or removed. React's own structural changes come here too; a record in a
+ *    component whose commit already reported a change this frame is React's and adds nothing.
+ *  - attributes and text, not always: on a busy page React's own writes would make a record each (a 4 900-cell grid
+ *    changing 10 % a tick: a thousand records, ≈ 0.5 ms a tick, more than the overlay's whole budget), and the
+ *    commit already says what they are. So it *discovers*: it observes everything for one frame every
+ *    DISCOVERY_MS, and at once after a frame whose layout had no known cause. A component in which such a frame finds
+ *    changes nobody's commit reported has a foreign writer: from then on its top elements alone are observed, until
+ *    it has had none for FORGET_MS. A foreign write between discoveries into a component not yet known for them is
+ *    missed (docs/TIMING.md §2).
  */
 import type { ShadowState } from '../../boot/link';
-import type { Registry } from './registry';
+import { CHANGE_ADDED, CHANGE_FOREIGN, CHANGE_TEXT } from '../adapter';
+import { OVERLAY_TAG } from '../../../protocol/overlay-tag';
+import { EXPERIMENT_ATTRIBUTE } from '../experiment/experiment';
+import type { Entry, Registry } from './registry';
 
-const OVERLAY_TAG = 'LAYOUT-COST-OVERLAY';
-const OPTIONS: MutationObserverInit = { childList: true, subtree: true };
+const TREE: MutationObserverInit = { childList: true, subtree: true };
+const ATTRS: MutationObserverInit = { attributes: true, characterData: true, subtree: true, attributeOldValue: true, characterDataOldValue: true };
+/** One frame of whole-document attribute and text observation this often. */
+export const DISCOVERY_MS = 2_000;
+/** After a frame whose layout had no cause, the next discovery waits at most this long. */
+const UNEXPLAINED_MS = 250;
+/** A component with no foreign write for this long is observed no more. */
+const FORGET_MS = 10_000;
+/** Components observed for foreign writes, at most. */
+const MAX_SCOPED = 64;
 
 export class MutationTracker {
   private observer: MutationObserver | null = null;
+  private attrs: MutationObserver | null = null;
+  /** Observing every attribute and text change of the document (one frame). */
+  private discovering = false;
+  private lastDiscovery = -Infinity;
+  /** Components with foreign writers, and when one was last seen. */
+  private readonly scoped = new Map<Entry, number>();
+  private scopedChanged = false;
 
   constructor(
     private readonly shadow: ShadowState,
@@ -21,21 +46,31 @@ export class MutationTracker {
     private readonly registry: Registry,
     private readonly onDirty: () => void,
     private readonly clock: { enter(): void; leave(): void } | null = null,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   start(): void {
     if (this.observer) return;
     this.observer = new MutationObserver(this.observed);
-    this.observer.observe(document, OPTIONS);
+    this.attrs = new MutationObserver(this.observed);
+    this.observeAll(this.observer, TREE);
+    this.shadow.onAttach = (_host, root) => {
+      this.observer?.observe(root, TREE);
+      if (this.discovering) this.attrs?.observe(root, ATTRS);
+    };
+    this.lastDiscovery = -Infinity;
+  }
+
+  private observeAll(o: MutationObserver, opts: MutationObserverInit): void {
+    o.observe(document, opts);
     for (const ref of this.shadow.hosts) {
       const host = ref.deref();
       const root = host ? this.shadow.rootOf.get(host) ?? host.shadowRoot : null;
-      if (root) this.observer.observe(root, OPTIONS);
+      if (root) o.observe(root, opts);
     }
-    this.shadow.onAttach = (_host, root) => this.observer?.observe(root, OPTIONS);
   }
 
-  /** The observer's callback: the agent's own work (self-clock.ts). */
+  /** Both observers' callback: the agent's own work (self-clock.ts). */
   private readonly observed = (records: MutationRecord[]): void => {
     this.clock?.enter();
     try {
@@ -48,33 +83,115 @@ export class MutationTracker {
   stop(): void {
     this.observer?.disconnect();
     this.observer = null;
+    this.attrs?.disconnect();
+    this.attrs = null;
+    this.discovering = false;
+    this.scoped.clear();
     this.shadow.onAttach = null;
   }
 
   /** Handle queued records now (at frame end) instead of waiting for the microtask. */
   drain(): void {
     if (this.observer) this.handle(this.observer.takeRecords());
+    if (this.attrs) this.handle(this.attrs.takeRecords());
+  }
+
+  /** Components watched for foreign attribute and text writes (internals, tests). */
+  get watched(): number {
+    return this.scoped.size;
+  }
+
+  /**
+   * At frame end, after `drain` and the frame's weighing: ends a discovery frame, starts the next when it is due (or
+   * at once after a frame whose layout had no known cause), and re-observes the components with foreign writers.
+   */
+  endFrame(unexplainedLayout: boolean): void {
+    const attrs = this.attrs;
+    if (!attrs) return;
+    const now = this.now();
+    for (const [e, at] of this.scoped) {
+      if (now - at > FORGET_MS || this.registry.entries.get(e.id) !== e) {
+        this.scoped.delete(e);
+        this.scopedChanged = true;
+      }
+    }
+    const due = now - this.lastDiscovery >= (unexplainedLayout ? UNEXPLAINED_MS : DISCOVERY_MS);
+    if (due) {
+      this.lastDiscovery = now;
+      attrs.disconnect();
+      this.observeAll(attrs, ATTRS);
+      this.discovering = true;
+      return;
+    }
+    if (!this.discovering && !this.scopedChanged) return;
+    this.discovering = false;
+    this.scopedChanged = false;
+    attrs.disconnect();
+    for (const e of this.scoped.keys()) for (const h of this.registry.hostsOf(e)) attrs.observe(h, ATTRS);
   }
 
   private handle(records: MutationRecord[]): void {
     let any = false;
     let last: Node | null = null;
+    const causes = this.registry.causes;
     for (const r of records) {
-      if (r.target === last) continue;
-      if (isOverlay(r)) continue;
-      last = r.target;
-      const e = this.registry.entries.get(this.ownerOf(r.target));
-      if (e !== undefined) {
-        this.registry.structure(e);
-        this.registry.dirty(e);
-        any = true;
+      if (r.type === 'childList') {
+        if (r.target === last || isOverlay(r)) continue;
+        last = r.target;
       }
+      const target = r.type === 'characterData' ? r.target.parentElement : r.target;
+      if (!(target instanceof Element) || target.localName === OVERLAY_TAG) continue;
+      const e = this.registry.entries.get(this.ownerOf(target));
+      if (e === undefined) continue;
+      any = true;
+      if (r.type === 'childList') this.registry.structure(e);
+      // Its commit reported what changed in it this frame: the record is React's.
+      if (this.fromCommit(e) || (r.type === 'childList' && this.insertedByCommit(r))) continue;
+      if (r.type === 'attributes') {
+        const name = r.attributeName ?? '';
+        // The agent's own experiment attribute is never a cause.
+        if (name === EXPERIMENT_ATTRIBUTE) continue;
+        const now = target.getAttribute(name);
+        if (now === r.oldValue) continue;
+        causes.attribute(e, target, name, r.oldValue, now, CHANGE_FOREIGN);
+      } else if (r.type === 'characterData') {
+        if ((r.target as CharacterData).data === r.oldValue) continue;
+        this.registry.changed(e, target, CHANGE_TEXT | CHANGE_FOREIGN);
+      } else {
+        this.registry.changed(e, target, CHANGE_TEXT | CHANGE_FOREIGN);
+        const added = r.addedNodes;
+        for (let i = 0; i < added.length && i < 4; i++) {
+          const n = added[i];
+          if (n instanceof Element) this.registry.changed(e, n, CHANGE_ADDED | CHANGE_FOREIGN);
+        }
+      }
+      if (r.type !== 'childList') this.foreign(e);
     }
     if (any) this.onDirty();
+  }
+
+  private fromCommit(e: Entry): boolean {
+    return this.registry.causes.of(e)?.committed === true;
+  }
+
+  /** A childList record whose first added node belongs to a component the commit reported (one it mounted). */
+  private insertedByCommit(r: MutationRecord): boolean {
+    const n = r.addedNodes.length > 0 ? r.addedNodes[0] : null;
+    if (n === null) return false;
+    const e = this.registry.entries.get(this.ownerOf(n));
+    return e !== undefined && this.fromCommit(e);
+  }
+
+  private foreign(e: Entry): void {
+    if (!this.scoped.has(e)) {
+      if (this.scoped.size >= MAX_SCOPED) return;
+      this.scopedChanged = true;
+    }
+    this.scoped.set(e, this.now());
   }
 }
 
 function isOverlay(r: MutationRecord): boolean {
   const n = r.addedNodes.length === 1 ? r.addedNodes[0] : r.removedNodes.length === 1 ? r.removedNodes[0] : null;
-  return n !== null && n.nodeName === OVERLAY_TAG;
+  return n !== null && (n as Element).localName === OVERLAY_TAG;
 }

@@ -13,7 +13,11 @@ import type { NativeReaders } from '../natives';
 import type { Reasons } from '../reasons';
 import { RingBuffer } from '../ring-buffer';
 import { BoundsReader } from './bounds';
-import { attribute, type CostSink, type Dirtied } from './attribution';
+import { attribute, type CostSink } from './attribution';
+import { Causes } from './causes';
+import { Probes } from './probes';
+import { weigh, type Weights } from './weigh';
+import { animationKind } from './animations';
 import { PerfTrack, type FrameShare } from '../timing/perf-track';
 import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
@@ -21,7 +25,7 @@ import { Interner, KeyBatch } from './interner';
 import { MutationTracker } from './mutations';
 import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
-import { GONE, Registry } from './registry';
+import { GONE, Registry, type Entry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
@@ -35,6 +39,10 @@ const RING_CAPACITY = 1 << 14;
 const MAX_WANT_BOUNDS = 1000;
 /** What dirtied the pinned component goes to the content script at most this often. */
 const DIRTIED_INTERVAL_MS = 250;
+/** Running animations looked at a frame, at most (a page with more: the first ones). */
+const MAX_ANIMATIONS = 256;
+/** A frame with this much layout and no known cause starts a discovery of foreign writers at once (mutations.ts). */
+const UNEXPLAINED_LAYOUT_MS = 0.5;
 /** Occluders sent at most (the topmost are kept). */
 const MAX_OCCLUDERS = 32;
 /** Elements of one occluder whose boxes make its rect: its top elements and what is under them, breadth first. */
@@ -63,6 +71,12 @@ export class Pipeline {
   private readonly bounds: BoundsReader;
   readonly loop: FrameLoop;
   private readonly mutations: MutationTracker;
+  /** How much layout a change at a place costs, measured on the page (probes.ts). */
+  readonly probes: Probes;
+  /** The frame's causes weighed (weigh.ts), reused frame after frame. */
+  private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [] };
+  /** What each animation animates (K_* bits), by animation. */
+  private animationKinds = new WeakMap<Animation, number>();
   private adapter: FrameworkAdapter | null = null;
   private running = false;
   private dirty = false;
@@ -132,7 +146,10 @@ export class Pipeline {
   constructor(private readonly link: AgentLink, readers: NativeReaders, private readonly reasons: Reasons,
     private readonly win: Window & typeof globalThis,
     private readonly makeAdapter: () => FrameworkAdapter | null) {
-    this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter);
+    const perf = win.performance;
+    this.now = perf.now.bind(perf);
+    this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter,
+      new Causes<Entry>(() => styleSheets(win, link.shadow), this.now));
     this.registry.onChange = this.markDirty;
     this.registry.onRingHigh = () => this.postRecords();
     this.bounds = new BoundsReader(win);
@@ -140,11 +157,13 @@ export class Pipeline {
     this.dirtied = new DirtiedTracker(win, { enter: () => this.clock.enter(), leave: () => this.clock.leave() });
     this.registry.onCommitted = () => this.dirtied.takeReact();
     this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
-    this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
-      { enter: () => this.clock.enter(), leave: () => this.clock.leave() });
-    const perf = win.performance;
-    this.now = perf.now.bind(perf);
     this.clock = new SelfClock(this.now);
+    this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
+      { enter: () => this.clock.enter(), leave: () => this.clock.leave() }, this.now);
+    this.probes = new Probes({
+      win, now: this.now, pause: () => this.forced?.pause(), resume: () => this.forced?.resume(),
+      debug: (...args) => link.debug(...args),
+    }, (fn) => /\[native code\]/.test(readers.sourceOf(fn) ?? ''));
     this.forced = new ForcedReflowTimer({
       win, sourceOf: readers.sourceOf,
       degrade: (reason) => reasons.add(reason),
@@ -152,6 +171,7 @@ export class Pipeline {
       post: (type, payload, transfer) => link.post(type, payload, transfer),
       debug: (...args) => link.debug(...args),
       ownerOf: (node) => this.adapter?.ownerOf(node) ?? 0, onForced: this.markDirty,
+      onFlushed: this.flushedByPage,
       onSpan: (id, t0, ms) => this.track.forced(`${this.registry.nameOf(id)} (forced reflow)`, t0, ms),
     });
     this.track = new PerfTrack(win, link.raf.apply, readers.sourceOf);
@@ -198,6 +218,7 @@ export class Pipeline {
     this.optional('counting inside shadow roots', () => this.findShadowRoots());
     this.optional('forced-reflow timing', () => this.forced?.install());
     this.optional('the MutationObserver (DOM changes React did not make)', () => this.mutations.start());
+    this.probes.start();
     this.startListening();
     try {
       this.attachAdapter();
@@ -273,6 +294,8 @@ export class Pipeline {
     this.keys.clear();
     this.wantBounds = [];
     this.dirtied.stop();
+    this.probes.clear();
+    this.animationKinds = new WeakMap();
     this.forcedById.clear();
     this.forcedCountById.clear();
     this.frameNo = 0;
@@ -345,7 +368,7 @@ export class Pipeline {
       // document's style. Both only move this frame's own work earlier (SPEC §5.2).
       const doc = this.win.document;
       const t0 = this.now();
-      doc.getAnimations();
+      const animations = doc.getAnimations();
       const t1 = this.now();
       doc.documentElement.getBoundingClientRect();
       const t2 = this.now();
@@ -355,21 +378,32 @@ export class Pipeline {
       if (this.registry.pendingRecounts > 0) this.registry.flushStats();
       const forcedMs = forced ? forced.take(this.forcedById, this.forcedCountById) : 0;
       this.frameNo++;
-      const dirtyList = this.registry.takeLayoutDirty();
-      this.noteAlone(dirtyList, t2 - t1 + forcedMs);
+      const animating = this.animationCauses(animations);
+      const causes = this.registry.causes;
+      const w = this.weights;
+      weigh(causes, this.probes.usable ? this.probes : null, w);
+      this.noteAlone(w, t2 - t1 + forcedMs);
       if (this.track.enabled) {
-        attribute(this.shareSink, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
+        attribute(this.shareSink, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
         this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
         this.shares.clear();
       } else {
-        attribute(this.ring, dirtyList, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
+        attribute(this.ring, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
       }
+      const unexplained = causes.length === 0 && forcedMs === 0 && t2 - t1 >= UNEXPLAINED_LAYOUT_MS;
+      causes.clear();
+      w.owners.length = 0;
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs, t0);
       // The page's own style and layout, only moved earlier: not ours.
       this.clock.exclude(t2 - t0);
       this.readBounds();
+      // Layout is clean: measure the places the split needed and did not know yet (our own time).
+      this.probes.run();
+      this.mutations.endFrame(unexplained);
       this.trackDirtied(false);
       this.onMeasured?.(t1 - t0, t2 - t1, forcedMs, this.now());
+      // A running animation that restyles or relayouts makes frames of its own: measure them too.
+      if (animating) this.markDirty();
     } catch (e) {
       this.link.debug('frame', e);
     } finally {
@@ -385,17 +419,60 @@ export class Pipeline {
    * A frame in which React changed only the pinned component's subtree: all of its layout (frame-end and forced) was
    * caused by it, inside its subtree or spread beyond it (issue 12, item 2).
    */
-  private noteAlone(dirty: readonly Dirtied[], layoutMs: number): void {
+  private noteAlone(w: Weights<Entry>, layoutMs: number): void {
     const id = this.pinned;
-    if (id === null || dirty.length === 0) return;
-    for (const d of dirty) {
-      let e: Dirtied | null = d;
+    if (id === null) return;
+    let any = false;
+    for (let i = 0; i < w.owners.length; i++) {
+      if (w.layout[i] === 0) continue;
+      any = true;
+      let e: Entry | null = w.owners[i];
       for (let g = 0; e !== null && e.id !== id && g < 10_000; g++) e = e.parent;
       if (e === null || e.id !== id) return;
     }
+    if (!any) return;
     const a = this.alone;
     a.frames++;
     a.layoutMs += (a.frames === 1 ? 1 : 0.2) * (layoutMs - a.layoutMs);
+  }
+
+  /**
+   * The page's code forced a flush (timing/forced-reflow.ts): the style and layout of everything changed before it
+   * is done and paid by the reader. What was pending is no cause of the frame's end any more.
+   */
+  private readonly flushedByPage = (): void => {
+    try {
+      this.mutations.drain();
+      this.registry.causes.clear();
+    } catch (e) {
+      this.link.debug('flushed', e);
+    }
+  };
+
+  /**
+   * Running animations and transitions whose properties restyle or relayout (a composited transform or opacity does
+   * neither on the main thread): causes of their target's component. Returns whether any runs, so that its frames are
+   * measured too.
+   */
+  private animationCauses(list: readonly Animation[]): boolean {
+    const adapter = this.adapter;
+    if (adapter === null || list.length === 0) return false;
+    let any = false;
+    for (let i = 0; i < list.length && i < MAX_ANIMATIONS; i++) {
+      const a = list[i];
+      let kind = this.animationKinds.get(a);
+      if (kind === undefined) {
+        kind = animationKind(a);
+        this.animationKinds.set(a, kind);
+      }
+      if (kind === 0 || a.playState !== 'running') continue;
+      const target = (a.effect as KeyframeEffect | null)?.target;
+      if (!target) continue;
+      any = true;
+      const e = this.registry.entries.get(adapter.ownerOf(target));
+      if (e !== undefined) this.registry.causes.kind(e, target, kind, 0);
+    }
+    return any;
   }
 
   /**
@@ -624,6 +701,11 @@ export class Pipeline {
       track: this.track.enabled ? 1 : 0,
       /** 1 while components' keys go to the content script (a panel or a recording shows them; registry `wantKeys`). */
       keys: this.registry.wantKeys ? 1 : 0,
+      /** Layout probes made since enable (probes.ts: each is two forced layouts of ours) and their ms. */
+      probes: this.probes.made,
+      probeMs: Math.round(this.probes.spentMs * 100) / 100,
+      /** Components watched for attribute and text writes other code made (mutations.ts). */
+      foreignWatched: this.mutations.watched,
     };
   }
 
@@ -685,5 +767,19 @@ function errorText(e: unknown): string {
     return String(e instanceof Error ? e.message : e).slice(0, 120);
   } catch {
     return 'unknown error';
+  }
+}
+
+/** Every style sheet the page's elements may match: the document's, adopted ones, and those of the shadow roots we know. */
+function* styleSheets(win: Window & typeof globalThis, shadow: AgentLink['shadow']): Generator<CSSStyleSheet> {
+  const doc = win.document;
+  for (let i = 0; i < doc.styleSheets.length; i++) yield doc.styleSheets[i];
+  yield* doc.adoptedStyleSheets ?? [];
+  for (const ref of shadow.hosts) {
+    const host = ref.deref();
+    const root = host ? shadow.rootOf.get(host) ?? host.shadowRoot : null;
+    if (!root) continue;
+    for (let i = 0; i < root.styleSheets.length; i++) yield root.styleSheets[i];
+    yield* root.adoptedStyleSheets ?? [];
   }
 }

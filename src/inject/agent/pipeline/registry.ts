@@ -22,12 +22,12 @@ import { IdTable } from '../../../protocol/id-table';
 import { packCounts, packedAuthored, packedRendered } from '../../../protocol/packed-counts';
 import type { ComponentRef, ComponentSink, FrameworkAdapter } from '../adapter';
 import type { RingBuffer } from '../ring-buffer';
+import type { Causes } from './causes';
 import type { DomCounter } from './dom-counts';
 import type { Interner, KeyBatch } from './interner';
 
 const RECOUNT = 1;
 const STATS = 2;
-const LAYOUT_DIRTY = 4;
 /** Its rendered count was read from the DOM in this flush: a later difference from below is already in it. */
 const COUNTED = 8;
 /** Its top hosts came through a portal at the last recount (a bit, not a field: 4 B per component, docs/PERFORMANCE.md). */
@@ -59,8 +59,8 @@ const KEYED = 1024;
 const COMMIT_SHIFT = 11;
 const COMMIT_ONE = 1 << COMMIT_SHIFT;
 const MAX_MARKED_COMMITS = 2 ** (30 - COMMIT_SHIFT) - 1;
-/** Every bit the registry keeps in `Entry.marks` (attribution.ts borrows one between them: WEIGHING). */
-export const REGISTRY_MARKS = RECOUNT | STATS | LAYOUT_DIRTY | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
+/** Every bit the registry keeps in `Entry.marks`. */
+export const REGISTRY_MARKS = RECOUNT | STATS | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
 /** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
 const MAX_HELD_GONE = 1024;
 /** Above this many pending recounts in one flush, do the rest next flush. */
@@ -165,8 +165,6 @@ export class Registry implements ComponentSink {
   private nextId = 1;
   private recounts: Entry[] = [];
   private stats: Entry[] = [];
-  /** Components whose DOM the framework changed since the last frame. */
-  layoutDirty: Entry[] = [];
   /** Set by the pipeline: something happened that needs a frame. */
   onChange: () => void = () => {};
   /** Set by the pipeline: some component's DOM structure may have changed. */
@@ -224,6 +222,8 @@ export class Registry implements ComponentSink {
     private readonly keys: KeyBatch,
     private readonly counter: DomCounter,
     private readonly adapter: () => FrameworkAdapter | null,
+    /** What each component changed since the last frame end that costs style or layout (causes.ts). */
+    readonly causes: Causes<Entry>,
   ) {
     this.ringHigh = ring.capacity - 1024;
   }
@@ -284,11 +284,16 @@ export class Registry implements ComponentSink {
     this.onStructure();
   }
 
-  dirty(e: Entry): void {
-    if ((e.marks & (LAYOUT_DIRTY | GONE)) === 0) {
-      e.marks |= LAYOUT_DIRTY;
-      this.layoutDirty.push(e);
-    }
+  changed(e: Entry, site: Element | null, how: number): void {
+    if ((e.marks & GONE) === 0) this.causes.add(e, site, how);
+  }
+
+  attribute(e: Entry, el: Element, name: string, before: string | null, after: string | null): void {
+    if ((e.marks & GONE) === 0) this.causes.attribute(e, el, name, before, after);
+  }
+
+  styleProperty(e: Entry, el: Element, name: string): void {
+    if ((e.marks & GONE) === 0) this.causes.styleProperty(e, el, name);
   }
 
   rehandle(e: Entry, handle: object): void {
@@ -322,14 +327,6 @@ export class Registry implements ComponentSink {
     const e = this.entries.get(id);
     const adapter = this.adapter();
     return e === undefined || adapter === null ? 'Anonymous' : adapter.nameOf(e.handle);
-  }
-
-  /** Takes the layout-dirty list for this frame and clears the marks. */
-  takeLayoutDirty(): Entry[] {
-    const list = this.layoutDirty;
-    this.layoutDirty = [];
-    for (const e of list) e.marks &= ~LAYOUT_DIRTY;
-    return list;
   }
 
   /** The topmost host elements of an entry (reused scratch array: copy before keeping). */
@@ -602,7 +599,7 @@ export class Registry implements ComponentSink {
     this.stats = [];
     this.held = [];
     this.heldGone = 0;
-    this.layoutDirty = [];
+    this.causes.clear();
     this.portaledIn.clear();
     this.portalVersion = -1;
     this.surfaceRoots.clear();

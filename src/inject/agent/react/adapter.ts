@@ -1,11 +1,18 @@
 /**
- * The React adapter: turns commits into mounts, renders, unmounts and dirty
- * marks, descending only where the fibers say something changed (a subtree
- * whose child pointer is shared with the previous tree bailed out and is
- * skipped whole). One walk at attach back-fills what is already mounted.
+ * The React adapter: turns commits into mounts, renders, unmounts and the DOM
+ * changes that can cost style or layout, descending only where the fibers say
+ * something changed (a subtree whose child pointer is shared with the previous
+ * tree bailed out and is skipped whole). One walk at attach back-fills what is
+ * already mounted.
+ *
+ * A host fiber flagged as updated is not yet a change: React 19 flags every
+ * re-rendered host element, whether or not its props differ. Its props are
+ * compared with the previous ones (props.ts): what differs is what React
+ * writes to the DOM, and only that is reported (issue 43).
  */
 import { creatorFrame, MAX_HINT_URL, type DebugHint } from '../../../protocol/sources';
-import type { ComponentRef, ComponentSink, FrameworkAdapter } from '../adapter';
+import { CHANGE_ADDED, CHANGE_TEXT, type ComponentRef, type ComponentSink, type FrameworkAdapter } from '../adapter';
+import { diffProps } from './props';
 import type { FiberRootLike, HookState, RendererLike } from '../../boot/link';
 import { CHILD_DELETION, COMPONENT, componentName, flagsOf, HOST, keyOf, kindOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber,
   type TagTable } from './fiber';
@@ -34,6 +41,7 @@ export class ReactAdapter implements FrameworkAdapter {
   private portalFibers = new Map<object, Fiber>();
   portalVersion = 0;
   private readonly portalTops: Element[] = [];
+  private readonly insertedScratch: Element[] = [];
   private readonly portalInner: number[] = [];
 
   /** `clock` times each commit and unmount as the agent's own work (../self-clock.ts). */
@@ -191,7 +199,8 @@ export class ReactAdapter implements FrameworkAdapter {
       const owner = this.refOf(p);
       if (owner !== undefined) {
         sink.structure(owner);
-        sink.dirty(owner);
+        // React 16/17 call this before removing the node: its DOM parent is still there.
+        sink.changed(owner, this.hostParent(f, tags), CHANGE_TEXT);
       }
       break;
     }
@@ -265,18 +274,57 @@ export class ReactAdapter implements FrameworkAdapter {
       } else {
         structural = true;
         this.mountFiber(c, owner, parentDepth, tags);
+        this.inserted(c, owner, tags);
       }
     }
     const deletions = next.deletions;
     if (deletions) {
       for (const d of deletions) this.unmountFiber(d, tags);
-      if (deletions.length > 0) structural = true;
+      if (deletions.length > 0) {
+        structural = true;
+        if (owner !== null) (this.sink as ComponentSink).changed(owner, this.hostParent(next, tags, true), CHANGE_TEXT);
+      }
     }
-    if (structural && owner !== null) {
-      const sink = this.sink as ComponentSink;
-      sink.structure(owner);
-      sink.dirty(owner);
+    if (structural && owner !== null) (this.sink as ComponentSink).structure(owner);
+  }
+
+  /**
+   * A fiber placed in this commit (new, or moved): the top elements it brought are new to the engine (styled and laid
+   * out afresh), each the cause of the component that renders it (a new component's own, else `owner`'s).
+   */
+  private inserted(c: Fiber, owner: ComponentRef | null, tags: TagTable): void {
+    const sink = this.sink as ComponentSink;
+    if (c.tag === tags.hostText) {
+      if (owner !== null) sink.changed(owner, this.hostParent(c, tags), CHANGE_TEXT);
+      return;
     }
+    const ref = kindOf(tags, c.tag) === COMPONENT ? this.refOf(c) ?? owner : owner;
+    if (ref === null) return;
+    if (kindOf(tags, c.tag) === HOST) {
+      if (c.stateNode instanceof Element) sink.changed(ref, c.stateNode, CHANGE_ADDED);
+      return;
+    }
+    const hosts = this.insertedScratch;
+    hosts.length = 0;
+    this.collectHosts(c.child, hosts, tags, 0);
+    for (const h of hosts) sink.changed(ref, h, CHANGE_ADDED);
+    hosts.length = 0;
+  }
+
+  /**
+   * The DOM element a fiber's host nodes sit in: the nearest host above it (the fiber itself with `self`), or the
+   * container of the root or portal above it.
+   */
+  private hostParent(f: Fiber, tags: TagTable, self = false): Element | null {
+    let guard = 0;
+    for (let p: Fiber | null = self ? f : f.return; p !== null && guard++ < MAX_DEPTH; p = p.return) {
+      if (kindOf(tags, p.tag) === HOST) return p.stateNode instanceof Element ? p.stateNode : null;
+      if (p.tag === tags.hostRoot || p.tag === tags.hostPortal) {
+        const c = (p.stateNode as { containerInfo?: unknown } | null)?.containerInfo;
+        return c instanceof Element ? c : null;
+      }
+    }
+    return null;
   }
 
   private updateFiber(f: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable): void {
@@ -301,10 +349,23 @@ export class ReactAdapter implements FrameworkAdapter {
       // rendered or got new children needs the update.
       sink.rehandle(ref, f);
       if ((flags & PERFORMED_WORK) !== 0) sink.rendered(ref);
+      // Moved (a keyed list reordered): its elements are detached and attached again.
+      if ((flags & PLACEMENT) !== 0) this.inserted(f, owner, tags);
     } else if (owner !== null && (flags & (PLACEMENT | UPDATE)) !== 0 && (kind === HOST || f.tag === tags.hostText)) {
       const sink = this.sink as ComponentSink;
-      sink.dirty(owner);
-      if ((flags & PLACEMENT) !== 0) sink.structure(owner);
+      if ((flags & PLACEMENT) !== 0) {
+        sink.structure(owner);
+        this.inserted(f, owner, tags);
+      } else if (f.tag === tags.hostText) {
+        if (f.memoizedProps !== prev.memoizedProps) sink.changed(owner, this.hostParent(f, tags), CHANGE_TEXT);
+      } else if (f.stateNode instanceof Element) {
+        try {
+          diffProps(sink, owner, f.stateNode, f.memoizedProps, prev.memoizedProps);
+        } catch {
+          // A hostile getter in the props: a change of unknown kind.
+          sink.changed(owner, f.stateNode, CHANGE_TEXT);
+        }
+      }
     } else if (f.tag === tags.hostPortal) {
       // Keep the fiber whose children are current (the content's top hosts are read from it).
       this.trackPortal(f, true);

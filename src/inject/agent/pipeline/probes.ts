@@ -1,0 +1,259 @@
+/**
+ * How much layout a change at a given place costs the engine, measured on the live page (issue 43). A relayout's
+ * cost depends on where the change sits — what lies between it and its relayout boundary, and what lies under it —
+ * not on the size of the component that made it: a one-cell text change in a 1 500-row table relayouts the table,
+ * 400 spans changing inside a `contain: strict` box stay inside it. No model of Blink's layout caches predicts that
+ * well; the engine itself does, so we ask it.
+ *
+ * A probe dirties layout at a site the way a change there does, without touching the DOM, and times the forced
+ * layout that follows, at frame end when layout is clean:
+ *  - content (text or children changed under the site): a Web Animation adds 0.001 px to the site's bottom padding.
+ *    It rounds to nothing in layout units, so no box moves, but the engine relayouts the site's content and the
+ *    chain up to its boundary, as a text change there does. Siblings share the chain: the estimate is kept by the
+ *    site's parent (a grid's cells are one probe).
+ *  - box (the site's own size may change: a width, a padding, a class whose rules move boxes, a layout animation):
+ *    the animation takes 1 px off the site's content width (its `width`, when fixed and content-box; else 1 px of
+ *    right padding), so everything under it relayouts at the new width, as when its size changes.
+ * Then the animation is cancelled and layout forced again (the page's own frame finds it clean); the estimate is the
+ * mean of the two layouts. A Web Animation makes no DOM mutation (the page's MutationObservers see nothing), starts
+ * no CSS transition, fires no event, and is gone before anything can read `getAnimations()`; no frame is painted in
+ * between, so nothing the page shows changes.
+ *
+ * Probes cost the page real layouts: they run only for sites that share a frame with another component's (a frame
+ * with one cause needs no split), at most PROBES_PER_FRAME a frame, within a budget of the wall clock
+ * (BUDGET_SHARE, after an initial allowance), and an estimate is kept PROBE_TTL_MS before it is refreshed. Their time
+ * is our own (self-clock.ts), reported as such.
+ */
+
+/**
+ * Probed estimates, ms: `one` for a change at one site of the key, `per` for each further site changing with it (a
+ * grid's cells relayout one by one; spans in one line box barely add to it), and when they were made.
+ */
+export interface Estimate {
+  one: number;
+  per: number;
+  at: number;
+  /** What its probe cost (ms of our own time). */
+  cost: number;
+}
+
+export const PROBE_CONTENT = 0;
+export const PROBE_BOX = 1;
+/** Leaves whose size changes, grouped by parent like content: 1 px more right padding each. */
+export const PROBE_LEAF = 2;
+
+/**
+ * An estimate older than this is refreshed when a frame needs it and the budget allows; an expensive one waits longer,
+ * TTL_PER_PROBE_MS for each ms its probe took (a 60 ms relayout probed again every two minutes, not every 20 s).
+ */
+export const PROBE_TTL_MS = 20_000;
+const TTL_PER_PROBE_MS = 500;
+/** Sites of one key probed together, at most (their estimate is extrapolated past it). */
+export const MAX_SAMPLE = 64;
+/** Probes a frame, at most. */
+const PROBES_PER_FRAME = 4;
+/** The share of the wall clock probes may take, after the allowance. */
+const BUDGET_SHARE = 0.005;
+const ALLOWANCE_MS = 60;
+const MAX_QUEUE = 32;
+const CONTENT_PAD = [{ paddingBottom: '0.001px', composite: 'add' }, { paddingBottom: '0.001px', composite: 'add' }];
+const BOX_PAD = [{ paddingRight: '1px', composite: 'add' }, { paddingRight: '1px', composite: 'add' }];
+const OPTIONS: KeyframeAnimationOptions = { duration: 1e9, fill: 'both' };
+/** Displays whose boxes take no padding: probed at a cell inside (rows, row groups) or at the parent (contents). */
+const NO_PADDING = /^(table-row|table-row-group|table-header-group|table-footer-group|table-column|table-column-group|contents)$/;
+
+export interface ProbeHost {
+  win: Window & typeof globalThis;
+  now(): number;
+  /** Our own layout reads: not the page's forced reflows. */
+  pause(): void;
+  resume(): void;
+  debug(...args: unknown[]): void;
+}
+
+interface Queued {
+  flavor: number;
+  key: Element;
+  sites: Element[];
+}
+
+export class Probes {
+  /** Estimates by flavor, then key. */
+  private estimates = [new WeakMap<Element, Estimate>(), new WeakMap<Element, Estimate>(), new WeakMap<Element, Estimate>()];
+  private queue: Queued[] = [];
+  private readonly queued = [new WeakSet<Element>(), new WeakSet<Element>(), new WeakSet<Element>()];
+  private startedAt = 0;
+  private readonly anims: Animation[] = [];
+  /** Probe ms spent since start. */
+  spentMs = 0;
+  /** Probes made since start (internals; the timing tests subtract their layouts). */
+  made = 0;
+  /** False where the engine's Web Animations are missing or replaced: no probes, estimates stay unknown. */
+  usable = true;
+  private readonly animate: ((this: Element, k: Keyframe[], o: KeyframeAnimationOptions) => Animation) | null;
+
+  constructor(private readonly host: ProbeHost, isNative: (fn: unknown) => boolean) {
+    const fn = host.win.Element.prototype.animate as unknown;
+    this.animate = typeof fn === 'function' && isNative(fn) ? fn as Probes['animate'] : null;
+    this.usable = this.animate !== null;
+  }
+
+  start(): void {
+    this.startedAt = this.host.now();
+    this.spentMs = 0;
+  }
+
+  /** The key content sites share: their parent (siblings share the way up to their boundary). */
+  static contentKey(site: Element): Element {
+    return site.parentElement ?? site;
+  }
+
+  /**
+   * The estimate for content changes at `sites` (all under `key`, the first MAX_SAMPLE of them), or for a box change
+   * at `key` itself; null while there is none. With `want`, a missing or stale one is queued for the next `run`.
+   */
+  estimate(flavor: number, key: Element, sites: readonly Element[], want: boolean): Estimate | null {
+    const e = this.estimates[flavor].get(key);
+    if (want && (e === undefined || this.host.now() - e.at > Math.max(PROBE_TTL_MS, e.cost * TTL_PER_PROBE_MS))) {
+      this.enqueue(flavor, key, sites);
+    }
+    return e ?? null;
+  }
+
+  private enqueue(flavor: number, key: Element, sites: readonly Element[]): void {
+    const seen = this.queued[flavor];
+    if (seen.has(key) || this.queue.length >= MAX_QUEUE || !this.usable || sites.length === 0) return;
+    seen.add(key);
+    this.queue.push({ flavor, key, sites: sites.slice(0, MAX_SAMPLE) });
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Probes queued keys while the budget allows (what was spent so far is below it; a refresh must also fit what it cost
+   * the last time). Call with layout clean (right after the frame's measurement).
+   */
+  run(): void {
+    if (this.queue.length === 0) return;
+    const allowed = ALLOWANCE_MS + BUDGET_SHARE * (this.host.now() - this.startedAt);
+    for (let n = 0; n < PROBES_PER_FRAME && this.queue.length > 0; n++) {
+      const q = this.queue[0];
+      const known = this.estimates[q.flavor].get(q.key);
+      if (this.spentMs + (known?.cost ?? 0) > allowed) return;
+      this.queue.shift();
+      this.queued[q.flavor].delete(q.key);
+      const sites = q.sites.filter((s) => s.isConnected);
+      if (sites.length === 0) continue;
+      const t0 = this.host.now();
+      const est = this.probeGroup(q.flavor, sites);
+      const cost = this.host.now() - t0;
+      this.spentMs += cost;
+      if (est !== null) {
+        est.cost = cost;
+        this.estimates[q.flavor].set(q.key, est);
+      }
+    }
+  }
+
+  /** One site alone, then (with more) all of them together: what one costs, and what each further one adds. */
+  private probeGroup(flavor: number, sites: Element[]): Estimate | null {
+    const one = this.probe(flavor, sites, 1);
+    if (one < 0) return null;
+    let per = 0;
+    if (sites.length > 1) {
+      const all = this.probe(flavor, sites, sites.length);
+      if (all >= 0) per = Math.max(0, (all - one) / (sites.length - 1));
+    }
+    return { one, per, at: this.host.now(), cost: 0 };
+  }
+
+  /** The first `n` sites changed at once: the mean of the two layouts (applied, then cancelled), or −1. */
+  private probe(flavor: number, sites: Element[], n: number): number {
+    const { win } = this.host;
+    const doc = win.document;
+    const root = doc.documentElement;
+    if (this.animate === null) return -1;
+    const anims = this.anims;
+    this.host.pause();
+    try {
+      for (let i = 0; i < n; i++) {
+        const target = this.target(sites[i]);
+        if (target === null) continue;
+        const frames = flavor === PROBE_BOX ? this.boxFrames(target) : flavor === PROBE_LEAF ? BOX_PAD : CONTENT_PAD;
+        anims.push(this.animate.call(target, frames as Keyframe[], OPTIONS));
+      }
+      if (anims.length === 0) return -1;
+      doc.getAnimations();
+      const t0 = this.host.now();
+      root.getBoundingClientRect();
+      const t1 = this.host.now();
+      for (const a of anims) a.cancel();
+      anims.length = 0;
+      doc.getAnimations();
+      const t2 = this.host.now();
+      root.getBoundingClientRect();
+      const t3 = this.host.now();
+      this.made++;
+      return (t1 - t0 + t3 - t2) / 2;
+    } catch (e) {
+      this.host.debug('probe', e);
+      return -1;
+    } finally {
+      for (const a of anims) {
+        try {
+          a.cancel();
+        } catch (e) {
+          this.host.debug('probe cancel', e);
+        }
+      }
+      anims.length = 0;
+      this.host.resume();
+    }
+  }
+
+  /** Where padding applies: a row's first cell, a display: contents element's parent; an outer <svg> for SVG. */
+  private target(site: Element): Element | null {
+    const { win } = this.host;
+    let el: Element | null = site;
+    for (let g = 0; el !== null && g < 8; g++) {
+      if (el instanceof win.SVGElement && !(el instanceof win.SVGSVGElement && el.ownerSVGElement === null)) {
+        el = (el as SVGElement).ownerSVGElement ?? el.parentElement;
+        continue;
+      }
+      const display: string = win.getComputedStyle(el).display;
+      if (!NO_PADDING.test(display)) return el;
+      el = display === 'contents' ? el.parentElement : el.querySelector('td, th') ?? el.parentElement;
+    }
+    return null;
+  }
+
+  /** 1 px off the content width: `width` when it is a fixed content-box length, else 1 px more right padding. */
+  private boxFrames(el: Element): unknown[] {
+    try {
+      const { win } = this.host;
+      const map = (el as Element & { computedStyleMap?: () => StylePropertyMapReadOnly }).computedStyleMap?.();
+      const w = map?.get('width');
+      // Firefox has no computed style map: the padding it is.
+      if (w !== undefined && w !== null && typeof win.CSSKeywordValue === 'function' && !(w instanceof win.CSSKeywordValue)
+        && this.host.win.getComputedStyle(el).boxSizing === 'content-box') {
+        const one = { width: `calc(${String(w).slice(0, 200)} - 1px)` };
+        return [one, one];
+      }
+    } catch (e) {
+      this.host.debug('probe width', e);
+    }
+    return BOX_PAD;
+  }
+
+  clear(): void {
+    for (let f = 0; f < 3; f++) {
+      this.estimates[f] = new WeakMap();
+      this.queued[f] = new WeakSet();
+    }
+    this.queue = [];
+    this.made = 0;
+    this.spentMs = 0;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * What a change costs (issue 43): the selector index (css-index.ts), the property tables (css-kinds.ts), React's prop
+ * diffs (react/props.ts), the frame's cause table (causes.ts) and its weighing (weigh.ts). Pure: the DOM they need is
+ * a few plain objects shaped like elements.
+ */
+import { expect } from 'chai';
+import { CHANGE_ADDED, CHANGE_BOX, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT, type ComponentRef, type ComponentSink } from '../../src/inject/agent/adapter';
+import { Causes } from '../../src/inject/agent/pipeline/causes';
+import { CssIndex, selectorTokens } from '../../src/inject/agent/pipeline/css-index';
+import { K_LAYOUT, K_STYLE, K_TREE, kebab, propertyKind, styleTextKind } from '../../src/inject/agent/pipeline/css-kinds';
+import { ADDED_MS, PASS_MS, weigh, type Weights } from '../../src/inject/agent/pipeline/weigh';
+import type { Probes } from '../../src/inject/agent/pipeline/probes';
+import { diffProps } from '../../src/inject/agent/react/props';
+
+/** A style rule as a CSSStyleSheet exposes it. */
+function rule(selectorText: string, props: string[]): unknown {
+  const style = Object.assign([...props], { length: props.length });
+  return { selectorText, style };
+}
+
+function sheet(...rules: unknown[]): CSSStyleSheet {
+  return { cssRules: Object.assign([...rules], { length: rules.length }) } as unknown as CSSStyleSheet;
+}
+
+/** Element-shaped objects: parentElement, firstElementChild, isConnected and a subtree count. */
+function el(parent: FakeEl | null = null, children = 0): FakeEl {
+  const e: FakeEl = {
+    parentElement: parent, firstElementChild: null, isConnected: true,
+    getElementsByTagName: () => ({ length: children }),
+  };
+  if (children > 0) e.firstElementChild = {};
+  return e;
+}
+interface FakeEl {
+  parentElement: FakeEl | null;
+  firstElementChild: object | null;
+  isConnected: boolean;
+  getElementsByTagName(t: string): { length: number };
+}
+const E = (x: FakeEl): Element => x as unknown as Element;
+
+describe('causes: what a change costs the engine', () => {
+  it('reads the tokens of selectors, and which sit left of a combinator or inside :has()', () => {
+    const seen = (sel: string): string[] => {
+      const out: string[] = [];
+      selectorTokens(sel, (t, tree) => out.push(tree ? `${t}*` : t));
+      return out;
+    };
+    expect(seen('.a.b')).to.deep.equal(['.a', '.b']);
+    expect(seen('.dark .row > td')).to.deep.equal(['.dark*', '.row*']);
+    expect(seen('#x [data-y="a]b"] ~ .z:not(.q)')).to.deep.equal(['#x*', '[data-y*', '.z', '.q']);
+    expect(seen('.a , .b:hover')).to.deep.equal(['.a', '.b']);
+    expect(seen('input:checked + label')).to.deep.equal(['[checked*']);
+    expect(seen('.card:has(.open)')).to.deep.equal(['.card', '.open*']);
+    expect(seen('[aria-pressed=true]')).to.deep.equal(['[aria-pressed']);
+    expect(seen('.a\\:hover')).to.deep.equal(['.a:hover']);
+  });
+
+  it('classifies properties: colour and transforms restyle without layout; inherited ones reach the subtree', () => {
+    expect(propertyKind('color')).to.equal(K_STYLE | K_TREE);
+    expect(propertyKind('transform')).to.equal(K_STYLE);
+    expect(propertyKind('opacity')).to.equal(K_STYLE);
+    expect(propertyKind('width')).to.equal(K_STYLE | K_LAYOUT);
+    expect(propertyKind('fontSize')).to.equal(K_STYLE | K_LAYOUT | K_TREE);
+    expect(propertyKind('some-future-property')).to.equal(K_STYLE | K_LAYOUT);
+    expect(kebab('WebkitTransform')).to.equal('-webkit-transform');
+    expect(styleTextKind('color: red; width: 3px', 'color: blue; width: 3px')).to.equal(K_STYLE | K_TREE);
+    expect(styleTextKind('transform: none', 'transform: none; height: 2px')).to.equal(K_STYLE | K_LAYOUT);
+  });
+
+  it('indexes the sheets: a class no selector reads costs nothing; a colour rule is style; a width rule layout', () => {
+    let now = 0;
+    const sheets = [sheet(rule('.cell.b1', ['color']), rule('.kind.wide', ['width']), rule('.dark .row', ['color']),
+      rule('[aria-busy]', ['cursor']), rule('#main', ['padding-top']))];
+    const index = new CssIndex(() => sheets, () => now);
+    expect(index.classChange('cell b0', 'cell b1')).to.equal(K_STYLE);
+    expect(index.classChange('kind', 'kind wide')).to.equal(K_STYLE | K_LAYOUT);
+    expect(index.classChange('theme', 'theme dark')).to.equal(K_STYLE | K_TREE);
+    expect(index.classChange('x', 'x y')).to.equal(0);
+    expect(index.attributeChange('aria-pressed', 'true', 'false')).to.equal(0);
+    expect(index.attributeChange('aria-busy', null, 'true')).to.equal(K_STYLE);
+    expect(index.attributeChange('id', 'side', 'main')).to.equal(K_STYLE | K_LAYOUT);
+    expect(index.builds).to.equal(1);
+    // CSS-in-JS inserts a rule for a new class: the index follows once the rule count changed (checked each second).
+    (sheets[0].cssRules as unknown as unknown[]).push(rule('.y', ['margin-left']));
+    Object.assign(sheets[0].cssRules, { length: 6 });
+    now = 1500;
+    expect(index.classChange('x', 'x y')).to.equal(K_STYLE | K_LAYOUT);
+    expect(index.builds).to.equal(2);
+    // A sheet it cannot read (cross-origin): an unknown token is style and layout, the safe side.
+    const hidden = { get cssRules(): CSSRuleList { throw new Error('SecurityError'); } } as unknown as CSSStyleSheet;
+    const partial = new CssIndex(() => [sheets[0], hidden], () => 0);
+    expect(partial.classChange('x', 'x unknown')).to.equal(K_STYLE | K_LAYOUT);
+    expect(partial.classChange('cell b1', 'cell')).to.equal(K_STYLE);
+  });
+
+  it('reports only the props a re-render really changed, each as the DOM sees it', () => {
+    const calls: string[] = [];
+    const sink = {
+      changed: (_c: ComponentRef, _s: Element | null, how: number) => calls.push(`changed ${how}`),
+      attribute: (_c: ComponentRef, _e: Element, name: string, b: string | null, a: string | null) => calls.push(`attr ${name} ${b}→${a}`),
+      styleProperty: (_c: ComponentRef, _e: Element, name: string) => calls.push(`style ${name}`),
+    } as unknown as ComponentSink;
+    const owner = { id: 1 };
+    const div = { namespaceURI: 'http://www.w3.org/1999/xhtml' } as unknown as Element;
+    const click = (): void => {};
+    // A wasted render: new objects, equal values, a new handler.
+    diffProps(sink, owner, div, { className: 'a', style: { width: 3 }, onClick: click, children: 'x' },
+      { className: 'a', style: { width: 3 }, onClick: () => {}, children: 'x' });
+    expect(calls).to.deep.equal([]);
+    diffProps(sink, owner, div, { className: 'a b', style: { width: 4, color: 'red' }, 'aria-pressed': true, tabIndex: 0, children: 2 },
+      { className: 'a', style: { width: 3 }, 'aria-pressed': false, children: 1, title: 't' });
+    expect(calls).to.deep.equal(['attr class a→a b', 'style width', 'style color', 'attr aria-pressed false→true',
+      'attr tabindex null→0', `changed ${CHANGE_TEXT}`, 'attr title t→null']);
+  });
+
+  it('keeps per component the places its changes dirtied, one per parent for siblings, and how they restyle', () => {
+    const causes = new Causes(() => [sheet(rule('.dark .row', ['color']), rule('.wide', ['width']))], () => 0);
+    const a = { id: 1 }, b = { id: 2 };
+    const grid = el(), ul = el();
+    const cells = [el(grid), el(grid), el(grid)];
+    for (const c of cells) causes.add(a, E(c), CHANGE_TEXT);
+    causes.add(b, E(el(ul)), CHANGE_TEXT);
+    const box = el(null, 300);
+    causes.attribute(b, E(box), 'class', 'theme', 'theme dark');
+    causes.attribute(b, E(box), 'class', 'x', 'x wide');
+    causes.attribute(b, E(box), 'aria-hidden', null, 'true');
+    causes.add(a, E(el(grid)), CHANGE_ADDED);
+    expect(causes.length).to.equal(2);
+    const sa = causes.of(a)!, sb = causes.of(b)!;
+    expect(sa.content).to.have.length(3);
+    expect(sa.added).to.have.length(1);
+    expect(sb.trees).to.deep.equal([E(box)]);
+    expect(sb.boxes).to.deep.equal([E(box)]);
+    expect(sb.bits & (CHANGE_STYLE_TREE | CHANGE_BOX)).to.equal(CHANGE_STYLE_TREE | CHANGE_BOX);
+    expect(sb.committed).to.equal(true);
+    causes.clear();
+    expect(causes.length).to.equal(0);
+    expect(causes.of(a)).to.equal(undefined);
+    // A change that restyles only itself and moves nothing: no layout in it.
+    causes.styleProperty(a, E(el(null, 5)), 'opacity');
+    expect(causes.of(a)!.layout).to.equal(false);
+    expect(causes.of(a)!.bits).to.equal(CHANGE_STYLE);
+  });
+
+  it('weighs causes: probed ms (a group\'s shared by its sites\' components), new text and inserted elements', () => {
+    const causes = new Causes(() => [], () => 0);
+    const grid = el(), ul = el();
+    const cells = [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }];
+    for (const c of cells) causes.add(c, E(el(grid)), CHANGE_TEXT);
+    const ticker = { id: 5 };
+    causes.add(ticker, E(el(ul)), CHANGE_TEXT);
+    const box = { id: 6 };
+    causes.add(box, E(el(null, 300)), CHANGE_BOX | CHANGE_STYLE);
+    const mounted = { id: 7 };
+    causes.add(mounted, E(el(ul, 9)), CHANGE_ADDED);
+    const asked: [number, unknown, number, boolean][] = [];
+    const probes = {
+      estimate(flavor: number, key: FakeEl, sites: unknown[], want: boolean) {
+        asked.push([flavor, key, sites.length, want]);
+        if (flavor === 1) return { one: 1.5, per: 0, at: 0 };
+        // The grid: 2 ms for one cell, 0.5 ms for each further one.
+        return key === grid ? { one: 2, per: 0.5, at: 0 } : null;
+      },
+    } as unknown as Probes;
+    const w: Weights<{ id: number }> = { owners: [], layout: [], style: [] };
+    weigh(causes, probes, w);
+    expect(w.owners.map((o) => o.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    // The grid's four cells share its 2 + 3 × 0.5 ms and the pass's own cost.
+    const cell = (3.5 + PASS_MS) / 4;
+    for (let i = 0; i < 4; i++) expect(w.layout[i]).to.be.closeTo(cell, 1e-9);
+    expect(w.layout[5]).to.be.closeTo(1.5 + PASS_MS, 1e-9);
+    // Not probed yet (queued): the probed ones' mean, plus what it brought.
+    const mean = (4 * cell + 1.5 + PASS_MS) / 5;
+    expect(w.layout[4]).to.be.closeTo(mean , 1e-9);
+    expect(w.layout[6]).to.be.closeTo(mean + 10 * ADDED_MS, 1e-9);
+    expect(w.style).to.deep.equal([0, 0, 0, 0, 0, 1, 10]);
+    expect(asked.every(([, , , want]) => want)).to.equal(true);
+    // The grid was asked for once, with its four cells as the sample.
+    expect(asked.filter(([f, key]) => f === 0 && key === grid).map(([, , n]) => n)).to.deep.equal([4]);
+  });
+
+  it('asks for no probe when the frame\'s changes all sit in one place (a grid\'s cells)', () => {
+    const causes = new Causes(() => [], () => 0);
+    const grid = el();
+    for (let i = 1; i <= 3; i++) causes.add({ id: i }, E(el(grid)), CHANGE_TEXT);
+    const asked: boolean[] = [];
+    const probes = { estimate: (_f: number, _k: unknown, _s: unknown, want: boolean) => (asked.push(want), null) } as unknown as Probes;
+    const w: Weights<{ id: number }> = { owners: [], layout: [], style: [] };
+    weigh(causes, probes, w);
+    expect(asked).to.deep.equal([false]);
+    expect(w.layout).to.deep.equal([1 , 1 , 1 ]);
+  });
+});

@@ -283,8 +283,10 @@ export class PinnedView {
     }
     d.stacks.forEach((s, i) => {
       const first = capText(s.stack.split('\n').find((l) => /\S/.test(l) && !/^Error/.test(l)) ?? '', 80);
+      // Whose writes the reflow laid out: the reader pays (docs/TIMING.md §3), the writers are named.
+      const after = s.after && s.after.length > 0 ? el('span', { class: 'writers' }, ` after writes by ${capText(s.after.join(', '), 120)}`) : '';
       const det = el('details', {},
-        el('summary', {}, `${formatMs(s.ms)} ms `, el('span', { class: 'dim' }, first)),
+        el('summary', {}, `${formatMs(s.ms)} ms `, el('span', { class: 'dim' }, first), after),
         el('pre', { class: 'stack' }, capStack(s.stack)));
       det.open = open.has(i);
       this.stacksEl.append(det);

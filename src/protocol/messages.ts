@@ -137,7 +137,8 @@ export interface PinnedDetail extends ComponentRow {
   frame: number;
   sparkline: number[];
   chain: { id: number; name: string }[];
-  stacks: { ms: number; stack: string }[];
+  /** Sampled forced reflows; `after`: the components whose writes the reflow laid out (issue 43), when any. */
+  stacks: { ms: number; stack: string; after?: string[] }[];
   /** What dirtied its subtree (pinned only; snapshot.ts DirtiedBy). */
   dirtiedBy: DirtiedBy[];
   /** Its top elements' layout containment, if any ("contain: layout"), null when none (pinned only). */
@@ -151,6 +152,9 @@ export interface PinnedDetail extends ComponentRow {
   sharedMeter: { id: number; name: string }[];
 }
 const idName = isRecord({ id, name });
+/** Names of the components whose writes a forced reflow laid out. */
+export const MAX_WRITERS = 3;
+const writers: Validator<string[] | undefined> = (v) => (v === undefined ? undefined : arrayOf(str(200), MAX_WRITERS)(v));
 export interface AloneFrames {
   frames: number;
   layoutMs: number;
@@ -163,7 +167,7 @@ const pinnedDetail: Validator<PinnedDetail> = (v) => {
   if (row === INVALID) return INVALID;
   const rest = isRecord({
     lastStyleMs: ms, lastLayoutMs: ms, lastForcedMs: ms, frame: num(0, 1e12), sparkline: numArray(120, 0, 1e7),
-    chain: arrayOf(idName, 256), stacks: arrayOf(isRecord({ ms, stack: str(4096) }), 16), sharedMeter, dirtiedBy: dirtiedList,
+    chain: arrayOf(idName, 256), stacks: arrayOf(isRecord({ ms, stack: str(4096), after: writers }), 16), sharedMeter, dirtiedBy: dirtiedList,
     boundary: (x: unknown) => (x === undefined ? null : nullable(str(200))(x)),
     alone: (x: unknown) => (x === undefined ? { frames: 0, layoutMs: 0 } : aloneFrames(x)),
   })(v);
@@ -284,7 +288,8 @@ export interface PageToContent {
   dirtied: { id: number; items: DirtiedBy[]; boundary: string | null; alone: AloneFrames };
   /** An experiment's screenshot `step` (0 off, 1 on, 2 off) of `rect` (viewport CSS px, x y w h): see PixelAnswer. */
   capture: { seq: number; step: number; rect: number[] };
-  stack: { id: number; ms: number; stack: string };
+  /** `after`: the components whose pending writes the reflow laid out (at most MAX_WRITERS names), when any. */
+  stack: { id: number; ms: number; stack: string; after?: string[] };
   /**
    * Component types (issue 15, agent/types.ts): new types' source text (the function's own text, read with the
    * native Function.prototype.toString, capped) and which components are of which type. Whether names look minified
@@ -457,7 +462,7 @@ export const validators = {
     experimentResult: isRecord({ seq: num(0, 2 ** 53), outcome: experimentOutcome }),
     capture: isRecord({ seq: num(0, 2 ** 53), step: num(0, 2), rect: rect4 }),
     dirtied: isRecord({ id, items: arrayOf(dirtiedByValidator, 5), boundary: nullable(str(200)), alone: aloneFrames }),
-    stack: isRecord({ id, ms, stack: str(4096) }),
+    stack: isRecord({ id, ms, stack: str(4096), after: writers }),
     types: isRecord({
       types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9), hint: debugHintValidator }), 2000),
       members: validItemsOf(pair, 20_000),

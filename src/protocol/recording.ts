@@ -41,7 +41,8 @@ export interface RecordedFrame {
   unmounts: number[];
   /** [id, commits since the previous frame] */
   commits: [number, number][];
-  stacks: { id: number; ms: number; stack: string }[];
+  /** Sampled forced reflows; `after`: the components whose writes each laid out, when any (docs/TIMING.md §3). */
+  stacks: { id: number; ms: number; stack: string; after?: string[] }[];
 }
 
 export interface ComponentInfo {
@@ -85,7 +86,7 @@ const recordedFrame: Validator<RecordedFrame> = isRecord({
   frame: num(0, 2 ** 53), time: num(0, 1e12), styleMs: ms, layoutMs: ms, forcedMs: ms,
   components: validItemsOf(recordedComponent, 1000), componentsLeftOut: num(0, 1e9),
   mounts: arrayOf(id, 10_000), unmounts: arrayOf(id, 10_000), commits: arrayOf(pair, 10_000),
-  stacks: arrayOf(isRecord({ id, ms, stack: str(4096) }), 16),
+  stacks: arrayOf(isRecord({ id, ms, stack: str(4096), after: (v: unknown) => (v === undefined ? undefined : arrayOf(str(200), 3)(v)) }), 16),
 });
 const componentInfo: Validator<ComponentInfo> = isRecord({
   name: str(512), parentId: nullable(id), depth: num(0, 1e5), key: nullable(str(512)),

@@ -97,6 +97,38 @@ describe('attribution with several components changing in one frame (e2e)', func
     }
   });
 
+  it('a forced reflow in a layout effect: its ms stay with the reader, and the component whose write it laid out is named beside it', async () => {
+    const page = await open(h, 'forced');
+    try {
+      const names = await page.evaluate(() => (window as any).__actors as string[]);
+      expect(names).to.deep.equal(['Measurer', 'Texter']);
+      await lc.enable(page);
+      await waitFor(async () => ((await lc.snapshot(page)) as { components: { name: string }[] }).components.some((c) => c.name === 'Measurer'),
+        { what: 'Measurer' });
+      await run(page, 3, 10);
+      await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+      await run(page, 3, TICKS);
+      const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording()) as Recording;
+      const measurer = Number(Object.entries(rec.components).find(([, c]) => c.name === 'Measurer')?.[0]);
+      let forced = 0, mine = 0;
+      const stacks: { after?: string[] }[] = [];
+      for (const f of rec.frames) {
+        forced += f.forcedMs;
+        for (const c of f.components) if (c.id === measurer) mine += c.selfForcedMs;
+        for (const s of f.stacks) if (s.id === measurer) stacks.push(s);
+      }
+      log(`forced: Measurer ${mine.toFixed(1)} of ${forced.toFixed(1)} ms forced; ${stacks.length} stacks, after: `
+        + `${stacks.map((s) => (s.after ?? []).join('+') || '-').join(', ')}`);
+      expect(forced).to.be.greaterThan(0);
+      expect(mine / forced).to.be.at.least(0.9);
+      expect(stacks.length).to.be.at.least(1);
+      // The writer: Texter's list (TextList, which owns the changed <li>).
+      expect(stacks.every((s) => (s.after ?? []).some((n) => n === 'Texter' || n === 'TextList'))).to.equal(true);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a wasted render (identical DOM) beside a real change carries no layout; the change carries it all', async () => {
     const page = await open(h, 'wasted');
     try {

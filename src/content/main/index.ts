@@ -377,8 +377,8 @@ class Controller {
         settle(this.hitWaiters, msg.payload.seq, msg.payload.id);
         break;
       case 'stack':
-        this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack);
-        this.store.recorder?.stack(msg.payload.id, msg.payload.ms, msg.payload.stack);
+        this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack, msg.payload.after);
+        this.store.recorder?.stack(msg.payload.id, msg.payload.ms, msg.payload.stack, msg.payload.after);
         break;
       case 'dirtied':
         this.store.setDirtied(msg.payload);

@@ -55,7 +55,7 @@ export class PanelFeed {
   private lastTable = 0;
   private statusKey = '';
   private lastPinned: number | null = null;
-  private stacks = new Map<number, { ms: number; stack: string }[]>();
+  private stacks = new Map<number, { ms: number; stack: string; after?: string[] }[]>();
   private lastStatusAt = -Infinity;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
   /** What the panel has of the table: updates carry only the rows that changed (table-diff.ts). */
@@ -78,10 +78,10 @@ export class PanelFeed {
     }
   }
 
-  addStack(id: number, ms: number, stack: string): void {
+  addStack(id: number, ms: number, stack: string, after?: string[]): void {
     let list = this.stacks.get(id);
     if (!list) this.stacks.set(id, (list = []));
-    list.unshift({ ms, stack });
+    list.unshift(after ? { ms, stack, after } : { ms, stack });
     if (list.length > MAX_STACKS) list.length = MAX_STACKS;
     if (this.stacks.size > 1000) this.stacks.delete(this.stacks.keys().next().value as number);
   }

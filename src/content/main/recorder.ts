@@ -35,7 +35,7 @@ export interface FrameSink {
   unmount(id: number): void;
   commits(id: number, n: number): void;
   /** A sampled forced-reflow stack (from the agent, after its frame). */
-  stack(id: number, ms: number, stack: string): void;
+  stack(id: number, ms: number, stack: string, after?: string[]): void;
 }
 
 export class Recorder implements FrameSink {
@@ -94,9 +94,9 @@ export class Recorder implements FrameSink {
   }
 
   /** A sampled forced-reflow stack: goes with the last frame recorded (or the next, if none yet). */
-  stack(id: number, ms: number, stack: string): void {
+  stack(id: number, ms: number, stack: string, after?: string[]): void {
     const f = this.frames.length > this.head ? this.frames[this.frames.length - 1] : null;
-    if (f && f.stacks.length < MAX_STACKS_PER_FRAME) f.stacks.push({ id, ms, stack });
+    if (f && f.stacks.length < MAX_STACKS_PER_FRAME) f.stacks.push(after ? { id, ms, stack, after } : { id, ms, stack });
   }
 
   endFrame(frame: number, time: number, styleMs: number, layoutMs: number, forcedMs: number): void {

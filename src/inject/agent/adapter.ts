@@ -6,7 +6,7 @@
  */
 import type { DebugHint } from '../../protocol/sources';
 
-/** `ComponentSink.changed` bits. Text or children changed under the site: its content relayouts. */
+/** `ComponentSink.changed` bits. Text changed in the site (its own text nodes): it reshapes and relayouts. */
 export const CHANGE_TEXT = 1;
 /** The site's own box may change size: its subtree relayouts. */
 export const CHANGE_BOX = 2;
@@ -20,6 +20,25 @@ export const CHANGE_ADDED = 16;
 export const CHANGE_FOREIGN = 32;
 /** The site is a leaf (no child elements) whose own size may change: it and the line or flow it sits in relayout. */
 export const CHANGE_RESIZE = 64;
+/** Children were added to or removed from the site: it relayouts around them. */
+export const CHANGE_CHILDREN = 128;
+
+/** `attributeKind`/`styleKind` bits: the change restyles the element. */
+export const KIND_STYLE = 1;
+/** It can move or resize boxes. */
+export const KIND_LAYOUT = 2;
+/** Its subtree restyles too (an inherited property; a selector that reads it above a combinator). */
+export const KIND_TREE = 4;
+
+/** CHANGE_* bits of a change of `kind` (KIND_* bits) on an element; `leaf`: it has no child elements. */
+export function howOf(kind: number, leaf: boolean): number {
+  if (kind === 0) return 0;
+  let how = 0;
+  if ((kind & KIND_STYLE) !== 0) how |= (kind & KIND_TREE) !== 0 ? CHANGE_STYLE_TREE : CHANGE_STYLE;
+  // A leaf's subtree is its own text: it resizes within the line or flow it sits in (grouped with its siblings).
+  if ((kind & KIND_LAYOUT) !== 0) how |= leaf ? CHANGE_RESIZE : CHANGE_BOX;
+  return how;
+}
 
 /**
  * The pipeline's record of a mounted component, as an adapter holds it: the adapter keeps the reference its sink
@@ -45,14 +64,17 @@ export interface ComponentSink {
   structure(c: ComponentRef): void;
   /**
    * The framework changed DOM this component owns in a way that can cost style or layout (pipeline/causes.ts):
-   * `how` is CHANGE_* bits at `site` (null: not known where). A render that changed nothing in the DOM calls none
-   * of these three.
+   * `how` is CHANGE_* bits at `site` (null: not known where); `parent` the site's parent element when the adapter
+   * knows it without reading the DOM (a fiber's host parent). A render that changed nothing in the DOM calls nothing.
    */
-  changed(c: ComponentRef, site: Element | null, how: number): void;
-  /** An attribute of `el` changed (`class` as the whole class list; null: absent). */
-  attribute(c: ComponentRef, el: Element, name: string, before: string | null, after: string | null): void;
-  /** One inline style property of `el` changed (camelCase or kebab-case). */
-  styleProperty(c: ComponentRef, el: Element, name: string): void;
+  changed(c: ComponentRef, site: Element | null, how: number, parent?: Element | null): void;
+  /**
+   * What an attribute changing can do (`class` as the whole class list; null: absent), as KIND_* bits: read from the
+   * page's style sheets. Pure.
+   */
+  attributeKind(name: string, before: string | null, after: string | null): number;
+  /** What one inline style property changing can do (camelCase or kebab-case), as KIND_* bits. Pure. */
+  styleKind(name: string): number;
   /** The handle of the component changed (e.g. the framework swapped double-buffered instances). */
   rehandle(c: ComponentRef, handle: object): void;
   /** Called once at the end of every commit. */
@@ -89,6 +111,11 @@ export interface FrameworkAdapter {
   authored(handle: object, childAuthored: (child: ComponentRef) => number | null): number;
   /** The component that owns a DOM node (nearest framework-created ancestor), or 0. */
   ownerOf(node: Node): number;
+  /**
+   * Reports now a commit the framework has applied to the DOM but not reported yet (React runs layout effects before
+   * it tells the hook: a forced reflow in one lays out the commit's changes). Its report, when it comes, adds nothing.
+   */
+  catchUp?(): void;
   /** The component's own function or class (wrappers such as memo and forwardRef unwrapped), or null. Never calls it. */
   typeOf(handle: object): unknown;
   /** The key the component was rendered under (capped), or null. */

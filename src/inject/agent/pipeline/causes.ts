@@ -4,10 +4,11 @@
  * elements its changes restyle. A component is a cause only through DOM changes that can cost style or layout — a
  * render that changed nothing in the DOM never reaches this table.
  *
- * Three kinds of site, because the engine spends a relayout in different ways:
- *  - a *content* site (CHANGE_TEXT): text or children changed under it; its own content relayouts and the change
- *    spreads up to its relayout boundary (probes.ts measures that extent at the site's parent, which its siblings
- *    share: a grid's cells are one probe);
+ * Four kinds of site, because the engine spends a relayout in different ways:
+ *  - a *text* site (CHANGE_TEXT): its text changed; it reshapes that text, relayouts its content, and the change
+ *    spreads up to its relayout boundary (siblings share the way up: probes.ts measures a parent's changed children
+ *    together);
+ *  - a *children* site (CHANGE_CHILDREN): children were added or removed; it relayouts around them;
  *  - a *box* site (CHANGE_BOX): the element's own size may change (a width, a padding, a class whose rules move
  *    boxes, a layout animation); everything under it relayouts (probed at the element itself);
  *  - a *leaf* site (CHANGE_RESIZE): the same for an element with no child elements (a cell whose width changes): it
@@ -17,9 +18,9 @@
  * cleared. Slots are reused frame after frame (a busy grid dirties hundreds of components a frame).
  */
 import { CssIndex } from './css-index';
-import { INTRINSIC_ATTRIBUTES, K_LAYOUT, K_STYLE, K_TREE, propertyKind, styleTextKind } from './css-kinds';
+import { INTRINSIC_ATTRIBUTES, K_LAYOUT, K_STYLE, styleTextKind } from './css-kinds';
 
-import { CHANGE_ADDED, CHANGE_BOX, CHANGE_FOREIGN, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT } from '../adapter';
+import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_FOREIGN, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT, howOf } from '../adapter';
 
 /** Box, inserted and restyled-subtree sites kept per component and frame (a component changing hundreds keeps the first few). */
 const MAX_SITES = 4;
@@ -28,24 +29,66 @@ export const MAX_CONTENT_SITES = 256;
 
 export interface CauseOwner {
   readonly id: number;
+  /** The owner's bit flags: the table borrows one (`mark`, given by the owner's table) while the owner has a slot. */
+  marks: number;
+}
+
+/**
+ * A list of sites reused frame after frame: `n` in use, with each site's group key (its parent: given with the site,
+ * or read by the frame's weighing, weigh.ts). A count, not the array's length: truncating an array costs more than
+ * all the rest of a cause's bookkeeping (a busy grid's hundreds of changed cells a frame).
+ */
+export class Sites {
+  readonly items: Element[] = [];
+  readonly keys: (Element | null)[] = [];
+  n = 0;
+
+  /** Appends `el` unless it is the last one (a site changed twice); false when the list is full. */
+  pushLast(el: Element, key: Element | null, max: number): boolean {
+    const n = this.n;
+    if (n > 0 && this.items[n - 1] === el) return true;
+    if (n >= max) return false;
+    this.items[n] = el;
+    this.keys[n] = key;
+    this.n = n + 1;
+    return true;
+  }
+
+  /** Appends `el` once, while there is room. */
+  pushOnce(el: Element, key: Element | null, max: number): void {
+    const n = this.n;
+    if (n >= max) return;
+    for (let i = 0; i < n; i++) if (this.items[i] === el) return;
+    this.items[n] = el;
+    this.keys[n] = key;
+    this.n = n + 1;
+  }
+
+  /** Drops the references kept past `n` (the agent stops). */
+  release(): void {
+    this.items.length = this.keys.length = this.n = 0;
+  }
 }
 
 /** One component's causes in the frame. */
 export class Slot<E extends CauseOwner = CauseOwner> {
   owner!: E;
-  /** Content sites, distinct (the first MAX_CONTENT_SITES). */
-  readonly content: Element[] = [];
+  /** Elements whose text changed, distinct (the first MAX_CONTENT_SITES). */
+  readonly texts = new Sites();
+  /** Elements whose children were added or removed, distinct (the first MAX_CONTENT_SITES). */
+  readonly content = new Sites();
   /** Leaves whose own size may change (the first MAX_CONTENT_SITES). */
-  readonly leaves: Element[] = [];
-  /** Content sites and leaves past MAX_CONTENT_SITES (counted with the last one kept: sites come in runs of siblings). */
+  readonly leaves = new Sites();
+  /** Sites past MAX_CONTENT_SITES (counted with the last one kept: sites come in runs of siblings). */
+  moreTexts = 0;
   moreContent = 0;
   moreLeaves = 0;
   /** Box sites. */
-  readonly boxes: Element[] = [];
+  readonly boxes = new Sites();
   /** Inserted elements whose subtrees are new. */
-  readonly added: Element[] = [];
+  readonly added = new Sites();
   /** Sites whose subtree restyles. */
-  readonly trees: Element[] = [];
+  readonly trees = new Sites();
   /** Elements restyled on their own. */
   styled = 0;
   /** CHANGE_* bits seen. */
@@ -55,14 +98,14 @@ export class Slot<E extends CauseOwner = CauseOwner> {
 
   reset(owner: E): void {
     this.owner = owner;
-    this.content.length = this.leaves.length = this.boxes.length = this.added.length = this.trees.length = 0;
-    this.styled = this.bits = this.moreContent = this.moreLeaves = 0;
+    this.texts.n = this.content.n = this.leaves.n = this.boxes.n = this.added.n = this.trees.n = 0;
+    this.styled = this.bits = this.moreTexts = this.moreContent = this.moreLeaves = 0;
     this.committed = false;
   }
 
   /** Whether anything here can cost layout. */
   get layout(): boolean {
-    return (this.bits & (CHANGE_TEXT | CHANGE_RESIZE | CHANGE_BOX | CHANGE_ADDED)) !== 0;
+    return (this.bits & (CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE | CHANGE_BOX | CHANGE_ADDED)) !== 0;
   }
 
   /** Whether anything here restyles. */
@@ -71,28 +114,23 @@ export class Slot<E extends CauseOwner = CauseOwner> {
   }
 }
 
-/** Keeps `el` unless it is the last one kept; false when the list is full (it is counted instead). */
-function keepLast(list: Element[], el: Element): boolean {
-  if (list.length > 0 && list[list.length - 1] === el) return true;
-  if (list.length >= MAX_CONTENT_SITES) return false;
-  list.push(el);
-  return true;
-}
-
-function keep(list: Element[], el: Element): void {
-  if (list.length >= MAX_SITES) return;
-  for (const x of list) if (x === el) return;
-  list.push(el);
-}
-
+/**
+ * The frame's table. A commit reports a component's changes one after the other (its hosts come together in the fiber
+ * walk), so the slot of the last owner is kept at hand; a new owner is told by the bit the table sets in its marks, and
+ * only an owner met again after others (hosts on both sides of a child component) is looked up, in a map made when
+ * first needed. No hashing on the way of a busy grid's hundreds of changed cells.
+ */
 export class Causes<E extends CauseOwner = CauseOwner> {
   /** This frame's slots, in the order their components first changed. */
   readonly slots: Slot<E>[] = [];
   private count = 0;
-  private readonly byOwner = new Map<E, Slot<E>>();
+  private last: Slot<E> | null = null;
+  /** Owner → slot, for owners met again; built from the slots when first needed in a frame, then kept up. */
+  private byOwner: Map<E, Slot<E>> | null = null;
   readonly css: CssIndex;
 
-  constructor(sheets: () => Iterable<CSSStyleSheet>, now: () => number) {
+  /** `mark`: a bit of the owners' marks the owner's table leaves to this one. */
+  constructor(sheets: () => Iterable<CSSStyleSheet>, now: () => number, private readonly mark: number) {
     this.css = new CssIndex(sheets, now);
   }
 
@@ -103,68 +141,84 @@ export class Causes<E extends CauseOwner = CauseOwner> {
 
   /** The slot of `owner` in this frame, if it has one. */
   of(owner: E): Slot<E> | undefined {
+    if (this.last !== null && this.last.owner === owner) return this.last;
+    if ((owner.marks & this.mark) === 0) return undefined;
+    if (this.byOwner === null) {
+      this.byOwner = new Map();
+      for (let i = 0; i < this.count; i++) this.byOwner.set(this.slots[i].owner, this.slots[i]);
+    }
     return this.byOwner.get(owner);
   }
 
   private slot(owner: E): Slot<E> {
-    let s = this.byOwner.get(owner);
-    if (s) return s;
-    s = this.slots[this.count];
+    const known = this.of(owner);
+    if (known !== undefined) return (this.last = known);
+    let s = this.slots[this.count];
     if (!s) this.slots.push((s = new Slot<E>()));
     this.count++;
     s.reset(owner);
-    this.byOwner.set(owner, s);
-    return s;
+    owner.marks |= this.mark;
+    this.byOwner?.set(owner, s);
+    return (this.last = s);
   }
 
-  /** `how`: CHANGE_* bits at `site` (null: a change somewhere in the owner's DOM, where is not known). */
-  add(owner: E, site: Element | null, how: number): void {
+  /**
+   * `how`: CHANGE_* bits at `site` (null: a change somewhere in the owner's DOM, where is not known). `key`: the site's
+   * parent element when the caller knows it (the framework's tree does, without a DOM read), else undefined.
+   */
+  add(owner: E, site: Element | null, how: number, key?: Element | null): void {
     const s = this.slot(owner);
     s.bits |= how;
     if ((how & CHANGE_FOREIGN) === 0) s.committed = true;
     if (site === null) return;
     // A site changed twice (its text and its class) is one site: the last one kept is the likeliest.
-    if ((how & CHANGE_TEXT) !== 0 && !keepLast(s.content, site)) s.moreContent++;
-    if ((how & CHANGE_RESIZE) !== 0 && !keepLast(s.leaves, site)) s.moreLeaves++;
-    if ((how & CHANGE_BOX) !== 0) keep(s.boxes, site);
-    if ((how & CHANGE_ADDED) !== 0) keep(s.added, site);
-    if ((how & CHANGE_STYLE_TREE) !== 0) keep(s.trees, site);
+    const k = key ?? null;
+    if ((how & CHANGE_TEXT) !== 0 && !s.texts.pushLast(site, k, MAX_CONTENT_SITES)) s.moreTexts++;
+    if ((how & CHANGE_CHILDREN) !== 0 && !s.content.pushLast(site, k, MAX_CONTENT_SITES)) s.moreContent++;
+    if ((how & CHANGE_RESIZE) !== 0 && !s.leaves.pushLast(site, k, MAX_CONTENT_SITES)) s.moreLeaves++;
+    if ((how & CHANGE_BOX) !== 0) s.boxes.pushOnce(site, k, MAX_SITES);
+    if ((how & CHANGE_ADDED) !== 0) s.added.pushOnce(site, k, MAX_SITES);
+    if ((how & CHANGE_STYLE_TREE) !== 0) s.trees.pushOnce(site, k, MAX_SITES);
     else if ((how & CHANGE_STYLE) !== 0) s.styled++;
   }
 
-  /** An attribute of `el` changed from `before` to `after` (null: absent). */
-  attribute(owner: E, el: Element, name: string, before: string | null, after: string | null, foreign = 0): void {
-    if (before === after) return;
-    let kind: number;
-    if (name === 'class') kind = this.css.classChange(before ?? '', after ?? '');
-    else if (name === 'style') kind = styleTextKind(before, after);
-    else if (INTRINSIC_ATTRIBUTES.has(name)) kind = K_STYLE | K_LAYOUT;
-    else kind = this.css.attributeChange(name, before, after);
-    this.kind(owner, el, kind, foreign);
+  /** K_* bits (css-kinds.ts) of an attribute changing from `before` to `after` (null: absent). */
+  attributeKind(name: string, before: string | null, after: string | null): number {
+    if (before === after) return 0;
+    if (name === 'class') return this.css.classChange(before ?? '', after ?? '');
+    if (name === 'style') return styleTextKind(before, after);
+    if (INTRINSIC_ATTRIBUTES.has(name)) return K_STYLE | K_LAYOUT;
+    return this.css.attributeChange(name, before, after);
   }
 
-  /** One inline style property of `el` changed (React writes them one by one). */
-  styleProperty(owner: E, el: Element, name: string): void {
-    this.kind(owner, el, propertyKind(name), 0);
+  /** An attribute of `el` changed (other code's write the MutationObserver saw: `foreign`). */
+  attribute(owner: E, el: Element, name: string, before: string | null, after: string | null, foreign = 0): void {
+    const how = howOf(this.attributeKind(name, before, after), el.firstElementChild === null);
+    if (how !== 0) this.add(owner, el, how | foreign);
   }
 
   /** `el` changed in the ways of `kind` (K_* bits of css-kinds.ts: an animation of such properties). */
-  kind(owner: E, el: Element, kind: number, foreign: number): void {
-    if (kind === 0) return;
-    let how = foreign;
-    if ((kind & K_STYLE) !== 0) how |= (kind & K_TREE) !== 0 ? CHANGE_STYLE_TREE : CHANGE_STYLE;
-    // A leaf's subtree is its own text: it resizes within the line or flow it sits in (grouped with its siblings).
-    if ((kind & K_LAYOUT) !== 0) how |= el.firstElementChild !== null ? CHANGE_BOX : CHANGE_RESIZE;
-    this.add(owner, el, how);
+  kind(owner: E, el: Element, kind: number): void {
+    const how = howOf(kind, el.firstElementChild === null);
+    if (how !== 0) this.add(owner, el, how);
   }
 
-  /** After the frame's weighing: empty for the next frame. */
+  /** After the frame's weighing: empty for the next frame (the slots are emptied as they are used again). */
   clear(): void {
-    this.byOwner.clear();
-    for (let i = 0; i < this.count; i++) {
-      const s = this.slots[i];
-      s.content.length = s.leaves.length = s.boxes.length = s.added.length = s.trees.length = 0;
-    }
+    const mark = ~this.mark;
+    for (let i = 0; i < this.count; i++) this.slots[i].owner.marks &= mark;
+    this.byOwner = null;
+    this.last = null;
     this.count = 0;
+  }
+
+  /** Lets go of every slot and the elements they held (the agent stops). */
+  release(): void {
+    this.clear();
+    for (const s of this.slots) {
+      for (const l of [s.texts, s.content, s.leaves, s.boxes, s.added, s.trees]) l.release();
+      s.owner = undefined as unknown as E;
+    }
+    this.slots.length = 0;
   }
 }

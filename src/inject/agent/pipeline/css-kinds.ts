@@ -6,12 +6,14 @@
  * layout (the safe side: a wrong "no layout" would hide a cause).
  */
 
-/** The change restyles the element. */
-export const K_STYLE = 1;
+import { KIND_LAYOUT, KIND_STYLE, KIND_TREE } from '../adapter';
+
+/** The change restyles the element (the sink's KIND_* bits, adapter.ts). */
+export const K_STYLE = KIND_STYLE;
 /** The change can move or resize boxes. */
-export const K_LAYOUT = 2;
+export const K_LAYOUT = KIND_LAYOUT;
 /** Its subtree restyles too (an inherited property; a selector that reads it above a combinator). */
-export const K_TREE = 4;
+export const K_TREE = KIND_TREE;
 
 /** Properties whose change paints or composites but never moves a box. */
 const NO_LAYOUT = new Set([

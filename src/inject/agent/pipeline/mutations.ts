@@ -14,15 +14,16 @@
  *    missed (docs/TIMING.md §2).
  */
 import type { ShadowState } from '../../boot/link';
-import { CHANGE_ADDED, CHANGE_FOREIGN, CHANGE_TEXT } from '../adapter';
+import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_FOREIGN, CHANGE_TEXT } from '../adapter';
 import { OVERLAY_TAG } from '../../../protocol/overlay-tag';
 import { EXPERIMENT_ATTRIBUTE } from '../experiment/experiment';
 import type { Entry, Registry } from './registry';
 
 const TREE: MutationObserverInit = { childList: true, subtree: true };
 const ATTRS: MutationObserverInit = { attributes: true, characterData: true, subtree: true, attributeOldValue: true, characterDataOldValue: true };
-/** One frame of whole-document attribute and text observation this often. */
+/** One frame of whole-document attribute and text observation this often (or, when one cost more than 1/DISCOVERY_SHARE of that, less often). */
 export const DISCOVERY_MS = 2_000;
+const DISCOVERY_SHARE = 0.0005;
 /** After a frame whose layout had no cause, the next discovery waits at most this long. */
 const UNEXPLAINED_MS = 250;
 /** A component with no foreign write for this long is observed no more. */
@@ -36,6 +37,9 @@ export class MutationTracker {
   /** Observing every attribute and text change of the document (one frame). */
   private discovering = false;
   private lastDiscovery = -Infinity;
+  /** What handling the last discovery frame's records cost (ms), to space them out on a busy page. */
+  private discoveryCostMs = 0;
+  private discoveryCost = 0;
   /** Components with foreign writers, and when one was last seen. */
   private readonly scoped = new Map<Entry, number>();
   private scopedChanged = false;
@@ -93,7 +97,11 @@ export class MutationTracker {
   /** Handle queued records now (at frame end) instead of waiting for the microtask. */
   drain(): void {
     if (this.observer) this.handle(this.observer.takeRecords());
-    if (this.attrs) this.handle(this.attrs.takeRecords());
+    if (this.attrs) {
+      const t0 = this.discovering ? this.now() : 0;
+      this.handle(this.attrs.takeRecords());
+      if (this.discovering) this.discoveryCost += this.now() - t0;
+    }
   }
 
   /** Components watched for foreign attribute and text writes (internals, tests). */
@@ -115,8 +123,10 @@ export class MutationTracker {
         this.scopedChanged = true;
       }
     }
-    const due = now - this.lastDiscovery >= (unexplainedLayout ? UNEXPLAINED_MS : DISCOVERY_MS);
-    if (due) {
+    if (this.discovering) this.discoveryCostMs = this.discoveryCost;
+    this.discoveryCost = 0;
+    const every = Math.max(unexplainedLayout ? UNEXPLAINED_MS : DISCOVERY_MS, this.discoveryCostMs / DISCOVERY_SHARE);
+    if (now - this.lastDiscovery >= every) {
       this.lastDiscovery = now;
       attrs.disconnect();
       this.observeAll(attrs, ATTRS);
@@ -158,7 +168,7 @@ export class MutationTracker {
         if ((r.target as CharacterData).data === r.oldValue) continue;
         this.registry.changed(e, target, CHANGE_TEXT | CHANGE_FOREIGN);
       } else {
-        this.registry.changed(e, target, CHANGE_TEXT | CHANGE_FOREIGN);
+        this.registry.changed(e, target, CHANGE_CHILDREN | CHANGE_FOREIGN);
         const added = r.addedNodes;
         for (let i = 0; i < added.length && i < 4; i++) {
           const n = added[i];

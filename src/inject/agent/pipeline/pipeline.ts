@@ -5,7 +5,7 @@
  * framework did not change. Off means off: `stop()` detaches every wrapper,
  * observer and listener and frees the state.
  */
-import { PLACE_INTERVAL_MS, RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
+import { MAX_WRITERS, PLACE_INTERVAL_MS, RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
 import type { FrameworkAdapter } from '../adapter';
 import type { DebugHint } from '../../../protocol/sources';
 import type { AgentLink } from '../../boot/link';
@@ -25,7 +25,7 @@ import { Interner, KeyBatch } from './interner';
 import { MutationTracker } from './mutations';
 import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
-import { GONE, Registry, type Entry } from './registry';
+import { CAUSED, GONE, Registry, type Entry } from './registry';
 import { ForcedReflowTimer } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
@@ -41,8 +41,11 @@ const MAX_WANT_BOUNDS = 1000;
 const DIRTIED_INTERVAL_MS = 250;
 /** Running animations looked at a frame, at most (a page with more: the first ones). */
 const MAX_ANIMATIONS = 256;
-/** A frame with this much layout and no known cause starts a discovery of foreign writers at once (mutations.ts). */
-const UNEXPLAINED_LAYOUT_MS = 0.5;
+/**
+ * A frame with this much layout and no known cause, or this much more than 1.5 times what its probed causes account
+ * for, starts a discovery of foreign writers soon (mutations.ts).
+ */
+const UNEXPLAINED_LAYOUT_MS = 0.3;
 /** Occluders sent at most (the topmost are kept). */
 const MAX_OCCLUDERS = 32;
 /** Elements of one occluder whose boxes make its rect: its top elements and what is under them, breadth first. */
@@ -74,7 +77,7 @@ export class Pipeline {
   /** How much layout a change at a place costs, measured on the page (probes.ts). */
   readonly probes: Probes;
   /** The frame's causes weighed (weigh.ts), reused frame after frame. */
-  private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [] };
+  private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [], explainedMs: -1 };
   /** What each animation animates (K_* bits), by animation. */
   private animationKinds = new WeakMap<Animation, number>();
   private adapter: FrameworkAdapter | null = null;
@@ -149,7 +152,7 @@ export class Pipeline {
     const perf = win.performance;
     this.now = perf.now.bind(perf);
     this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter,
-      new Causes<Entry>(() => styleSheets(win, link.shadow), this.now));
+      new Causes<Entry>(() => styleSheets(win, link.shadow), this.now, CAUSED));
     this.registry.onChange = this.markDirty;
     this.registry.onRingHigh = () => this.postRecords();
     this.bounds = new BoundsReader(win);
@@ -390,7 +393,10 @@ export class Pipeline {
       } else {
         attribute(this.ring, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
       }
-      const unexplained = causes.length === 0 && forcedMs === 0 && t2 - t1 >= UNEXPLAINED_LAYOUT_MS;
+      // Layout no known cause accounts for (none at all, or far more than the probed causes make): someone else wrote.
+      const layoutMs = t2 - t1;
+      const unexplained = forcedMs === 0 && layoutMs >= UNEXPLAINED_LAYOUT_MS
+        && (causes.length === 0 || (w.explainedMs >= 0 && layoutMs > 1.5 * w.explainedMs + UNEXPLAINED_LAYOUT_MS));
       causes.clear();
       w.owners.length = 0;
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs, t0);
@@ -437,16 +443,30 @@ export class Pipeline {
   }
 
   /**
-   * The page's code forced a flush (timing/forced-reflow.ts): the style and layout of everything changed before it
-   * is done and paid by the reader. What was pending is no cause of the frame's end any more.
+   * The page's code forced a flush (timing/forced-reflow.ts): the style and layout of everything changed before it is
+   * done and paid by the reader (docs/TIMING.md §3). What was pending is no cause of the frame's end any more; with
+   * `names`, the components whose changes it laid out are named for the sampled stack. A commit whose layout effect
+   * read is reported first (React tells the hook after its layout effects), and other code's writes are read.
    */
-  private readonly flushedByPage = (): void => {
+  private readonly flushedByPage = (reader: number, names: boolean): string[] | undefined => {
+    let out: string[] | undefined;
     try {
+      this.adapter?.catchUp?.();
       this.mutations.drain();
-      this.registry.causes.clear();
+      const causes = this.registry.causes;
+      if (names) {
+        const list: string[] = [];
+        for (let i = 0; i < causes.length && list.length < MAX_WRITERS; i++) {
+          const s = causes.slots[i];
+          if (s.layout && s.owner.id !== reader) list.push(this.registry.nameOf(s.owner.id));
+        }
+        if (list.length > 0) out = list;
+      }
+      causes.clear();
     } catch (e) {
       this.link.debug('flushed', e);
     }
+    return out;
   };
 
   /**
@@ -470,7 +490,7 @@ export class Pipeline {
       if (!target) continue;
       any = true;
       const e = this.registry.entries.get(adapter.ownerOf(target));
-      if (e !== undefined) this.registry.causes.kind(e, target, kind, 0);
+      if (e !== undefined) this.registry.causes.kind(e, target, kind);
     }
     return any;
   }

@@ -23,11 +23,14 @@ import { packCounts, packedAuthored, packedRendered } from '../../../protocol/pa
 import type { ComponentRef, ComponentSink, FrameworkAdapter } from '../adapter';
 import type { RingBuffer } from '../ring-buffer';
 import type { Causes } from './causes';
+import { propertyKind } from './css-kinds';
 import type { DomCounter } from './dom-counts';
 import type { Interner, KeyBatch } from './interner';
 
 const RECOUNT = 1;
 const STATS = 2;
+/** Left to the frame's cause table (causes.ts): set while it holds a slot for the entry. */
+export const CAUSED = 4;
 /** Its rendered count was read from the DOM in this flush: a later difference from below is already in it. */
 const COUNTED = 8;
 /** Its top hosts came through a portal at the last recount (a bit, not a field: 4 B per component, docs/PERFORMANCE.md). */
@@ -59,8 +62,8 @@ const KEYED = 1024;
 const COMMIT_SHIFT = 11;
 const COMMIT_ONE = 1 << COMMIT_SHIFT;
 const MAX_MARKED_COMMITS = 2 ** (30 - COMMIT_SHIFT) - 1;
-/** Every bit the registry keeps in `Entry.marks`. */
-export const REGISTRY_MARKS = RECOUNT | STATS | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
+/** Every bit the registry keeps in `Entry.marks` (CAUSED included, which causes.ts sets and clears). */
+export const REGISTRY_MARKS = RECOUNT | STATS | CAUSED | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
 /** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
 const MAX_HELD_GONE = 1024;
 /** Above this many pending recounts in one flush, do the rest next flush. */
@@ -284,16 +287,16 @@ export class Registry implements ComponentSink {
     this.onStructure();
   }
 
-  changed(e: Entry, site: Element | null, how: number): void {
-    if ((e.marks & GONE) === 0) this.causes.add(e, site, how);
+  changed(e: Entry, site: Element | null, how: number, parent?: Element | null): void {
+    if ((e.marks & GONE) === 0) this.causes.add(e, site, how, parent);
   }
 
-  attribute(e: Entry, el: Element, name: string, before: string | null, after: string | null): void {
-    if ((e.marks & GONE) === 0) this.causes.attribute(e, el, name, before, after);
+  attributeKind(name: string, before: string | null, after: string | null): number {
+    return this.causes.attributeKind(name, before, after);
   }
 
-  styleProperty(e: Entry, el: Element, name: string): void {
-    if ((e.marks & GONE) === 0) this.causes.styleProperty(e, el, name);
+  styleKind(name: string): number {
+    return propertyKind(name);
   }
 
   rehandle(e: Entry, handle: object): void {
@@ -599,7 +602,7 @@ export class Registry implements ComponentSink {
     this.stats = [];
     this.held = [];
     this.heldGone = 0;
-    this.causes.clear();
+    this.causes.release();
     this.portaledIn.clear();
     this.portalVersion = -1;
     this.surfaceRoots.clear();

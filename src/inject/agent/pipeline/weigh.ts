@@ -2,90 +2,25 @@
  * Turns the frame's causes (causes.ts) into the weights the split uses (attribution.ts): per component, the layout
  * its changes make the engine do, in ms, and the elements they restyle.
  *
- * Layout. Content sites, and leaves that may resize, are grouped by their parent (probes.ts: siblings share the way
- * up to their boundary): a group of k sites costs what its probe says one site costs plus what each further one adds
- * (a grid's 490 changed cells are 490 small relayouts under one grid relayout), and each component gets its sites'
- * part of its groups (the largest, when its sites lie under several parents: their ways up overlap). A box site (its own size may change)
- * costs the relayout under it, shared by the components that changed it; a component's boxes add up (disjoint
- * subtrees). A component weighs the larger of the two, plus the elements it inserted (ADDED_MS each, styled and laid
- * out for the first time: no probe replays that; what else none replays, such as shaping new text, the split gives out
- * evenly, attribution.ts). A
- * group not probed yet weighs what the frame's probed components weigh on average (all alike when none is), and is
- * queued for a probe when the frame has two places to tell apart; a frame whose causes all sit in one place needs
- * none.
+ * Layout. Sites of text changes, of children added or removed (and insertions), and leaves that may resize are
+ * grouped by their parent (siblings share the way up to their boundary) and probed as a group (probes.ts): a group of
+ * k sites costs its probe of them together, extrapolated past the sample. Each component gets its sites' part of its
+ * groups — the largest part when its sites lie under several parents (their ways up overlap). A box site (its own size
+ * may change) costs the relayout under it, shared by the components that changed it; a component's boxes add up
+ * (disjoint subtrees). A component weighs the larger of the two, plus the elements it inserted (ADDED_MS each, styled
+ * and laid out for the first time: no probe replays that). Every place probed also weighs PASS_MS, what a layout pass
+ * costs beyond what its probe replays. A group not probed yet weighs what the frame's probed components weigh on
+ * average (all alike when none is), and is queued for a probe when the frame has two places to tell apart; a frame
+ * whose causes all sit in one place needs none.
  *
  * Style: the elements restyled — one for each element whose own style changed, the subtree for an inherited
  * property or a selector that reads the change above a combinator, and every element inserted.
  */
-import { type CauseOwner, type Causes } from './causes';
-import { MAX_SAMPLE, PROBE_BOX, PROBE_CONTENT, PROBE_LEAF, Probes } from './probes';
+import { type CauseOwner, type Causes, type Sites, type Slot } from './causes';
+import { MAX_SAMPLE, PROBE_BOX, PROBE_CONTENT, PROBE_LEAF, PROBE_TEXT, Probes } from './probes';
 
 /** First style and layout of one inserted element, ms. */
 export const ADDED_MS = 0.002;
-
-/** Elements in `el`'s subtree, itself included. */
-function subtreeSize(el: Element): number {
-  return el.isConnected ? el.getElementsByTagName('*').length + 1 : 1;
-}
-
-/** Content sites of the frame under one parent. */
-interface Group {
-  /** The first MAX_SAMPLE sites (the probe's sample). */
-  sample: Element[];
-  /** All of them. */
-  k: number;
-  /** Its estimate this frame (ms for all k), −1 while unknown. */
-  ms: number;
-}
-
-// Scratch, frame after frame: groups by parent, for content sites (and inserted ones) and for leaves.
-const contentGroups = new Map<Element, Group>();
-const leafGroups = new Map<Element, Group>();
-const spare: Group[] = [];
-const boxUsers = new Map<Element, number>();
-
-function addSite(groups: Map<Element, Group>, site: Element, more = 0): void {
-  const key = Probes.contentKey(site);
-  let g = groups.get(key);
-  if (g === undefined) {
-    g = spare.pop() ?? { sample: [], k: 0, ms: -1 };
-    g.sample.length = 0;
-    g.k = 0;
-    g.ms = -1;
-    groups.set(key, g);
-  }
-  if (more > 0) {
-    g.k += more;
-    return;
-  }
-  if (g.sample.length < MAX_SAMPLE) g.sample.push(site);
-  g.k++;
-}
-
-function release(groups: Map<Element, Group>): void {
-  for (const g of groups.values()) spare.push(g);
-  groups.clear();
-}
-
-/**
- * The largest part, among `sites`' groups, that `sites` hold: a group's ms times its sites there over all of its.
- * `extent` is the part so far; −1 when a group has no estimate.
- */
-function part(groups: Map<Element, Group>, sites: readonly Element[], more: number, extent: number): number {
-  let out = extent;
-  for (let j = 0; j < sites.length; j++) {
-    const key = Probes.contentKey(sites[j]);
-    // Sites come in runs of one parent: each group once.
-    if (j > 0 && Probes.contentKey(sites[j - 1]) === key) continue;
-    const g = groups.get(key);
-    if (g === undefined || g.ms < 0) return -1;
-    let own = j === sites.length - 1 || Probes.contentKey(sites[sites.length - 1]) === key ? more : 0;
-    for (let x = j; x < sites.length; x++) if (Probes.contentKey(sites[x]) === key) own++;
-    out = Math.max(out, g.ms * (own / g.k));
-  }
-  return out;
-}
-
 /**
  * What a layout pass costs the page in a frame beyond what a probe replays, ms: each change alone would pay it (the
  * pass's fixed work, run with caches the frame's scripts left cold), so each place weighs it once. Measured here
@@ -95,10 +30,112 @@ function part(groups: Map<Element, Group>, sites: readonly Element[], more: numb
  */
 export const PASS_MS = 0.15;
 
+/** Elements in `el`'s subtree, itself included. */
+function subtreeSize(el: Element): number {
+  return el.isConnected ? el.getElementsByTagName('*').length + 1 : 1;
+}
+
+/** Sites of one kind under one parent, this frame. */
+interface Group {
+  /** The first MAX_SAMPLE sites (the probe's sample). */
+  sample: Element[];
+  /** All of them. */
+  k: number;
+  /** Its estimate this frame (ms for all k), −1 while unknown. */
+  ms: number;
+}
+
+/** The grouped kinds of site, and the probe each is measured with. */
+const TEXT = 0, CHILDREN = 1, LEAF = 2;
+const FLAVOR = [PROBE_TEXT, PROBE_CONTENT, PROBE_LEAF];
+
+// Scratch, frame after frame.
+const groups = [new Map<Element, Group>(), new Map<Element, Group>(), new Map<Element, Group>()];
+const spare: Group[] = [];
+const boxUsers = new Map<Element, number>();
+const boxSample: Element[] = [];
+
+/** The sites of a slot grouped as `kind` (insertions count as children of their parent), and how many went uncounted. */
+function sitesOf<E extends CauseOwner>(s: Slot<E>, kind: number, added: boolean): Sites {
+  return kind === TEXT ? s.texts : kind === LEAF ? s.leaves : added ? s.added : s.content;
+}
+
+function moreOf<E extends CauseOwner>(s: Slot<E>, kind: number, added: boolean): number {
+  return added ? 0 : kind === TEXT ? s.moreTexts : kind === LEAF ? s.moreLeaves : s.moreContent;
+}
+
+/** Adds `site` (or `more` sites beside it) to the group of `key`; true when the group is new. */
+function addSite(map: Map<Element, Group>, key: Element, site: Element, more = 0): boolean {
+  let g = map.get(key);
+  const fresh = g === undefined;
+  if (g === undefined) {
+    g = spare.pop() ?? { sample: [], k: 0, ms: -1 };
+    g.sample.length = 0;
+    g.k = 0;
+    g.ms = -1;
+    map.set(key, g);
+  }
+  if (more > 0) g.k += more;
+  else {
+    if (g.sample.length < MAX_SAMPLE) g.sample.push(site);
+    g.k++;
+  }
+  return fresh;
+}
+
+/** Each site's group key: as given with it, else its parent read from the DOM (once a frame). */
+function keysOf(sites: Sites): void {
+  const { items, keys, n } = sites;
+  for (let j = 0; j < n; j++) if (keys[j] === null) keys[j] = Probes.contentKey(items[j]);
+}
+
+/**
+ * The largest part, among `sites`' groups, that `sites` hold: a group's ms times its sites there over all of its.
+ * `extent` is the part so far; −1 when a group has no estimate.
+ */
+function part(map: Map<Element, Group>, sites: Sites, more: number, extent: number): number {
+  let out = extent;
+  const { keys, n } = sites;
+  for (let j = 0; j < n; j++) {
+    const key = keys[j] as Element;
+    // Sites come in runs of one parent: each group once.
+    if (j > 0 && keys[j - 1] === key) continue;
+    const g = map.get(key);
+    if (g === undefined || g.ms < 0) return -1;
+    let own = keys[n - 1] === key ? more : 0;
+    for (let x = j; x < n; x++) if (keys[x] === key) own++;
+    out = Math.max(out, g.ms * (own / g.k));
+  }
+  return out;
+}
+
+/**
+ * Whether the frame's layout causes all sit under one parent and nothing else (no box, no insertion, no restyled
+ * subtree): then each weighs alike. Checked before any grouping: a busy grid's frames are nearly all like that.
+ */
+function inOnePlace<E extends CauseOwner>(causes: Causes<E>): boolean {
+  let key: Element | null = null;
+  for (let i = 0; i < causes.length; i++) {
+    const s = causes.slots[i];
+    if (s.boxes.n > 0 || s.added.n > 0 || s.trees.n > 0) return false;
+    for (let kind = TEXT; kind <= LEAF; kind++) {
+      const sites = sitesOf(s, kind, false);
+      for (let j = 0; j < sites.n; j++) {
+        const k = sites.keys[j] ?? (sites.keys[j] = Probes.contentKey(sites.items[j]));
+        if (key === null) key = k;
+        else if (k !== key) return false;
+      }
+    }
+  }
+  return true;
+}
+
 export interface Weights<E> {
   owners: E[];
   layout: number[];
   style: number[];
+  /** The layout the weights account for, ms, when every one was probed; −1 when not (alike, or not probed yet). */
+  explainedMs: number;
 }
 
 /**
@@ -107,30 +144,51 @@ export interface Weights<E> {
  */
 export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | null, out: Weights<E>): void {
   const n = causes.length;
-  out.owners.length = out.layout.length = out.style.length = n;
+  if (out.owners.length !== n) out.owners.length = out.layout.length = out.style.length = n;
+  out.explainedMs = -1;
+  if (inOnePlace(causes)) {
+    // Every cause weighs alike (a grid's cells under their grid): no group, no probe.
+    for (let i = 0; i < n; i++) {
+      const s = causes.slots[i];
+      out.owners[i] = s.owner;
+      out.style[i] = s.styled + s.trees.n;
+      out.layout[i] = s.layout ? 1 : 0;
+    }
+    return;
+  }
   let layoutSlots = 0;
+  // Distinct places: parents of grouped sites, and boxes.
+  const parents = new Set<Element>();
   for (let i = 0; i < n; i++) {
     const s = causes.slots[i];
     if (!s.layout) continue;
     layoutSlots++;
-    for (const site of s.content) addSite(contentGroups, site);
-    for (const site of s.added) addSite(contentGroups, site);
-    for (const site of s.leaves) addSite(leafGroups, site);
-    if (s.moreContent > 0) addSite(contentGroups, s.content[s.content.length - 1], s.moreContent);
-    if (s.moreLeaves > 0) addSite(leafGroups, s.leaves[s.leaves.length - 1], s.moreLeaves);
-    for (const site of s.boxes) boxUsers.set(site, (boxUsers.get(site) ?? 0) + 1);
-  }
-  // Two places to tell apart (else every cause weighs alike and no probe is needed).
-  const places = contentGroups.size + leafGroups.size + boxUsers.size;
-  const want = probes !== null && layoutSlots >= 2 && places >= 2;
-  if (probes !== null) {
-    for (const [key, g] of contentGroups) {
-      const e = probes.estimate(PROBE_CONTENT, key, g.sample, want);
-      if (e !== null) g.ms = e.one + e.per * (g.k - 1) + PASS_MS;
+    for (let kind = TEXT; kind <= LEAF; kind++) {
+      for (let a = 0; a < (kind === CHILDREN ? 2 : 1); a++) {
+        const sites = sitesOf(s, kind, a === 1);
+        if (sites.n === 0) continue;
+        keysOf(sites);
+        for (let j = 0; j < sites.n; j++) {
+          const key = sites.keys[j] as Element;
+          addSite(groups[kind], key, sites.items[j]);
+          parents.add(key);
+        }
+        const more = moreOf(s, kind, a === 1);
+        if (more > 0) addSite(groups[kind], sites.keys[sites.n - 1] as Element, sites.items[0], more);
+      }
     }
-    for (const [key, g] of leafGroups) {
-      const e = probes.estimate(PROBE_LEAF, key, g.sample, want);
-      if (e !== null) g.ms = e.one + e.per * (g.k - 1) + PASS_MS;
+    for (let j = 0; j < s.boxes.n; j++) {
+      const site = s.boxes.items[j];
+      boxUsers.set(site, (boxUsers.get(site) ?? 0) + 1);
+    }
+  }
+  const want = probes !== null && layoutSlots >= 2 && parents.size + boxUsers.size >= 2;
+  if (probes !== null) {
+    for (let kind = TEXT; kind <= LEAF; kind++) {
+      for (const [key, g] of groups[kind]) {
+        const e = probes.estimate(FLAVOR[kind], key, g.sample, want);
+        if (e !== null) g.ms = e.one + e.per * (g.k - 1) + PASS_MS;
+      }
     }
   }
   let knownSum = 0, known = 0;
@@ -138,34 +196,38 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     const s = causes.slots[i];
     out.owners[i] = s.owner;
     let style = s.styled;
-    for (const el of s.trees) style += subtreeSize(el);
+    for (let j = 0; j < s.trees.n; j++) style += subtreeSize(s.trees.items[j]);
     let added = 0;
-    for (const el of s.added) added += subtreeSize(el);
+    for (let j = 0; j < s.added.n; j++) added += subtreeSize(s.added.items[j]);
     out.style[i] = style + added;
     if (!s.layout) {
       out.layout[i] = 0;
       continue;
     }
+    const extra = added * ADDED_MS;
     let extent = 0, boxes = 0, missing = false, any = false;
-    for (let kind = 0; kind < 3; kind++) {
-      const sites = kind === 0 ? s.content : kind === 1 ? s.added : s.leaves;
-      if (sites.length === 0) continue;
-      const p = part(kind === 2 ? leafGroups : contentGroups, sites, kind === 0 ? s.moreContent : kind === 2 ? s.moreLeaves : 0, extent);
-      if (p < 0) missing = true;
-      else {
-        any = true;
-        extent = p;
+    for (let kind = TEXT; kind <= LEAF; kind++) {
+      for (let a = 0; a < (kind === CHILDREN ? 2 : 1); a++) {
+        const sites = sitesOf(s, kind, a === 1);
+        if (sites.n === 0) continue;
+        const p = part(groups[kind], sites, moreOf(s, kind, a === 1), extent);
+        if (p < 0) missing = true;
+        else {
+          any = true;
+          extent = p;
+        }
       }
     }
-    for (const site of s.boxes) {
-      const e = probes?.estimate(PROBE_BOX, site, [site], want) ?? null;
+    for (let j = 0; j < s.boxes.n; j++) {
+      const site = s.boxes.items[j];
+      boxSample[0] = site;
+      const e = probes?.estimate(PROBE_BOX, site, boxSample, want) ?? null;
       if (e === null) missing = true;
       else {
         any = true;
         boxes += (e.one + PASS_MS) / (boxUsers.get(site) ?? 1);
       }
     }
-    const extra = added * ADDED_MS;
     if (missing && !any) {
       // Unknown: filled in below.
       out.layout[i] = -1 - extra;
@@ -176,9 +238,13 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     knownSum += w;
     known++;
   }
-  release(contentGroups);
-  release(leafGroups);
+  boxSample.length = 0;
+  for (const map of groups) {
+    for (const g of map.values()) spare.push(g);
+    map.clear();
+  }
   boxUsers.clear();
+  if (known > 0 && known === layoutSlots) out.explainedMs = knownSum;
   // Not probed yet: what the probed ones weigh on average, or all alike.
   const fill = known > 0 ? knownSum / known : 1;
   for (let i = 0; i < n; i++) if (out.layout[i] < 0) out.layout[i] = fill + (-1 - out.layout[i]);

@@ -11,7 +11,7 @@
  * writes to the DOM, and only that is reported (issue 43).
  */
 import { creatorFrame, MAX_HINT_URL, type DebugHint } from '../../../protocol/sources';
-import { CHANGE_ADDED, CHANGE_TEXT, type ComponentRef, type ComponentSink, type FrameworkAdapter } from '../adapter';
+import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, type ComponentRef, type ComponentSink, type FrameworkAdapter } from '../adapter';
 import { diffProps } from './props';
 import type { FiberRootLike, HookState, RendererLike } from '../../boot/link';
 import { CHILD_DELETION, COMPONENT, componentName, flagsOf, HOST, keyOf, kindOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber,
@@ -21,6 +21,11 @@ const MAX_DEPTH = 10_000;
 const CHANGED = PERFORMED_WORK | PLACEMENT | UPDATE;
 /** React 18+: a child whose own and bubbled flags have none of these bits rendered nothing and changed nothing below. */
 const ACTIVITY = CHANGED | CHILD_DELETION;
+
+/** A root's or portal's container, when it is an element (a root on the whole document has none: its children are <html>). */
+function containerOf(c: unknown): Element | null {
+  return c instanceof Element ? c : null;
+}
 
 export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
@@ -135,6 +140,7 @@ export class ReactAdapter implements FrameworkAdapter {
       for (const root of roots) {
         const current = root.current as Fiber | null;
         if (current) this.mountChildren(current, null, -1, tags);
+        this.reported.set(root, current);
       }
     }
     sink.committed();
@@ -144,6 +150,7 @@ export class ReactAdapter implements FrameworkAdapter {
     if (this.hook.tap !== null) this.hook.tap = this.prevTap;
     this.sink = null;
     this.refs = new WeakMap();
+    this.reported = new WeakMap();
     this.portalFibers.clear();
     this.portalVersion++;
   }
@@ -177,15 +184,37 @@ export class ReactAdapter implements FrameworkAdapter {
     return this.refOf(f)?.id ?? 0;
   }
 
+  /**
+   * The current tree of each root when it was last reported: a commit reported early (`catchUp`, from a forced reflow
+   * in its layout effects) is not walked again when React reports it.
+   */
+  private reported = new WeakMap<object, unknown>();
+
+  catchUp(): void {
+    if (!this.sink) return;
+    for (const [rendererId, roots] of this.hook.roots) {
+      for (const root of roots) {
+        // React switches `current` to the new tree after applying its DOM changes, before the layout effects.
+        if (root.current !== null && root.current !== undefined && this.reported.get(root) !== root.current) this.onCommit(rendererId, root);
+      }
+    }
+  }
+
   private onCommit(rendererId: number, root: FiberRootLike): void {
     const sink = this.sink;
     if (!sink) return;
     const tags = this.tagsOf(rendererId);
     const next = root.current as Fiber | null;
     if (!next) return;
+    if (this.reported.get(root) === next) {
+      // Reported early (catchUp): its changes are known already.
+      sink.committed();
+      return;
+    }
+    this.reported.set(root, next);
     const prev = next.alternate;
     if (prev === null) this.mountChildren(next, null, -1, tags);
-    else this.updateChildren(next, prev, null, -1, tags);
+    else this.updateChildren(next, prev, null, -1, tags, containerOf(root.containerInfo));
     sink.committed();
   }
 
@@ -200,7 +229,7 @@ export class ReactAdapter implements FrameworkAdapter {
       if (owner !== undefined) {
         sink.structure(owner);
         // React 16/17 call this before removing the node: its DOM parent is still there.
-        sink.changed(owner, this.hostParent(f, tags), CHANGE_TEXT);
+        sink.changed(owner, this.hostParent(f, tags), CHANGE_CHILDREN);
       }
       break;
     }
@@ -254,9 +283,11 @@ export class ReactAdapter implements FrameworkAdapter {
    * are new. Deleted children are listed on the parent (`deletions`, React
    * 18+) or reported one by one through onCommitFiberUnmount (16/17, which
    * detach deleted fibers before the commit callback). `owner` is the nearest
-   * component above (null: none).
+   * component above (null: none); `dom` the element the children's host nodes
+   * sit in (handed down the walk: no DOM read and no walk up for it).
    */
-  private updateChildren(next: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable): void {
+  private updateChildren(next: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable,
+    dom: Element | null): void {
     // Shared child pointer: the subtree bailed out, nothing below changed.
     if (next.child === prev.child) return;
     let structural = false;
@@ -270,11 +301,11 @@ export class ReactAdapter implements FrameworkAdapter {
         // updateFiber's bail-out test, inlined: a list of thousands of memoised
         // children that did not render costs one comparison each, no call.
         if (c.child === alt.child && (((c.flags ?? c.effectTag ?? 0) | 0) & CHANGED) === 0) continue;
-        this.updateFiber(c, alt, owner, parentDepth, tags);
+        this.updateFiber(c, alt, owner, parentDepth, tags, dom);
       } else {
         structural = true;
         this.mountFiber(c, owner, parentDepth, tags);
-        this.inserted(c, owner, tags);
+        this.inserted(c, owner, tags, dom);
       }
     }
     const deletions = next.deletions;
@@ -282,7 +313,7 @@ export class ReactAdapter implements FrameworkAdapter {
       for (const d of deletions) this.unmountFiber(d, tags);
       if (deletions.length > 0) {
         structural = true;
-        if (owner !== null) (this.sink as ComponentSink).changed(owner, this.hostParent(next, tags, true), CHANGE_TEXT);
+        if (owner !== null) (this.sink as ComponentSink).changed(owner, dom, CHANGE_CHILDREN);
       }
     }
     if (structural && owner !== null) (this.sink as ComponentSink).structure(owner);
@@ -292,32 +323,34 @@ export class ReactAdapter implements FrameworkAdapter {
    * A fiber placed in this commit (new, or moved): the top elements it brought are new to the engine (styled and laid
    * out afresh), each the cause of the component that renders it (a new component's own, else `owner`'s).
    */
-  private inserted(c: Fiber, owner: ComponentRef | null, tags: TagTable): void {
+  private inserted(c: Fiber, owner: ComponentRef | null, tags: TagTable, parent: Element | null): void {
     const sink = this.sink as ComponentSink;
     if (c.tag === tags.hostText) {
-      if (owner !== null) sink.changed(owner, this.hostParent(c, tags), CHANGE_TEXT);
+      if (owner !== null) sink.changed(owner, parent, CHANGE_TEXT);
       return;
     }
     const ref = kindOf(tags, c.tag) === COMPONENT ? this.refOf(c) ?? owner : owner;
     if (ref === null) return;
     if (kindOf(tags, c.tag) === HOST) {
-      if (c.stateNode instanceof Element) sink.changed(ref, c.stateNode, CHANGE_ADDED);
+      if (c.stateNode instanceof Element) sink.changed(ref, c.stateNode, CHANGE_ADDED, parent);
       return;
     }
     const hosts = this.insertedScratch;
     hosts.length = 0;
-    this.collectHosts(c.child, hosts, tags, 0);
-    for (const h of hosts) sink.changed(ref, h, CHANGE_ADDED);
+    // Through a portal, hosts sit in its container: their parents are read from the DOM then.
+    const through = this.collectHosts(c.child, hosts, tags, 0);
+    for (const h of hosts) sink.changed(ref, h, CHANGE_ADDED, through ? undefined : parent);
     hosts.length = 0;
   }
 
   /**
-   * The DOM element a fiber's host nodes sit in: the nearest host above it (the fiber itself with `self`), or the
-   * container of the root or portal above it.
+   * The DOM element a fiber's host nodes sit in: the nearest host above it, or the container of the root or portal
+   * above it. Read from the fibers: no DOM call. (A commit's walk hands it down instead; React 16/17's unmount
+   * callback comes on its own.)
    */
-  private hostParent(f: Fiber, tags: TagTable, self = false): Element | null {
+  private hostParent(f: Fiber, tags: TagTable): Element | null {
     let guard = 0;
-    for (let p: Fiber | null = self ? f : f.return; p !== null && guard++ < MAX_DEPTH; p = p.return) {
+    for (let p: Fiber | null = f.return; p !== null && guard++ < MAX_DEPTH; p = p.return) {
       if (kindOf(tags, p.tag) === HOST) return p.stateNode instanceof Element ? p.stateNode : null;
       if (p.tag === tags.hostRoot || p.tag === tags.hostPortal) {
         const c = (p.stateNode as { containerInfo?: unknown } | null)?.containerInfo;
@@ -327,7 +360,8 @@ export class ReactAdapter implements FrameworkAdapter {
     return null;
   }
 
-  private updateFiber(f: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable): void {
+  private updateFiber(f: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable,
+    dom: Element | null): void {
     const flags = flagsOf(f);
     // The common case on a big list: a memoised child that bailed out. Nothing
     // rendered, nothing moved, children shared: one comparison and out.
@@ -350,27 +384,34 @@ export class ReactAdapter implements FrameworkAdapter {
       sink.rehandle(ref, f);
       if ((flags & PERFORMED_WORK) !== 0) sink.rendered(ref);
       // Moved (a keyed list reordered): its elements are detached and attached again.
-      if ((flags & PLACEMENT) !== 0) this.inserted(f, owner, tags);
+      if ((flags & PLACEMENT) !== 0) this.inserted(f, owner, tags, dom);
     } else if (owner !== null && (flags & (PLACEMENT | UPDATE)) !== 0 && (kind === HOST || f.tag === tags.hostText)) {
       const sink = this.sink as ComponentSink;
       if ((flags & PLACEMENT) !== 0) {
         sink.structure(owner);
-        this.inserted(f, owner, tags);
+        this.inserted(f, owner, tags, dom);
       } else if (f.tag === tags.hostText) {
-        if (f.memoizedProps !== prev.memoizedProps) sink.changed(owner, this.hostParent(f, tags), CHANGE_TEXT);
+        if (f.memoizedProps !== prev.memoizedProps && dom !== null) sink.changed(owner, dom, CHANGE_TEXT);
       } else if (f.stateNode instanceof Element) {
+        let how: number;
         try {
-          diffProps(sink, owner, f.stateNode, f.memoizedProps, prev.memoizedProps);
+          how = diffProps(sink, f.stateNode, f.memoizedProps, prev.memoizedProps);
         } catch {
           // A hostile getter in the props: a change of unknown kind.
-          sink.changed(owner, f.stateNode, CHANGE_TEXT);
+          how = CHANGE_TEXT;
         }
+        if (how !== 0) sink.changed(owner, f.stateNode, how, dom);
       }
     } else if (f.tag === tags.hostPortal) {
       // Keep the fiber whose children are current (the content's top hosts are read from it).
       this.trackPortal(f, true);
     }
-    this.updateChildren(f, prev, ref, depth, tags);
+    // Nothing below changed: no walk (the common case on a grid's changed cells, whose children are text).
+    if (f.child === prev.child) return;
+    // The element the children sit in: this one, a portal's container, or the same as ours.
+    const inner = kind === HOST ? (f.stateNode instanceof Element ? f.stateNode : dom)
+      : f.tag === tags.hostPortal ? containerOf((f.stateNode as { containerInfo?: unknown } | null)?.containerInfo) : dom;
+    this.updateChildren(f, prev, ref, depth, tags, inner);
   }
 
   topHostNodes(handle: object, out: Element[]): boolean {

@@ -2,10 +2,11 @@
  * What React writes to a host element in a commit, from its props before and after (issue 43). React 19 flags every
  * re-rendered host element as updated and diffs the props only while it writes them; React 16–18 flag only those
  * whose props differ, but name no prop. Either way this compares the two props objects the fiber pair holds and
- * reports each difference the DOM sees: a text child, the class list, each inline style property, every other
- * attribute. Event handlers (functions) never reach the DOM; a re-render with equal props reports nothing.
+ * reads each difference the DOM sees — a text child, the class list, each inline style property, every other
+ * attribute — as CHANGE_* bits. Event handlers (functions) never reach the DOM; a re-render with equal props is 0.
+ * A `dangerouslySetInnerHTML` change is a new subtree: style and layout of all of it.
  */
-import { CHANGE_STYLE_TREE, CHANGE_TEXT, type ComponentRef, type ComponentSink } from '../adapter';
+import { CHANGE_TEXT, howOf, KIND_LAYOUT, KIND_STYLE, KIND_TREE, type ComponentSink } from '../adapter';
 
 type Props = Record<string, unknown>;
 
@@ -14,6 +15,7 @@ const SILENT = new Set(['suppressHydrationWarning', 'suppressContentEditableWarn
 /** React's prop names whose attribute is named otherwise. */
 const ATTRIBUTE: Record<string, string> = { className: 'class', htmlFor: 'for', tabIndex: 'tabindex', readOnly: 'readonly' };
 const MAX_KEYS = 256;
+const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const isText = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint';
 /** The attribute's value as React writes it: false drops a boolean attribute, but aria-* and data-* say "false". */
@@ -23,65 +25,77 @@ function str(v: unknown, name = ''): string | null {
   return typeof v === 'object' ? '[object]' : String(v);
 }
 
-export function diffProps(sink: ComponentSink, owner: ComponentRef, el: Element, next: unknown, prev: unknown): void {
-  if (next === prev) return;
-  if (typeof next !== 'object' || next === null || typeof prev !== 'object' || prev === null) {
-    // Nothing to compare (not React's shape): a change somewhere in it.
-    sink.changed(owner, el, CHANGE_TEXT);
-    return;
-  }
+/**
+ * The CHANGE_* bits of what React wrote to an element going from props `prev` to `next` (0: nothing the DOM sees), one
+ * call's worth: a busy grid's cell changes its text and its class, and the cause table hears of it once. An element
+ * whose child is text (or nothing) has no child elements: a leaf, known without asking the DOM.
+ */
+export function diffProps(sink: ComponentSink, el: Element, next: unknown, prev: unknown): number {
+  if (next === prev) return 0;
+  // Nothing to compare (not React's shape): a change somewhere in it.
+  if (typeof next !== 'object' || next === null || typeof prev !== 'object' || prev === null) return CHANGE_TEXT;
   const a = next as Props, b = prev as Props;
+  const leaf = a.children === undefined || a.children === null || isText(a.children);
+  let how = 0;
+  let kind = 0;
+  let classBefore: string | null = null, classAfter: string | null = null;
   let n = 0;
   for (const k in a) {
     if (++n > MAX_KEYS) break;
     const v = a[k], w = b[k];
-    if (v !== w) prop(sink, owner, el, k, v, w);
+    if (v === w) continue;
+    if (k === 'className') {
+      classBefore = str(w);
+      classAfter = str(v);
+    } else if (k === 'children') {
+      // Element children are fibers of their own; only a text child is this element's own write.
+      if ((isText(v) || isText(w)) && String(v) !== String(w)) how |= CHANGE_TEXT;
+    } else kind |= prop(sink, el, k, v, w);
   }
   n = 0;
   for (const k in b) {
     if (++n > MAX_KEYS) break;
-    if (!(k in a) && b[k] !== undefined) prop(sink, owner, el, k, undefined, b[k]);
+    if (k in a || b[k] === undefined) continue;
+    if (k === 'className') classBefore = str(b[k]);
+    else if (k === 'children') how |= isText(b[k]) ? CHANGE_TEXT : 0;
+    else kind |= prop(sink, el, k, undefined, b[k]);
   }
+  if (classBefore !== classAfter) {
+    // A leaf whose text changed too is a cause already: its class only restyles it (no subtree to restyle, and what
+    // it may move is moved by the text). No look-up for the busy grid's cells.
+    if ((how & CHANGE_TEXT) !== 0 && leaf) kind |= KIND_STYLE;
+    else kind |= sink.attributeKind('class', classBefore, classAfter);
+  }
+  return how | howOf(kind, leaf);
 }
 
-function prop(sink: ComponentSink, owner: ComponentRef, el: Element, k: string, v: unknown, w: unknown): void {
-  if (k === 'children') {
-    // Element children are fibers of their own; only a text child is this element's own write.
-    if (isText(v) || isText(w)) {
-      if (String(v) !== String(w)) sink.changed(owner, el, CHANGE_TEXT);
-    }
-    return;
-  }
-  if (typeof v === 'function' || typeof w === 'function' || SILENT.has(k)) return;
-  if (k === 'style') {
-    style(sink, owner, el, v, w);
-    return;
-  }
+/** KIND_* bits of one prop (not children, not the class) going from `w` to `v`. */
+function prop(sink: ComponentSink, el: Element, k: string, v: unknown, w: unknown): number {
+  if (typeof v === 'function' || typeof w === 'function' || SILENT.has(k)) return 0;
+  if (k === 'style') return style(sink, v, w);
   if (k === 'dangerouslySetInnerHTML') {
     const h1 = (v as { __html?: unknown } | null | undefined)?.__html, h2 = (w as { __html?: unknown } | null | undefined)?.__html;
-    if (h1 !== h2) sink.changed(owner, el, CHANGE_TEXT | CHANGE_STYLE_TREE);
-    return;
+    return h1 !== h2 ? KIND_STYLE | KIND_LAYOUT | KIND_TREE : 0;
   }
-  const name = ATTRIBUTE[k] ?? (el.namespaceURI === 'http://www.w3.org/2000/svg' ? k : k.toLowerCase());
+  const name = ATTRIBUTE[k] ?? (el.namespaceURI === SVG_NS ? k : k.toLowerCase());
   const before = str(w, name), after = str(v, name);
-  if (before !== after) sink.attribute(owner, el, name, before, after);
+  return before !== after ? sink.attributeKind(name, before, after) : 0;
 }
 
-function style(sink: ComponentSink, owner: ComponentRef, el: Element, v: unknown, w: unknown): void {
+function style(sink: ComponentSink, v: unknown, w: unknown): number {
+  if (typeof v === 'string' || typeof w === 'string') return sink.attributeKind('style', str(w), str(v));
   const a = (typeof v === 'object' && v !== null ? v : {}) as Props;
   const b = (typeof w === 'object' && w !== null ? w : {}) as Props;
-  if (typeof v === 'string' || typeof w === 'string') {
-    sink.attribute(owner, el, 'style', str(w), str(v));
-    return;
-  }
+  let kind = 0;
   let n = 0;
   for (const k in a) {
     if (++n > MAX_KEYS) break;
-    if (a[k] !== b[k]) sink.styleProperty(owner, el, k);
+    if (a[k] !== b[k]) kind |= sink.styleKind(k);
   }
   n = 0;
   for (const k in b) {
     if (++n > MAX_KEYS) break;
-    if (!(k in a) && b[k] !== undefined && b[k] !== null && b[k] !== '') sink.styleProperty(owner, el, k);
+    if (!(k in a) && b[k] !== undefined && b[k] !== null && b[k] !== '') kind |= sink.styleKind(k);
   }
+  return kind;
 }

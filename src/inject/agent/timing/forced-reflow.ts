@@ -40,8 +40,11 @@ export interface ForcedTimerDeps {
   onForced(): void;
   /** Each forced reflow as it is timed (the Performance panel track). */
   onSpan?(id: number, t0: number, ms: number): void;
-  /** The page's read flushed what was pending (issue 43: what changed before it is no cause of the frame's end). */
-  onFlushed?(): void;
+  /**
+   * The page's read by `reader` flushed what was pending (issue 43: what changed before it is no cause of the frame's
+   * end); with `names`, returns the components whose writes it laid out (a few names, for a sampled stack).
+   */
+  onFlushed?(reader: number, names: boolean): string[] | undefined;
   /** The boot's captured Function.prototype.toString (the page's replacement must not run); absent: not checked. */
   sourceOf?(fn: unknown): string | null;
 }
@@ -168,8 +171,9 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
       this.total += ms;
       this.spans.push(t0, ms);
       this.deps.onSpan?.(id, t0, ms);
-      this.deps.onFlushed?.();
-      if (this.stacks.want(t0)) this.deps.post('stack', { id, ms, stack: this.stacks.capture() });
+      const sampled = this.stacks.want(t0);
+      const after = this.deps.onFlushed?.(id, sampled);
+      if (sampled) this.deps.post('stack', { id, ms, stack: this.stacks.capture(), after });
       if (!this.notified) {
         this.notified = true;
         this.deps.onForced();

@@ -26,6 +26,8 @@ import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_FOREIGN, CHANGE_RESIZ
 const MAX_SITES = 4;
 /** Content sites kept per component and frame: each is laid out on its own (700 cells whose widths change are 700 relayouts). */
 export const MAX_CONTENT_SITES = 256;
+/** Slots always kept for reuse. */
+const KEPT_SLOTS = 256;
 
 export interface CauseOwner {
   readonly id: number;
@@ -63,32 +65,30 @@ export class Sites {
     this.keys[n] = key;
     this.n = n + 1;
   }
-
-  /** Drops the references kept past `n` (the agent stops). */
-  release(): void {
-    this.items.length = this.keys.length = this.n = 0;
-  }
 }
+
+/** A list never used: the slots' lists are made on first use (a busy grid's cells use one of six). */
+const NONE = new Sites();
 
 /** One component's causes in the frame. */
 export class Slot<E extends CauseOwner = CauseOwner> {
   owner!: E;
   /** Elements whose text changed, distinct (the first MAX_CONTENT_SITES). */
-  readonly texts = new Sites();
+  texts = NONE;
   /** Elements whose children were added or removed, distinct (the first MAX_CONTENT_SITES). */
-  readonly content = new Sites();
+  content = NONE;
   /** Leaves whose own size may change (the first MAX_CONTENT_SITES). */
-  readonly leaves = new Sites();
+  leaves = NONE;
   /** Sites past MAX_CONTENT_SITES (counted with the last one kept: sites come in runs of siblings). */
   moreTexts = 0;
   moreContent = 0;
   moreLeaves = 0;
   /** Box sites. */
-  readonly boxes = new Sites();
+  boxes = NONE;
   /** Inserted elements whose subtrees are new. */
-  readonly added = new Sites();
+  added = NONE;
   /** Sites whose subtree restyles. */
-  readonly trees = new Sites();
+  trees = NONE;
   /** Elements restyled on their own. */
   styled = 0;
   /** CHANGE_* bits seen. */
@@ -124,6 +124,8 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   /** This frame's slots, in the order their components first changed. */
   readonly slots: Slot<E>[] = [];
   private count = 0;
+  /** Slots used by recent frames (the largest, decaying by 1/16 a frame). */
+  private recent = 0;
   private last: Slot<E> | null = null;
   /** Owner → slot, for owners met again; built from the slots when first needed in a frame, then kept up. */
   private byOwner: Map<E, Slot<E>> | null = null;
@@ -173,12 +175,16 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     if (site === null) return;
     // A site changed twice (its text and its class) is one site: the last one kept is the likeliest.
     const k = key ?? null;
-    if ((how & CHANGE_TEXT) !== 0 && !s.texts.pushLast(site, k, MAX_CONTENT_SITES)) s.moreTexts++;
-    if ((how & CHANGE_CHILDREN) !== 0 && !s.content.pushLast(site, k, MAX_CONTENT_SITES)) s.moreContent++;
-    if ((how & CHANGE_RESIZE) !== 0 && !s.leaves.pushLast(site, k, MAX_CONTENT_SITES)) s.moreLeaves++;
-    if ((how & CHANGE_BOX) !== 0) s.boxes.pushOnce(site, k, MAX_SITES);
-    if ((how & CHANGE_ADDED) !== 0) s.added.pushOnce(site, k, MAX_SITES);
-    if ((how & CHANGE_STYLE_TREE) !== 0) s.trees.pushOnce(site, k, MAX_SITES);
+    if ((how & CHANGE_TEXT) !== 0 && !(s.texts === NONE ? (s.texts = new Sites()) : s.texts).pushLast(site, k, MAX_CONTENT_SITES)) s.moreTexts++;
+    if ((how & CHANGE_CHILDREN) !== 0 && !(s.content === NONE ? (s.content = new Sites()) : s.content).pushLast(site, k, MAX_CONTENT_SITES)) {
+      s.moreContent++;
+    }
+    if ((how & CHANGE_RESIZE) !== 0 && !(s.leaves === NONE ? (s.leaves = new Sites()) : s.leaves).pushLast(site, k, MAX_CONTENT_SITES)) {
+      s.moreLeaves++;
+    }
+    if ((how & CHANGE_BOX) !== 0) (s.boxes === NONE ? (s.boxes = new Sites()) : s.boxes).pushOnce(site, k, MAX_SITES);
+    if ((how & CHANGE_ADDED) !== 0) (s.added === NONE ? (s.added = new Sites()) : s.added).pushOnce(site, k, MAX_SITES);
+    if ((how & CHANGE_STYLE_TREE) !== 0) (s.trees === NONE ? (s.trees = new Sites()) : s.trees).pushOnce(site, k, MAX_SITES);
     else if ((how & CHANGE_STYLE) !== 0) s.styled++;
   }
 
@@ -203,22 +209,24 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     if (how !== 0) this.add(owner, el, how);
   }
 
-  /** After the frame's weighing: empty for the next frame (the slots are emptied as they are used again). */
+  /**
+   * After the frame's weighing: empty for the next frame (the slots are emptied as they are used again). Slots past
+   * what recent frames used are let go, with the elements they hold: a mount of 4 000 rows leaves no 4 000 slots.
+   */
   clear(): void {
     const mark = ~this.mark;
     for (let i = 0; i < this.count; i++) this.slots[i].owner.marks &= mark;
     this.byOwner = null;
     this.last = null;
+    this.recent = Math.max(this.count, this.recent - (this.recent >> 4));
+    if (this.slots.length > KEPT_SLOTS && this.slots.length > 2 * this.recent) this.slots.length = Math.max(KEPT_SLOTS, this.recent);
     this.count = 0;
   }
 
   /** Lets go of every slot and the elements they held (the agent stops). */
   release(): void {
     this.clear();
-    for (const s of this.slots) {
-      for (const l of [s.texts, s.content, s.leaves, s.boxes, s.added, s.trees]) l.release();
-      s.owner = undefined as unknown as E;
-    }
     this.slots.length = 0;
+    this.recent = 0;
   }
 }

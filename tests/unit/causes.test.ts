@@ -135,8 +135,14 @@ describe('causes: what a change costs the engine', () => {
     causes.attribute(b, E(box), 'class', 'x', 'x wide');
     causes.attribute(b, E(box), 'aria-hidden', null, 'true');
     causes.add(a, E(el(grid)), CHANGE_ADDED);
+    // Logged as they came (seven: the aria-* change no selector reads is none), marked as the commit's.
+    expect(causes.changes).to.equal(7);
+    expect(causes.committed(a) && causes.committed(b)).to.equal(true);
+    expect(causes.alike()).to.equal(false);
+    causes.build();
     expect(causes.length).to.equal(2);
-    const sa = causes.of(a)!, sb = causes.of(b)!;
+    const [sa, sb] = causes.slots;
+    expect(sa.owner).to.equal(a);
     expect(sa.texts.n).to.equal(3);
     expect(sa.added.n).to.equal(1);
     expect(sb.trees.items.slice(0, sb.trees.n)).to.deep.equal([E(box)]);
@@ -144,12 +150,17 @@ describe('causes: what a change costs the engine', () => {
     expect(sb.bits & (CHANGE_STYLE_TREE | CHANGE_BOX)).to.equal(CHANGE_STYLE_TREE | CHANGE_BOX);
     expect(sb.committed).to.equal(true);
     causes.clear();
-    expect(causes.length).to.equal(0);
-    expect(causes.of(a)).to.equal(undefined);
+    expect(causes.changes).to.equal(0);
+    expect(causes.committed(a)).to.equal(false);
     // A change that restyles only itself and moves nothing: no layout in it.
     causes.kind(a, E(el(null, 5)), propertyKind('opacity'));
-    expect(causes.of(a)!.layout).to.equal(false);
-    expect(causes.of(a)!.bits).to.equal(CHANGE_STYLE);
+    causes.build();
+    expect(causes.slots[0].layout).to.equal(false);
+    expect(causes.slots[0].bits).to.equal(CHANGE_STYLE);
+    // Changes of several components under one parent, none moving a box: alike, straight from the log.
+    causes.clear();
+    for (const c of cells) causes.add({ id: 9, marks: 0 }, E(c), CHANGE_TEXT | CHANGE_STYLE, E(grid));
+    expect(causes.alike()).to.equal(true);
   });
 
   it('weighs causes: probed ms (a group\'s shared by its sites\' components), new text and inserted elements', () => {
@@ -175,6 +186,7 @@ describe('causes: what a change costs the engine', () => {
     const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
     weigh(causes, probes, w);
     expect(w.owners.map((o) => o.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    expect(w.explainedMs).to.equal(-1); // one place was not probed
     // The grid's four cells share its 2 + 3 × 0.5 ms and the pass's own cost.
     const cell = (3.5 + PASS_MS) / 4;
     for (let i = 0; i < 4; i++) expect(w.layout[i]).to.be.closeTo(cell, 1e-9);

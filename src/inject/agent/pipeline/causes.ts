@@ -26,7 +26,7 @@ import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_FOREIGN, CHANGE_RESIZ
 const MAX_SITES = 4;
 /** Content sites kept per component and frame: each is laid out on its own (700 cells whose widths change are 700 relayouts). */
 export const MAX_CONTENT_SITES = 256;
-/** Slots always kept for reuse. */
+/** Log entries and slots always kept for reuse. */
 const KEPT_SLOTS = 256;
 
 export interface CauseOwner {
@@ -115,20 +115,25 @@ export class Slot<E extends CauseOwner = CauseOwner> {
 }
 
 /**
- * The frame's table. A commit reports a component's changes one after the other (its hosts come together in the fiber
- * walk), so the slot of the last owner is kept at hand; a new owner is told by the bit the table sets in its marks, and
- * only an owner met again after others (hosts on both sides of a child component) is looked up, in a map made when
- * first needed. No hashing on the way of a busy grid's hundreds of changed cells.
+ * The frame's table. Changes are logged as they come — four array writes each, nothing looked up: a busy grid's
+ * commit logs thousands — and grouped into per-component slots only when the frame's weighing needs them (`build`):
+ * a frame whose changes all sit under one parent (a grid's cells under their grid) is split evenly straight from the
+ * log (`alike`). An owner whose change the framework's commit reported carries the table's bit in its marks until
+ * the frame's end (`committed`).
  */
 export class Causes<E extends CauseOwner = CauseOwner> {
-  /** This frame's slots, in the order their components first changed. */
+  // The log.
+  private readonly logOwners: E[] = [];
+  private readonly logSites: (Element | null)[] = [];
+  private readonly logHows: number[] = [];
+  private readonly logKeys: (Element | null)[] = [];
+  private n = 0;
+  /** Log entries used by recent frames (the largest, decaying by 1/16 a frame). */
+  private recent = 0;
+  /** The slots `build` made from the log, in the order their components first changed. */
   readonly slots: Slot<E>[] = [];
   private count = 0;
-  /** Slots used by recent frames (the largest, decaying by 1/16 a frame). */
-  private recent = 0;
-  private last: Slot<E> | null = null;
-  /** Owner → slot, for owners met again; built from the slots when first needed in a frame, then kept up. */
-  private byOwner: Map<E, Slot<E>> | null = null;
+  private built = false;
   readonly css: CssIndex;
 
   /** `mark`: a bit of the owners' marks the owner's table leaves to this one. */
@@ -136,32 +141,19 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.css = new CssIndex(sheets, now);
   }
 
-  /** The frame's slots in use. */
+  /** Changes logged this frame. */
+  get changes(): number {
+    return this.n;
+  }
+
+  /** The slots `build` made. */
   get length(): number {
     return this.count;
   }
 
-  /** The slot of `owner` in this frame, if it has one. */
-  of(owner: E): Slot<E> | undefined {
-    if (this.last !== null && this.last.owner === owner) return this.last;
-    if ((owner.marks & this.mark) === 0) return undefined;
-    if (this.byOwner === null) {
-      this.byOwner = new Map();
-      for (let i = 0; i < this.count; i++) this.byOwner.set(this.slots[i].owner, this.slots[i]);
-    }
-    return this.byOwner.get(owner);
-  }
-
-  private slot(owner: E): Slot<E> {
-    const known = this.of(owner);
-    if (known !== undefined) return (this.last = known);
-    let s = this.slots[this.count];
-    if (!s) this.slots.push((s = new Slot<E>()));
-    this.count++;
-    s.reset(owner);
-    owner.marks |= this.mark;
-    this.byOwner?.set(owner, s);
-    return (this.last = s);
+  /** Whether the framework's commit reported a change of `owner` this frame. */
+  committed(owner: E): boolean {
+    return (owner.marks & this.mark) !== 0;
   }
 
   /**
@@ -169,12 +161,68 @@ export class Causes<E extends CauseOwner = CauseOwner> {
    * parent element when the caller knows it (the framework's tree does, without a DOM read), else undefined.
    */
   add(owner: E, site: Element | null, how: number, key?: Element | null): void {
-    const s = this.slot(owner);
+    const i = this.n++;
+    this.logOwners[i] = owner;
+    this.logSites[i] = site;
+    this.logHows[i] = how;
+    this.logKeys[i] = key ?? null;
+    if ((how & CHANGE_FOREIGN) === 0) owner.marks |= this.mark;
+  }
+
+  /**
+   * Whether the frame's changes that can cost layout all sit under one parent, and none moves a box, inserts or
+   * restyles a subtree: then each weighs alike and `logged` hands them over as they are.
+   */
+  alike(): boolean {
+    let key: Element | null = null;
+    for (let i = 0; i < this.n; i++) {
+      const how = this.logHows[i];
+      if ((how & (CHANGE_BOX | CHANGE_ADDED | CHANGE_STYLE_TREE)) !== 0) return false;
+      const site = this.logSites[i];
+      if ((how & (CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE)) === 0) continue;
+      if (site === null) return false;
+      const k = this.logKeys[i] ?? (this.logKeys[i] = site.parentElement ?? site);
+      if (key === null) key = k;
+      else if (k !== key) return false;
+    }
+    return true;
+  }
+
+  /** The log as it is: `i`'s owner and CHANGE_* bits (the same owner may come twice: the split adds its parts up). */
+  loggedOwner(i: number): E {
+    return this.logOwners[i];
+  }
+
+  loggedHow(i: number): number {
+    return this.logHows[i];
+  }
+
+  /** Groups the log into slots, one per component (once a frame). */
+  build(): void {
+    if (this.built) return;
+    this.built = true;
+    const byOwner = new Map<E, Slot<E>>();
+    let last: Slot<E> | null = null;
+    for (let i = 0; i < this.n; i++) {
+      const owner = this.logOwners[i];
+      let s: Slot<E> | undefined = last !== null && last.owner === owner ? last : byOwner.get(owner);
+      if (s === undefined) {
+        s = this.slots[this.count];
+        if (!s) this.slots.push((s = new Slot<E>()));
+        this.count++;
+        s.reset(owner);
+        byOwner.set(owner, s);
+      }
+      last = s;
+      this.into(s, this.logSites[i], this.logHows[i], this.logKeys[i]);
+    }
+  }
+
+  private into(s: Slot<E>, site: Element | null, how: number, k: Element | null): void {
     s.bits |= how;
     if ((how & CHANGE_FOREIGN) === 0) s.committed = true;
     if (site === null) return;
     // A site changed twice (its text and its class) is one site: the last one kept is the likeliest.
-    const k = key ?? null;
     if ((how & CHANGE_TEXT) !== 0 && !(s.texts === NONE ? (s.texts = new Sites()) : s.texts).pushLast(site, k, MAX_CONTENT_SITES)) s.moreTexts++;
     if ((how & CHANGE_CHILDREN) !== 0 && !(s.content === NONE ? (s.content = new Sites()) : s.content).pushLast(site, k, MAX_CONTENT_SITES)) {
       s.moreContent++;
@@ -210,22 +258,27 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   }
 
   /**
-   * After the frame's weighing: empty for the next frame (the slots are emptied as they are used again). Slots past
-   * what recent frames used are let go, with the elements they hold: a mount of 4 000 rows leaves no 4 000 slots.
+   * After the frame's weighing: empty for the next frame (the log and slots are used again). What recent frames did
+   * not use is let go, with the elements it holds: a mount of 4 000 rows leaves no 4 000 log entries.
    */
   clear(): void {
     const mark = ~this.mark;
-    for (let i = 0; i < this.count; i++) this.slots[i].owner.marks &= mark;
-    this.byOwner = null;
-    this.last = null;
-    this.recent = Math.max(this.count, this.recent - (this.recent >> 4));
-    if (this.slots.length > KEPT_SLOTS && this.slots.length > 2 * this.recent) this.slots.length = Math.max(KEPT_SLOTS, this.recent);
+    for (let i = 0; i < this.n; i++) this.logOwners[i].marks &= mark;
+    this.recent = Math.max(this.n, this.recent - (this.recent >> 4));
+    if (this.logOwners.length > KEPT_SLOTS && this.logOwners.length > 2 * this.recent) {
+      const keep = Math.max(KEPT_SLOTS, this.recent);
+      this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = keep;
+      if (this.slots.length > keep) this.slots.length = keep;
+    }
+    this.n = 0;
     this.count = 0;
+    this.built = false;
   }
 
-  /** Lets go of every slot and the elements they held (the agent stops). */
+  /** Lets go of every entry and slot and the elements they held (the agent stops). */
   release(): void {
     this.clear();
+    this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = 0;
     this.slots.length = 0;
     this.recent = 0;
   }

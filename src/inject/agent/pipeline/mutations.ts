@@ -181,7 +181,7 @@ export class MutationTracker {
   }
 
   private fromCommit(e: Entry): boolean {
-    return this.registry.causes.of(e)?.committed === true;
+    return this.registry.causes.committed(e);
   }
 
   /** A childList record whose first added node belongs to a component the commit reported (one it mounted). */

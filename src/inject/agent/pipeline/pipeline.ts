@@ -6,7 +6,7 @@
  * observer and listener and frees the state.
  */
 import { MAX_WRITERS, PLACE_INTERVAL_MS, RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
-import type { FrameworkAdapter } from '../adapter';
+import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_TEXT, type FrameworkAdapter } from '../adapter';
 import type { DebugHint } from '../../../protocol/sources';
 import type { AgentLink } from '../../boot/link';
 import type { NativeReaders } from '../natives';
@@ -39,6 +39,8 @@ const RING_CAPACITY = 1 << 14;
 const MAX_WANT_BOUNDS = 1000;
 /** What dirtied the pinned component goes to the content script at most this often. */
 const DIRTIED_INTERVAL_MS = 250;
+/** CHANGE_* bits of the changes that can cost layout. */
+const LAYOUT_CHANGES = CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE | CHANGE_BOX | CHANGE_ADDED;
 /** Running animations looked at a frame, at most (a page with more: the first ones). */
 const MAX_ANIMATIONS = 256;
 /**
@@ -396,7 +398,7 @@ export class Pipeline {
       // Layout no known cause accounts for (none at all, or far more than the probed causes make): someone else wrote.
       const layoutMs = t2 - t1;
       const unexplained = forcedMs === 0 && layoutMs >= UNEXPLAINED_LAYOUT_MS
-        && (causes.length === 0 || (w.explainedMs >= 0 && layoutMs > 1.5 * w.explainedMs + UNEXPLAINED_LAYOUT_MS));
+        && (causes.changes === 0 || (w.explainedMs >= 0 && layoutMs > 1.5 * w.explainedMs + UNEXPLAINED_LAYOUT_MS));
       causes.clear();
       w.owners.length = 0;
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs, t0);
@@ -456,9 +458,11 @@ export class Pipeline {
       const causes = this.registry.causes;
       if (names) {
         const list: string[] = [];
-        for (let i = 0; i < causes.length && list.length < MAX_WRITERS; i++) {
-          const s = causes.slots[i];
-          if (s.layout && s.owner.id !== reader) list.push(this.registry.nameOf(s.owner.id));
+        for (let i = 0; i < causes.changes && list.length < MAX_WRITERS; i++) {
+          const owner = causes.loggedOwner(i);
+          if ((causes.loggedHow(i) & LAYOUT_CHANGES) === 0 || owner.id === reader) continue;
+          const name = this.registry.nameOf(owner.id);
+          if (!list.includes(name)) list.push(name);
         }
         if (list.length > 0) out = list;
       }

@@ -69,14 +69,26 @@ export const MAX_SAMPLE = 128;
  */
 const REPEAT_MS = 5;
 const REPEATS = 6;
-/** Probes a frame, at most. */
+/** Keys a batch measures, at most. */
 const PROBES_PER_FRAME = 4;
+/** Probe time a frame, at most (past it, the batch goes on in the next frame; one probe is always made). */
+const FRAME_MS = 8;
 /** The share of the wall clock probes may take, after the allowance. */
 const BUDGET_SHARE = 0.005;
 const ALLOWANCE_MS = 60;
 const MAX_QUEUE = 32;
 const CONTENT_PAD = [{ paddingBottom: '0.001px', composite: 'add' }, { paddingBottom: '0.001px', composite: 'add' }];
-const TEXT_SPACING = [{ letterSpacing: '0.0001px', composite: 'add' }, { letterSpacing: '0.0001px', composite: 'add' }];
+/**
+ * Text: its letter spacing reshapes it, and (one site alone) the padding marks its box's intrinsic widths dirty, as new
+ * text does (a table's column widths are worked out again). Many sites together get the spacing only: padding on many
+ * spans of one line box costs more than their new text does (measured: 256 of 400 spans padded 2.2× one span, their
+ * text changing 1.5×, their spacing 1.2×).
+ */
+const TEXT_ONE = [
+  { letterSpacing: '0.0001px', paddingBottom: '0.001px', composite: 'add' },
+  { letterSpacing: '0.0001px', paddingBottom: '0.001px', composite: 'add' },
+];
+const TEXT_MANY = [{ letterSpacing: '0.0001px', composite: 'add' }, { letterSpacing: '0.0001px', composite: 'add' }];
 const BOX_PAD = [{ paddingRight: '1px', composite: 'add' }, { paddingRight: '1px', composite: 'add' }];
 const OPTIONS: KeyframeAnimationOptions = { duration: 1e9, fill: 'both' };
 /** Displays whose boxes take no padding: probed at a cell inside (rows, row groups) or at the parent (contents). */
@@ -124,6 +136,9 @@ export class Probes {
   private readonly queued: WeakSet<Element>[] = [];
   private startedAt = 0;
   private readonly anims: Animation[] = [];
+  /** The keys being measured, over one frame or more (`run`), and what they cost so far. */
+  private batch: Measure[] = [];
+  private batchCost = 0;
   /** Probe ms spent since start. */
   spentMs = 0;
   /** Probes made since start (internals; the timing tests subtract their layouts). */
@@ -177,16 +192,48 @@ export class Probes {
 
   /**
    * Probes queued keys while the budget allows (what was spent so far is below it; a refresh must also fit what it cost
-   * the last time). Call with layout clean (right after the frame's measurement).
+   * the last time). A batch of keys is measured in turns (each key's one site, and its sample together), so that what
+   * the machine does meanwhile weighs on each alike, over as many frames as it takes: at most FRAME_MS of probes a
+   * frame, and at least one probe (a page whose layout takes 60 ms pays one probe's two layouts in a frame, not a
+   * batch's dozens). Call with layout clean (right after the frame's measurement).
    */
   run(): void {
-    if (this.queue.length === 0) return;
+    if (this.batch.length === 0 && !this.nextBatch()) return;
+    const t0 = this.host.now();
+    const batch = this.batch;
+    let done = true;
+    for (let round = 0; round < REPEATS; round++) {
+      for (const m of batch) {
+        if (m.failed || (m.got.length >= 2 && m.sum >= REPEAT_MS) || m.got.length >= REPEATS) continue;
+        // Gone between two frames of the batch: nothing to measure there any more.
+        if (!m.sites[0].isConnected) {
+          m.failed = true;
+          continue;
+        }
+        if (this.host.now() - t0 >= FRAME_MS) {
+          done = false;
+          break;
+        }
+        const ms = this.probe(m.q.flavor, m.sites, m.n);
+        if (ms < 0) m.failed = true;
+        else {
+          m.got.push(ms);
+          m.sum += ms;
+        }
+      }
+      if (!done) break;
+    }
+    const cost = this.host.now() - t0;
+    this.spentMs += cost;
+    this.batchCost += cost;
+    if (done) this.finish();
+  }
+
+  /** Takes the next keys off the queue into a batch, within the budget; false when there is none. */
+  private nextBatch(): boolean {
     const allowed = ALLOWANCE_MS + BUDGET_SHARE * (this.host.now() - this.startedAt);
-    // This frame's batch: each key's measurements (one site; all of the sample), taken in turns so that what the
-    // machine does meanwhile weighs on each alike.
-    const batch: Measure[] = [];
     let expected = 0;
-    while (batch.length < PROBES_PER_FRAME * 2 && this.queue.length > 0) {
+    while (this.batch.length < PROBES_PER_FRAME * 2 && this.queue.length > 0) {
       const q = this.queue[0];
       const known = this.estimates[q.flavor].get(q.key);
       if (this.spentMs + expected + (known?.cost ?? 0) > allowed) break;
@@ -195,29 +242,18 @@ export class Probes {
       this.queued[q.flavor].delete(q.key);
       const sites = q.sites.filter((el) => el.isConnected);
       if (sites.length === 0) continue;
-      batch.push({ q, sites, n: 1, got: [], sum: 0, failed: false, all: 0 });
+      this.batch.push({ q, sites, n: 1, got: [], sum: 0, failed: false, all: 0 });
       if (sites.length < 2 || q.flavor === PROBE_CONTENT) continue;
       // And the sample together: what each further site adds.
-      batch.push({ q, sites, n: sites.length, got: [], sum: 0, failed: false, all: sites.length });
+      this.batch.push({ q, sites, n: sites.length, got: [], sum: 0, failed: false, all: sites.length });
     }
-    if (batch.length === 0) return;
-    const t0 = this.host.now();
-    for (let round = 0; round < REPEATS; round++) {
-      let more = false;
-      for (const m of batch) {
-        if (m.failed || (m.got.length >= 2 && m.sum >= REPEAT_MS)) continue;
-        const ms = this.probe(m.q.flavor, m.sites, m.n);
-        if (ms < 0) m.failed = true;
-        else {
-          m.got.push(ms);
-          m.sum += ms;
-          more = true;
-        }
-      }
-      if (!more) break;
-    }
-    const cost = this.host.now() - t0;
-    this.spentMs += cost;
+    this.batchCost = 0;
+    return this.batch.length > 0;
+  }
+
+  /** The batch is measured: its keys' estimates. */
+  private finish(): void {
+    const batch = this.batch;
     const at = this.host.now();
     for (let i = 0; i < batch.length; i++) {
       const m = batch[i];
@@ -228,7 +264,7 @@ export class Probes {
       // What each further site adds (a grid's cells whose text or width changes are that many relayouts; 400 spans
       // whose text changes in one line box reshape 400 texts but break the line box once).
       const per = all !== null && !all.failed && all.got.length > 0 && all.all > 1 ? Math.max(0, (median(all.got) - one) / (all.all - 1)) : 0;
-      const mine = cost / batch.length * (all ? 2 : 1);
+      const mine = this.batchCost / batch.length * (all ? 2 : 1);
       const map = this.estimates[m.q.flavor];
       const old = map.get(m.q.key);
       if (old === undefined) map.set(m.q.key, { one, per, at, cost: mine, count: 1 });
@@ -243,6 +279,7 @@ export class Probes {
         old.count++;
       }
     }
+    batch.length = 0;
   }
 
   /** The first `n` sites changed at once: the mean of the two layouts (applied, then cancelled), or −1. */
@@ -258,7 +295,7 @@ export class Probes {
         const target = this.target(sites[i]);
         if (target === null) continue;
         const frames = flavor === PROBE_BOX ? this.boxFrames(target) : flavor === PROBE_LEAF ? BOX_PAD
-          : flavor === PROBE_TEXT ? TEXT_SPACING : CONTENT_PAD;
+          : flavor === PROBE_TEXT ? (n === 1 ? TEXT_ONE : TEXT_MANY) : CONTENT_PAD;
         anims.push(this.animate.call(target, frames as Keyframe[], OPTIONS));
       }
       if (anims.length === 0) return -1;
@@ -330,6 +367,7 @@ export class Probes {
       this.queued[f] = new WeakSet();
     }
     this.queue = [];
+    this.batch = [];
     this.made = 0;
     this.spentMs = 0;
   }

@@ -16,6 +16,7 @@
  * Style: the elements restyled — one for each element whose own style changed, the subtree for an inherited
  * property or a selector that reads the change above a combinator, and every element inserted.
  */
+import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT } from '../adapter';
 import { type CauseOwner, type Causes, type Sites, type Slot } from './causes';
 import { MAX_SAMPLE, PROBE_BOX, PROBE_CONTENT, PROBE_LEAF, PROBE_TEXT, Probes } from './probes';
 
@@ -109,27 +110,6 @@ function part(map: Map<Element, Group>, sites: Sites, more: number, extent: numb
   return out;
 }
 
-/**
- * Whether the frame's layout causes all sit under one parent and nothing else (no box, no insertion, no restyled
- * subtree): then each weighs alike. Checked before any grouping: a busy grid's frames are nearly all like that.
- */
-function inOnePlace<E extends CauseOwner>(causes: Causes<E>): boolean {
-  let key: Element | null = null;
-  for (let i = 0; i < causes.length; i++) {
-    const s = causes.slots[i];
-    if (s.boxes.n > 0 || s.added.n > 0 || s.trees.n > 0) return false;
-    for (let kind = TEXT; kind <= LEAF; kind++) {
-      const sites = sitesOf(s, kind, false);
-      for (let j = 0; j < sites.n; j++) {
-        const k = sites.keys[j] ?? (sites.keys[j] = Probes.contentKey(sites.items[j]));
-        if (key === null) key = k;
-        else if (k !== key) return false;
-      }
-    }
-  }
-  return true;
-}
-
 export interface Weights<E> {
   owners: E[];
   layout: number[];
@@ -143,19 +123,23 @@ export interface Weights<E> {
  * none, the probes are off).
  */
 export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | null, out: Weights<E>): void {
-  const n = causes.length;
-  if (out.owners.length !== n) out.owners.length = out.layout.length = out.style.length = n;
   out.explainedMs = -1;
-  if (inOnePlace(causes)) {
-    // Every cause weighs alike (a grid's cells under their grid): no group, no probe.
-    for (let i = 0; i < n; i++) {
-      const s = causes.slots[i];
-      out.owners[i] = s.owner;
-      out.style[i] = s.styled + s.trees.n;
-      out.layout[i] = s.layout ? 1 : 0;
+  if (causes.alike()) {
+    // Every change weighs alike (a grid's cells under their grid): no slot, no group, no probe. An owner logged twice
+    // gets two parts (the split adds them up).
+    const m = causes.changes;
+    if (out.owners.length !== m) out.owners.length = out.layout.length = out.style.length = m;
+    for (let i = 0; i < m; i++) {
+      const how = causes.loggedHow(i);
+      out.owners[i] = causes.loggedOwner(i);
+      out.style[i] = (how & (CHANGE_STYLE | CHANGE_STYLE_TREE | CHANGE_ADDED)) !== 0 ? 1 : 0;
+      out.layout[i] = (how & (CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE | CHANGE_BOX | CHANGE_ADDED)) !== 0 ? 1 : 0;
     }
     return;
   }
+  causes.build();
+  const n = causes.length;
+  if (out.owners.length !== n) out.owners.length = out.layout.length = out.style.length = n;
   let layoutSlots = 0;
   // Distinct places: parents of grouped sites, and boxes.
   const parents = new Set<Element>();

@@ -392,15 +392,18 @@ export class ReactAdapter implements FrameworkAdapter {
         this.inserted(f, owner, tags, dom);
       } else if (f.tag === tags.hostText) {
         if (f.memoizedProps !== prev.memoizedProps && dom !== null) sink.changed(owner, dom, CHANGE_TEXT);
-      } else if (f.stateNode instanceof Element) {
-        let how: number;
-        try {
-          how = diffProps(sink, f.stateNode, f.memoizedProps, prev.memoizedProps);
-        } catch {
-          // A hostile getter in the props: a change of unknown kind.
-          how = CHANGE_TEXT;
+      } else {
+        const el = f.stateNode;
+        if (el instanceof Element) {
+          let how: number;
+          try {
+            how = diffProps(sink, el, f.memoizedProps, prev.memoizedProps);
+          } catch {
+            // A hostile getter in the props: a change of unknown kind.
+            how = CHANGE_TEXT;
+          }
+          if (how !== 0) sink.changed(owner, el, how, dom);
         }
-        if (how !== 0) sink.changed(owner, f.stateNode, how, dom);
       }
     } else if (f.tag === tags.hostPortal) {
       // Keep the fiber whose children are current (the content's top hosts are read from it).

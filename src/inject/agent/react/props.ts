@@ -49,7 +49,8 @@ export function diffProps(sink: ComponentSink, el: Element, next: unknown, prev:
       classAfter = str(v);
     } else if (k === 'children') {
       // Element children are fibers of their own; only a text child is this element's own write.
-      if ((isText(v) || isText(w)) && String(v) !== String(w)) how |= CHANGE_TEXT;
+      // (Different values of one type differ as text too: no string made for a grid cell's number.)
+      if ((isText(v) || isText(w)) && (typeof v === typeof w || String(v) !== String(w))) how |= CHANGE_TEXT;
     } else kind |= prop(sink, el, k, v, w);
   }
   n = 0;

@@ -50,8 +50,9 @@ const FLAVORS = 4;
 /**
  * An estimate older than this is refreshed when a frame needs it and the budget allows; an expensive one waits longer,
  * TTL_PER_PROBE_MS for each ms its probe took (a 60 ms relayout probed again every two minutes, not every 20 s). A new
- * one is refreshed sooner, FIRST_TTL_MS doubling with each probe, and the probes averaged (the first replaced, then up
- * to AVERAGED of them, then each new one weighs 1/AVERAGED): one probe of a busy machine's moment is not kept for 20 s.
+ * cheap one is refreshed sooner, FIRST_TTL_MS doubling with each probe, and the probes averaged (the first replaced,
+ * then up to AVERAGED of them, then each new one weighs 1/AVERAGED): one probe of a busy machine's moment is not kept
+ * for 20 s.
  */
 export const PROBE_TTL_MS = 20_000;
 const TTL_PER_PROBE_MS = 500;
@@ -74,8 +75,8 @@ const PROBES_PER_FRAME = 4;
 /** Probe time a frame, at most (past it, the batch goes on in the next frame; one probe is always made). */
 const FRAME_MS = 8;
 /** The share of the wall clock probes may take, after the allowance. */
-const BUDGET_SHARE = 0.005;
-const ALLOWANCE_MS = 60;
+const BUDGET_SHARE = 0.003;
+const ALLOWANCE_MS = 30;
 const MAX_QUEUE = 32;
 const CONTENT_PAD = [{ paddingBottom: '0.001px', composite: 'add' }, { paddingBottom: '0.001px', composite: 'add' }];
 /**
@@ -160,8 +161,9 @@ export class Probes {
   }
 
   private static ttl(e: Estimate): number {
-    if (e.count < AVERAGED) return Math.min(PROBE_TTL_MS, FIRST_TTL_MS * 2 ** (e.count - 1));
-    return Math.max(PROBE_TTL_MS, e.cost * TTL_PER_PROBE_MS);
+    const byCost = e.cost * TTL_PER_PROBE_MS;
+    if (e.count < AVERAGED) return Math.max(Math.min(PROBE_TTL_MS, FIRST_TTL_MS * 2 ** (e.count - 1)), byCost);
+    return Math.max(PROBE_TTL_MS, byCost);
   }
 
   /** The key content sites share: their parent (siblings share the way up to their boundary). */

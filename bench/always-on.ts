@@ -42,7 +42,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { commandLine, describeBuild, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, roundOrder, startServer,
   type BenchBrowser } from './lib/env';
-import { passFail, today, writeSection } from './lib/doc';
+import { passFail, today, verdictOf, writeSection, type Acceptance, type Verdict } from './lib/doc';
 import { f3, mdTable, median, pairedByRound, quantile, table, type RoundSamples } from './lib/stats';
 import { ourCost, scratchExtension, tracedLoad, type Load } from './lib/extension-cost';
 
@@ -50,8 +50,15 @@ const args = parseArgs();
 const LOADS = numArg(args, 'loads', 12);
 /** Rounds between two launches of every browser (see the file comment). */
 const RELAUNCH = Math.max(1, numArg(args, 'relaunch', 3));
-const PAGES: { file: string; label: string; frames: number; budgetMs: number }[] = [
-  { file: 'plain.html', label: 'no React', frames: 1, budgetMs: 1 },
+/** The page-load budget without React, accepted at the floor of two document_start scripts (issue 10's notes). */
+const FLOOR_ACCEPTED: Acceptance = {
+  reason: 'at the floor of two document_start scripts; off-site pages get none (issue 48)',
+  link: 'docs/PERFORMANCE.md, the always-on note',
+  limit: 1.5,
+};
+
+const PAGES: { file: string; label: string; frames: number; budgetMs: number; accepted?: Acceptance }[] = [
+  { file: 'plain.html', label: 'no React', frames: 1, budgetMs: 1, accepted: FLOOR_ACCEPTED },
   { file: 'basic-r19.html', label: 'React 19', frames: 1, budgetMs: 1.5 },
   { file: 'frames10.html', label: '10 frames (5 same-site, 5 cross-site)', frames: 11, budgetMs: 1 },
 ];
@@ -169,10 +176,13 @@ async function main(): Promise<void> {
     const perFrame = median(totals) / p.frames;
     const files = [...new Set(loads.flatMap((l) => [...l.byFile.keys()]))].sort();
     const by = files.map((f) => `${f} ${f3(median(loads.map((l) => l.byFile.get(f) ?? 0)))}`).join(', ');
-    const ok = loads.length >= Math.max(1, LOADS - 2) && perFrame <= p.budgetMs;
+    const measured = loads.length >= Math.max(1, LOADS - 2);
+    const verdict: Verdict = measured ? verdictOf(perFrame, p.budgetMs, p.accepted) : 'FAIL';
+    const ok = verdict !== 'FAIL';
     allPass &&= ok;
     rows.push([`${p.file} (${p.label})`, `${loads.length}`, `${f3(median(totals))} / ${f3(quantile(totals, 0.9))}`, f3(perFrame), by,
-      f3(median(loads.map((l) => l.extFloorMs))), `≤ ${p.budgetMs} ms${p.frames > 1 ? ' per frame' : ''}`, ok ? 'pass' : 'FAIL']);
+      f3(median(loads.map((l) => l.extFloorMs))), `≤ ${p.budgetMs} ms${p.frames > 1 ? ' per frame' : ''}`,
+      verdict === 'accepted' ? `accepted (${p.accepted?.reason})` : verdict]);
   }
   console.log(`\nInstalled, overlay off: our main-thread time per page load (${version})`);
   console.log(table(header, rows));
@@ -239,5 +249,5 @@ injected by the service worker on enable; \`tests/e2e/always-on.test.ts\` assert
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

@@ -165,5 +165,5 @@ The two boots, the loads of each round differenced: ${versus.replace(/^this buil
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

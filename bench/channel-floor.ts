@@ -294,5 +294,5 @@ ${mdTable(header, rows)}`);
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

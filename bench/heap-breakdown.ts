@@ -140,5 +140,5 @@ ${mdTable(header, top)}`);
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

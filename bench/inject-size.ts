@@ -37,10 +37,16 @@ import { attribute, mergeFunctions, type Attribution, type CpuProfile } from './
 import { SourceMap } from './lib/sourcemap';
 import { f2, f3, mdTable, median, quantile, table } from './lib/stats';
 import { tracedLoad, type TraceEvent } from './lib/extension-cost';
-import { passFail, today, writeSection } from './lib/doc';
+import { passFail, today, verdictOf, verdictText, writeSection, type Acceptance } from './lib/doc';
 
 const SIZE_BUDGET_BYTES = 10 * 1024;
 const COST_BUDGET_MS = 0.3;
+/** inject.js's document_start cost, accepted at its measured floor (compiling what must exist before the page's first script). */
+const COST_ACCEPTED: Acceptance = {
+  reason: 'its compile is the floor of what must exist before the page\'s first script',
+  link: 'docs/PERFORMANCE.md, the always-on note',
+  limit: 1,
+};
 const FILES = ['inject.js', 'content.js', 'agent.js', 'content-main.js'];
 const ALWAYS_ON = ['inject.js', 'content.js'];
 
@@ -179,6 +185,7 @@ async function main(): Promise<void> {
         : file === 'agent.js' ? 'MAIN world, on enable only' : 'isolated world, on enable only']);
   }
   sizeRows.push(['inject.js + content.js', '', `${injectGz}`, `${(injectGz / 1024).toFixed(2)} KB`, '', `≤ 10 KB: ${injectGz <= SIZE_BUDGET_BYTES ? 'pass' : 'FAIL'}`]);
+  if (injectGz > SIZE_BUDGET_BYTES) process.exitCode = 1;
   const sizeHeader = ['file', 'minified bytes', 'gzip -9 bytes', 'gzip', 'brotli bytes', 'note'];
   console.log(table(sizeHeader, sizeRows));
 
@@ -242,7 +249,9 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   }
   const injectMs = median(rest.map((c) => c.evalThread.get('inject.js') ?? NaN));
-  console.log(`inject.js evaluation ${f3(injectMs)} ms (budget ≤ ${COST_BUDGET_MS} ms: ${injectMs <= COST_BUDGET_MS ? 'pass' : 'FAIL'})`);
+  const costVerdict = Number.isFinite(injectMs) ? verdictOf(injectMs, COST_BUDGET_MS, COST_ACCEPTED) : 'FAIL';
+  console.log(`inject.js evaluation ${f3(injectMs)} ms (budget ≤ ${COST_BUDGET_MS} ms: ${costVerdict}${costVerdict === 'accepted' ? `: ${COST_ACCEPTED.reason}` : ''})`);
+  if (costVerdict === 'FAIL') process.exitCode = 1;
 
   const stepMs = await stepCosts(STEPS, LOADS);
   const touchMs = await stepCosts(TOUCH_FIRST, LOADS);
@@ -295,7 +304,7 @@ top-level run; its thread time is the main thread's CPU time (not inflated when 
 thread; wall time beside it). Callbacks a script runs later in the load (the handshake's listener, the hello's
 answer) are its \`FunctionCall\` events. A load without an event of either boot script fails the run. ${rest.length} loads in fresh tabs after a first, cold
 one. The page's own one-line inline script is the floor of any script evaluation on this machine. Budget: inject.js
-≤ ${COST_BUDGET_MS} ms — ${passFail(injectMs <= COST_BUDGET_MS)} (median ${f3(injectMs)} ms thread time). content.js (isolated world, document_start)
+≤ ${COST_BUDGET_MS} ms — ${verdictText(costVerdict, COST_ACCEPTED)} (median ${f3(injectMs)} ms thread time). content.js (isolated world, document_start)
 runs on every page too and is shown beside it; the total of both is bench/always-on.ts's figure and target.
 
 ${mdTable(costHeader, costRows)}
@@ -326,5 +335,5 @@ ${mdTable(hotHeader, hotRows.map((r) => r.map((c, i) => (i >= 2 && c ? `\`${c}\`
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

@@ -265,6 +265,8 @@ async function main(): Promise<void> {
   console.log(`agent tables at the end: ${JSON.stringify(soakOn.agentStats)}; components in the store: ${soakOn.mountedComponents}`);
   console.log(`on − off over 10 minutes: fresh keys ${kb(vFresh.excess)} ± ${kb(vFresh.err)} → ${vFresh.text}; `
     + `stable keys ${kb(vStable.excess)} ± ${kb(vStable.err)} → ${vStable.text} (budget flat: ≤ ${kb(SOAK_GROWTH_BUDGET_BYTES)})`);
+  // A failed budget fails the run; an inconclusive soak (a short run) is said, and is no pass either way.
+  if (!pass || vFresh.text === 'FAIL' || vStable.text === 'FAIL') process.exitCode = 1;
 
   if (args.get('doc') === 'true') {
     writeSection('memory', `## Memory: state per tracked element, mount/unmount soak
@@ -305,5 +307,5 @@ in the rollup store; ${SOAK_ROWS} rows + \`App\` + \`List\` are mounted).
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

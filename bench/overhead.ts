@@ -372,6 +372,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`\nprofiles: out/bench/overhead-*.cpuprofile   ${allPass ? 'all budgets pass' : 'SOME BUDGETS FAIL'}`);
+  if (!allPass) process.exitCode = 1;
 
   if (args.get('doc') === 'true') {
     writeSection('overhead', `## Overhead on StressGrid (CPU profile attribution)
@@ -414,5 +415,5 @@ ${hot.join('\n')}`);
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

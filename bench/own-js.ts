@@ -202,5 +202,5 @@ ${tops.join('\n\n')}`);
 
 main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

@@ -69,5 +69,5 @@ ${table}`);
 
 void main().catch((e) => {
   console.error(e);
-  process.exit(1);
+  process.exit(2); // an error of the bench itself (run-all.ts): not a budget's failure
 });

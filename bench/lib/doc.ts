@@ -44,6 +44,30 @@ export function passFail(ok: boolean): string {
   return ok ? '**pass**' : '**FAIL**';
 }
 
+/**
+ * A budget missed but accepted at a measured floor (issue 45): its own verdict, which does not fail the run, with
+ * the reason and where it is argued. Past `limit` it is a failure again.
+ */
+export interface Acceptance {
+  reason: string;
+  link: string;
+  /** The figure past which the miss is a failure after all. */
+  limit: number;
+}
+
+export type Verdict = 'pass' | 'accepted' | 'FAIL';
+
+export function verdictOf(figure: number, budget: number, acceptance?: Acceptance): Verdict {
+  if (figure <= budget) return 'pass';
+  return acceptance && figure <= acceptance.limit ? 'accepted' : 'FAIL';
+}
+
+/** A verdict as the docs' tables show it. */
+export function verdictText(v: Verdict, acceptance?: Acceptance): string {
+  if (v === 'accepted' && acceptance) return `**accepted**: ${acceptance.reason} (${acceptance.link})`;
+  return passFail(v === 'pass');
+}
+
 export function today(): string {
   return new Date().toISOString().slice(0, 10);
 }

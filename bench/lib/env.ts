@@ -17,6 +17,11 @@ import { startServer, type StaticServer } from '../../scripts/server';
 
 export { ROOT };
 export const OUT_DIR = path.join(ROOT, 'out', 'bench');
+/**
+ * A bench's exit status when it could not measure what it judges on this machine (no Firefox): said in run-all.ts's
+ * summary, and no pass.
+ */
+export const EXIT_SKIPPED = 3;
 export const BENCH_DIST = path.join(OUT_DIR, 'dist');
 export const VIEWPORT = { width: 1280, height: 900 };
 

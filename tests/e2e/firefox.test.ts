@@ -4,7 +4,7 @@
  * React 16, 17, 18 and 19, component types placed from React 19's debug stacks, meters drawn where the snapshot says,
  * Ctrl+Shift+L by real key presses, the honest state Firefox's timing gets (no Long Animation Frames), the panel in
  * Firefox's own DevTools, and the panel page's states and safety (in a window of its own, where it can be driven).
- * Without a Firefox the file is skipped with a printed reason.
+ * Without a Firefox the file is skipped with a printed reason, except under CI=true, where that fails.
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
@@ -21,6 +21,10 @@ describe('Firefox (e2e)', function () {
 
   before(async function () {
     if (!findFirefox()) {
+      // On a CI machine a missing (or stale FIREFOX_PATH) Firefox is a failure: CI is never green without these tests.
+      if (process.env.CI === 'true' || process.env.CI === '1') {
+        throw new Error('no Firefox found under CI=true (install firefox-esr, or set FIREFOX_PATH to one that exists)');
+      }
       console.log('      [firefox] skipped: no Firefox found (install firefox-esr, or set FIREFOX_PATH)');
       this.skip();
     }

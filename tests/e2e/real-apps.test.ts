@@ -141,15 +141,23 @@ describe('real apps (e2e)', function () {
   // not be taken for "a native requestAnimationFrame".
   it('recharts animations: the LoAF cross-check does not report a native requestAnimationFrame', async () => {
     const page = await open('real-dashboard.html', 10_000);
+    const framesBefore = ((await lc.snapshot(page)) as { frames: { count: number } }).frames.count;
+    let drawn = 0;
     for (const range of [1, 2, 0]) {
       await call(page, '__setRange', range);
       await waitFor(() => call(page, '__animating'), { what: 'animation start' });
       await waitFor(() => call(page, '__animating').then((x) => !x), { timeout: 10_000, what: 'animation end' });
-      await meters(page); // the animated charts' meters never overlap
+      drawn = Math.max(drawn, (await meters(page)).length); // the animated charts' meters never overlap
     }
     await frames(page, 5);
-    const { degraded } = await lc.state(page);
-    expect(degraded.filter((d: string) => /requestAnimationFrame/.test(d))).to.deep.equal([]);
+    const state = await lc.state(page);
+    const measured = ((await lc.snapshot(page)) as { frames: { count: number } }).frames.count - framesBefore;
+    // Not a vacuous pass: the cross-check ran (Long Animation Frames observed), the animations' frames were measured and
+    // meters were drawn over them.
+    expect(state.outside, 'the Long Animation Frames cross-check runs').to.not.equal(null);
+    expect(measured).to.be.at.least(20);
+    expect(drawn).to.be.at.least(1);
+    expect(state.degraded.filter((d: string) => /requestAnimationFrame/.test(d))).to.deep.equal([]);
     await page.close();
   });
 

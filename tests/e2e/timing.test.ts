@@ -4,6 +4,7 @@
  * off means off. Figures are printed (`[timing]` lines) for docs/TIMING.md.
  * rAF semantics and hostile pages: timing-raf.test.ts.
  */
+import os from 'node:os';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { median } from '../../bench/lib/stats';
@@ -31,7 +32,7 @@ describe('layout timing (e2e)', function () {
     });
     after(async () => page?.close());
 
-    it('frame style+layout totals agree with the trace\'s UpdateLayoutTree + Layout within 10 %', async () => {
+    it('frame layout agrees with the trace\'s Layout within 10 %; style + layout within 10 % on a quiet machine, 20 % on a loaded one', async () => {
       let s0: Snap | null = null;
       let s1: Snap | null = null;
       const events = await traced(page, async () => {
@@ -59,7 +60,10 @@ describe('layout timing (e2e)', function () {
       // reads 25–35 % more than the trace's UpdateLayoutTree (the total 9–13 %): layout is held tight, the total
       // loosely. The budget itself (5 %) is bench/accuracy.ts's, per frame.
       expect(Math.abs(layout - truth.layoutMs) / truth.layoutMs).to.be.below(0.10);
-      expect(Math.abs(ours - theirs) / theirs).to.be.below(0.20);
+      // Quiet: the last minute's load average under one busy core of two.
+      const quiet = os.loadavg()[0] < 1;
+      log(`machine ${quiet ? 'quiet' : 'loaded'} (load ${os.loadavg()[0].toFixed(2)}): total within ${quiet ? 10 : 20} %`);
+      expect(Math.abs(ours - theirs) / theirs).to.be.below(quiet ? 0.10 : 0.20);
     });
 
     it('measuring adds no Layout: the trace shows no more Layout events per frame with the overlay on', async () => {
@@ -286,6 +290,8 @@ describe('layout timing (e2e)', function () {
     after(async () => page?.close());
 
     it('write-then-read in useLayoutEffect: its forced ms dominate, a quiet sibling stays near zero', async () => {
+      // Quiet's stalls counted over these frames only (its EMA is over them).
+      await page.evaluate(() => { (window as any).__quietStallMs = 0; });
       await runWork(page, 60);
       const s = await snap(page);
       const m = one(s, 'Measurer');
@@ -293,7 +299,7 @@ describe('layout timing (e2e)', function () {
       const row = one(s, 'Row');
       const stallMs = await page.evaluate(() => (window as any).__quietStallMs as number);
       log(`forced EMA ms: Measurer ${m.forcedMs.toFixed(3)}, Quiet ${q.forcedMs.toFixed(3)}, Row (inclusive) ${row.forcedMs.toFixed(3)};`
-        + ` frames forced total ${s.frames.forcedMsTotal.toFixed(1)} ms; Quiet's reads stalled ${stallMs.toFixed(2)} ms since load`);
+        + ` frames forced total ${s.frames.forcedMsTotal.toFixed(1)} ms; Quiet's reads stalled ${stallMs.toFixed(2)} ms in these frames`);
       expect(m.forcedMs).to.be.greaterThan(0.3);
       // A descheduled clean read looks like a flush to any wall-clock timing (beside a CPU hog it happens): Quiet may
       // carry what the page itself saw its reads stall (an EMA never exceeds the sum of what it averaged), no more.
@@ -402,8 +408,9 @@ describe('layout timing (e2e)', function () {
         return r.tap ? null : r;
       }), { what: 'the frame loop to hand back rAF' });
       // Only the boot's attachShadow tap stays (it is always on, like the hook: it remembers shadow roots while off).
-      // It went in when React first read the hook, after this page's first script took its list of members.
-      expect(off!.changed).to.deep.equal(off!.stats.shadowTapped ? ['Element.attachShadow'] : []);
+      // It goes in when React first reads the hook (this page's React did, after its first script took its list of
+      // members) or on enable at the latest: after an enable it is there whatever the agent says.
+      expect(off!.changed).to.deep.equal(['Element.attachShadow']);
       expect(off!.gbcrNative).to.equal(true);
       expect(off!.observers).to.deep.equal({ MutationObserver: 0, PerformanceObserver: 0, ResizeObserver: 0, IntersectionObserver: 0 });
       expect(off!.rafIsPassThrough).to.equal(true);

@@ -67,8 +67,11 @@ describe('recording and table views in the panel (e2e)', function () {
       const recorded = (r: { cells: { rendered: string } }[]): boolean => r.every((x) => x.cells.rendered === '0' || x.cells.rendered === '–');
       const before = (await waitForRows(panel, (r) => r.length === ids.size + 1 && recorded(r), 'all frames\' rows'))
         .map((r) => JSON.stringify(r.cells)).sort();
+      // The recording saved is the one whose table was just read (a late message must not have swapped it meanwhile).
+      const shown = await panel.evaluate(() => (globalThis as any).__panelRecording.recording);
+      expect(shown.frames.length, 'the shown recording is still the one stopped').to.equal(rec.frames.length);
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-rec-')), 'recording.json');
-      fs.writeFileSync(file, JSON.stringify(rec));
+      fs.writeFileSync(file, JSON.stringify(shown));
       await panel.evaluate(() => (document.querySelector('#rec-close') as HTMLButtonElement).click());
       await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.recording === null), { what: 'back to live' });
       const input = (await panel.$('#open-recording')) as ElementHandle<HTMLInputElement>;

@@ -210,7 +210,7 @@ export class Pipeline {
     this.rafReplacedReported = false;
     this.rafBrokenReported = false;
     try {
-      this.checkRaf();
+      this.checkRaf(false);
       this.ring.write(RecordKind.Reset, 0);
       this.loop.install();
     } catch (e) {
@@ -540,19 +540,20 @@ export class Pipeline {
   }
 
   /** A page that swaps requestAnimationFrame (at enable or later) bypasses the frame loop: say so once. */
-  private checkRaf(): void {
+  private checkRaf(announce = true): void {
     const { raf } = this.link;
     if (raf.broken > 0 && !this.rafBrokenReported) {
       this.rafBrokenReported = true;
       this.reasons.add('a built-in the frame loop uses failed (replaced by the page?): requestAnimationFrame passes straight through, frame timing misses its callbacks');
-      if (this.frameNo > 0) this.link.announce();
+      if (announce) this.link.announce();
     }
     if (this.rafReplacedReported) return;
     if (this.win.requestAnimationFrame === raf.wrappedRaf && this.win.cancelAnimationFrame === raf.wrappedCaf) return;
     this.rafReplacedReported = true;
     this.reasons.add('the page replaced requestAnimationFrame: frame timing may miss its callbacks');
-    // Outside start() nobody else posts status: tell the content script now.
-    if (this.frameNo > 0) this.link.announce();
+    // Outside start() nobody else posts status: tell the content script now (even before the first frame is
+    // counted: a replacement seen in that frame was once never said).
+    if (announce) this.link.announce();
   }
 
   /** Bounds of the components the overlay will draw or hit-test; layout is clean right now. */

@@ -1,0 +1,58 @@
+/**
+ * `npm run test:e2e`: the end-to-end suite in two lanes (docs/ARCHITECTURE.md, "The test suite").
+ *
+ *   npm run test:e2e                         every file: the parallel lane, then the serial lane
+ *   npm run test:e2e -- tests/e2e/panel.test.ts [more files]   just those files, one after another
+ *   E2E_JOBS=1 npm run test:e2e              the parallel lane one file at a time too
+ *
+ * Most e2e files spend their time waiting (a page to load, the panel to open, a frame to come): two of them run at
+ * once, each in its own mocha worker with its own browser, user-data dir and server. Files whose assertions hold a
+ * timing against Chrome's trace or count frames per second share the machine with nothing of ours: they run after,
+ * one at a time (the serial lane), so parallel workers never skew them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { ROOT } from './chrome';
+
+/** Files that time the browser's work or count frames: never beside another e2e file. */
+export const SERIAL = [
+  'timing.test.ts', 'timing-raf.test.ts', 'attribution.test.ts', 'experiment.test.ts', 'scale.test.ts',
+  'always-on.test.ts', 'audit-cli.test.ts', 'overlay.test.ts',
+];
+
+const MOCHA = path.join(ROOT, 'node_modules', '.bin', 'mocha');
+const TIMEOUT = ['--timeout', '120000'];
+
+function mocha(args: string[]): number {
+  const r = spawnSync(MOCHA, [...TIMEOUT, ...args], { cwd: ROOT, stdio: 'inherit' });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+function main(): void {
+  const given = process.argv.slice(2);
+  if (given.length > 0) {
+    process.exitCode = mocha(given);
+    return;
+  }
+  const dir = path.join(ROOT, 'tests', 'e2e');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
+  const unknown = SERIAL.filter((f) => !files.includes(f));
+  if (unknown.length > 0) throw new Error(`scripts/test-e2e.ts lists files that do not exist: ${unknown.join(', ')}`);
+  const parallel = files.filter((f) => !SERIAL.includes(f)).map((f) => path.join('tests', 'e2e', f));
+  const serial = SERIAL.map((f) => path.join('tests', 'e2e', f));
+  const jobs = Math.max(1, Number(process.env.E2E_JOBS) || 2);
+  const started = Date.now();
+  console.log(`e2e: parallel lane, ${parallel.length} files, ${jobs} at a time`);
+  const a = mocha(jobs > 1 ? ['--parallel', '--jobs', String(jobs), ...parallel] : parallel);
+  const mid = Date.now();
+  console.log(`e2e: serial lane (timing against the trace), ${serial.length} files, one at a time`);
+  const b = mocha(serial);
+  const end = Date.now();
+  console.log(`e2e: parallel lane ${((mid - started) / 1000).toFixed(0)} s (${a === 0 ? 'passed' : 'FAILED'}), ` +
+    `serial lane ${((end - mid) / 1000).toFixed(0)} s (${b === 0 ? 'passed' : 'FAILED'})`);
+  process.exitCode = a !== 0 || b !== 0 ? 1 : 0;
+}
+
+main();

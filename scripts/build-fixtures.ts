@@ -60,7 +60,12 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'self-timed', react: 19 },
   // Attribution (issue 43): components that change together, each checked against its cost alone.
   { app: 'attribution', react: 19 },
+  // Fast Refresh (issue 44): React Refresh's runtime; the hot updates are plain scripts (HOT_UPDATES).
+  { app: 'hot', react: 19, dev: true },
 ];
+
+/** Hot-update scripts for the hot fixture: not minified (their line numbers are the truth), no React of their own. */
+export const HOT_UPDATES = ['hot-1', 'hot-2'];
 
 function aliases(major: ReactMajor): Record<string, string> {
   const mount = path.join(ROOT, 'tests', 'fixtures', 'src', major >= 18 ? 'mount-modern.ts' : 'mount-legacy.ts');
@@ -99,6 +104,14 @@ export async function buildAll(filter?: string): Promise<void> {
       outfile: path.join(ROOT, 'build', 'fixtures', `${name}.js`),
       bundle: true, format: 'iife', target: 'es2020', minify: true, logLevel: 'warning', absWorkingDir: ROOT,
       define: { 'process.env.NODE_ENV': '"production"' },
+    }));
+  }
+  for (const name of HOT_UPDATES) {
+    if (filter && !name.includes(filter)) continue;
+    jobs.push(build({
+      entryPoints: [path.join(ROOT, 'tests', 'fixtures', 'src', `${name}.ts`)],
+      outfile: path.join(ROOT, 'build', 'fixtures', `${name}.js`),
+      bundle: true, format: 'iife', target: 'es2020', minify: false, logLevel: 'warning', absWorkingDir: ROOT,
     }));
   }
   for (const f of FIXTURES) {

@@ -16,7 +16,7 @@
  * MAX_CACHED_SCRIPTS script texts and MAX_CACHED_MAPS parsed maps are kept (least recently used go), and the whole
  * cache is dropped after IDLE_DROP_MS without a request.
  */
-import { originalPositionFor, sourceContentFor, TraceMap } from '@jridgewell/trace-mapping';
+import { FlattenMap, originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
 import type { DebugHint, LocatedType, LocateRequest } from '../protocol/sources';
 
 export const MAX_SCRIPT_BYTES = 20 * 1024 * 1024;
@@ -214,7 +214,9 @@ export class SourceLocator {
             text = r.text;
           }
           if (text.length > MAX_MAP_BYTES) return `the source map is over ${MAX_MAP_BYTES >> 20} MB: not read`;
-          return new TraceMap(text, inline ? base : url);
+          // FlattenMap reads plain maps and indexed (sectioned) ones alike: Turbopack's dev chunks (Next.js) and
+          // some bundlers' concatenated outputs write the latter, which TraceMap alone throws on.
+          return FlattenMap(text, inline ? base : url);
         } catch (e) {
           return `the source map could not be read (${(e as Error).message.slice(0, 120)})`;
         }
@@ -224,7 +226,11 @@ export class SourceLocator {
     return p;
   }
 
-  /** Finds each type's text in the scripts (first match wins, in the order given) and maps it. */
+  /**
+   * Finds each type's text in the scripts and maps it. The last script given that holds the text wins: the page lists
+   * its scripts oldest first, and after a hot update (Vite's `App.tsx?t=…`, a webpack hot-update chunk) the component's
+   * new function may have the very text of the old one in an older script (a definition moved down two lines).
+   */
   async locate(req: LocateRequest, frameUrl: string | null): Promise<LocatedType[]> {
     this.keepAlive();
     let origin: string | null = null;
@@ -235,7 +241,8 @@ export class SourceLocator {
     }
     const out: LocatedType[] = [];
     const left = new Map(req.types.map((t) => [t.typeId, t]));
-    for (const s of req.scripts) {
+    for (let i = req.scripts.length - 1; i >= 0; i--) {
+      const s = req.scripts[i];
       if (left.size === 0) break;
       const st = await this.script(s.url, s.inline, origin);
       if (st.text === null) continue;

@@ -76,7 +76,13 @@ describe('recording and table views in the panel (e2e)', function () {
       await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.recording === null), { what: 'back to live' });
       const input = (await panel.$('#open-recording')) as ElementHandle<HTMLInputElement>;
       await input.uploadFile(file);
-      await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.recording !== null), { what: 'the opened recording' });
+      // The file's recording, not a paused live strip (a "recent" answer): same frames, not paused.
+      const opened = () => panel.evaluate(() => {
+        const v = (globalThis as any).__panelRecording;
+        return v.recording === null ? null : { frames: v.recording.frames.length as number, paused: v.paused as boolean };
+      });
+      await waitFor(async () => (await opened())?.frames === shown.frames.length, { what: 'the opened recording' });
+      expect(await opened()).to.deep.equal({ frames: shown.frames.length, paused: false });
       expect(await panel.$eval('#recording strong', (e) => e.textContent)).to.equal('Recording');
       const after = (await waitForRows(panel, (r) => r.length === before.length && recorded(r), 'the same rows'))
         .map((r) => JSON.stringify(r.cells)).sort();

@@ -89,6 +89,37 @@ describe('component sources: locating and mapping', () => {
     expect(mapUrlOf('s = "//# sourceMappingURL=wrong.map" + x;\n', 'http://h/app.js')).to.equal(null);
   });
 
+  it('the newest script holding a type\'s text wins: after a hot update the old module may hold the same text', async () => {
+    const fn = 'function Counter(){return 1}';
+    const served: Record<string, string> = {
+      [`${ORIGIN}/src/App.tsx`]: `${fn}\n`,
+      [`${ORIGIN}/src/App.tsx?t=1700000000000`]: `// moved down\n\n${fn}\n`,
+    };
+    const loc = new SourceLocator(async (url) => ({ ok: true, status: 200, text: served[url] ?? '', header: () => null }));
+    const [r] = await loc.locate({ types: [{ typeId: 1, text: fn, hint: null }],
+      scripts: [{ url: `${ORIGIN}/src/App.tsx`, inline: null }, { url: `${ORIGIN}/src/App.tsx?t=1700000000000`, inline: null }] }, `${ORIGIN}/`);
+    expect(r).to.include({ url: `${ORIGIN}/src/App.tsx?t=1700000000000`, fileLine: 3 });
+  });
+
+  it('indexed (sectioned) maps, as Turbopack\'s dev chunks write them, are mapped like plain ones', async () => {
+    // Two sections: the chunk's runtime, then the app's module from generated line 3 (0-based 2).
+    const map = {
+      version: 3,
+      sections: [
+        { offset: { line: 0, column: 0 }, map: { version: 3, sources: ['turbopack:///[turbopack]/runtime.ts'], names: [], mappings: 'AAAA' } },
+        { offset: { line: 2, column: 0 }, map: { version: 3, sources: ['turbopack:///[project]/app/TodoPanel.tsx'], names: ['TodoPanel'], mappings: 'AAIAA' } },
+      ],
+    };
+    const chunk = 'function r(){return 0}\n// app/TodoPanel.tsx\nfunction t(){return 2}\n//# sourceMappingURL=chunk.js.map\n';
+    const served: Record<string, string> = { [`${ORIGIN}/_next/static/chunks/chunk.js`]: chunk, [`${ORIGIN}/_next/static/chunks/chunk.js.map`]: JSON.stringify(map) };
+    const loc = new SourceLocator(async (url) => served[url] === undefined
+      ? { ok: false, status: 404, text: '', header: () => null } : { ok: true, status: 200, text: served[url], header: () => null });
+    const [r] = await loc.locate({ types: [{ typeId: 3, text: 'function t(){return 2}', hint: null }],
+      scripts: [{ url: `${ORIGIN}/_next/static/chunks/chunk.js`, inline: null }] }, `${ORIGIN}/`);
+    expect(r).to.include({ state: 'mapped', fileLine: 5, originalName: 'TodoPanel' });
+    expect(r.file).to.match(/app\/TodoPanel\.tsx$/);
+  });
+
   it('text in no script: React\'s debug information places it, mapped when the frame\'s script has a map', async () => {
     const map = { version: 3, sources: ['src/widget.tsx'], names: [], mappings: 'AAAA;AACA;AAEE' };
     const evald = `a\nb\nfunction Widget(){return jsx("div")}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(map)).toString('base64')}`;

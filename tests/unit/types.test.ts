@@ -3,6 +3,30 @@ import { expect } from 'chai';
 import { TypeSourcer } from '../../src/inject/agent/types';
 
 describe('component types in the agent', () => {
+  it('a hot update re-types the component: its new function is numbered and read, its name taken again', () => {
+    function Counter(): null { return null; }
+    const entries = new Map<number, { handle: { fn: unknown } }>([[1, { handle: { fn: Counter } }], [2, { handle: { fn: Counter } }]]);
+    let retyped: number[] = [];
+    const names: Record<number, string> = { 1: 'Counter', 2: 'Counter' };
+    const s = new TypeSourcer({
+      entry: (id) => entries.get(id), lowestId: () => 1, get mounts() { return 2; },
+      typeOf: (h) => (h as { fn: unknown }).fn, nameOf: (id) => names[id], sourceOf: (fn) => Function.prototype.toString.call(fn),
+      debugOf: () => null, takeRetyped: () => { const r = retyped; retyped = []; return r; },
+    });
+    expect(s.pass()!.members).to.deep.equal([[1, 1], [2, 1]]);
+    expect(s.pass()).to.equal(null);
+    // React Refresh resolved Counter's family to a new function for component 2 (and the name changed with it).
+    function CounterWithHook(): null { return null; }
+    entries.get(2)!.handle.fn = CounterWithHook;
+    names[2] = 'CounterWithHook';
+    retyped = [2, 7]; // 7: unmounted since
+    const r = s.pass()!;
+    expect(r.members).to.deep.equal([[2, 2]]);
+    expect(r.types.map((t) => t.typeId)).to.deep.equal([2]);
+    expect(r.types[0].text).to.match(/^function CounterWithHook\(\)/);
+    expect(s.pass()).to.equal(null);
+  });
+
   it('numbers each function once, reads its text once (never calling it), and links every component to its type', () => {
     let calls = 0;
     function Grid(): null { calls++; return null; }

@@ -77,6 +77,8 @@ export interface ComponentSink {
   styleKind(name: string): number;
   /** The handle of the component changed (e.g. the framework swapped double-buffered instances). */
   rehandle(c: ComponentRef, handle: object): void;
+  /** The component's code was replaced in place (a hot update): its type, name and source are to be read again. */
+  retyped?(c: ComponentRef): void;
   /** Called once at the end of every commit. */
   committed(): void;
 }

@@ -88,7 +88,7 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
   const sourcer = new TypeSourcer({
     entry: (id) => entries.get(id), lowestId: () => entries.minId(), get mounts() { return pipeline.registry.mounted; },
     typeOf: (h) => pipeline.typeOf(h), sourceOf: readers.sourceOf, nameOf: (id) => pipeline.registry.nameOf(id),
-    debugOf: (h) => pipeline.debugOf(h, readers.stackOf),
+    debugOf: (h) => pipeline.debugOf(h, readers.stackOf), takeRetyped: () => pipeline.registry.takeRetyped(),
   });
   let typesTimer: ReturnType<typeof setInterval> | null = null;
   let typePasses = 0, typeMs = 0, typeMaxMs = 0;

@@ -36,6 +36,8 @@ export interface TypeSource {
   /** React's debug information for development builds (adapter.debugOf), read once per new type. */
   debugOf(handle: object): DebugHint | null;
   nameOf(id: number): string;
+  /** Live components whose code a hot update replaced since the last call (typed again, whatever their id). */
+  takeRetyped?(): number[];
 }
 
 export class TypeSourcer {
@@ -63,10 +65,21 @@ export class TypeSourcer {
     // Once every component has been looked at, a pass without a mount since has nothing to do: it does not walk the
     // components (4 900 of them once a second cost StressGrid ≈ 0.15 % of its main thread).
     const mounts = this.src.mounts;
-    if (!this.more && mounts === this.seenMounts) return null;
+    const again = this.src.takeRetyped?.() ?? [];
+    if (!this.more && mounts === this.seenMounts && again.length === 0) return null;
     const types: TypeText[] = [];
     const members: [number, number][] = [];
     let namesChanged = false;
+    // Hot-updated components first: a new function (a new type: its text is looked up afresh, in the newest script
+    // holding it) and its name again. Those above the watermark are typed below as usual.
+    for (const id of again) {
+      if (id > this.typedUpTo) continue;
+      const e = this.src.entry(id);
+      if (e === undefined) continue;
+      const t = this.typeId(e.handle, types);
+      if (t !== 0) members.push([id, t]);
+      namesChanged = this.noteName(id) || namesChanged;
+    }
     const end = now() + PASS_BUDGET_MS;
     this.more = false;
     if (this.typedUpTo === 0) this.typedUpTo = Math.max(0, Math.min(mounts, this.src.lowestId() - 1));
@@ -85,31 +98,41 @@ export class TypeSourcer {
         break;
       }
       this.typedUpTo = id;
-      const name = this.src.nameOf(id);
-      if (!this.names.has(name) && this.names.size < MAX_TYPES) {
-        this.names.add(name);
-        namesChanged = true;
-      }
-      const fn = this.src.typeOf(e.handle);
-      if (typeof fn !== 'function') continue;
-      let t = this.ids.get(fn);
-      if (t === undefined) {
-        if (this.typed >= MAX_TYPES) continue;
-        this.typed++;
-        t = this.nextType++;
-        this.ids.set(fn, t);
-        const text = this.src.sourceOf(fn);
-        // Native and bound functions have no text of their own to find.
-        if (text !== null && !/\{\s*\[native code\]\s*\}$/.test(text)) {
-          types.push({ typeId: t, text: text.slice(0, MAX_TYPE_TEXT), length: text.length, hint: this.src.debugOf(e.handle) });
-        }
-      }
-      members.push([id, t]);
+      namesChanged = this.noteName(id) || namesChanged;
+      const t = this.typeId(e.handle, types);
+      if (t !== 0) members.push([id, t]);
     }
     if (!this.more) this.seenMounts = mounts;
     if (namesChanged) this.minified = namesLookMinified(this.names);
     if (types.length === 0 && members.length === 0 && !namesChanged) return null;
     return { types, members, minified: this.minified };
+  }
+
+  /** True when the component's name is new to the minified-names judgement. */
+  private noteName(id: number): boolean {
+    const name = this.src.nameOf(id);
+    if (this.names.has(name) || this.names.size >= MAX_TYPES) return false;
+    this.names.add(name);
+    return true;
+  }
+
+  /** The type id of the handle's function, numbering a new one (its text joins `types`); 0: no function, or capped. */
+  private typeId(handle: object, types: TypeText[]): number {
+    const fn = this.src.typeOf(handle);
+    if (typeof fn !== 'function') return 0;
+    let t = this.ids.get(fn);
+    if (t === undefined) {
+      if (this.typed >= MAX_TYPES) return 0;
+      this.typed++;
+      t = this.nextType++;
+      this.ids.set(fn, t);
+      const text = this.src.sourceOf(fn);
+      // Native and bound functions have no text of their own to find.
+      if (text !== null && !/\{\s*\[native code\]\s*\}$/.test(text)) {
+        types.push({ typeId: t, text: text.slice(0, MAX_TYPE_TEXT), length: text.length, hint: this.src.debugOf(handle) });
+      }
+    }
+    return t;
   }
 
   get namesMinified(): boolean {

@@ -27,6 +27,10 @@ import { propertyKind } from './css-kinds';
 import type { DomCounter } from './dom-counts';
 import type { Interner, KeyBatch } from './interner';
 
+/** Components re-typed after hot updates between two type passes, at most (a hot update re-renders a module's components). */
+const MAX_RETYPED = 10_000;
+const NO_IDS: number[] = [];
+
 const RECOUNT = 1;
 const STATS = 2;
 /** Left to the frame's cause table (causes.ts): set while it holds a slot for the entry. */
@@ -301,6 +305,21 @@ export class Registry implements ComponentSink {
 
   rehandle(e: Entry, handle: object): void {
     if ((e.marks & GONE) === 0) e.handle = handle;
+  }
+
+  /** Ids of components whose code a hot update replaced, for the type pass to read again (types.ts). */
+  private readonly retypedIds = new Set<number>();
+
+  retyped(e: Entry): void {
+    if ((e.marks & GONE) === 0 && this.retypedIds.size < MAX_RETYPED) this.retypedIds.add(e.id);
+  }
+
+  /** The ids retyped since the last call (each once). */
+  takeRetyped(): number[] {
+    if (this.retypedIds.size === 0) return NO_IDS;
+    const ids = [...this.retypedIds];
+    this.retypedIds.clear();
+    return ids;
   }
 
   committed(): void {
@@ -607,5 +626,6 @@ export class Registry implements ComponentSink {
     this.portalVersion = -1;
     this.surfaceRoots.clear();
     this.floating = [];
+    this.retypedIds.clear();
   }
 }

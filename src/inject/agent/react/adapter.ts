@@ -112,9 +112,13 @@ export class ReactAdapter implements FrameworkAdapter {
     this.sink = sink;
     this.hook.adopt();
     for (const [id, r] of this.hook.renderers) this.tables.set(id, tagsFor(r.version));
+    this.pairs = !this.production;
     this.prevTap = this.hook.tap;
     this.hook.tap = {
-      renderer: (id: number, r: RendererLike) => this.tables.set(id, tagsFor(r.version)),
+      renderer: (id: number, r: RendererLike) => {
+        this.tables.set(id, tagsFor(r.version));
+        this.pairs = !this.production;
+      },
       commit: (id: number, root: FiberRootLike) => {
         this.clock?.enter();
         try {
@@ -176,6 +180,21 @@ export class ReactAdapter implements FrameworkAdapter {
   }
 
   /** The component's record, under the fiber or its alternate (see `refs`). */
+  /**
+   * Development builds only (where Fast Refresh can run): each record also under the component's other fiber, once
+   * seen. React Refresh's remount cuts a fiber from its alternate before deleting it (`remountFiber`), so a record kept
+   * under the other copy alone could never be found again to unmount: a stale duplicate (issue 44). Production builds
+   * have no remount and keep one entry per component (docs/PERFORMANCE.md, memory).
+   */
+  private pairs = false;
+
+  /** `f`'s record under `f` itself too (pairs mode), found under its alternate. */
+  private pair(f: Fiber, alt: Fiber): void {
+    if (this.refs.has(f)) return;
+    const ref = this.refs.get(alt);
+    if (ref !== undefined) this.refs.set(f, ref);
+  }
+
   private refOf(f: Fiber): ComponentRef | undefined {
     return this.refs.get(f) ?? (f.alternate ? this.refs.get(f.alternate) : undefined);
   }
@@ -256,6 +275,7 @@ export class ReactAdapter implements FrameworkAdapter {
       if (depth > MAX_DEPTH) return;
       ref = sink.mount(f, owner, depth, componentName(f), keyOf(f));
       this.refs.set(f, ref);
+      if (this.pairs && f.alternate !== null) this.refs.set(f.alternate, ref);
     } else if (f.tag === tags.hostPortal) {
       this.trackPortal(f, true);
     }
@@ -296,11 +316,18 @@ export class ReactAdapter implements FrameworkAdapter {
       // React 18+: the child and everything below it are quiet — one look at the child, not at its alternate (a
       // re-rendered list of thousands of memoised children is walked at about the cost of reading their flags).
       const sub = c.subtreeFlags;
-      if (sub !== undefined && alt !== null && (((c.flags ?? 0) | sub) & ACTIVITY) === 0) continue;
+      if (sub !== undefined && alt !== null && (((c.flags ?? 0) | sub) & ACTIVITY) === 0) {
+        // The parent's render made this copy current without rendering it: in pairs mode, know it by this copy too.
+        if (this.pairs && kindOf(tags, c.tag) === COMPONENT) this.pair(c, alt);
+        continue;
+      }
       if (alt !== null) {
         // updateFiber's bail-out test, inlined: a list of thousands of memoised
         // children that did not render costs one comparison each, no call.
-        if (c.child === alt.child && (((c.flags ?? c.effectTag ?? 0) | 0) & CHANGED) === 0) continue;
+        if (c.child === alt.child && (((c.flags ?? c.effectTag ?? 0) | 0) & CHANGED) === 0) {
+          if (this.pairs && kindOf(tags, c.tag) === COMPONENT) this.pair(c, alt);
+          continue;
+        }
         this.updateFiber(c, alt, owner, parentDepth, tags, dom);
       } else {
         structural = true;
@@ -365,7 +392,10 @@ export class ReactAdapter implements FrameworkAdapter {
     const flags = flagsOf(f);
     // The common case on a big list: a memoised child that bailed out. Nothing
     // rendered, nothing moved, children shared: one comparison and out.
-    if (f.child === prev.child && (flags & (PERFORMED_WORK | PLACEMENT | UPDATE)) === 0) return;
+    if (f.child === prev.child && (flags & (PERFORMED_WORK | PLACEMENT | UPDATE)) === 0) {
+      if (this.pairs && kindOf(tags, f.tag) === COMPONENT) this.pair(f, prev);
+      return;
+    }
     let ref = owner;
     let depth = parentDepth;
     const kind = kindOf(tags, f.tag);
@@ -378,6 +408,12 @@ export class ReactAdapter implements FrameworkAdapter {
         return;
       }
       const sink = this.sink as ComponentSink;
+      if (this.pairs) {
+        this.pair(f, prev);
+        // Only a hot update gives a fiber another type than its alternate's: React Refresh resolved its family to the
+        // new function. Its name and source are to be read again.
+        if (f.type !== prev.type) sink.retyped?.(ref);
+      }
       // The pipeline's handle must reach the current children; a bailed-out
       // fiber shares its children with the alternate, so only a fiber that
       // rendered or got new children needs the update.

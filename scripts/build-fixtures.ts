@@ -16,6 +16,8 @@ interface FixtureBuild {
   app: string;
   react: ReactMajor;
   dev?: boolean;
+  /** A linked source map beside it (issue 44: the map tells the app's own components from its packages'). */
+  map?: boolean;
 }
 
 /** Every fixture build the e2e tests use. Add a line when you add a fixture app. */
@@ -43,7 +45,7 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'overlay', react: 19, dev: true },
   // Real third-party libraries (issue #9): production builds as shipped, plus development builds with readable names.
   { app: 'real-dashboard', react: 19 },
-  { app: 'real-dashboard', react: 19, dev: true },
+  { app: 'real-dashboard', react: 19, dev: true, map: true },
   { app: 'real-router', react: 19 },
   { app: 'real-router', react: 19, dev: true },
   { app: 'real-virtual', react: 19 },
@@ -118,7 +120,7 @@ export async function buildAll(filter?: string): Promise<void> {
     if (filter && !f.app.includes(filter)) continue;
     const entry = path.join(ROOT, 'tests', 'fixtures', 'src', `${f.app}.tsx`);
     const out = path.join(ROOT, 'build', 'fixtures', `${f.app}-r${f.react}${f.dev ? '-dev' : ''}.js`);
-    jobs.push(build(options(entry, out, f.react, !!f.dev)));
+    jobs.push(build({ ...options(entry, out, f.react, !!f.dev), ...(f.map ? { sourcemap: 'linked' as const } : {}) }));
   }
   // Issue 15: one source built three ways (production React in all): minified with a linked source map, minified
   // without one, and not minified (the names the map must give back).

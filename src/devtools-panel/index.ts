@@ -88,7 +88,11 @@ const toolbar = new ToolbarView({
     model.selectFrame(id);
     schedule();
   },
-  filter: (text) => table.setFilter(text),
+  filter: (text) => {
+    table.setFilter(text);
+    saveFilter(text);
+  },
+  showLibraries: (on) => writeSettings({ ...settings, showLibraries: on }),
   exportSnapshot: () => exporter.start(model.status?.url ?? ''),
 });
 const statusView = new StatusView();
@@ -169,6 +173,7 @@ function schedule(delay = 0): void {
 
 function render(): void {
   toolbar.update(model);
+  restoreFilter(model.status?.url);
   const list = notices(model.status, {
     connected: model.connected, otherReactFrames: model.otherReactFrames(), shortcut, tableRows: model.table?.rows.length ?? null,
   });
@@ -287,10 +292,58 @@ function writeSettings(s: Settings): void {
 
 function applySettings(): void {
   settingsView.update(settings);
+  toolbar.setLibraries(settings.showLibraries);
   table.setSettings(settings);
   pinned.setSettings(settings);
   legend.setSettings(settings);
   document.documentElement.classList.toggle('color-blind', settings.colorBlind);
+}
+
+/** The filter is remembered per site (issue 44): `filters` in storage, by origin, at most FILTER_SITES of them. */
+const FILTERS_KEY = 'filters';
+const FILTER_SITES = 200;
+let filterOrigin: string | null = null;
+
+function originOf(url: string | undefined): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readFilters(): Promise<Record<string, string>> {
+  const got = (await browser.storage.local.get(FILTERS_KEY))[FILTERS_KEY];
+  const out: Record<string, string> = {};
+  if (got && typeof got === 'object') {
+    for (const [k, v] of Object.entries(got as Record<string, unknown>)) if (typeof v === 'string') out[k] = v.slice(0, 500);
+  }
+  return out;
+}
+
+function saveFilter(text: string): void {
+  const origin = filterOrigin;
+  if (origin === null) return;
+  void readFilters().then((all) => {
+    delete all[origin];
+    if (text.trim() !== '') all[origin] = text.slice(0, 500);
+    const keys = Object.keys(all);
+    for (const k of keys.slice(0, Math.max(0, keys.length - FILTER_SITES))) delete all[k];
+    return browser.storage.local.set({ [FILTERS_KEY]: all });
+  }).catch(() => undefined);
+}
+
+/** A new site in the inspected tab: its saved filter, in the box and on the table. */
+function restoreFilter(url: string | undefined): void {
+  const origin = originOf(url);
+  if (origin === filterOrigin) return;
+  filterOrigin = origin;
+  void readFilters().then((all) => {
+    if (filterOrigin !== origin) return;
+    const text = origin === null ? '' : all[origin] ?? '';
+    toolbar.setFilterText(text);
+    table.setFilter(text);
+  }).catch(() => undefined);
 }
 
 async function loadSettings(): Promise<void> {

@@ -21,6 +21,7 @@ export class SettingsView {
   private readonly styleRadios: HTMLInputElement[] = [];
   private readonly colorBlind: HTMLInputElement;
   private readonly track: HTMLInputElement;
+  private readonly libraries: HTMLInputElement;
   private readonly error = el('p', { class: 'settings-error', id: 'settings-error', attrs: { role: 'alert' } });
 
   constructor(private readonly cb: SettingsCallbacks) {
@@ -34,6 +35,10 @@ export class SettingsView {
       id: 'performance-track', attrs: { type: 'checkbox' },
       on: { change: () => this.commit({ ...this.settings, performanceTrack: this.track.checked }) },
     });
+    this.libraries = el('input', {
+      id: 'set-show-libraries', attrs: { type: 'checkbox' },
+      on: { change: () => this.commit({ ...this.settings, showLibraries: this.libraries.checked }) },
+    });
     this.colorBlind = el('input', {
       id: 'color-blind', attrs: { type: 'checkbox' },
       on: { change: () => this.commit({ ...this.settings, colorBlind: this.colorBlind.checked }) },
@@ -41,6 +46,8 @@ export class SettingsView {
     this.root = el('form', { id: 'settings', class: 'settings', attrs: { 'aria-label': 'Settings', novalidate: '' }, on: { submit: (e) => e.preventDefault() } },
       styleSet,
       el('label', { class: 'check' }, this.colorBlind, ' Color-blind-safe: stripes on orange and red'),
+      el('label', { class: 'check' }, this.libraries,
+        ' Library and framework components: their own meters and table rows (off: your components only; their cost stays in yours)'),
       el('label', { class: 'check' }, this.track,
         ' Performance panel track: each frame\'s style and layout by component, and forced reflows, in a "Layout Cost" track group'),
       this.fieldset('Layout ms ramp', MS_RAMP_FIELDS, 'red above'),
@@ -90,6 +97,7 @@ export class SettingsView {
     for (const r of this.styleRadios) r.checked = r.value === s.meterStyle;
     this.colorBlind.checked = s.colorBlind;
     this.track.checked = s.performanceTrack;
+    this.libraries.checked = s.showLibraries;
     for (const [f, input] of this.inputs) {
       if (!force && document.activeElement === input) continue;
       if (input.getAttribute('aria-invalid') === 'true' && !force) continue;

@@ -5,6 +5,7 @@
  * plain sort of 20 000 rows is fine; display strings are computed once here.
  */
 import type { ComponentRow, RowSource, TableUpdate } from '../protocol';
+import { COMPONENT_KINDS, type ComponentKind } from '../protocol/component-kind';
 import { capText, shownInflation } from './text';
 
 /** Id of the synthetic `<page>` row (component ids start at 1). */
@@ -40,6 +41,8 @@ export interface TableRow {
   source?: RowSource | null;
   /** The page's name when `label` came from a source map. */
   minifiedName?: string | null;
+  /** Whose code it is (protocol/component-kind.ts); absent: own (the `<page>` row, groups). */
+  kind?: ComponentKind;
 }
 
 /** "cell.tsx:42" for the table (the pinned view shows the whole path). */
@@ -76,7 +79,7 @@ export function toRow(r: ComponentRow): TableRow {
   const label = capText(r.name) || 'Anonymous';
   const min = r.minifiedName ? capText(r.minifiedName) : null;
   return {
-    source: r.source ?? null, minifiedName: min,
+    source: r.source ?? null, minifiedName: min, kind: r.kind ?? 'own',
     id: r.id, isPage: false, parentId: r.parentId, label,
     // The filter finds a component by its shown name, its minified name and its file.
     search: `${label}${min ? ` ${min}` : ''}${r.source ? ` ${r.source.file}` : ''}`.toLowerCase(), key: r.key === null ? null : capText(r.key),
@@ -122,14 +125,81 @@ export function compareRows(a: TableRow, b: TableRow, spec: SortSpec): number {
 }
 
 /**
- * Case-insensitive substring filter on what the user sees. The `<page>`
- * row stays whenever the filter is empty or matches it: SPEC §2 says the
- * bucket is never hidden by default.
+ * The filter box, parsed (issue 44), the way React DevTools' component filters read: `kind:library` (or `own`,
+ * `framework`, several with commas) keeps those kinds; `file:src/cards` keeps components whose source file contains
+ * that text; what is left is a case-insensitive substring of the name, the minified name or the file.
+ */
+export interface RowQuery {
+  text: string;
+  files: string[];
+  /** null: no kind asked for. */
+  kinds: ComponentKind[] | null;
+}
+
+export function parseQuery(filter: string): RowQuery {
+  const text: string[] = [];
+  const files: string[] = [];
+  let kinds: ComponentKind[] | null = null;
+  for (const token of filter.trim().toLowerCase().split(/\s+/)) {
+    if (token === '') continue;
+    const m = /^(kind|file):(.*)$/.exec(token);
+    if (m && m[1] === 'kind') {
+      const asked = m[2].split(',').filter((k): k is ComponentKind => (COMPONENT_KINDS as readonly string[]).includes(k));
+      kinds = [...(kinds ?? []), ...asked];
+    } else if (m && m[2] !== '') {
+      files.push(m[2]);
+    } else {
+      text.push(token);
+    }
+  }
+  return { text: text.join(' '), files, kinds };
+}
+
+export function emptyQuery(q: RowQuery): boolean {
+  return q.text === '' && q.files.length === 0 && q.kinds === null;
+}
+
+/** A component row against the query; `<page>` only by its name, and only when no kind or file is asked for. */
+export function rowMatches(r: TableRow, q: RowQuery): boolean {
+  if (r.isPage) return q.files.length === 0 && q.kinds === null && r.search.includes(q.text);
+  if (q.kinds !== null && !q.kinds.includes(r.kind ?? 'own')) return false;
+  if (q.files.length > 0) {
+    const file = r.source?.file.toLowerCase() ?? '';
+    if (!q.files.every((f) => file.includes(f))) return false;
+  }
+  return q.text === '' || r.search.includes(q.text);
+}
+
+/**
+ * The app's own rows (and `<page>`), each re-parented to its nearest own ancestor: library and framework components
+ * are left out of the table, and their cost is already in their own ancestors' inclusive figures (issue 44).
+ */
+export function ownRows(rows: readonly TableRow[]): TableRow[] {
+  const byId = new Map<number, TableRow>();
+  for (const r of rows) if (!r.isPage) byId.set(r.id, r);
+  const foreign = (r: TableRow | undefined): r is TableRow => r !== undefined && r.kind !== undefined && r.kind !== 'own';
+  const out: TableRow[] = [];
+  for (const r of rows) {
+    if (!r.isPage && foreign(r)) continue;
+    let p = r.parentId;
+    for (let hops = 0; p !== null && hops < 10_000; hops++) {
+      const pr = byId.get(p);
+      if (!foreign(pr)) break;
+      p = pr.parentId;
+    }
+    out.push(p === r.parentId ? r : { ...r, parentId: p });
+  }
+  return out;
+}
+
+/**
+ * The filter on what the user sees. The `<page>` row stays whenever the filter is empty or matches it: SPEC §2 says
+ * the bucket is never hidden by default.
  */
 export function filterRows(rows: readonly TableRow[], filter: string): TableRow[] {
-  const f = filter.trim().toLowerCase();
-  if (f === '') return rows.slice();
-  return rows.filter((r) => r.search.includes(f));
+  const q = parseQuery(filter);
+  if (emptyQuery(q)) return rows.slice();
+  return rows.filter((r) => rowMatches(r, q));
 }
 
 export function viewRows(rows: readonly TableRow[], filter: string, spec: SortSpec): TableRow[] {
@@ -209,11 +279,12 @@ export function treeRows(rows: readonly TableRow[], filter: string, spec: SortSp
     if (list) list.push(r);
     else kids.set(parent, [r]);
   }
-  const f = filter.trim().toLowerCase();
+  const q = parseQuery(filter);
+  const all = emptyQuery(q);
   const keep = new Set<number>();
-  if (f !== '') {
+  if (!all) {
     for (const r of byId.values()) {
-      if (!r.search.includes(f)) continue;
+      if (!rowMatches(r, q)) continue;
       for (let p: TableRow | undefined = r, hops = 0; p && !keep.has(p.id) && hops < 10_000; hops++) {
         keep.add(p.id);
         p = p.parentId === null ? undefined : byId.get(p.parentId);
@@ -222,9 +293,9 @@ export function treeRows(rows: readonly TableRow[], filter: string, spec: SortSp
   }
   const out: TableRow[] = [];
   const page = rows.find((r) => r.isPage);
-  if (page && (f === '' || page.search.includes(f))) out.push(page);
+  if (page && (all || rowMatches(page, q))) out.push(page);
   const sortedKids = (parent: number | null): TableRow[] =>
-    (kids.get(parent) ?? []).filter((r) => f === '' || keep.has(r.id)).sort((a, b) => compareRows(a, b, spec));
+    (kids.get(parent) ?? []).filter((r) => all || keep.has(r.id)).sort((a, b) => compareRows(a, b, spec));
   // Depth first without recursion (a tree can be 10 000 deep): a stack of [row, depth], pushed in reverse order.
   const stack: [TableRow, number][] = sortedKids(null).reverse().map((r) => [r, 0]);
   while (stack.length > 0) {

@@ -15,7 +15,7 @@ import type { RowSource, Settings, TableUpdate } from '../protocol';
 import { el, setText } from './dom';
 import { rampLevel } from '../overlay/ramps';
 import {
-  buildRows, byType, DEFAULT_SORT, nextSort, treeRows, viewRows, type SortKey, type SortSpec, type TableRow, type TableViewKind,
+  buildRows, byType, DEFAULT_SORT, nextSort, ownRows, parseQuery, treeRows, viewRows, type SortKey, type SortSpec, type TableRow, type TableViewKind,
   sourceLabel,
 } from './table-model';
 import { capText, formatCount, formatMs, formatRatio } from './text';
@@ -78,6 +78,8 @@ export class TableView {
   rows: TableRow[] = [];
   sort: SortSpec = { ...DEFAULT_SORT };
   filter = '';
+  /** Library and framework rows left out of the last view (0 when they are shown). */
+  hiddenForeign = 0;
   private cursor = -1;
   view: TableViewKind = 'flat';
   private readonly collapsed = new Set<number>();
@@ -132,8 +134,10 @@ export class TableView {
   }
 
   setSettings(s: Settings): void {
+    const libraries = this.settings.showLibraries;
     this.settings = s;
-    this.schedule();
+    if (s.showLibraries !== libraries) this.recompute();
+    else this.schedule();
   }
 
   setData(update: TableUpdate | null, pinned: number | null): void {
@@ -170,12 +174,17 @@ export class TableView {
 
   private recompute(): void {
     const cursorId = this.cursor >= 0 ? this.rows[this.cursor]?.id : undefined;
-    this.rows = this.view === 'tree' ? treeRows(this.all, this.filter, this.sort, this.collapsed)
-      : viewRows(this.view === 'type' ? byType(this.all) : this.all, this.filter, this.sort);
+    // The app's own components unless libraries are shown or the filter asks for a kind (issue 44).
+    const rows = this.settings.showLibraries || parseQuery(this.filter).kinds !== null ? this.all : ownRows(this.all);
+    this.hiddenForeign = this.all.length - rows.length;
+    this.rows = this.view === 'tree' ? treeRows(rows, this.filter, this.sort, this.collapsed)
+      : viewRows(this.view === 'type' ? byType(rows) : rows, this.filter, this.sort);
     // Keep the keyboard cursor on the same component across refreshes.
     this.cursor = cursorId === undefined ? -1 : this.rows.findIndex((r) => r.id === cursorId);
     this.scroller.setAttribute('aria-rowcount', String(this.rows.length + 1));
-    setText(this.empty, this.all.length <= 1 && this.filter === '' ? 'No components yet.' : this.rows.length === 0 ? 'No component matches the filter.' : '');
+    setText(this.empty, this.all.length <= 1 && this.filter === '' ? 'No components yet.'
+      : this.rows.length <= 1 && this.hiddenForeign > 0 ? `Only library and framework components here (${this.hiddenForeign}): tick Libraries to list them.`
+        : this.rows.length === 0 ? 'No component matches the filter.' : '');
     this.schedule();
   }
 

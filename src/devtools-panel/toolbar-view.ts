@@ -1,7 +1,7 @@
 /**
  * The top bar: enable toggle, mode switch (`<select id="mode">`, which the
  * foundation e2e drives), frame picker (only when React runs in more than
- * one frame), the name filter and the JSON export.
+ * one frame), the filter (name, `kind:`, `file:`), the Libraries toggle and the JSON export.
  */
 import { MODES, type Mode, type OnMode } from '../protocol';
 import { clear, el, setText } from './dom';
@@ -11,6 +11,8 @@ export interface ToolbarCallbacks {
   setMode(mode: Mode): void;
   selectFrame(id: number): void;
   filter(text: string): void;
+  /** Show (true) or hide the library and framework components' rows and meters (the showLibraries setting). */
+  showLibraries(on: boolean): void;
   exportSnapshot(): void;
 }
 
@@ -23,6 +25,7 @@ export class ToolbarView {
   private readonly frame: HTMLSelectElement;
   private readonly frameWrap: HTMLElement;
   private readonly filterInput: HTMLInputElement;
+  private readonly libraries: HTMLInputElement;
   private readonly exportBtn: HTMLButtonElement;
   private frameKey = '';
   /** The mode the enable toggle turns back on. */
@@ -38,15 +41,35 @@ export class ToolbarView {
     this.frame = el('select', { id: 'frame', attrs: { 'aria-label': 'Frame' }, on: { change: () => this.cb.selectFrame(Number(this.frame.value)) } });
     this.frameWrap = el('label', { class: 'frame-picker' }, 'Frame ', this.frame);
     this.filterInput = el('input', {
-      id: 'filter', attrs: { type: 'search', placeholder: 'Filter by name', 'aria-label': 'Filter components by name', spellcheck: 'false' },
+      id: 'filter', attrs: {
+        type: 'search', placeholder: 'Filter: name, kind:library, file:src/', spellcheck: 'false',
+        'aria-label': 'Filter components by name, kind (kind:own, kind:library, kind:framework) or source file (file:)',
+        title: 'A name, kind:own|library|framework, file:<part of the path> — remembered for this site',
+      },
       on: { input: () => this.cb.filter(this.filterInput.value) },
+    });
+    this.libraries = el('input', {
+      id: 'show-libraries', attrs: { type: 'checkbox' },
+      on: { change: () => this.cb.showLibraries(this.libraries.checked) },
     });
     this.exportBtn = el('button', {
       id: 'export', attrs: { title: 'Download the current snapshot as JSON (same schema as __LAYOUT_COST__.snapshot())' },
       on: { click: () => this.cb.exportSnapshot() },
     }, 'Export JSON');
     this.root = el('header', { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Layout Cost controls' } },
-      this.toggle, el('label', { class: 'mode-picker' }, 'Mode ', this.mode), this.frameWrap, this.filterInput, this.exportBtn);
+      this.toggle, el('label', { class: 'mode-picker' }, 'Mode ', this.mode), this.frameWrap, this.filterInput,
+      el('label', { class: 'libraries', attrs: { title: 'Also list and draw components from node_modules and the framework (React, Next.js, Vite). Hidden, their cost stays in the figures of your components above them.' } },
+        this.libraries, ' Libraries'),
+      this.exportBtn);
+  }
+
+  /** The filter box's text, as restored for a site (the input's own events are the user's). */
+  setFilterText(text: string): void {
+    if (this.filterInput.value !== text) this.filterInput.value = text;
+  }
+
+  setLibraries(on: boolean): void {
+    this.libraries.checked = on;
   }
 
   focusFilter(): void {

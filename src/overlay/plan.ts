@@ -34,6 +34,12 @@ export interface PlanInput<N extends CostNode> {
   occluders?: readonly Rect[];
   /** `nodes` as a tree, when the caller keeps one between mounts (Components mode builds one otherwise). */
   tree?: ComponentTree<N>;
+  /**
+   * Components that get no meter of their own in Components and Heatmap modes (a library's or the framework's, unless
+   * the user shows them, issue 44): their cost stays in their ancestors' inclusive figures, and their own components
+   * below are compared with the nearest shown ancestor as usual. The pinned and hovered ones are drawn whatever it says.
+   */
+  skip?: (n: N) => boolean;
 }
 
 export interface PlannedMeter<N extends CostNode> {
@@ -91,14 +97,15 @@ export interface Choice<N extends CostNode> {
 
 export function chooseFrame<N extends CostNode>(input: PlanInput<N>): Choice<N> {
   if (input.mode === 'components') {
-    const shown = chooseInTree(input.tree ?? buildTree(input.nodes), input.rules);
+    const shown = chooseInTree(input.tree ?? buildTree(input.nodes), input.rules, input.skip);
     const cap = capLargestFirst(shown, input.maxMeters ?? MAX_METERS);
     return { mode: 'components', chosen: cap.kept, capped: cap.capped };
   }
   if (input.mode === 'heatmap') {
     // Rank a few spares: some will be off screen, too small or folded into a chain.
     const topN = input.topN ?? HEATMAP_TOP_N;
-    return { mode: 'heatmap', chosen: rankHeatmap(iterateWithPage(input.nodes, input.page), input.rules, topN * 3), capped: false };
+    const nodes = input.skip ? without(input.nodes, input.skip) : input.nodes;
+    return { mode: 'heatmap', chosen: rankHeatmap(iterateWithPage(nodes, input.page), input.rules, topN * 3), capped: false };
   }
   return { mode: 'inspect', chosen: [], capped: false };
 }
@@ -198,6 +205,10 @@ function captionAt<N extends CostNode>(n: N, meters: PlannedMeter<N>[], vp: View
   if (!b) return null;
   const x = rtl ? b.x + METER_INSET_PX : b.x + b.width - METER_INSET_PX - METER_WIDTH_PX;
   return clampToViewport({ x, y: b.y + METER_INSET_PX }, vp);
+}
+
+function* without<N>(nodes: Iterable<N>, skip: (n: N) => boolean): Iterable<N> {
+  for (const n of nodes) if (!skip(n)) yield n;
 }
 
 function* iterateWithPage<N>(nodes: Iterable<N>, page: N): Iterable<N> {

@@ -13,6 +13,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   surfaceRenderedFraction: 0.5,
   surfaceInflationFactor: 2,
   performanceTrack: true,
+  showLibraries: false,
 });
 
 export const SETTINGS_STORAGE_KEY = 'settings';

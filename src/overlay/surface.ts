@@ -116,9 +116,11 @@ export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree
 
 /**
  * The components whose meters Components mode shows, parents before
- * children, siblings in order. Roots always show. O(n) time.
+ * children, siblings in order. Roots always show, unless `skip` says so: a
+ * skipped component shows nothing and covers nothing (its children are
+ * compared with the nearest shown ancestor). O(n) time.
  */
-export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: SurfaceRules): N[] {
+export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: SurfaceRules, skip?: (n: N) => boolean): N[] {
   const { list, end } = tree;
   const shown: N[] = [];
   // The open subtrees around the current node: where each ends and the shown node that covers what is inside it. Made
@@ -131,7 +133,8 @@ export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: 
     const cover = depth > 0 ? openCover[depth - 1] : -1;
     const node = list[i];
     // A dialog's, menu's or tooltip's content is a surface of its own: nothing of the page covers it.
-    const show = cover < 0 || node.surfaceRoot === true || surfacesThrough(node, list[cover], rules);
+    const show = (skip === undefined || !skip(node))
+      && (cover < 0 || node.surfaceRoot === true || surfacesThrough(node, list[cover], rules));
     if (show) shown.push(node);
     if (end[i] > i + 1) {
       openEnd[depth] = end[i];

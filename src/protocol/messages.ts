@@ -10,6 +10,7 @@
  * the payload's shape and sizes, and returns null (never throws) for anything
  * else, so the caller can count the drop.
  */
+import { COMPONENT_KINDS, type ComponentKind } from './component-kind';
 import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
 import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
 import { contentToPage } from './content-to-page';
@@ -78,6 +79,8 @@ export interface Settings {
   surfaceInflationFactor: number;
   /** Write each frame's style/layout split and forced reflows to a "Layout Cost" track group in the Performance panel. */
   performanceTrack: boolean;
+  /** Meters for library and framework components too (issue 44); off: the app's own components only. */
+  showLibraries: boolean;
 }
 const ramp: Validator<[number, number, number]> = (v) => {
   const a = numArray(3, 0, 1e6)(v);
@@ -88,6 +91,7 @@ export const settingsValidator: Validator<Settings> = isRecord({
   surfaceLayoutFraction: num(0, 1), surfaceRenderedFraction: num(0, 1), surfaceInflationFactor: num(1, 1000),
   // Added later: settings stored before it have none (on by default).
   performanceTrack: (v: unknown) => (v === undefined ? true : bool(v)),
+  showLibraries: (v: unknown) => (v === undefined ? false : bool(v)),
 });
 
 /** A component as the panel and the snapshot see it. */
@@ -110,6 +114,8 @@ export interface ComponentRow {
   source?: RowSource | null;
   /** The name in the page when `name` came from a source map. */
   minifiedName?: string | null;
+  /** Whose code it is (protocol/component-kind.ts); absent: own. */
+  kind?: ComponentKind;
 }
 
 /** A component type's source location as the panel shows and opens it (1-based line and column). */
@@ -128,6 +134,7 @@ const componentRow: Validator<ComponentRow> = isRecord({
   id, name, parentId: optId, depth: num(0, 1e5), key: nullable(name), styleMs: ms, layoutMs: ms, forcedMs: ms,
   lastFrameMs: ms, authored: num(0, 1e8), rendered: num(0, 1e8), portaledIn: num(0, 1e8), commits: num(0, 1e12),
   source: rowSource, minifiedName: (v: unknown) => (v === undefined ? null : nullable(name)(v)),
+  kind: (v: unknown) => (v === undefined ? 'own' : oneOf(COMPONENT_KINDS)(v)),
 });
 
 export interface PinnedDetail extends ComponentRow {

@@ -4,6 +4,7 @@
  * it, the MAIN world's API returns it, and the tests and benchmarks import it.
  * Documented field by field in the README ("Automation API").
  */
+import type { ComponentKind } from './component-kind';
 import type { Mode } from './constants';
 import type { OutsideMeasurement } from './messages';
 
@@ -64,6 +65,11 @@ export interface SnapshotComponent {
   source: { file: string; line: number; column: number } | null;
   /** The name in the page, when `name` is the original one a source map gave. */
   minifiedName?: string;
+  /**
+   * Whose code it is (issue 44, protocol/component-kind.ts): the app's own, a library's or the framework's, from where
+   * its type is defined; `own` until placed. Every component is listed whatever the panel's or overlay's filter.
+   */
+  kind: ComponentKind;
 }
 
 /** DOM changes in a component's subtree of one kind, on one element type, from one source. */

@@ -13,6 +13,7 @@ import { METER_HEIGHT_PX, METER_WIDTH_PX } from '../../src/overlay/anchor';
 import { frames, shot } from './overlay-pixels';
 import type { Image } from './png';
 import { expectMatches } from './truth-match';
+import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import type { SnapshotComponent } from '../../src/protocol/snapshot';
 
 type SnapComp = SnapshotComponent;
@@ -106,6 +107,45 @@ describe('real apps (e2e)', function () {
     await shot(page, 'real-dashboard.png');
     expect(errors).to.deep.equal([]);
     await page.close();
+  });
+
+  it('your components first: recharts\' own components are "library" by the source map; meters for yours only unless asked', async () => {
+    const w = await h.worker();
+    // Every component with elements surfaces through its parent's meter (the page is idle: no ms to surface by).
+    const libraries = (on: boolean) => w.evaluate((st) => chrome.storage.local.set({ settings: st }),
+      { ...DEFAULT_SETTINGS, surfaceRenderedFraction: 0, showLibraries: on });
+    await libraries(true);
+    const page = await open('real-dashboard-dev.html', 10_000);
+    try {
+      // Every type placed through the build's source map: the app's file, or a package under node_modules.
+      const placed = async () => (await lc.snapshot(page) as { components: SnapshotComponent[] }).components;
+      await waitFor(async () => (await placed()).every((c) => c.source !== null), { timeout: 20_000, what: 'every component placed' });
+      const all = await placed();
+      for (const c of all) {
+        const own = c.source!.file.startsWith('tests/fixtures/src/');
+        expect(c.kind, `${c.name} at ${c.source!.file}`).to.equal(own ? 'own' : /node_modules\/(react|react-dom|scheduler)\//.test(c.source!.file) ? 'framework' : 'library');
+      }
+      expect(all.filter((c) => c.name === 'ChartCard').map((c) => c.kind)).to.deep.equal(['own', 'own', 'own', 'own']);
+      expect(all.filter((c) => c.kind === 'library').length).to.be.greaterThan(20);
+      // Shown: some library components surface through with meters of their own.
+      await frames(page, 3);
+      const drawnKinds = async () => (await placed()).filter((c) => c.drawn).map((c) => `${c.kind} ${c.name}`);
+      await waitFor(async () => (await drawnKinds()).some((k) => k.startsWith('library')), { what: 'a library meter while shown' });
+      // Hidden (the default): not one library or framework meter; the developer's components keep theirs.
+      await libraries(false);
+      await waitFor(async () => {
+        const d = await drawnKinds();
+        return d.length > 0 && d.every((k) => k.startsWith('own'));
+      }, { what: 'meters for own components only' }).catch(async (e) => {
+        throw new Error(`${(e as Error).message}: ${(await drawnKinds()).join(', ')}`);
+      });
+      expect((await drawnKinds()).filter((k) => k === 'own ChartCard').length).to.be.greaterThan(0);
+      // Nothing is lost: the snapshot still lists every component, library ones too.
+      expect((await placed()).length).to.equal(all.length);
+    } finally {
+      await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS });
+      await page.close();
+    }
   });
 
   it('recharts portals its shapes into empty <g> layers a sibling renders: counted there as portaled in', async () => {

@@ -31,7 +31,7 @@ function recording(frames: RecordedComponent[][]): Recording {
 
 const snapComp = (id: number, name: string, parentId: number | null, rendered: number, authored: number, key: string | null = null): SnapshotComponent => ({
   id, name, parentId, depth: parentId === null ? 0 : 1, key, bounds: null, authored, rendered, portaledIn: 0, styleMs: 0, layoutMs: 0,
-  forcedMs: 0, lastFrameMs: 0, commits: 0, sparkline: [], drawn: true, layer: 0, meterAt: null, dirtiedBy: [], source: null,
+  forcedMs: 0, lastFrameMs: 0, commits: 0, sparkline: [], drawn: true, layer: 0, meterAt: null, dirtiedBy: [], source: null, kind: 'own',
 });
 
 function snapshot(components: SnapshotComponent[]): Snapshot {

@@ -3,7 +3,7 @@ import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from '../../src/c
 
 describe('the overlay keeps its choice of meters', () => {
   const settings = {};
-  const key = (o: Partial<ChoiceKey> = {}): ChoiceKey => ({ mode: 'components', settings, structure: 3, version: 10, frameNo: 7, ...o });
+  const key = (o: Partial<ChoiceKey> = {}): ChoiceKey => ({ mode: 'components', settings, structure: 3, version: 10, frameNo: 7, sources: 1, ...o } as ChoiceKey);
   const made = { ...key(), at: 1000 };
 
   it('however old, while the store took no record (an idle page walks nothing)', () => {
@@ -17,8 +17,8 @@ describe('the overlay keeps its choice of meters', () => {
     }
   });
 
-  it('never across a change of mode, settings or the set of components, nor with none made', () => {
-    for (const moved of [{ mode: 'heatmap' }, { settings: {} }, { structure: 4 }]) {
+  it('never across a change of mode, settings, the set of components or their placed types, nor with none made', () => {
+    for (const moved of [{ mode: 'heatmap' }, { settings: {} }, { structure: 4 }, { sources: 2 }]) {
       expect(choiceReuse(made, key(moved), 1001, 250), Object.keys(moved)[0]).to.equal('new');
     }
     expect(choiceReuse(null, key(), 1001, 250)).to.equal('new');

@@ -7,7 +7,11 @@
 import {
   MAX_INLINE_SCRIPT, MAX_LOCATE_SCRIPTS, MAX_LOCATE_TYPES, type DebugHint, type LocatedType, type LocateRequest, type RowSource, type TypeText,
 } from '../../protocol';
+import { kindOfType, type ComponentKind } from '../../protocol/component-kind';
 import { nameLooksMinified } from '../../protocol/names';
+
+/** Kinds by number, as `kinds` keeps them (0: own, the default for a type not placed yet). */
+const KINDS: readonly ComponentKind[] = ['own', 'library', 'framework'];
 
 const MAX_TYPES = 20_000;
 
@@ -100,9 +104,27 @@ export class SourceBook {
     for (const t of typeIds) if (!this.located.has(t)) this.asked.delete(t);
   }
 
+  /** Each local type's kind (KINDS index), read by every overlay choice: a byte per type rather than a look-up. */
+  private kinds = new Uint8Array(MAX_TYPES + 1);
+
   onLocated(types: LocatedType[]): void {
-    for (const t of types) if (this.texts.has(t.typeId)) this.located.set(t.typeId, t);
+    for (const t of types) {
+      if (!this.texts.has(t.typeId)) continue;
+      this.located.set(t.typeId, t);
+      const k = t.state === 'not-found' ? 'own' : kindOfType(t.fileUrl ?? t.file, t.url);
+      if (t.typeId > 0 && t.typeId <= MAX_TYPES) this.kinds[t.typeId] = KINDS.indexOf(k);
+    }
     this.version++;
+  }
+
+  /** Whose code a component of this type is (own until it is placed). */
+  kindOf(typeId: number): ComponentKind {
+    return KINDS[typeId > 0 && typeId <= MAX_TYPES ? this.kinds[typeId] : 0];
+  }
+
+  /** True when components of this type are a library's or the framework's. */
+  foreign(typeId: number): boolean {
+    return typeId > 0 && typeId <= MAX_TYPES && this.kinds[typeId] !== 0;
   }
 
   private of(typeId: number): LocatedType | null {
@@ -142,5 +164,6 @@ export class SourceBook {
     this.texts.clear();
     this.located.clear();
     this.asked.clear();
+    this.kinds.fill(0);
   }
 }

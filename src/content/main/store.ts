@@ -639,7 +639,7 @@ export class RollupStore {
       id: c.id, name: n.name, parentId: c.parentId, depth: c.depth, key: this.keyOf(c.id), styleMs: e.styleMs,
       layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
       rendered: c.rendered, portaledIn: c.portaledIn, commits: this.commitsOf(c.id), source: src ? src.rowSource(c.typeId) : null,
-      minifiedName: n.minifiedName,
+      minifiedName: n.minifiedName, kind: src ? src.kindOf(c.typeId) : 'own',
     };
   }
 
@@ -659,6 +659,7 @@ export class RollupStore {
         dirtiedBy: this.dirtiedOf(c.id),
         source: row.source ? { file: row.source.file, line: row.source.line, column: row.source.column } : null,
         ...(row.minifiedName ? { minifiedName: row.minifiedName } : {}),
+        kind: row.kind ?? 'own',
       });
     }
     return {

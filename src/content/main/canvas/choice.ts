@@ -15,6 +15,8 @@ export interface ChoiceKey {
   version: number;
   /** The store's frame number: the EMAs' decay. */
   frameNo: number;
+  /** The sources' version: types placed, so whose code a component is (what `skip` reads) may have changed. */
+  sources: number;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface ChoiceKey {
  */
 export function choiceReuse(made: (ChoiceKey & { at: number }) | null, now: ChoiceKey, at: number, refreshMs: number):
   'same' | 'recent' | 'new' {
-  if (made === null || made.mode !== now.mode || made.settings !== now.settings || made.structure !== now.structure) {
+  if (made === null || made.mode !== now.mode || made.settings !== now.settings || made.structure !== now.structure
+    || made.sources !== now.sources) {
     return 'new';
   }
   if (made.version === now.version && made.frameNo === now.frameNo) return 'same';

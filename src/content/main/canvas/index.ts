@@ -71,6 +71,8 @@ export class Overlay {
   private planKey: PlanKey | null = null;
   /** The store's components as a tree, rebuilt only when they mount or unmount (`store.structure` moved). */
   private tree: { store: RollupStore; structure: number; tree: ComponentTree<StoredComponent> } | null = null;
+  /** A library's or the framework's component: no meter of its own unless the user shows them (issue 44). */
+  private readonly foreign = (n: StoredComponent): boolean => this.deps.store.sources?.foreign(n.typeId) ?? false;
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
   /** Where each drawn meter went (top-left, viewport CSS px). */
   private meterPositions = new Map<number, Point>();
@@ -172,6 +174,7 @@ export class Overlay {
       },
       pinned: this.pinned, hovered: this.mode === 'inspect' ? this.inspectHover : null, highlighted: this.hovered,
       occluders: store.occluders,
+      skip: s.showLibraries || store.sources === null ? undefined : this.foreign,
     };
     const choice = this.choose(input);
     const key: PlanKey = {
@@ -227,6 +230,7 @@ export class Overlay {
     const now = performance.now();
     const key: ChoiceKey = {
       mode: this.mode, settings: this.settings, structure: store.structure, version: store.version, frameNo: store.frameNo,
+      sources: store.sources?.version ?? 0,
     };
     const c = this.choice;
     const reuse = choiceReuse(c, key, now, CHOICE_REFRESH_MS);

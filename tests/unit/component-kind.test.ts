@@ -1,0 +1,94 @@
+/**
+ * Whose code a component is (issue 44): the app's own, a library's or the framework's, from where its type is
+ * defined. The paths are what real bundlers and dev servers give: a source map's original file, or a script URL.
+ */
+import { expect } from 'chai';
+import { kindOfLocation, kindOfType } from '../../src/protocol/component-kind';
+import { buildRows, ownRows, parseQuery, rowMatches, treeRows, viewRows, type TableRow } from '../../src/devtools-panel/table-model';
+import { buildTree, chooseInTree } from '../../src/overlay/surface';
+import type { ComponentRow } from '../../src/protocol';
+
+describe('component kinds: own, library, framework', () => {
+  it('tells them apart from source-map files and script URLs of Vite, Next.js, webpack and esbuild', () => {
+    const cases: [string, string | null][] = [
+      ['http://localhost:5173/src/App.tsx', 'own'],
+      ['http://localhost:5173/src/App.tsx?t=1700000000000', 'own'],
+      ['webpack://app/./src/components/Card.tsx', 'own'],
+      ['turbopack:///[project]/app/TodoPanel.tsx', 'own'],
+      ['http://127.0.0.1:8080/node_modules/recharts/es6/chart/PieChart.js', 'library'],
+      ['webpack://app/./node_modules/@headlessui/react/dist/components/menu/menu.js', 'library'],
+      ['http://localhost:5173/node_modules/.vite/deps/recharts.js?v=1a2b3c', 'library'],
+      ['/home/me/app/node_modules/.pnpm/react-window@1.8.10/node_modules/react-window/dist/index.esm.js', 'library'],
+      ['https://esm.sh/react-select@5', 'library'],
+      ['http://localhost:5173/node_modules/react-dom/cjs/react-dom.development.js', 'framework'],
+      ['turbopack:///[project]/node_modules/next/dist/client/components/react-dev-overlay/ui/container.js', 'framework'],
+      ['http://localhost:3000/_next/static/chunks/framework-0a1b2c.js', 'framework'],
+      ['http://localhost:5173/@vite/client', 'framework'],
+      ['/app/node_modules/.pnpm/next@16.0.0/node_modules/next/dist/client/app-index.js', 'framework'],
+      // A package named like a framework one is not one.
+      ['http://localhost:5173/node_modules/react-select/dist/Select.js', 'library'],
+      ['http://localhost:5173/node_modules/next-themes/dist/index.mjs', 'library'],
+      ['', null],
+    ];
+    for (const [where, kind] of cases) expect(kindOfLocation(where), where).to.equal(kind);
+    expect(kindOfLocation(null)).to.equal(null);
+  });
+
+  it('the mapped original decides over the bundle that holds it; a type not placed is own', () => {
+    expect(kindOfType('webpack://app/./node_modules/recharts/es6/Pie.js', 'http://h/static/js/main.js')).to.equal('library');
+    expect(kindOfType('webpack://app/./src/Pie.tsx', 'http://h/node_modules/.vite/deps/chunk.js')).to.equal('own');
+    expect(kindOfType(null, 'http://h/node_modules/.vite/deps/recharts.js')).to.equal('library');
+    expect(kindOfType(null, null)).to.equal('own');
+  });
+});
+
+describe('the table: your components first, filters by name, kind and file', () => {
+  const row = (id: number, name: string, parentId: number | null, kind: 'own' | 'library' | 'framework', file: string, layoutMs: number): ComponentRow => ({
+    id, name, parentId, depth: 0, key: null, styleMs: 0, layoutMs, forcedMs: 0, lastFrameMs: 0, authored: 1, rendered: 1, portaledIn: 0,
+    commits: 1, source: { file, line: 1, column: 1, url: `http://h/${file}`, state: 'mapped' }, kind,
+  });
+  const rows = buildRows({
+    frameId: 1, frames: 1, pinned: null, strip: [], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 },
+    rows: [
+      row(1, 'App', null, 'own', 'src/App.tsx', 9),
+      row(2, 'ResponsiveContainer', 1, 'library', 'node_modules/recharts/es6/Responsive.js', 8),
+      row(3, 'Surface', 2, 'library', 'node_modules/recharts/es6/Surface.js', 8),
+      row(4, 'ChartCard', 3, 'own', 'src/cards/ChartCard.tsx', 7),
+      row(5, 'Router', null, 'framework', 'node_modules/next/dist/client/router.js', 1),
+    ],
+  });
+
+  it('hides library and framework rows, re-parenting yours to your nearest component', () => {
+    const own = ownRows(rows);
+    expect(own.map((r) => r.label)).to.deep.equal(['<page>', 'App', 'ChartCard']);
+    expect(own.find((r) => r.label === 'ChartCard')!.parentId).to.equal(1);
+    // The tree view nests ChartCard straight under App, its figures untouched.
+    const tree = treeRows(own, '', { key: 'layoutMs', dir: 'desc' }, new Set());
+    expect(tree.map((r) => [r.label, r.treeDepth ?? 0, r.layoutMs])).to.deep.equal([['<page>', 0, 0], ['App', 0, 9], ['ChartCard', 1, 7]]);
+  });
+
+  it('parses kind: and file: tokens; the rest is a name', () => {
+    expect(parseQuery('  Card kind:library,framework file:SRC/cards ')).to.deep.equal({ text: 'card', files: ['src/cards'], kinds: ['library', 'framework'] });
+    expect(parseQuery('kind:nonsense')).to.deep.equal({ text: '', files: [], kinds: [] });
+    const names = (q: string): string[] => viewRows(rows, q, { key: 'name', dir: 'asc' }).map((r: TableRow) => r.label);
+    expect(names('kind:library')).to.deep.equal(['ResponsiveContainer', 'Surface']);
+    expect(names('file:src/cards')).to.deep.equal(['ChartCard']);
+    expect(names('kind:own app')).to.deep.equal(['App']);
+    expect(names('page')).to.deep.equal(['<page>']);
+    expect(rowMatches(rows[0], parseQuery('kind:own'))).to.equal(false); // <page> has no kind
+  });
+});
+
+describe('the overlay: a skipped component draws nothing and covers nothing', () => {
+  it('a library wrapper between two of yours: your child is compared with your parent', () => {
+    const node = (id: number, parentId: number | null, layout: number) => ({ id, parentId, depth: 0, layout, authored: 1, rendered: 1, bounds: null });
+    const nodes = [node(1, null, 10), node(2, 1, 9), node(3, 2, 8)];
+    const rules = { layoutFraction: 0.5, renderedFraction: 2, inflationFactor: 100 };
+    // Without skipping, 3 is compared with 2 (shown: 9 > 5): 8 > 4.5, shown too.
+    expect(chooseInTree(buildTree(nodes), rules).map((n) => n.id)).to.deep.equal([1, 2, 3]);
+    // Skipping 2: it shows nothing, and 3 is compared with 1 (8 > 5): shown.
+    expect(chooseInTree(buildTree(nodes), rules, (n) => n.id === 2).map((n) => n.id)).to.deep.equal([1, 3]);
+    // A skipped root covers nothing: its child shows as a root would.
+    expect(chooseInTree(buildTree(nodes), rules, (n) => n.id === 1).map((n) => n.id)).to.deep.equal([2, 3]);
+  });
+});

@@ -42,7 +42,7 @@ export class ToolbarView {
     this.frameWrap = el('label', { class: 'frame-picker' }, 'Frame ', this.frame);
     this.filterInput = el('input', {
       id: 'filter', attrs: {
-        type: 'search', placeholder: 'Filter: name, kind:library, file:src/', spellcheck: 'false',
+        type: 'search', placeholder: 'Filter: name, kind:, file:', spellcheck: 'false',
         'aria-label': 'Filter components by name, kind (kind:own, kind:library, kind:framework) or source file (file:)',
         title: 'A name, kind:own|library|framework, file:<part of the path> — remembered for this site',
       },

@@ -130,7 +130,7 @@ export default (env, argv) => {
       inject: './src/inject/boot/index.ts',
       // The bundle's last statement is `__LAYOUT_COST_OFFER__(start)`: its value (the offer's token) is what
       // chrome.scripting.executeScript returns to the worker (src/inject/boot/link.ts).
-      agent: { import: './src/inject/agent/index.ts', library: { type: 'jsonp', name: '__LAYOUT_COST_OFFER__', export: 'default' } },
+      agent: { import: './src/inject/agent/entry.ts', library: { type: 'jsonp', name: '__LAYOUT_COST_OFFER__', export: 'default' } },
       content: './src/content/boot/index.ts',
       'content-hello': './src/content/boot/hello.ts',
       'content-main': './src/content/main/index.ts',

@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { nativeReaders } from '../../src/inject/agent/natives';
+import { Pristine } from '../../src/inject/agent/pristine';
 import type { BootNatives } from '../../src/inject/boot/link';
 
 function taken(): BootNatives {
@@ -11,6 +12,11 @@ function taken(): BootNatives {
     fnToString: Function.prototype.toString, reflectApply: Reflect.apply, NativeError: Error,
     ownDescriptor: Object.getOwnPropertyDescriptor,
     protoStack: (Object.getOwnPropertyDescriptor(Error.prototype, 'stack')?.get ?? null) as BootNatives['protoStack'],
+    kept: [
+      Array.prototype, { push: Object.getOwnPropertyDescriptor(Array.prototype, 'push') }, 'Array.prototype',
+      Map.prototype, { set: Object.getOwnPropertyDescriptor(Map.prototype, 'set'), get: Object.getOwnPropertyDescriptor(Map.prototype, 'get') }, 'Map.prototype',
+    ],
+    define: Object.defineProperty,
   };
 }
 
@@ -69,3 +75,55 @@ function stacks(r: ReturnType<typeof nativeReaders>): void {
   const long = new Error('x'.repeat(10_000));
   expect(r.stackOf(long)!.length).to.equal(4000);
 }
+
+describe('agent on the browser\'s own built-ins (pristine.ts)', () => {
+  it('puts the kept built-ins back around its entries, and the page\'s after; nothing when none was replaced', () => {
+    const push = Array.prototype.push;
+    const set = Map.prototype.set;
+    let t = 0;
+    const p = new Pristine(taken(), () => (t += 2000));
+    p.run(() => undefined);
+    expect(p.replaced).to.deep.equal([]);
+    // The page wraps push and set (its wrappers drop every call).
+    const pagePush = function (this: unknown[]): number { return this.length; };
+    const pageSet = function (this: Map<unknown, unknown>): Map<unknown, unknown> { return this; };
+    Array.prototype.push = pagePush;
+    Map.prototype.set = pageSet as typeof Map.prototype.set;
+    try {
+      const a: number[] = [];
+      const m = new Map<string, number>();
+      p.run(() => {
+        // Nested entries count once; ours are in place throughout.
+        p.run(() => a.push(1));
+        a.push(2);
+        m.set('k', 3);
+        expect(Array.prototype.push).to.equal(push);
+      });
+      expect(a).to.deep.equal([1, 2]);
+      expect(m.get('k')).to.equal(3);
+      expect(p.replaced).to.deep.equal(['Array.prototype.push', 'Map.prototype.set']);
+      // The page's wrappers are back once we are out, even when our code threw.
+      expect(Array.prototype.push).to.equal(pagePush);
+      expect(() => p.run(() => { throw new Error('ours'); })).to.throw('ours');
+      expect(Map.prototype.set).to.equal(pageSet);
+      // Page code we call into that wraps again while ours run: its new wrapper stays.
+      const again = function (this: unknown[]): number { return -1; };
+      p.run(() => { Array.prototype.push = again; });
+      expect(Array.prototype.push).to.equal(again);
+    } finally {
+      Array.prototype.push = push;
+      Map.prototype.set = set;
+    }
+  });
+
+  it('a replacement frozen in place is said, not swapped', () => {
+    const holder: Record<string, unknown> = { f() { return 1; } };
+    const n = { ...taken(), kept: [holder, { f: Object.getOwnPropertyDescriptor(holder, 'f') }, 'holder'] };
+    const page = () => 2;
+    Object.defineProperty(holder, 'f', { value: page, writable: false, configurable: false });
+    const p = new Pristine(n, () => 5000);
+    p.run(() => expect(holder.f).to.equal(page));
+    expect(p.stuck).to.deep.equal(['holder.f']);
+    expect(p.replaced).to.deep.equal([]);
+  });
+});

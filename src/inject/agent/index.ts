@@ -25,6 +25,7 @@ import { nativeReaders } from './natives';
 import { Pipeline } from './pipeline/pipeline';
 import { ReactAdapter } from './react/adapter';
 import { Reasons } from './reasons';
+import type { Pristine } from './pristine';
 import { TypeSourcer } from './types';
 
 /** Component types are looked at this often while on (never on the commit path). */
@@ -34,12 +35,12 @@ const MAX_WAITERS = 1024;
 /** Before the content script's first config: off. */
 const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false };
 
-export default function start(boot: BootLink, offer: Event): AgentHandle | null {
+export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): AgentHandle | null {
   const win = window as Window & typeof globalThis;
   const report = (e: unknown): void => boot.debug('error', e);
   // The content script's messages go to `receive` (set below; none comes before this dispatch has returned).
   let receive: (msg: ContentMessage) => void = () => {};
-  const send: PagePost | null = openChannel(boot, offer, (msg) => receive(msg), report, (what) => {
+  const send: PagePost | null = openChannel(boot, offer, (msg) => pristine.run(() => receive(msg)), report, (what) => {
     boot.notes.push(`this page replaced ${what}'s built-ins before Layout Cost connected to it: the private channel `
       + 'uses only the browser\'s own, so the overlay cannot read this page');
   });
@@ -57,6 +58,7 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
   const readers = nativeReaders(link.natives);
   const pipeline: Pipeline = new Pipeline(link, readers, reasons, win,
     () => (link.hook.renderers.size > 0 ? new ReactAdapter(link.hook, pipeline.clock) : null));
+  pipeline.clock.outer = pristine;
   // Screenshot steps of experiments: asked of the content script, answered by `captured` with the same seq.
   const captures = new Map<number, (a: PixelAnswer) => void>();
   let captureSeq = 0;
@@ -166,7 +168,8 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
       // Measured from the names the agent has seen (not React's build: a production React with readable app names is
       // not "minified").
       minified: sourcer.namesMinified,
-      degraded: [...link.notes, ...reasons.all].slice(0, 16),
+      degraded: [...link.notes, ...reasons.all, ...(pristine.stuck.length === 0 ? [] : [
+        `this page replaced built-ins and froze them in place (${pristine.stuck.slice(0, 4).join(', ')}): Layout Cost runs on the page's`])].slice(0, 16),
       timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
       url: String(win.location.href).slice(0, 2048),
       outside: outside ? { ...outside } : undefined,
@@ -240,32 +243,35 @@ export default function start(boot: BootLink, offer: Event): AgentHandle | null 
     }
   };
   const handle: AgentHandle = {
-    call(c: ApiRequest): void {
-      const reqId = nextReq++;
-      if (c.settle !== null) {
-        // The boot rejects a call that had no answer in time; its waiter goes once MAX_WAITERS newer ones wait.
-        if (waiters.size >= MAX_WAITERS) waiters.delete(waiters.keys().next().value as number);
-        waiters.set(reqId, c.settle);
-      }
-      // What the call reads (a snapshot's commits) is current: the commit counts held back go first, on the same port.
-      guard('flushCommits', () => pipeline.flushCommits());
-      // The boot checked nothing: the content script checks the call and its arguments (protocol/messages.ts).
-      send('api', { reqId, call: c.call, args: c.args });
-    },
-    state(): LayoutCostState {
-      const s = status();
-      return {
-        enabled: st.mode !== 'off', mode: st.mode, pinned: st.pinned, react: { renderers: s.renderers, roots: s.roots },
-        minified: s.minified, capped: st.capped, agent: true, degraded: s.degraded, droppedMessages: st.dropped,
-        outside: s.outside ?? null, self: st.self ? { ...st.self } : null,
-      };
-    },
-    // The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer.
-    stats: () => ({
-      ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100,
-    }),
-    nodeOf: (id) => pipeline.nodeOf(id),
+    call: (c: ApiRequest): void => pristine.run(() => call(c)),
+    state: (): LayoutCostState => pristine.run(() => state()),
+    stats: () => pristine.run(() => stats()),
+    nodeOf: (id) => pristine.run(() => pipeline.nodeOf(id)),
   };
+  function call(c: ApiRequest): void {
+    const reqId = nextReq++;
+    if (c.settle !== null) {
+      // The boot rejects a call that had no answer in time; its waiter goes once MAX_WAITERS newer ones wait.
+      if (waiters.size >= MAX_WAITERS) waiters.delete(waiters.keys().next().value as number);
+      waiters.set(reqId, c.settle);
+    }
+    // What the call reads (a snapshot's commits) is current: the commit counts held back go first, on the same port.
+    guard('flushCommits', () => pipeline.flushCommits());
+    // The boot checked nothing: the content script checks the call and its arguments (protocol/messages.ts).
+    send!('api', { reqId, call: c.call, args: c.args });
+  }
+  function state(): LayoutCostState {
+    const s = status();
+    return {
+      enabled: st.mode !== 'off', mode: st.mode, pinned: st.pinned, react: { renderers: s.renderers, roots: s.roots },
+      minified: s.minified, capped: st.capped, agent: true, degraded: s.degraded, droppedMessages: st.dropped,
+      outside: s.outside ?? null, self: st.self ? { ...st.self } : null,
+    };
+  }
+  /** The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer. */
+  function stats(): Record<string, number | boolean> {
+    return { ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100 };
+  }
   guard('start', () => apply(OFF));
   return handle;
 }

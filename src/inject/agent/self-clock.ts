@@ -13,10 +13,14 @@ export class SelfClock {
   private excluded = 0;
   private ms = 0;
 
+  /** Put around every outermost entry: the browser's own built-ins back in place while ours run (pristine.ts). */
+  outer: { enter(): void; leave(): void } | null = null;
+
   constructor(private readonly now: () => number) {}
 
   enter(): void {
     if (this.depth++ === 0) {
+      this.outer?.enter();
       this.t0 = this.now();
       this.excluded = 0;
     }
@@ -27,6 +31,7 @@ export class SelfClock {
     if (--this.depth === 0) {
       const ms = this.now() - this.t0 - this.excluded;
       if (ms > 0) this.ms += ms;
+      this.outer?.leave();
     }
   }
 

@@ -28,6 +28,14 @@ type AnyHook = Record<string | symbol, unknown> & {
  * boot installs the attachShadow tap there (shadow.ts).
  */
 export function installHook(win: Window & typeof globalThis, report: (e: unknown) => void, onReact: () => void): HookState {
+  // The collection methods as they are at load: React calls the hook at every commit, long after the page may have
+  // replaced Map.prototype.set or Set.prototype.add (a polyfill, a monitoring script). Issue 45.
+  const apply = Reflect.apply;
+  const mGet = Map.prototype.get, mSet = Map.prototype.set, sAdd = Set.prototype.add, sDelete = Set.prototype.delete;
+  const get = <K, V>(m: Map<K, V>, k: K): V | undefined => apply(mGet, m, [k]) as V | undefined;
+  const put = <K, V>(m: Map<K, V>, k: K, v: V): void => {
+    apply(mSet, m, [k, v]);
+  };
   const state: HookState = {
     renderers: new Map(),
     roots: new Map(),
@@ -46,8 +54,8 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
 
   function noteRenderer(id: number, renderer: RendererLike): void {
     onReact();
-    state.renderers.set(id, renderer);
-    if (!state.roots.has(id)) state.roots.set(id, new Set());
+    put(state.renderers, id, renderer);
+    if (get(state.roots, id) === undefined) put(state.roots, id, new Set());
     try {
       state.tap?.renderer(id, renderer);
       state.onRenderer?.();
@@ -57,12 +65,11 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
   }
 
   function noteCommit(id: number, root: FiberRootLike): void {
-    let set = state.roots.get(id);
-    if (!set) state.roots.set(id, (set = new Set()));
+    let set = get(state.roots, id);
+    if (!set) put(state.roots, id, (set = new Set()));
     // A root whose element is gone has been unmounted (root.render(null) / unmount()).
     const current = root.current as { memoizedState?: { element?: unknown } | null } | null;
-    if (current && current.memoizedState && current.memoizedState.element == null) set.delete(root);
-    else set.add(root);
+    apply(current && current.memoizedState && current.memoizedState.element == null ? sDelete : sAdd, set, [root]);
     if (state.tap !== null) {
       try {
         state.tap.commit(id, root);
@@ -89,7 +96,7 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
       supportsFiber: true,
       inject(renderer: RendererLike): number {
         const id = nextRendererId++;
-        hook.renderers.set(id, renderer);
+        put(hook.renderers, id, renderer);
         noteRenderer(id, renderer);
         return id;
       },
@@ -103,7 +110,7 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
       onPostCommitFiberRoot(): void {},
       checkDCE(): void {},
       getFiberRoots(id: number): Set<FiberRootLike> {
-        return state.roots.get(id) ?? new Set();
+        return get(state.roots, id) ?? new Set();
       },
       // Minimal event emitter: React DevTools' backend subscribes through these.
       sub(): () => void {

@@ -20,6 +20,9 @@ import { type AgentHandle, type AgentStart, type ApiRequest, type BootLink, type
 import { installRaf } from './raf';
 import { shadowTap } from './shadow';
 
+/** Window's own built-ins on the agent's paths (issue 45); the holders in KEPT_ALL are kept whole. */
+const KEPT_WIN = 'Map Set WeakMap WeakSet JSON setTimeout clearTimeout setInterval clearInterval';
+const KEPT_ALL = 'Array.prototype Map.prototype Set.prototype WeakMap.prototype JSON EventTarget.prototype';
 /** Offers heard at once (page code may offer too): the oldest goes. */
 const MAX_OFFERS = 16;
 /** API calls kept until the agent is there: the latest. */
@@ -30,9 +33,20 @@ function main(win: Window & typeof globalThis): void {
   // Before the page's first script: the agent reads component source text and error stacks with these, never with the
   // page's own. SpiderMonkey's errors read `stack` through a getter on Error.prototype: the engine's own, taken now.
   const ownDescriptor = win.Object.getOwnPropertyDescriptor;
+  // The built-ins on the agent's paths (listeners, collections, JSON, timers) as they are now, as descriptors (none is
+  // called): the agent runs on these even where the page wraps them later (agent/pristine.ts).
+  const own: Record<string, PropertyDescriptor | undefined> = {};
+  for (const k of KEPT_WIN.split(' ')) own[k] = ownDescriptor(win, k);
+  const builtins: unknown[] = [win, own, ''];
+  for (const path of KEPT_ALL.split(' ')) {
+    let holder = win as unknown as Record<string, object>;
+    for (const p of path.split('.')) holder = holder[p] as Record<string, object>;
+    builtins.push(holder, win.Object.getOwnPropertyDescriptors(holder), path);
+  }
   const natives: BootNatives = {
     fnToString: win.Function.prototype.toString, reflectApply: win.Reflect.apply, NativeError: win.Error, ownDescriptor,
     protoStack: (ownDescriptor(win.Error.prototype, 'stack')?.get ?? null) as BootNatives['protoStack'],
+    kept: builtins, define: win.Object.defineProperty,
   };
   const debug = (...args: unknown[]): void => {
     if (DEBUG) console.debug('[layout-cost]', ...args);
@@ -94,7 +108,9 @@ function main(win: Window & typeof globalThis): void {
       if (agent !== null) return;
       try {
         agent = (start as AgentStart)(link, e);
-        if (agent !== null) for (const c of kept.splice(0)) agent.call(c);
+        // Index reads, no array method: the page may have replaced those since load (issue 45).
+        if (agent !== null) for (let i = 0, n = kept.length; i < n; i++) agent.call(kept[i]);
+        kept.length = 0;
       } catch (err) {
         report(err);
       }
@@ -110,8 +126,12 @@ function main(win: Window & typeof globalThis): void {
     version: VERSION, hook, notes,
     agent: () => agent,
     keep: (c) => {
-      if (kept.length >= MAX_KEPT) kept.shift();
-      kept.push(c);
+      // Written by index, not push/shift: the page may have replaced those since load (issue 45).
+      if (kept.length >= MAX_KEPT) {
+        for (let i = 1; i < kept.length; i++) kept[i - 1] = kept[i];
+        kept.length--;
+      }
+      kept[kept.length] = c;
       // The content script's main part answers the API: the content boot asks for it (and the agent) on this event.
       // It carries nothing: a page that dispatches it gets what calling the API gets it.
       if (woken || secret === null) return;

@@ -21,6 +21,8 @@ const MIN_PRUNE_AT = 1024;
 export function shadowTap(win: Window & typeof globalThis, report: (e: unknown) => void): ShadowState {
   // Kept now: a page that later replaces Function.prototype.call must not break (or see) the call.
   const apply = Reflect.apply;
+  // And WeakMap's set: web components attach shadow roots long after the page may have replaced it (issue 45).
+  const wmSet = WeakMap.prototype.set;
   let pruneAt = MIN_PRUNE_AT;
   const state: ShadowState = {
     rootOf: new WeakMap(),
@@ -28,7 +30,7 @@ export function shadowTap(win: Window & typeof globalThis, report: (e: unknown) 
     onAttach: null,
     tapped: false,
     note(host: Element, root: ShadowRoot): void {
-      state.rootOf.set(host, root);
+      apply(wmSet, state.rootOf, [host, root]);
       const hosts = state.hosts;
       if (hosts.length >= pruneAt) {
         // Off or on, a page that creates and drops shadow hosts must not grow this list (issue 11: 200 000 → +4.7 MB).
@@ -37,7 +39,7 @@ export function shadowTap(win: Window & typeof globalThis, report: (e: unknown) 
         hosts.length = w;
         pruneAt = Math.max(MIN_PRUNE_AT, 2 * w);
       }
-      hosts.push(new WeakRef(host));
+      hosts[hosts.length] = new WeakRef(host);
     },
     tap(): void {
       if (state.tapped) return;

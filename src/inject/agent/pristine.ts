@@ -1,0 +1,124 @@
+/**
+ * The agent on the browser's own built-ins where the page wrapped them after load (issue 45, item 4). Monitoring and
+ * framework code wraps built-ins all the time (zone.js, Sentry, New Relic: `addEventListener`; polyfills: collection
+ * methods); a wrapper that drops, changes or throws on our calls left the snapshot wrong or the agent tracking
+ * nothing. The agent's code is ordinary TypeScript (`[]`, `new Map()`, `.push`): it cannot avoid the page's
+ * prototypes, so around each of its entries (a commit, a frame, an observer's callback, a timer, a message, an API
+ * call: self-clock.ts) the built-ins the boot script kept at load (boot/index.ts `keep`) that the page has replaced since
+ * are put back, and the page's own are restored on the way out. JavaScript runs one thing at a time, so the page's code
+ * never runs while ours are in place, except page code we call into (a getter in props): it then runs on the browser's
+ * own built-ins, as it would have on a page without the wrapper. Where nothing was replaced (most pages) an entry costs
+ * one comparison. A built-in the page made unwritable and unconfigurable cannot be swapped: `state().degraded` says so.
+ */
+import type { BootNatives } from '../boot/link';
+
+interface Swap {
+  holder: object;
+  key: string;
+  /** Ours, kept at load. */
+  kept: PropertyDescriptor;
+  /** The page's, taken at each entry. */
+  page: PropertyDescriptor | undefined;
+}
+
+/** How often `check` runs at most: a page patches built-ins once, soon after load, not while we run. */
+const CHECK_EVERY_MS = 1000;
+
+export class Pristine {
+  private swaps: Swap[] = [];
+  private depth = 0;
+  private checkedAt = -Infinity;
+  /** "EventTarget.prototype.addEventListener", … replaced by the page (swapped while ours run). */
+  readonly replaced: string[] = [];
+  /** Replaced and not swappable (the page froze its own in place). */
+  readonly stuck: string[] = [];
+
+  constructor(private readonly n: BootNatives, private readonly now: () => number) {}
+
+  private same(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
+    if (a === undefined || b === undefined) return a === b;
+    return a.value === b.value && a.get === b.get && a.set === b.set;
+  }
+
+  /** Looks again for built-ins the page replaced since load (at an outermost entry, at most once a second). */
+  private check(): void {
+    const t = this.now();
+    if (t - this.checkedAt < CHECK_EVERY_MS) return;
+    this.checkedAt = t;
+    const { kept, ownDescriptor } = this.n;
+    const swaps: Swap[] = [];
+    this.replaced.length = 0;
+    this.stuck.length = 0;
+    for (let i = 0; i + 2 < kept.length; i += 3) {
+      const holder = kept[i] as object;
+      const all = kept[i + 1] as Record<string, PropertyDescriptor | undefined>;
+      const path = kept[i + 2] as string;
+      // `for in`: syntax, not a method the page could have replaced (the record is a plain object made at load).
+      for (const key in all) {
+        const ours = all[key];
+        if (ours === undefined) continue;
+        let now: PropertyDescriptor | undefined;
+        try {
+          now = ownDescriptor(holder, key);
+        } catch {
+          continue;
+        }
+        if (this.same(ours, now)) continue;
+        const name = path ? `${path}.${key}` : key;
+        if (now !== undefined && now.configurable === false && now.writable !== true) {
+          this.stuck[this.stuck.length] = name;
+          continue;
+        }
+        this.replaced[this.replaced.length] = name;
+        swaps[swaps.length] = { holder, key, kept: ours, page: undefined };
+      }
+    }
+    this.swaps = swaps;
+  }
+
+  enter(): void {
+    if (this.depth++ !== 0) return;
+    this.check();
+    const swaps = this.swaps;
+    if (swaps.length === 0) return;
+    const { ownDescriptor, define } = this.n;
+    for (let i = 0; i < swaps.length; i++) {
+      const s = swaps[i];
+      try {
+        s.page = ownDescriptor(s.holder, s.key);
+        define(s.holder, s.key, s.kept);
+      } catch {
+        s.page = undefined;
+      }
+    }
+  }
+
+  leave(): void {
+    if (this.depth === 0 || --this.depth !== 0) return;
+    const swaps = this.swaps;
+    if (swaps.length === 0) return;
+    const { ownDescriptor, define } = this.n;
+    for (let i = swaps.length - 1; i >= 0; i--) {
+      const s = swaps[i];
+      const page = s.page;
+      s.page = undefined;
+      if (page === undefined) continue;
+      try {
+        // Only if ours is still there: page code we called into may have wrapped it again meanwhile; theirs stays.
+        if (this.same(ownDescriptor(s.holder, s.key), s.kept)) define(s.holder, s.key, page);
+      } catch {
+        // Nothing more to do: the page's own is where the page put it.
+      }
+    }
+  }
+
+  /** Runs `fn` on the kept built-ins. */
+  run<T>(fn: () => T): T {
+    this.enter();
+    try {
+      return fn();
+    } finally {
+      this.leave();
+    }
+  }
+}

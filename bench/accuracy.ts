@@ -35,6 +35,7 @@ import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, par
   waitFor } from './lib/env';
 import { mdTable, median, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 import type { SnapshotComponent } from '../src/protocol/snapshot';
 
 const TOLERANCE_MS = 0.5;
@@ -329,6 +330,11 @@ async function main(): Promise<void> {
   if (!pass || !rankPass) process.exitCode = 1;
 
   if (args.get('doc') === 'true') {
+    recordStatus('accuracy', commandLine('bench/accuracy.ts'), [{
+      budget: 'frame style + layout vs the trace', target: `±${TOLERANCE_SHARE * 100} % or ${TOLERANCE_MS} ms, 95 %`,
+      figure: `${(100 * worst).toFixed(1)} % of frames`, verdict: pass && rankPass ? 'pass' : 'FAIL',
+      paths: ['src/inject/agent/pipeline/pipeline.ts', 'src/inject/agent/timing'],
+    }]);
     writeSection('accuracy', `## Accuracy: per-frame style + layout vs Chrome's trace
 
 Command: \`${commandLine('bench/accuracy.ts')}\` — run ${today()}, ${version}, ${machineNote()}.

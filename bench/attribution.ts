@@ -23,6 +23,7 @@ import type { Page } from 'puppeteer-core';
 import { commandLine, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
 import { mdTable, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 import type { Recording } from '../src/protocol/recording';
 
 const args = parseArgs();
@@ -269,6 +270,11 @@ function writeDoc(results: ScenarioResult[]): void {
     }
   }
   const failed = results.filter((r) => !r.ok);
+  recordStatus('attribution', commandLine('bench/attribution.ts'), [{
+    budget: 'attribution: share vs cost alone', target: `±${SHARE_POINTS} pts; wasted ≤ ${NULL_SHARE * 100} %`,
+    figure: `${results.length - failed.length} of ${results.length} scenarios`, verdict: failed.length === 0 ? 'pass' : 'FAIL',
+    paths: ['src/inject/agent/pipeline', 'src/inject/agent/react'],
+  }]);
   writeSection('attribution', `## Attribution: each component's share against its cost alone (issue 43)
 
 \`${commandLine('bench/attribution.ts')}\`, ${today()}; ${machineNote()}.

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { commandLine, launchBrowser, machineNote, numArg, parseArgs, ROOT, startServer } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 import { mdTable, median, quantile, table } from './lib/stats';
 import { MAX_METERS } from '../src/overlay/cap';
 import type { FlushCase } from './canvas-flush-page';
@@ -100,6 +101,10 @@ async function main(): Promise<void> {
     console.log(`\n200 meters, every meter redrawn, ≤ ${BUDGET_MS} ms: ${budget ? 'pass' : 'FAIL'} (${judged?.meters ?? 0} meters, median ${judged?.med.toFixed(3) ?? 'n/a'} ms)`);
     if (!budget) process.exitCode = 1;
     if (args.get('doc') === 'true') {
+      recordStatus('canvas-flush', commandLine('bench/canvas-flush.ts'), [{
+        budget: 'canvas flush, 200 meters redrawn', target: `≤ ${BUDGET_MS} ms`, verdict: budget ? 'pass' : 'FAIL',
+        figure: judged ? `${judged.med.toFixed(3)} ms (${judged.meters} meters)` : 'no measurement', paths: ['src/overlay', 'src/content/main/canvas'],
+      }]);
       writeSection('canvas-flush', `## Canvas flush
 
 Budget (SPEC §6): a canvas flush ≤ ${BUDGET_MS} ms for 200 meters, judged on the flush that redraws every meter

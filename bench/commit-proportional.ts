@@ -30,6 +30,7 @@ import { commandLine, comparedBuilds, comparedNote, enableOverlay, launchBrowser
   sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
 import { mdTable, median, medianCI, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 import { installHookTimer } from './lib/hook-timer';
 
 const args = parseArgs();
@@ -155,6 +156,10 @@ async function main(): Promise<void> {
     for (const l of diffLines) console.log(l);
   }
   if (args.get('doc') === 'true') {
+    recordStatus('commit-proportional', commandLine('bench/commit-proportional.ts'), [{
+      budget: `per commit: 10 of ${SIZES[SIZES.length - 1]} cells vs 10 of ${SIZES[0]}`, target: `≤ ${ABOUT}×`, figure: `${f(ratio, 2)}×`,
+      verdict: pass && Number.isFinite(ratio) ? 'pass' : 'FAIL', paths: ['src/inject/agent/react', 'src/inject/agent/pipeline/registry.ts'],
+    }]);
     writeSection('commit-proportional', `## Per-commit work against the size of the tree
 
 Command: \`${commandLine('bench/commit-proportional.ts')}\` — run ${today()}, ${version}, ${machineNote()}.

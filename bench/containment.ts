@@ -18,6 +18,7 @@
  */
 import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, startServer, waitFor } from './lib/env';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 import { mdTable, table } from './lib/stats';
 
 interface TraceEvent { name: string; cat: string; ph: string; ts: number; dur?: number; pid: number; tid: number }
@@ -114,6 +115,10 @@ async function main(): Promise<void> {
   console.log(table(header, rows));
   if (!allPass) process.exitCode = 1;
   if (args.has('doc')) {
+    recordStatus('containment', commandLine('bench/containment.ts'), [{
+      budget: 'containment experiments vs the trace', target: 'agree; no-gain said', figure: `${rows.length} placements judged`,
+      verdict: allPass ? 'pass' : 'FAIL', paths: ['src/inject/agent/experiment'],
+    }]);
     writeSection('containment', `## Containment experiments against the trace
 
 ${today()}, \`${commandLine('bench/containment.ts')}\`, ${version}, ${machineNote()}.

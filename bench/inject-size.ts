@@ -38,6 +38,7 @@ import { SourceMap } from './lib/sourcemap';
 import { f2, f3, mdTable, median, quantile, table } from './lib/stats';
 import { tracedLoad, type TraceEvent } from './lib/extension-cost';
 import { passFail, today, verdictOf, verdictText, writeSection, type Acceptance } from './lib/doc';
+import { recordStatus } from './lib/status';
 
 const SIZE_BUDGET_BYTES = 10 * 1024;
 const COST_BUDGET_MS = 0.3;
@@ -289,6 +290,12 @@ async function main(): Promise<void> {
   console.log(table(hotHeader, hotRows));
 
   if (args.get('doc') === 'true') {
+    recordStatus('inject-size', commandLine('bench/inject-size.ts'), [
+      { budget: 'boot scripts, gzipped', target: '≤ 10 KB', figure: `${(injectGz / 1024).toFixed(2)} KB`,
+        verdict: injectGz <= SIZE_BUDGET_BYTES ? 'pass' : 'FAIL', paths: ['src/inject/boot', 'src/content/boot'] },
+      { budget: 'inject.js at document_start', target: `≤ ${COST_BUDGET_MS} ms`, figure: `${f3(injectMs)} ms`, verdict: costVerdict,
+        paths: ['src/inject/boot'], ...(costVerdict === 'accepted' ? { note: COST_ACCEPTED.reason } : {}) },
+    ]);
     writeSection('inject-size', `## Injected script: size and document_start cost
 
 Command: \`${commandLine('bench/inject-size.ts')}\` — run ${today()}, ${version}, ${machineNote()}.

@@ -41,6 +41,7 @@ import { attribute, mergeFunctions, msWhere, parseFrameKey, type Attribution, ty
 import { SourceMap } from './lib/sourcemap';
 import { f2, max, mdTable, median, spread, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus, type StatusRow } from './lib/status';
 
 const CONFIGS = ['none', 'off', 'on', 'react-scan'] as const;
 type Config = (typeof CONFIGS)[number];
@@ -334,6 +335,8 @@ async function main(): Promise<void> {
     'commits/s', 'frames/s', 'effective refresh', 'eff. (profiled)', 'own timers / profile net, % of wall'];
   const md: string[] = [];
   const verdicts: string[] = [];
+  const status: StatusRow[] = [];
+  const PATHS = ['src/inject', 'src/content', 'src/overlay', 'src/protocol'];
   let allPass = true;
   for (const pct of PCTS) {
     const { rows, verdict, figures } = summarise(runs, pct);
@@ -349,6 +352,15 @@ async function main(): Promise<void> {
     for (const l of lines) console.log(l);
     for (const v of Object.values(verdict)) if (v === false) allPass = false;
     md.push(`#### ${pct} % mutation\n\n${mdTable(header, rows)}\n`);
+    const v = (ok: boolean | null): StatusRow['verdict'] => (ok === null ? 'skipped' : ok ? 'pass' : 'FAIL');
+    status.push(
+      { budget: `overlay on, StressGrid ${pct} %`, target: `≤ ${budget} % of main thread`, paths: PATHS, verdict: v(verdict.on),
+        figure: `${f2(figures['on.frac'])} % (worst ${f2(figures['on.fracMax'])} %)` },
+      { budget: `installed, off, StressGrid ${pct} %`, target: `≤ ${BUDGET_OFF_PCT} %`, paths: ['src/inject/boot', 'src/content/boot'],
+        verdict: v(verdict.off), figure: `${f2(figures['off.frac'])} %` },
+      { budget: `on (gross) vs react-scan, ${pct} %`, target: '< react-scan', paths: PATHS, verdict: v(verdict.belowScan === true),
+        figure: `${f1(figures['on.gross'])} vs ${f1(figures['react-scan.gross'])} %` },
+    );
     verdicts.push(`| ${pct} % | on ≤ ${budget} % | ${f2(figures['on.frac'])} % (worst round ${f2(figures['on.fracMax'])} %) | ${verdict.on === null ? 'n/a' : passFail(verdict.on)} |`,
       `| ${pct} % | off ≤ ${BUDGET_OFF_PCT} % | ${f2(figures['off.frac'])} % (worst round ${f2(figures['off.fracMax'])} %) | ${verdict.off === null ? 'n/a' : passFail(verdict.off)} |`,
       `| ${pct} % | on < react-scan (both gross; ours net ${f2(figures['on.frac'])} %) | ${f2(figures['on.gross'])} % vs ${f1(figures['react-scan.gross'])} % | ${passFail(verdict.belowScan === true)} |`);
@@ -375,6 +387,7 @@ async function main(): Promise<void> {
   if (!allPass) process.exitCode = 1;
 
   if (args.get('doc') === 'true') {
+    recordStatus('overhead', commandLine('bench/overhead.ts'), status);
     writeSection('overhead', `## Overhead on StressGrid (CPU profile attribution)
 
 Command: \`${commandLine('bench/overhead.ts')}\` — run ${today()}, ${version}, ${machineNote()}.

@@ -1,6 +1,7 @@
 /**
  * Runs every benchmark once, in one go, and rewrites their sections of
- * docs/PERFORMANCE.md (`npm run bench`). The extension is built once
+ * docs/PERFORMANCE.md and the status table generated from their rows in
+ * bench/status/ (`npm run bench`, or `npm run bench -- --doc`: the same). The extension is built once
  * (out/bench/dist, see lib/env.ts); each benchmark then runs with
  * `--no-build --doc`, one after the other (never in parallel: they measure
  * the same two cores).
@@ -11,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT_SKIPPED, parseArgs, prepareBuild, ROOT } from './lib/env';
+import { writeStatusTable } from './lib/status';
 
 /** Cheapest first. canvas-flush.ts is the overlay engineer's (its own section); skipped when absent. */
 const BENCHES = ['inject-size', 'always-on', 'channel-floor', 'boot-bytes', 'canvas-flush', 'accuracy', 'attribution', 'containment', 'sources', 'firefox-timing', 'commit-hook', 'commit-proportional', 'memory', 'heap-breakdown', 'overhead', 'own-js', 'idle', 'panel-open'];
@@ -35,7 +37,8 @@ for (const name of BENCHES) {
   else if (r.status === EXIT_SKIPPED) skipped.push(name);
   else if (r.status !== 0) broken.push(`${name} (exit ${r.status ?? r.signal})`);
 }
-console.log('\n=== summary');
+writeStatusTable();
+console.log('\n=== summary (docs/PERFORMANCE.md: the sections run and the status table)');
 if (failed.length > 0) console.log(`budgets failed: ${failed.join(', ')}`);
 if (skipped.length > 0) console.log(`skipped, not a pass: ${skipped.join(', ')} (could not measure on this machine)`);
 if (broken.length > 0) console.log(`errors: ${broken.join(', ')}`);

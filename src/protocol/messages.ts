@@ -15,7 +15,7 @@ import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD
 import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
 import { contentToPage } from './content-to-page';
 import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
-import type { DirtiedBy, SelfCost } from './snapshot';
+import type { DirtiedBy, OutsideMeasurement, SelfCost } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
 import { pair, recordingValidator, type Recording } from './recording';
 import { debugHintValidator, locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, type LocatedType, type LocateRequest, type TypeText } from './sources';
@@ -36,19 +36,6 @@ const optId = nullable(id);
 const ms = num(0, 1e7);
 const name = str(MAX_STRING_LENGTH);
 
-/**
- * The outside measurement (docs/TIMING.md): Chrome's Long Animation Frames
- * (frames over 50 ms) cross-check the forced-reflow timing. Cumulative since
- * enable; absent while off or where the browser has no such entries.
- */
-export interface OutsideMeasurement {
-  /** Long animation frames seen. */
-  longFrames: number;
-  /** Chrome's `forcedStyleAndLayoutDuration` in those frames, less the overlay's own frame-end flush. */
-  forcedMs: number;
-  /** What the overlay timed as forced reflows within the same frames. */
-  measuredMs: number;
-}
 const outsideMeasurement: Validator<OutsideMeasurement | undefined> = (v) =>
   v === undefined ? undefined : isRecord({ longFrames: num(0, 2 ** 53), forcedMs: num(0, 1e12), measuredMs: num(0, 1e12) })(v);
 

@@ -6,7 +6,20 @@
  */
 import type { ComponentKind } from './component-kind';
 import type { Mode } from './constants';
-import type { OutsideMeasurement } from './messages';
+
+/**
+ * The outside measurement (docs/TIMING.md): Chrome's Long Animation Frames
+ * (frames over 50 ms) cross-check the forced-reflow timing. Cumulative since
+ * enable; absent while off or where the browser has no such entries.
+ */
+export interface OutsideMeasurement {
+  /** Long animation frames seen. */
+  longFrames: number;
+  /** Chrome's `forcedStyleAndLayoutDuration` in those frames, less the overlay's own frame-end flush. */
+  forcedMs: number;
+  /** What the overlay timed as forced reflows within the same frames. */
+  measuredMs: number;
+}
 
 /** A box in viewport CSS px. */
 export interface Bounds {

@@ -5,8 +5,7 @@
  * uninstall.
  */
 import { expect } from 'chai';
-import { OwnerKind } from '../../src/inject/agent/timing/targets';
-import { WrapperSet, type WrapHost, type WrapSpec } from '../../src/inject/agent/timing/wrap';
+import { OwnerKind, WrapperSet, type WrapHost, type WrapSpec } from '../../src/inject/agent/timing/wrap';
 
 class FakeHost implements WrapHost {
   active = true;

@@ -8,6 +8,8 @@ import type { AgentHandle, BootLink } from '../boot/link';
 import { Pristine } from './pristine';
 
 export default function start(boot: BootLink, offer: Event): AgentHandle | null {
-  const pristine = new Pristine(boot.natives, () => performance.now());
+  const pristine = new Pristine(boot.natives, () => performance.now(), {
+    win: window, add: boot.events.add, remove: boot.events.remove, protoOf: boot.events.protoOf,
+  });
   return pristine.run(() => (require('./index') as typeof import('./index')).startAgent(boot, offer, pristine));
 }

@@ -33,7 +33,31 @@ export class Pristine {
   /** Replaced and not swappable (the page froze its own in place). */
   readonly stuck: string[] = [];
 
-  constructor(private readonly n: BootNatives, private readonly now: () => number) {}
+  /**
+   * `listeners`: window's own addEventListener and removeEventListener as the boot kept them at load, with how to walk
+   * up from window to the prototype that holds them (EventTarget's): kept with the rest from then on.
+   */
+  constructor(
+    private readonly n: BootNatives,
+    private readonly now: () => number,
+    listeners?: { win: object; add: unknown; remove: unknown; protoOf: (o: object) => object | null },
+  ) {
+    if (!listeners) return;
+    const own: Record<string, PropertyDescriptor> = {};
+    const { win, add, remove, protoOf } = listeners;
+    for (let p = protoOf(win); p !== null; p = protoOf(p)) {
+      const d = n.ownDescriptor(p, 'addEventListener');
+      if (d === undefined) continue;
+      // WebIDL operations: writable, enumerable, configurable.
+      own.addEventListener = { value: add, writable: true, enumerable: true, configurable: true };
+      own.removeEventListener = { value: remove, writable: true, enumerable: true, configurable: true };
+      this.extra = [p, own, 'EventTarget.prototype'];
+      break;
+    }
+  }
+
+  /** The listener pair's holder, descriptors and path, kept like the boot's (see the constructor). */
+  private extra: unknown[] = [];
 
   private same(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
     if (a === undefined || b === undefined) return a === b;
@@ -45,16 +69,25 @@ export class Pristine {
     const t = this.now();
     if (t - this.checkedAt < CHECK_EVERY_MS) return;
     this.checkedAt = t;
-    const { kept, ownDescriptor } = this.n;
     const swaps: Swap[] = [];
     this.replaced.length = 0;
     this.stuck.length = 0;
+    // No spread or iterator here: this runs before the swap, on whatever the page put in place.
+    this.look(this.n.kept, swaps);
+    this.look(this.extra, swaps);
+    this.swaps = swaps;
+  }
+
+  private look(kept: readonly unknown[], swaps: Swap[]): void {
+    const { ownDescriptor } = this.n;
     for (let i = 0; i + 2 < kept.length; i += 3) {
       const holder = kept[i] as object;
       const all = kept[i + 1] as Record<string, PropertyDescriptor | undefined>;
       const path = kept[i + 2] as string;
       // `for in`: syntax, not a method the page could have replaced (the record is a plain object made at load).
       for (const key in all) {
+        // Own keys only: a page's enumerable addition to Object.prototype is enumerated too.
+        if (ownDescriptor(all, key) === undefined) continue;
         const ours = all[key];
         if (ours === undefined) continue;
         let now: PropertyDescriptor | undefined;
@@ -73,7 +106,6 @@ export class Pristine {
         swaps[swaps.length] = { holder, key, kept: ours, page: undefined };
       }
     }
-    this.swaps = swaps;
   }
 
   enter(): void {

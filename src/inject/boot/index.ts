@@ -22,7 +22,7 @@ import { shadowTap } from './shadow';
 
 /** Window's own built-ins on the agent's paths (issue 45); the holders in KEPT_ALL are kept whole. */
 const KEPT_WIN = 'Map Set WeakMap WeakSet JSON setTimeout clearTimeout setInterval clearInterval';
-const KEPT_ALL = 'Array.prototype Map.prototype Set.prototype WeakMap.prototype JSON EventTarget.prototype';
+const KEPT_ALL = 'Array.prototype Map.prototype Set.prototype WeakMap.prototype JSON';
 /** Offers heard at once (page code may offer too): the oldest goes. */
 const MAX_OFFERS = 16;
 /** API calls kept until the agent is there: the latest. */
@@ -43,6 +43,8 @@ function main(win: Window & typeof globalThis): void {
     for (const p of path.split('.')) holder = holder[p] as Record<string, object>;
     builtins.push(holder, win.Object.getOwnPropertyDescriptors(holder), path);
   }
+  // window's own addEventListener and removeEventListener are kept below (`add`, `remove`): the agent finds the prototype
+  // that holds them when it starts, so EventTarget's interface object is never made at load (Blink makes them lazily).
   const natives: BootNatives = {
     fnToString: win.Function.prototype.toString, reflectApply: win.Reflect.apply, NativeError: win.Error, ownDescriptor,
     protoStack: (ownDescriptor(win.Error.prototype, 'stack')?.get ?? null) as BootNatives['protoStack'],
@@ -63,7 +65,7 @@ function main(win: Window & typeof globalThis): void {
   const remove = win.removeEventListener;
   const dispatch = win.dispatchEvent;
   const link: BootLink = {
-    version: VERSION, hook, raf, shadow, notes, debug, natives, events: { add, protoOf: win.Object.getPrototypeOf },
+    version: VERSION, hook, raf, shadow, notes, debug, natives, events: { add, remove, protoOf: win.Object.getPrototypeOf },
   };
 
   // The channel's secret, and window.status as it was (the content boot wrote its mark in front of it). Without it (the

@@ -103,7 +103,7 @@ export interface BootLink {
    * window's own `addEventListener` (EventTarget's, which comes with the window) and `Object.getPrototypeOf`, kept at
    * load: the channel takes its port with these (agent/channel.ts).
    */
-  readonly events: { add: typeof addEventListener; protoOf: typeof Object.getPrototypeOf };
+  readonly events: { add: typeof addEventListener; remove: typeof removeEventListener; protoOf: typeof Object.getPrototypeOf };
 }
 
 /**

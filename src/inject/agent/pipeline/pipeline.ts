@@ -5,7 +5,7 @@
  * framework did not change. Off means off: `stop()` detaches every wrapper,
  * observer and listener and frees the state.
  */
-import { MAX_WRITERS, PLACE_INTERVAL_MS, RecordKind, type ContentToPage, type OutsideMeasurement } from '../../../protocol';
+import { MAX_WRITERS, PLACE_INTERVAL_MS, RecordKind, type ContentToPage } from '../../../protocol';
 import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_TEXT, type FrameworkAdapter } from '../adapter';
 import type { DebugHint } from '../../../protocol/sources';
 import type { AgentLink } from '../../boot/link';
@@ -26,7 +26,7 @@ import { MutationTracker } from './mutations';
 import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
 import { CAUSED, GONE, Registry, type Entry } from './registry';
-import { ForcedReflowTimer } from '../timing/forced-reflow';
+import { ForcedReflowTimer, type ForcedSource } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
 import { findEarlierRoots } from './shadow-walk';
@@ -53,20 +53,6 @@ const MAX_OCCLUDERS = 32;
 /** Elements of one occluder whose boxes make its rect: its top elements and what is under them, breadth first. */
 const OCCLUDER_ELEMENTS = 64;
 
-/** Timing of forced reflows between frames (see timing/forced-reflow.ts). */
-export interface ForcedSource {
-  install(): void;
-  uninstall(): void;
-  /** Forced style+layout ms since the last call, per owning component id (0 = <page>), and the total; their counts into `counts`. */
-  take(into: Map<number, number>, counts?: Map<number, number>): number;
-  /** The agent's own layout reads (frame-end measure, bounds, hit-testing) run between these: not page forced reflows. */
-  pause(): void;
-  resume(): void;
-  /** Our frame loop's native callback ran from `startMs` for `ms` (the Long Animation Frames cross-check). */
-  loopRan(startMs: number, ms: number): void;
-  /** The Long Animation Frames cross-check while installed (undefined without it). */
-  readonly outside: OutsideMeasurement | undefined;
-}
 
 export class Pipeline {
   readonly ring = new RingBuffer(RING_CAPACITY);

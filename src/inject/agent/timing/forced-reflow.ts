@@ -13,13 +13,27 @@
  */
 import type { OutsideMeasurement } from '../../../protocol';
 import type { AgentLink } from '../../boot/link';
-import type { ForcedSource } from '../pipeline/pipeline';
 import { LoafObserver, type LoafTotals } from './loaf';
 import { SpanRing } from './span-ring';
 import { StackSampler } from './stacks';
-import { layoutReadTargets, OwnerKind } from './targets';
+import { layoutReadTargets } from './targets';
 import { BurstCounter, flushThresholdMs, timerResolutionMs } from './threshold';
-import { WrapperSet, type WrapHost } from './wrap';
+import { OwnerKind, WrapperSet, type WrapHost } from './wrap';
+
+/** Timing of forced reflows between frames (this module's ForcedReflowTimer; the pipeline holds one). */
+export interface ForcedSource {
+  install(): void;
+  uninstall(): void;
+  /** Forced style+layout ms since the last call, per owning component id (0 = <page>), and the total; their counts into `counts`. */
+  take(into: Map<number, number>, counts?: Map<number, number>): number;
+  /** The agent's own layout reads (frame-end measure, bounds, hit-testing) run between these: not page forced reflows. */
+  pause(): void;
+  resume(): void;
+  /** Our frame loop's native callback ran from `startMs` for `ms` (the Long Animation Frames cross-check). */
+  loopRan(startMs: number, ms: number): void;
+  /** The Long Animation Frames cross-check while installed (undefined without it). */
+  readonly outside: OutsideMeasurement | undefined;
+}
 
 const FORCED_SPANS = 256;
 const TICK_SPANS = 64;

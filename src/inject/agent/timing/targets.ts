@@ -11,23 +11,8 @@
  * a Proxy (which would break identity and native `this` checks), so they are
  * not timed. See docs/TIMING.md.
  */
-import type { WrapKind, WrapSpec } from './wrap';
+import { OwnerKind, type WrapKind, type WrapSpec } from './wrap';
 
-/** How a wrapper finds the node whose owner pays for the flush. */
-export const enum OwnerKind {
-  /** `this` is the element read. */
-  Self = 0,
-  /** The document as a whole (hit-testing, window scroll metrics): `<page>`. */
-  Page = 1,
-  /** `this` is a Range: its start container. */
-  RangeStart = 2,
-  /** `this` is a ShadowRoot: its host. */
-  ShadowHost = 3,
-  /** `this` is a computed-style declaration: the element it was computed for. */
-  Declaration = 4,
-  /** `this` is a MouseEvent: its target. */
-  EventTarget = 5,
-}
 
 type Group = [proto: object | undefined, kind: WrapKind, owner: OwnerKind, names: string[]];
 

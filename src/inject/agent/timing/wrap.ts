@@ -1,3 +1,19 @@
+
+/** How a wrapper finds the node whose owner pays for the flush. */
+export const enum OwnerKind {
+  /** `this` is the element read. */
+  Self = 0,
+  /** The document as a whole (hit-testing, window scroll metrics): `<page>`. */
+  Page = 1,
+  /** `this` is a Range: its start container. */
+  RangeStart = 2,
+  /** `this` is a ShadowRoot: its host. */
+  ShadowHost = 3,
+  /** `this` is a computed-style declaration: the element it was computed for. */
+  Declaration = 4,
+  /** `this` is a MouseEvent: its target. */
+  EventTarget = 5,
+}
 /**
  * Exact pass-through wrappers for layout-reading DOM APIs, installed by
  * redefining own properties of prototypes (and of window) and undone by
@@ -19,7 +35,6 @@
  * Free of DOM globals: targets come in as plain objects, so the mechanics
  * are unit-tested in Node.
  */
-import type { OwnerKind } from './targets';
 
 /** What the wrappers report to; the forced-reflow timer implements it. */
 export interface WrapHost {

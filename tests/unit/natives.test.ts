@@ -13,8 +13,9 @@ function taken(): BootNatives {
     ownDescriptor: Object.getOwnPropertyDescriptor,
     protoStack: (Object.getOwnPropertyDescriptor(Error.prototype, 'stack')?.get ?? null) as BootNatives['protoStack'],
     kept: [
-      Array.prototype, { push: Object.getOwnPropertyDescriptor(Array.prototype, 'push') }, 'Array.prototype',
-      Map.prototype, { set: Object.getOwnPropertyDescriptor(Map.prototype, 'set'), get: Object.getOwnPropertyDescriptor(Map.prototype, 'get') }, 'Map.prototype',
+      Array.prototype, 'push', Array.prototype.push, 'Array.prototype',
+      Map.prototype, 'set', Map.prototype.set, 'Map.prototype',
+      Map.prototype, 'get', Map.prototype.get, 'Map.prototype',
     ],
     define: Object.defineProperty,
   };
@@ -118,7 +119,7 @@ describe('agent on the browser\'s own built-ins (pristine.ts)', () => {
 
   it('a replacement frozen in place is said, not swapped', () => {
     const holder: Record<string, unknown> = { f() { return 1; } };
-    const n = { ...taken(), kept: [holder, { f: Object.getOwnPropertyDescriptor(holder, 'f') }, 'holder'] };
+    const n = { ...taken(), kept: [holder, 'f', holder.f, 'holder'] };
     const page = () => 2;
     Object.defineProperty(holder, 'f', { value: page, writable: false, configurable: false });
     const p = new Pristine(n, () => 5000);

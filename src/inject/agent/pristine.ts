@@ -43,26 +43,18 @@ export class Pristine {
     listeners?: { win: object; add: unknown; remove: unknown; protoOf: (o: object) => object | null },
   ) {
     if (!listeners) return;
-    const own: Record<string, PropertyDescriptor> = {};
     const { win, add, remove, protoOf } = listeners;
+    this.win = win;
     for (let p = protoOf(win); p !== null; p = protoOf(p)) {
-      const d = n.ownDescriptor(p, 'addEventListener');
-      if (d === undefined) continue;
-      // WebIDL operations: writable, enumerable, configurable.
-      own.addEventListener = { value: add, writable: true, enumerable: true, configurable: true };
-      own.removeEventListener = { value: remove, writable: true, enumerable: true, configurable: true };
-      this.extra = [p, own, 'EventTarget.prototype'];
+      if (n.ownDescriptor(p, 'addEventListener') === undefined) continue;
+      this.extra = [p, 'addEventListener', add, 'EventTarget.prototype', p, 'removeEventListener', remove, 'EventTarget.prototype'];
       break;
     }
   }
 
-  /** The listener pair's holder, descriptors and path, kept like the boot's (see the constructor). */
+  /** The listener pair, kept like the boot's list (see the constructor). */
   private extra: unknown[] = [];
-
-  private same(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
-    if (a === undefined || b === undefined) return a === b;
-    return a.value === b.value && a.get === b.get && a.set === b.set;
-  }
+  private win: object | null = null;
 
   /** Looks again for built-ins the page replaced since load (at an outermost entry, at most once a second). */
   private check(): void {
@@ -80,31 +72,28 @@ export class Pristine {
 
   private look(kept: readonly unknown[], swaps: Swap[]): void {
     const { ownDescriptor } = this.n;
-    for (let i = 0; i + 2 < kept.length; i += 3) {
+    for (let i = 0; i + 3 < kept.length; i += 4) {
       const holder = kept[i] as object;
-      const all = kept[i + 1] as Record<string, PropertyDescriptor | undefined>;
-      const path = kept[i + 2] as string;
-      // `for in`: syntax, not a method the page could have replaced (the record is a plain object made at load).
-      for (const key in all) {
-        // Own keys only: a page's enumerable addition to Object.prototype is enumerated too.
-        if (ownDescriptor(all, key) === undefined) continue;
-        const ours = all[key];
-        if (ours === undefined) continue;
-        let now: PropertyDescriptor | undefined;
-        try {
-          now = ownDescriptor(holder, key);
-        } catch {
-          continue;
-        }
-        if (this.same(ours, now)) continue;
-        const name = path ? `${path}.${key}` : key;
-        if (now !== undefined && now.configurable === false && now.writable !== true) {
-          this.stuck[this.stuck.length] = name;
-          continue;
-        }
-        this.replaced[this.replaced.length] = name;
-        swaps[swaps.length] = { holder, key, kept: ours, page: undefined };
+      const key = kept[i + 1] as string;
+      const value = kept[i + 2];
+      if (typeof value !== 'function') continue;
+      let now: PropertyDescriptor | undefined;
+      try {
+        now = ownDescriptor(holder, key);
+      } catch {
+        continue;
       }
+      if (now !== undefined && now.value === value) continue;
+      const path = kept[i + 3] as string;
+      const name = path ? `${path}.${key}` : key;
+      if (now !== undefined && now.configurable === false && now.writable !== true) {
+        this.stuck[this.stuck.length] = name;
+        continue;
+      }
+      this.replaced[this.replaced.length] = name;
+      // A built-in method's own attributes (window's own are enumerable too): writable and configurable.
+      const kept_: PropertyDescriptor = { value, writable: true, enumerable: holder === this.win, configurable: true };
+      swaps[swaps.length] = { holder, key, kept: kept_, page: undefined };
     }
   }
 
@@ -137,7 +126,7 @@ export class Pristine {
       if (page === undefined) continue;
       try {
         // Only if ours is still there: page code we called into may have wrapped it again meanwhile; theirs stays.
-        if (this.same(ownDescriptor(s.holder, s.key), s.kept)) define(s.holder, s.key, page);
+        if (ownDescriptor(s.holder, s.key)?.value === s.kept.value) define(s.holder, s.key, page);
       } catch {
         // Nothing more to do: the page's own is where the page put it.
       }

@@ -33,9 +33,7 @@ export function installHook(win: Window & typeof globalThis, report: (e: unknown
   const apply = Reflect.apply;
   const mGet = Map.prototype.get, mSet = Map.prototype.set, sAdd = Set.prototype.add, sDelete = Set.prototype.delete;
   const get = <K, V>(m: Map<K, V>, k: K): V | undefined => apply(mGet, m, [k]) as V | undefined;
-  const put = <K, V>(m: Map<K, V>, k: K, v: V): void => {
-    apply(mSet, m, [k, v]);
-  };
+  const put = <K, V>(m: Map<K, V>, k: K, v: V): unknown => apply(mSet, m, [k, v]);
   const state: HookState = {
     renderers: new Map(),
     roots: new Map(),

@@ -20,9 +20,13 @@ import { type AgentHandle, type AgentStart, type ApiRequest, type BootLink, type
 import { installRaf } from './raf';
 import { shadowTap } from './shadow';
 
-/** Window's own built-ins on the agent's paths (issue 45); the holders in KEPT_ALL are kept whole. */
-const KEPT_WIN = 'Map Set WeakMap WeakSet JSON setTimeout clearTimeout setInterval clearInterval';
-const KEPT_ALL = 'Array.prototype Map.prototype Set.prototype WeakMap.prototype JSON';
+/**
+ * The built-ins on the agent's paths (issue 45), as `holder path:keys` groups ("" for window's own): their values are
+ * kept at load (plain reads, nothing allocated but the list) for agent/pristine.ts.
+ */
+const KEPT = 'Array.prototype:push slice includes join map filter sort|Map.prototype:get set has delete clear keys values'
+  + '|Set.prototype:add has delete clear values|WeakMap.prototype:get set has delete|JSON:stringify'
+  + '|:Map Set WeakMap setTimeout clearTimeout setInterval';
 /** Offers heard at once (page code may offer too): the oldest goes. */
 const MAX_OFFERS = 16;
 /** API calls kept until the agent is there: the latest. */
@@ -33,18 +37,16 @@ function main(win: Window & typeof globalThis): void {
   // Before the page's first script: the agent reads component source text and error stacks with these, never with the
   // page's own. SpiderMonkey's errors read `stack` through a getter on Error.prototype: the engine's own, taken now.
   const ownDescriptor = win.Object.getOwnPropertyDescriptor;
-  // The built-ins on the agent's paths (listeners, collections, JSON, timers) as they are now, as descriptors (none is
-  // called): the agent runs on these even where the page wraps them later (agent/pristine.ts).
-  const own: Record<string, PropertyDescriptor | undefined> = {};
-  for (const k of KEPT_WIN.split(' ')) own[k] = ownDescriptor(win, k);
-  const builtins: unknown[] = [win, own, ''];
-  for (const path of KEPT_ALL.split(' ')) {
-    let holder = win as unknown as Record<string, object>;
-    for (const p of path.split('.')) holder = holder[p] as Record<string, object>;
-    builtins.push(holder, win.Object.getOwnPropertyDescriptors(holder), path);
+  // The built-ins on the agent's paths (collections, JSON, timers) as they are now: the agent runs on these even where
+  // the page wraps them later. window's own addEventListener and removeEventListener are kept below (`add`, `remove`);
+  // the agent finds the prototype that holds them when it starts (EventTarget's interface object is not made at load).
+  const builtins: unknown[] = [];
+  for (const spec of KEPT.split('|')) {
+    const [path, keys] = spec.split(':');
+    let holder = win as unknown as Record<string, unknown>;
+    if (path) for (const p of path.split('.')) holder = holder[p] as Record<string, unknown>;
+    for (const k of keys.split(' ')) builtins.push(holder, k, holder[k], path);
   }
-  // window's own addEventListener and removeEventListener are kept below (`add`, `remove`): the agent finds the prototype
-  // that holds them when it starts, so EventTarget's interface object is never made at load (Blink makes them lazily).
   const natives: BootNatives = {
     fnToString: win.Function.prototype.toString, reflectApply: win.Reflect.apply, NativeError: win.Error, ownDescriptor,
     protoStack: (ownDescriptor(win.Error.prototype, 'stack')?.get ?? null) as BootNatives['protoStack'],
@@ -82,6 +84,7 @@ function main(win: Window & typeof globalThis): void {
 
   let agent: AgentHandle | null = null;
   const kept: ApiRequest[] = [];
+  let keptN = 0;
   let woken = false;
   // A null-prototype record, not a Map: offer() is called by page code, and nothing it reaches may be a built-in the
   // page can have replaced (Map.prototype.set) or a setter on a prototype (Array.prototype[0]).
@@ -110,9 +113,9 @@ function main(win: Window & typeof globalThis): void {
       if (agent !== null) return;
       try {
         agent = (start as AgentStart)(link, e);
-        // Index reads, no array method: the page may have replaced those since load (issue 45).
-        if (agent !== null) for (let i = 0, n = kept.length; i < n; i++) agent.call(kept[i]);
-        kept.length = 0;
+        // The ring, oldest first, by index: no array method (issue 45).
+        if (agent !== null) for (let i = keptN > MAX_KEPT ? keptN - MAX_KEPT : 0; i < keptN; i++) agent.call(kept[i % MAX_KEPT]);
+        kept.length = keptN = 0;
       } catch (err) {
         report(err);
       }
@@ -128,12 +131,8 @@ function main(win: Window & typeof globalThis): void {
     version: VERSION, hook, notes,
     agent: () => agent,
     keep: (c) => {
-      // Written by index, not push/shift: the page may have replaced those since load (issue 45).
-      if (kept.length >= MAX_KEPT) {
-        for (let i = 1; i < kept.length; i++) kept[i - 1] = kept[i];
-        kept.length--;
-      }
-      kept[kept.length] = c;
+      // A ring written by index, not push/shift: the page may have replaced those since load (issue 45).
+      kept[keptN++ % MAX_KEPT] = c;
       // The content script's main part answers the API: the content boot asks for it (and the agent) on this event.
       // It carries nothing: a page that dispatches it gets what calling the API gets it.
       if (woken || secret === null) return;

@@ -145,10 +145,10 @@ export interface BootNatives {
   /** SpiderMonkey's `stack` getter on Error.prototype (null in V8, whose errors own their `stack`). */
   readonly protoStack: ((this: unknown) => unknown) | null;
   /**
-   * The built-ins the agent calls on its paths, as they were at load (issue 45): in threes, a holder, its own
-   * descriptors by key (all of them, or the few of window's it needs) and its path from window ("Map.prototype"; ""
-   * for window). A page that wraps one later (zone.js, Sentry, a polyfill) never runs under the agent:
-   * agent/pristine.ts puts these back around the agent's own entries and the page's after.
+   * The built-ins the agent calls on its paths, as they were at load (issue 45): in fours, a holder, a key, the value
+   * there and the holder's path from window ("Map.prototype"; "" for window's own). A page that wraps one later
+   * (zone.js, Sentry, a polyfill) never runs under the agent: agent/pristine.ts puts these back around the agent's own
+   * entries and the page's after.
    */
   readonly kept: readonly unknown[];
   readonly define: typeof Object.defineProperty;

@@ -313,4 +313,50 @@ describe('DevTools panel (e2e)', function () {
     expect(binding).to.equal(cmds === '' ? 'not bound' : cmds);
     expect(await panel.$eval('#open-shortcuts', (n) => n.textContent)).to.equal('chrome://extensions/shortcuts');
   });
+  it('sorts by layout ms both ways, on a paused frame whose components\' figures differ and hold still', async () => {
+    // Layout in some components and none in others: list changes, each its own frame, after the newest live frame now.
+    const newest = () => panel.evaluate(() => {
+      const live = (globalThis as any).__panelRecording.live as number[][];
+      return live.length > 0 ? live[live.length - 1][0] : -1;
+    });
+    const from = await newest();
+    for (let i = 0; i < 8; i++) {
+      await page.evaluate((k) => (window as any).__setItems(['a', 'b', 'c', 'd'].slice(0, 1 + (k % 4)).concat([`z${k}`])), i);
+      await new Promise((r) => setTimeout(r, 80));
+    }
+    // The strip comes with the table's updates (twice a second); frame numbers start again when the overlay restarts.
+    await waitFor(async () => (await newest()) !== from, { what: 'the burst\'s frames in the live strip' });
+    await new Promise((r) => setTimeout(r, 700));
+    const layouts = (rs: DomRow[]) => rs.filter((r) => r.cells.name !== '<page>').map((r) => num(r.cells.layoutMs));
+    // Pause on the newest live frames in turn until one shows different layout figures.
+    let rows: DomRow[] = [];
+    for (let back = 0; back < 12; back++) {
+      const paused = await panel.evaluate((k) => {
+        const v = (globalThis as any).__panelRecording;
+        if (v.recording !== null) v.show(null);
+        if (v.live.length <= k) return false;
+        v.pauseAt(v.live.length - 1 - k);
+        return true;
+      }, back);
+      if (!paused) break;
+      await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.paused === true), { what: 'a paused frame' });
+      rows = await domRows(panel);
+      if (new Set(layouts(rows)).size >= 2) break;
+    }
+    expect(new Set(layouts(rows)).size, `layout figures of the paused frame: ${layouts(rows).join(', ')}`).to.be.at.least(2);
+    const seen: number[][] = [];
+    for (let click = 0; click < 2; click++) {
+      await panel.click('.th[data-sort="layoutMs"]');
+      const dir = await panel.$eval('.th[data-sort="layoutMs"]', (b) => b.getAttribute('aria-sort'));
+      const ordered = (vs: number[]) => vs.every((b, i) => i === 0 || (dir === 'ascending' ? vs[i - 1] <= b : vs[i - 1] >= b));
+      const got = await waitForRows(panel, (r) => ordered(layouts(r)), `layout ms ${dir}`);
+      seen.push(layouts(got));
+    }
+    expect(seen[1], 'the second click reverses the rows').to.deep.equal([...seen[0]].reverse());
+    await panel.evaluate(() => (document.querySelector('#rec-close') as HTMLButtonElement).click());
+    await waitFor(() => panel.evaluate(() => (globalThis as any).__panelRecording.recording === null), { what: 'back to live' });
+    // The list as the tests before left it.
+    await page.evaluate(() => (window as any).__setItems(['a', 'x', 'y']));
+    await waitFor(async () => (await snapshot(page)).components.filter((c) => c.name === 'Item').length === 3, { what: 'three items again' });
+  });
 });

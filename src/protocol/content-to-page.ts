@@ -31,7 +31,10 @@ function build() {
       seq: num(0, 2 ** 53), ok: bool, error: nullable((v: unknown) => (typeof v === 'string' && v.length <= 300 ? v : INVALID)),
       pixelsCompared: num(0, 1e9), pixelsChanged: num(0, 1e9),
     }),
-    state: isRecord({ mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53), self: nullable(selfCost) }),
+    state: isRecord({
+      mode: oneOf(MODES), pinned: nullable(id), capped: bool, dropped: num(0, 2 ** 53), self: nullable(selfCost),
+      minified: (v: unknown) => (v === undefined || v === null ? null : bool(v)),
+    }),
   };
   return { table, selfCost };
 }

@@ -313,7 +313,7 @@ export interface ContentToPage {
   /** The answer to the agent's `capture` with the same seq. */
   captured: PixelAnswer & { seq: number };
   /** Also the handshake's acknowledgement. `dropped`: messages the content script rejected. */
-  state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number; self: SelfCost | null };
+  state: { mode: Mode; pinned: number | null; capped: boolean; dropped: number; self: SelfCost | null; minified?: boolean | null };
 }
 export interface ContentToBackground {
   /** `since`: when this document started (`performance.timeOrigin`, epoch ms): a document older than the tab's mode keeps it. */

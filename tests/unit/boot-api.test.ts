@@ -73,13 +73,13 @@ describe('boot API: calls forwarded as the page made them', () => {
 
 describe('agent: the content script\'s state, checked where it is kept', () => {
   it('keeps a well-formed state', () => {
-    const s = contentState({ mode: 'heatmap', pinned: 7, capped: true, dropped: 3, self: { msPerFrame: 0.2, mainThreadShare: 0.011 } });
-    expect(s).to.deep.equal({ mode: 'heatmap', pinned: 7, capped: true, dropped: 3, self: { msPerFrame: 0.2, mainThreadShare: 0.011 } });
+    const s = contentState({ mode: 'heatmap', pinned: 7, capped: true, dropped: 3, self: { msPerFrame: 0.2, mainThreadShare: 0.011 }, minified: false });
+    expect(s).to.deep.equal({ mode: 'heatmap', pinned: 7, capped: true, dropped: 3, self: { msPerFrame: 0.2, mainThreadShare: 0.011 }, minified: false });
   });
 
   it('reads a malformed state as off, with each field at its default, and keeps no foreign fields', () => {
-    expect(contentState({ mode: 'evil', pinned: '3', capped: 'yes', dropped: {}, self: { msPerFrame: '1', mainThreadShare: 0.5 } }))
-      .to.deep.equal({ mode: 'off', pinned: null, capped: false, dropped: 0, self: null });
+    expect(contentState({ mode: 'evil', pinned: '3', capped: 'yes', dropped: {}, self: { msPerFrame: '1', mainThreadShare: 0.5 }, minified: 'no' }))
+      .to.deep.equal({ mode: 'off', pinned: null, capped: false, dropped: 0, self: null, minified: null });
     expect(contentState({ mode: 'inspect', self: { msPerFrame: 1, mainThreadShare: 0.5, extra: 'x' } }).self)
       .to.deep.equal({ msPerFrame: 1, mainThreadShare: 0.5 });
     expect(contentState(null).mode).to.equal('off');

@@ -92,3 +92,30 @@ describe('the overlay: a skipped component draws nothing and covers nothing', ()
     expect(chooseInTree(buildTree(nodes), rules, (n) => n.id === 1).map((n) => n.id)).to.deep.equal([2, 3]);
   });
 });
+
+describe('"names look minified" judges the app\'s own code', () => {
+  it('a framework\'s minified components (Next.js\'s dev overlay) do not make a readable app minified', async () => {
+    const { SourceBook } = await import('../../src/content/main/sources');
+    const book = new SourceBook();
+    const placed = (typeId: number, url: string) => ({
+      typeId, url, line: 1, column: 0, state: 'mapped' as const, file: url, fileUrl: url, fileLine: 1, fileColumn: 0, originalName: null, why: null,
+    });
+    const names: [number, string, string][] = [
+      [101, 'TodoPanel', 'turbopack:///[project]/app/TodoPanel.tsx'], [102, 'TodoItem', 'turbopack:///[project]/app/TodoItem.tsx'],
+      [103, 'e', 'turbopack:///[project]/node_modules/next/dist/client/components/react-dev-overlay/ui/a.js'],
+      [104, 't', 'turbopack:///[project]/node_modules/next/dist/client/components/react-dev-overlay/ui/b.js'],
+      [105, 'n', 'turbopack:///[project]/node_modules/next/dist/client/components/react-dev-overlay/ui/c.js'],
+    ];
+    for (const [agentId, name] of names) book.noteName(book.localType(agentId), name);
+    expect(book.ownNamesMinified()).to.equal(null); // nothing placed yet: the agent's judgement stands
+    book.onTypes(names.map(([agentId]) => ({ typeId: agentId, text: `function x${agentId}(){}`, length: 16, hint: null })));
+    book.onLocated(names.map(([agentId, , url]) => placed(book.localType(agentId), url)));
+    expect(book.ownNamesMinified()).to.equal(false);
+    // The same minified names in the app's own files: minified.
+    const own = new SourceBook();
+    for (const [agentId, name] of names) own.noteName(own.localType(agentId), name);
+    own.onTypes(names.map(([agentId]) => ({ typeId: agentId, text: `function x${agentId}(){}`, length: 16, hint: null })));
+    own.onLocated(names.map(([agentId]) => placed(own.localType(agentId), `http://localhost:3000/src/${agentId}.js`)));
+    expect(own.ownNamesMinified()).to.equal(true);
+  });
+});

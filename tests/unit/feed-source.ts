@@ -19,5 +19,6 @@ export function fakeFeedSource(send: (type: string, payload: unknown) => void, s
     strip: () => [],
     sources: () => null,
     sourcesVersion,
+    ownNamesMinified: () => null,
   };
 }

@@ -118,6 +118,7 @@ class Controller {
       strip: () => this.live?.bars(LIVE_FRAMES) ?? [],
       sources: () => (this.mode === 'off' ? null : this.sources.summary()),
       sourcesVersion: () => this.sources.version,
+      ownNamesMinified: () => (this.mode === 'off' ? null : this.sources.ownNamesMinified()),
     });
     // The port to the worker is held only while there is something to say (background-port.ts).
     this.bg = new BackgroundPort(
@@ -233,7 +234,7 @@ class Controller {
   private pushState(): void {
     this.page.send('state', {
       mode: this.mode, pinned: this.overlay.pinned, capped: this.overlay.capped, dropped: this.droppedMessages(),
-      self: this.selfCost(),
+      self: this.selfCost(), minified: this.sources.ownNamesMinified(),
     });
   }
 
@@ -387,7 +388,10 @@ class Controller {
         // The agent hands its records over before this message: every member has mounted here (unless capped).
         for (const [id, t] of msg.payload.members) {
           const c = this.store.components.get(id);
-          if (c) c.typeId = this.sources.localType(t);
+          if (c) {
+            c.typeId = this.sources.localType(t);
+            this.sources.noteName(c.typeId, c.name);
+          }
         }
         if (this.sources.onTypes(msg.payload.types)) this.locateNext();
         this.feed.statusChanged();
@@ -440,6 +444,8 @@ class Controller {
         this.locating = null;
         this.sources.onLocated(msg.payload.types);
         this.feed.statusChanged();
+        // state().minified judges the app's own names once some are placed.
+        this.pushState();
         this.locateNext();
         break;
       case 'devtools':

@@ -31,6 +31,8 @@ export interface FeedSource {
   readonly store: Pick<RollupStore, 'components' | 'page' | 'frames' | 'droppedEvents' | 'row' | 'ema' | 'sparkline' | 'dirtiedOf' | 'dirtied' | 'keysVersion' | 'commitsOf'>;
   readonly mode: Mode;
   readonly pageStatus: PageStatus | null;
+  /** Whether the app's own names look minified, once some of its types are placed (sources.ts); null before. */
+  ownNamesMinified(): boolean | null;
   send(type: 'status', payload: Status): void;
   send(type: 'table', payload: TableMessage): void;
   overlayView(): OverlayView;
@@ -90,8 +92,9 @@ export class PanelFeed {
     const s = this.src;
     const o = s.overlayView();
     const page: PageStatus = s.pageStatus ?? silentPage([]);
+    const own = s.ownNamesMinified();
     return {
-      ...page, frameId: 0, mode: s.mode, pinned: o.pinned, components: s.store.components.size,
+      ...page, minified: own ?? page.minified, frameId: 0, mode: s.mode, pinned: o.pinned, components: s.store.components.size,
       droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: o.drawnCount, hidden: o.hiddenCount,
       capped: o.capped, hovered: o.hovered, self: s.selfCost(), sources: s.sources(),
     };

@@ -8,7 +8,7 @@ import {
   MAX_INLINE_SCRIPT, MAX_LOCATE_SCRIPTS, MAX_LOCATE_TYPES, type DebugHint, type LocatedType, type LocateRequest, type RowSource, type TypeText,
 } from '../../protocol';
 import { kindOfType, type ComponentKind } from '../../protocol/component-kind';
-import { nameLooksMinified } from '../../protocol/names';
+import { nameLooksMinified, namesLookMinified } from '../../protocol/names';
 
 /** Kinds by number, as `kinds` keeps them (0: own, the default for a type not placed yet). */
 const KINDS: readonly ComponentKind[] = ['own', 'library', 'framework'];
@@ -117,6 +117,28 @@ export class SourceBook {
     this.version++;
   }
 
+  /** The page's name of each local type (its first component's), for the judgement below. */
+  private readonly pageNames = new Map<number, string>();
+
+  /** A component of local type `typeId` is named `name` in the page. */
+  noteName(typeId: number, name: string): void {
+    if (typeId > 0 && !this.pageNames.has(typeId)) this.pageNames.set(typeId, name);
+  }
+
+  /**
+   * Whether the app's own code looks minified (issue 44): the page's names of the types placed as the app's own; null
+   * until one is placed (the agent's judgement over every name stands until then). A framework's dev overlay with
+   * minified names (Next.js's) no longer makes a readable app "minified".
+   */
+  ownNamesMinified(): boolean | null {
+    const names: string[] = [];
+    for (const [typeId, name] of this.pageNames) {
+      const l = this.located.get(typeId);
+      if (l && l.state !== 'not-found' && this.kinds[typeId] === 0) names.push(name);
+    }
+    return names.length === 0 ? null : namesLookMinified(names);
+  }
+
   /** Whose code a component of this type is (own until it is placed). */
   kindOf(typeId: number): ComponentKind {
     return KINDS[typeId > 0 && typeId <= MAX_TYPES ? this.kinds[typeId] : 0];
@@ -165,5 +187,6 @@ export class SourceBook {
     this.located.clear();
     this.asked.clear();
     this.kinds.fill(0);
+    this.pageNames.clear();
   }
 }

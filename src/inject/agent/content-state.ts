@@ -11,9 +11,11 @@ export interface ContentState {
   capped: boolean;
   dropped: number;
   self: SelfCost | null;
+  /** The app's own names judged (issue 44); null: none placed yet, the agent's judgement over every name stands. */
+  minified: boolean | null;
 }
 
-export const NO_STATE: ContentState = { mode: 'off', pinned: null, capped: false, dropped: 0, self: null };
+export const NO_STATE: ContentState = { mode: 'off', pinned: null, capped: false, dropped: 0, self: null, minified: null };
 
 export function contentState(payload: unknown): ContentState {
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
@@ -26,5 +28,6 @@ export function contentState(payload: unknown): ContentState {
     dropped: typeof p.dropped === 'number' ? p.dropped : 0,
     self: sc && typeof sc.msPerFrame === 'number' && typeof sc.mainThreadShare === 'number'
       ? { msPerFrame: sc.msPerFrame, mainThreadShare: sc.mainThreadShare } : null,
+    minified: typeof p.minified === 'boolean' ? p.minified : null,
   };
 }

@@ -264,7 +264,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     const s = status();
     return {
       enabled: st.mode !== 'off', mode: st.mode, pinned: st.pinned, react: { renderers: s.renderers, roots: s.roots },
-      minified: s.minified, capped: st.capped, agent: true, degraded: s.degraded, droppedMessages: st.dropped,
+      minified: st.minified ?? s.minified, capped: st.capped, agent: true, degraded: s.degraded, droppedMessages: st.dropped,
       outside: s.outside ?? null, self: st.self ? { ...st.self } : null,
     };
   }

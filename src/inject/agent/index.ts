@@ -169,7 +169,8 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       // not "minified").
       minified: sourcer.namesMinified,
       degraded: [...link.notes, ...reasons.all, ...(pristine.stuck.length === 0 ? [] : [
-        `this page replaced built-ins and froze them in place (${pristine.stuck.slice(0, 4).join(', ')}): Layout Cost runs on the page's`])].slice(0, 16),
+        `this page replaced built-ins and froze them in place (${pristine.stuck.slice(0, 4).join(', ')}): Layout Cost runs on the `
+          + 'page\'s, which may drop or change its calls'])].slice(0, 16),
       timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
       url: String(win.location.href).slice(0, 2048),
       outside: outside ? { ...outside } : undefined,

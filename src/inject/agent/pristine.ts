@@ -4,7 +4,7 @@
  * methods); a wrapper that drops, changes or throws on our calls left the snapshot wrong or the agent tracking
  * nothing. The agent's code is ordinary TypeScript (`[]`, `new Map()`, `.push`): it cannot avoid the page's
  * prototypes, so around each of its entries (a commit, a frame, an observer's callback, a timer, a message, an API
- * call: self-clock.ts) the built-ins the boot script kept at load (boot/index.ts `keep`) that the page has replaced since
+ * call: self-clock.ts) the built-ins the boot script kept at load (boot/index.ts `KEPT`) that the page has replaced since
  * are put back, and the page's own are restored on the way out. JavaScript runs one thing at a time, so the page's code
  * never runs while ours are in place, except page code we call into (a getter in props): it then runs on the browser's
  * own built-ins, as it would have on a page without the wrapper. Where nothing was replaced (most pages) an entry costs

@@ -179,7 +179,6 @@ export class ReactAdapter implements FrameworkAdapter {
     return t;
   }
 
-  /** The component's record, under the fiber or its alternate (see `refs`). */
   /**
    * Development builds only (where Fast Refresh can run): each record also under the component's other fiber, once
    * seen. React Refresh's remount cuts a fiber from its alternate before deleting it (`remountFiber`), so a record kept
@@ -195,6 +194,7 @@ export class ReactAdapter implements FrameworkAdapter {
     if (ref !== undefined) this.refs.set(f, ref);
   }
 
+  /** The component's record, under the fiber or its alternate (see `refs`). */
   private refOf(f: Fiber): ComponentRef | undefined {
     return this.refs.get(f) ?? (f.alternate ? this.refs.get(f.alternate) : undefined);
   }

@@ -4,6 +4,7 @@
  * element-count split failed (the cell 0 % against 76 % true; a wasted render 99.7 % of the layout). The full matrix
  * is bench/attribution.ts's.
  */
+import os from 'node:os';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import type { Recording } from '../../src/protocol/recording';
@@ -91,7 +92,10 @@ describe('attribution with several components changing in one frame (e2e)', func
         + `${truth.map((x) => (x * 100).toFixed(1)).join(' / ')} %, ours ${ours.map((x) => (x * 100).toFixed(1)).join(' / ')} %`);
       // The table's relayout is the bigger cost by far: the element-count split gave the cell 0 %.
       expect(cell).to.be.greaterThan(box);
-      for (let i = 0; i < 2; i++) expect(Math.abs(ours[i] - truth[i]), names[i]).to.be.at.most(0.10);
+      // bench/attribution.ts holds ±10 points on a quiet machine (docs/PERFORMANCE.md); here CI may run a CPU hog beside
+      // the browser, which preempts the probes: ±15 points (the element-count split this replaced was 78 points off).
+      const tolerance = os.loadavg()[0] < 1 ? 0.10 : 0.15;
+      for (let i = 0; i < 2; i++) expect(Math.abs(ours[i] - truth[i]), `${names[i]} (±${tolerance * 100} points)`).to.be.at.most(tolerance);
     } finally {
       await page.close();
     }

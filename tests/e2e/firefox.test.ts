@@ -107,12 +107,18 @@ describe('Firefox (e2e)', function () {
       (window as any).__work.start('ticker');
     });
     const start = await page.evaluate(() => (window as any).__work.ticks as number);
+    const frames = async (): Promise<number> => ((await lc.snapshot(page)) as { frames: { count: number } }).frames.count;
+    const f0 = await frames();
     await waitFor(async () => (await page.evaluate(() => (window as any).__work.ticks as number)) >= start + 20, { what: '20 ticks' });
+    // Beside a CPU hog the page ticks faster than frames are measured: wait for the measured frames too.
+    await waitFor(async () => (await frames()) >= f0 + 20, { what: '20 measured frames', timeout: 30_000 });
     const rec = await page.evaluate(() => {
       (window as any).__work.stop();
       return (window as any).__LAYOUT_COST__.stopRecording();
     }) as { frames: { layoutMs: number; components: { id: number; layoutMs: number }[] }[] };
-    expect(rec.frames.filter((f) => f.components.some((c) => c.id === ticker && c.layoutMs > 0)).length).to.be.at.least(5);
+    const withTicker = rec.frames.filter((f) => f.components.some((c) => c.id === ticker && c.layoutMs > 0)).length;
+    expect(withTicker, `frames with the Ticker's layout, of ${rec.frames.length} recorded (${rec.frames.filter((f) => f.layoutMs > 0).length} with any layout)`)
+      .to.be.at.least(5);
     // The experiment: contain: layout on the ticker (docs/DIAGNOSE.md), the page's DOM and sheets as they were after.
     const shape = (): Promise<string> => page.evaluate(() => [...document.querySelectorAll('*')]
       .filter((el) => el.localName !== 'layout-cost-overlay' && el.parentElement?.id !== 'grow')

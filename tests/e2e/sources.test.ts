@@ -49,10 +49,13 @@ describe('real names and source locations (e2e)', function () {
     const plain = await h.newPage('sources.html?build=plain');
     await waitFor(() => plain.evaluate(() => (window as any).__fixtureReady === true), { what: 'plain fixture' });
     const truth = await settled(plain);
-    const truthById = new Map(truth.map((c) => [c.id, c.name]));
+    // The same tree mounts in the same order in both builds: components correspond by their rank in id order (the ids
+    // themselves can start higher on one page, e.g. after the overlay restarted there beside a busy machine).
+    const byRank = (cs: Comp[]): Comp[] => [...cs].sort((a, b) => a.id - b.id);
+    const truthByRank = byRank(truth).map((c) => c.name);
     const expected = await plain.evaluate(() => (window as any).__typeNames as string[]);
     // Unminified: the real names (QuebecNote is an anonymous arrow in memo: "Anonymous" in every build).
-    for (const n of expected.filter((x) => x !== 'QuebecNote')) expect([...truthById.values()], n).to.include(n);
+    for (const n of expected.filter((x) => x !== 'QuebecNote')) expect(truthByRank, n).to.include(n);
     expect((await plain.evaluate(() => (window as any).__LAYOUT_COST__.state())).minified).to.equal(false);
     await plain.close();
 
@@ -63,9 +66,10 @@ describe('real names and source locations (e2e)', function () {
     const comps = await settled(page);
     expect(await page.evaluate(() => (window as any).__calls)).to.equal(calls0); // no component was called
     expect(await page.evaluate(() => (window as any).__toStringCalls)).to.equal(toString0); // the page's toString never ran
-    // Per type (the same tree mounts in the same order in both builds: ids match).
+    // Per type: the component of the same rank in the plain build names it.
+    expect(comps.length, 'the same tree in both builds').to.equal(truth.length);
     const types = new Map<string, Comp>();
-    for (const c of comps) types.set(truthById.get(c.id) ?? `?${c.id}`, c);
+    byRank(comps).forEach((c, i) => types.set(truthByRank[i] ?? `?${c.id}`, c));
     let named = 0, placed = 0;
     const misses: string[] = [];
     for (const [name, c] of types) {

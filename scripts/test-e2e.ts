@@ -18,6 +18,7 @@ import { ROOT } from './chrome';
 /** Files that time the browser's work or count frames: never beside another e2e file. */
 export const SERIAL = [
   'timing.test.ts', 'timing-raf.test.ts', 'attribution.test.ts', 'experiment.test.ts', 'scale.test.ts', 'always-on.test.ts',
+  'overlay.test.ts',
 ];
 
 const MOCHA = path.join(ROOT, 'node_modules', '.bin', 'mocha');

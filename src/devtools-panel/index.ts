@@ -96,19 +96,15 @@ const toolbar = new ToolbarView({
   exportSnapshot: () => exporter.start(model.status?.url ?? ''),
 });
 const statusView = new StatusView();
-/** Recordings asked of the page (Stop, a pause on the live strip) and not come yet. */
-let recordingsAsked = 0;
 const recordingView = new RecordingView({
   record: (on) => {
     if (model.frameId === null || !conn.connected) return false;
     conn.send('record', { frameId: model.frameId, on });
-    if (!on) recordingsAsked++;
     return true;
   },
   pause: (frame) => {
     if (model.frameId === null || !conn.connected) return false;
     conn.send('recent', { frameId: model.frameId, frame });
-    recordingsAsked++;
     return true;
   },
   changed: () => {
@@ -150,10 +146,6 @@ function onMessage(msg: BackgroundMessage): void {
       break;
     case 'recording':
       if (msg.payload.frame === null) recordingView.setRecordingNow(false);
-      // Only a recording this panel asked for (Stop, or a pause on the live strip) replaces what is shown: one that
-      // comes unasked (late, or twice) must not swap out a recording the user opened from a file meanwhile.
-      if (recordingsAsked === 0) break;
-      recordingsAsked--;
       recordingView.show(msg.payload.recording, msg.payload.frame);
       break;
     case 'experimentResult':
@@ -329,9 +321,20 @@ async function readFilters(): Promise<Record<string, string>> {
   return out;
 }
 
+let filterSaveTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Saved once the typing pauses (300 ms), not on every key: each save reads and writes the whole record. */
 function saveFilter(text: string): void {
   const origin = filterOrigin;
   if (origin === null) return;
+  if (filterSaveTimer !== null) clearTimeout(filterSaveTimer);
+  filterSaveTimer = setTimeout(() => {
+    filterSaveTimer = null;
+    writeFilter(origin, text);
+  }, 300);
+}
+
+function writeFilter(origin: string, text: string): void {
   void readFilters().then((all) => {
     delete all[origin];
     if (text.trim() !== '') all[origin] = text.slice(0, 500);

@@ -131,13 +131,19 @@ export class SourceBook {
    * minified names (Next.js's) no longer makes a readable app "minified".
    */
   ownNamesMinified(): boolean | null {
+    if (this.ownMinified.version === this.version && this.ownMinified.names === this.pageNames.size) return this.ownMinified.value;
     const names: string[] = [];
     for (const [typeId, name] of this.pageNames) {
       const l = this.located.get(typeId);
       if (l && l.state !== 'not-found' && this.kinds[typeId] === 0) names.push(name);
     }
-    return names.length === 0 ? null : namesLookMinified(names);
+    const value = names.length === 0 ? null : namesLookMinified(names);
+    this.ownMinified = { version: this.version, names: this.pageNames.size, value };
+    return value;
   }
+
+  /** The last judgement, with the sources version and the number of named types it was made from. */
+  private ownMinified: { version: number; names: number; value: boolean | null } = { version: -1, names: -1, value: null };
 
   /** Whose code a component of this type is (own until it is placed). */
   kindOf(typeId: number): ComponentKind {

@@ -299,10 +299,16 @@ function applySettings(): void {
   document.documentElement.classList.toggle('color-blind', settings.colorBlind);
 }
 
-/** The filter is remembered per site (issue 44): `filters` in storage, by origin, at most FILTER_SITES of them. */
+/**
+ * The filter is remembered per site (issue 44): `filters` in storage, by origin, at most FILTER_SITES of them. The record
+ * is read once and kept here; the panel's copy is the truth and is written back when typing pauses (no read-modify-write
+ * race between two saves, and a restore never reads a save still on its way).
+ */
 const FILTERS_KEY = 'filters';
 const FILTER_SITES = 200;
 let filterOrigin: string | null = null;
+let filters: Promise<Record<string, string>> | null = null;
+let filterSaveTimer: ReturnType<typeof setTimeout> | null = null;
 
 function originOf(url: string | undefined): string | null {
   try {
@@ -312,49 +318,45 @@ function originOf(url: string | undefined): string | null {
   }
 }
 
-async function readFilters(): Promise<Record<string, string>> {
-  const got = (await browser.storage.local.get(FILTERS_KEY))[FILTERS_KEY];
-  const out: Record<string, string> = {};
-  if (got && typeof got === 'object') {
-    for (const [k, v] of Object.entries(got as Record<string, unknown>)) if (typeof v === 'string') out[k] = v.slice(0, 500);
-  }
-  return out;
+function savedFilters(): Promise<Record<string, string>> {
+  filters ??= browser.storage.local.get(FILTERS_KEY).then((got) => {
+    const out: Record<string, string> = {};
+    const v = got[FILTERS_KEY];
+    if (v && typeof v === 'object') {
+      for (const [k, t] of Object.entries(v as Record<string, unknown>)) if (typeof t === 'string') out[k] = t.slice(0, 500);
+    }
+    return out;
+  }).catch(() => ({}));
+  return filters;
 }
 
-let filterSaveTimer: ReturnType<typeof setTimeout> | null = null;
-
-/** Saved once the typing pauses (300 ms), not on every key: each save reads and writes the whole record. */
 function saveFilter(text: string): void {
   const origin = filterOrigin;
   if (origin === null) return;
-  if (filterSaveTimer !== null) clearTimeout(filterSaveTimer);
-  filterSaveTimer = setTimeout(() => {
-    filterSaveTimer = null;
-    writeFilter(origin, text);
-  }, 300);
-}
-
-function writeFilter(origin: string, text: string): void {
-  void readFilters().then((all) => {
+  void savedFilters().then((all) => {
     delete all[origin];
     if (text.trim() !== '') all[origin] = text.slice(0, 500);
     const keys = Object.keys(all);
     for (const k of keys.slice(0, Math.max(0, keys.length - FILTER_SITES))) delete all[k];
-    return browser.storage.local.set({ [FILTERS_KEY]: all });
-  }).catch(() => undefined);
+    if (filterSaveTimer !== null) clearTimeout(filterSaveTimer);
+    filterSaveTimer = setTimeout(() => {
+      filterSaveTimer = null;
+      browser.storage.local.set({ [FILTERS_KEY]: all }).catch(() => undefined);
+    }, 300);
+  });
 }
 
-/** A new site in the inspected tab: its saved filter, in the box and on the table. */
+/** Another site in the inspected tab: its saved filter, in the box and on the table. No status (yet): no change. */
 function restoreFilter(url: string | undefined): void {
   const origin = originOf(url);
-  if (origin === filterOrigin) return;
+  if (origin === null || origin === filterOrigin) return;
   filterOrigin = origin;
-  void readFilters().then((all) => {
+  void savedFilters().then((all) => {
     if (filterOrigin !== origin) return;
-    const text = origin === null ? '' : all[origin] ?? '';
+    const text = all[origin] ?? '';
     toolbar.setFilterText(text);
     table.setFilter(text);
-  }).catch(() => undefined);
+  });
 }
 
 async function loadSettings(): Promise<void> {

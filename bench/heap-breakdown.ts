@@ -9,58 +9,16 @@
  *
  *   npx tsx bench/heap-breakdown.ts [--small 1000] [--large 4000] [--per 4] [--top 12] [--doc] [--no-build]
  */
-import type { CDPSession } from 'puppeteer-core';
 import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
 import { mdTable, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
+import { heapByKind, kindDiff, type Kind } from './lib/heap';
 
 const args = parseArgs();
 const SMALL = numArg(args, 'small', 1000);
 const LARGE = numArg(args, 'large', 4000);
 const PER = numArg(args, 'per', 4);
 const TOP = numArg(args, 'top', 12);
-
-interface Kind {
-  count: number;
-  bytes: number;
-}
-
-/** Self sizes after two full collections, summed by kind (`type:name`; strings by type only). */
-async function snapshot(cdp: CDPSession): Promise<Map<string, Kind>> {
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const chunks: string[] = [];
-  const onChunk = (e: { chunk: string }): void => {
-    chunks.push(e.chunk);
-  };
-  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  try {
-    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-  } finally {
-    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  }
-  const s = JSON.parse(chunks.join('')) as {
-    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[];
-  };
-  const fields = s.snapshot.meta.node_fields;
-  const types = s.snapshot.meta.node_types[0];
-  const stride = fields.length;
-  const iType = fields.indexOf('type');
-  const iName = fields.indexOf('name');
-  const iSize = fields.indexOf('self_size');
-  const out = new Map<string, Kind>();
-  for (let i = 0; i < s.nodes.length; i += stride) {
-    const type = types[s.nodes[i + iType]];
-    // Strings by type alone (their names are their text); closures' scopes without the snapshot's object ids.
-    const name = type.includes('string') || type === 'number' ? '' : String(s.strings[s.nodes[i + iName]]).replace(/ @\d+/g, '').slice(0, 60);
-    const key = name ? `${type}:${name}` : type;
-    const k = out.get(key) ?? { count: 0, bytes: 0 };
-    k.count++;
-    k.bytes += s.nodes[i + iSize];
-    out.set(key, k);
-  }
-  return out;
-}
 
 /** On minus off, by kind, in a fresh page of `rows` rows. */
 async function onMinusOff(b: Awaited<ReturnType<typeof launchBrowser>>, origin: string, rows: number): Promise<Map<string, Kind>> {
@@ -70,19 +28,12 @@ async function onMinusOff(b: Awaited<ReturnType<typeof launchBrowser>>, origin: 
     await waitFor(() => page.evaluate('(window).__fixtureReady === true'), 'the fixture');
     await sleep(500);
     const cdp = await page.createCDPSession();
-    await cdp.send('HeapProfiler.enable');
-    const off = await snapshot(cdp);
+    const off = await heapByKind(cdp);
     await enableOverlay(page, rows);
     await sleep(1500);
-    const on = await snapshot(cdp);
+    const on = await heapByKind(cdp);
     await cdp.detach();
-    const diff = new Map<string, Kind>();
-    for (const key of new Set([...off.keys(), ...on.keys()])) {
-      const a = off.get(key) ?? { count: 0, bytes: 0 };
-      const z = on.get(key) ?? { count: 0, bytes: 0 };
-      diff.set(key, { count: z.count - a.count, bytes: z.bytes - a.bytes });
-    }
-    return diff;
+    return kindDiff(off, on);
   } finally {
     await page.close().catch(() => undefined);
   }

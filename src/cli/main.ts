@@ -26,6 +26,8 @@ Options:
   --out DIR       where report.json, junit.xml, report.html and screenshot.png
                   go (default layout-cost-report/)
   --seconds N     watch the page this long (default 5) when there are no steps
+  --wait-react N  wait this long (default 15 s) for React to render before
+                  calling the page not a React page
   --steps FILE    an ES module: export default async (page) => { … } (puppeteer)
   --chrome PATH   the browser (default: CHROME_PATH, then the usual places)
   --headful       show the browser window
@@ -66,7 +68,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
       args: argv, allowPositionals: true, strict: true,
       options: {
         budget: { type: 'string' }, out: { type: 'string' }, seconds: { type: 'string' }, steps: { type: 'string' },
-        chrome: { type: 'string' }, headful: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+        'wait-react': { type: 'string' }, chrome: { type: 'string' }, headful: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (e) {
@@ -99,6 +101,11 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     seconds = Number(v.seconds);
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--seconds must be a number of seconds (0‥3600], not ${JSON.stringify(v.seconds)}`);
   }
+  let waitReact = 15;
+  if (v['wait-react'] !== undefined) {
+    waitReact = Number(v['wait-react']);
+    if (!Number.isFinite(waitReact) || waitReact <= 0 || waitReact > 600) throw new UsageError(`--wait-react must be a number of seconds (0‥600], not ${JSON.stringify(v['wait-react'])}`);
+  }
   let budget: Budget = defaultBudget();
   if (v.budget !== undefined) {
     let text: string;
@@ -123,7 +130,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   const outDir = path.resolve(v.out ?? 'layout-cost-report');
   const started = Date.now();
   const run = await runAudit({
-    url: url.href, chrome, extension: path.join(ROOT, 'dist'), seconds, steps: v.steps ?? null, headful: v.headful === true,
+    url: url.href, chrome, extension: path.join(ROOT, 'dist'), seconds, waitReactMs: waitReact * 1000, steps: v.steps ?? null, headful: v.headful === true,
     log: (line) => io.err(`layout-cost: ${line}`),
   });
   const report = buildReport({

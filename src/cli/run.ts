@@ -20,6 +20,8 @@ export interface RunOptions {
   chrome: string;
   extension: string;
   seconds: number;
+  /** How long to wait for React to render before the page is called not a React page. */
+  waitReactMs?: number;
   steps: string | null;
   headful: boolean;
   /** Progress lines (stderr in the CLI). */
@@ -82,7 +84,7 @@ export async function runAudit(o: RunOptions): Promise<RunResult> {
     }
     if (status >= 400) throw new RunError(`${o.url} answered HTTP ${status}`);
     await enable(page);
-    await waitForComponents(page);
+    await waitForComponents(page, o.waitReactMs);
     await startRecording(page);
     const t0 = Date.now();
     if (steps) {

@@ -103,11 +103,11 @@ describe('layout timing (e2e)', function () {
     });
 
     it('the Performance panel track: Chrome\'s trace holds a "Layout Cost" group whose layout spans name Heavy and add up to the trace\'s Layout', async () => {
-      const trackEvents = async (): Promise<{ spans: { message: string; track: string; start: number; end: number }[]; layoutMs: number }> => {
+      const trackEvents = async (frames: number): Promise<{ spans: { message: string; track: string; start: number; end: number }[]; layoutMs: number }> => {
         let windowed: { from: number; to: number; pid: number; tid: number } | null = null;
         const events = await traced(page, async () => {
           await page.evaluate(() => performance.mark('lc-track-start'));
-          await runWork(page, 40);
+          await runWork(page, frames);
           await settled(page);
           await page.evaluate(() => performance.mark('lc-track-end'));
         });
@@ -118,15 +118,18 @@ describe('layout timing (e2e)', function () {
           .filter((d) => d.trackGroup === 'Layout Cost');
         return { spans, layoutMs: styleLayoutWithin(events, w).layoutMs };
       };
+      // The agent says whether it writes the track (internals().track); the trace is what holds it to that.
+      const writing = async (): Promise<number> => (await lc.internals(page)).track as number;
       // DevTools closed (the Performance panel cannot record): nothing is written.
-      const closed = await trackEvents();
+      expect(await writing()).to.equal(0);
+      const closed = await trackEvents(15);
       expect(closed.spans, 'no track without DevTools open').to.have.length(0);
       const devtools = await page.openDevTools();
       let on: Awaited<ReturnType<typeof trackEvents>>;
       try {
-        // The worker tells the page that DevTools opened; once spans come, measure a window of its own.
-        await waitFor(async () => (await trackEvents()).spans.length > 0, { timeout: 30_000, what: 'the track once DevTools is open' });
-        on = await trackEvents();
+        // The worker tells the page that DevTools opened; once the agent writes, measure a window of its own.
+        await waitFor(async () => (await writing()) === 1, { timeout: 30_000, what: 'the track once DevTools is open' });
+        on = await trackEvents(40);
       } catch (e) {
         await devtools.close();
         throw e;
@@ -145,8 +148,8 @@ describe('layout timing (e2e)', function () {
       const w = await h.worker();
       await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, performanceTrack: false });
       try {
-        await new Promise((r) => setTimeout(r, 300));
-        const off = await trackEvents();
+        await waitFor(async () => (await writing()) === 0, { what: 'the track turned off' });
+        const off = await trackEvents(15);
         expect(off.spans).to.have.length(0);
       } finally {
         await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS });

@@ -275,7 +275,7 @@ describe('hostile pages (e2e)', function () {
     await lc.disable(page);
     await waitFor(async () => ((await lc.snapshot(page)) as any).components.length === 0, { what: 'an empty store' });
     const stats = await internal(page);
-    expect(stats).to.include({ running: 0, entries: 0, ring: 0, portals: 0, floating: 0 });
+    expect(stats).to.include({ running: 0, entries: 0, ring: 0, ringBytes: 0, portals: 0, floating: 0 });
     await page.close();
   });
 });

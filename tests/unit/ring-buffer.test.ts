@@ -65,3 +65,18 @@ describe('toLines', () => {
     ]);
   });
 });
+
+describe('RingBuffer memory', () => {
+  it('holds no buffer until written, gives it back on clear(), and works again after', () => {
+    const ring = new RingBuffer(8);
+    expect(ring.bytes).to.equal(0);
+    expect(ring.drain().length).to.equal(0);
+    ring.write(RecordKind.Unmount, 1);
+    expect(ring.bytes).to.equal(8 * RECORD_STRIDE * 8);
+    ring.clear();
+    expect(ring.bytes).to.equal(0);
+    expect(ring.length).to.equal(0);
+    ring.write(RecordKind.Unmount, 2);
+    expect(toLines(ring.drain())).to.deep.equal(['Unmount 2']);
+  });
+});

@@ -1,13 +1,17 @@
 /**
  * Fixed-stride record ring over one Float64Array (layout in
  * src/protocol/records.ts). Power-of-two capacity; when full the oldest
- * record is overwritten and counted as dropped. `write` allocates nothing.
+ * record is overwritten and counted as dropped. `write` allocates nothing but
+ * the ring itself, on the first write after `clear()`: off keeps no buffer.
  */
 import { placesMeter, RECORD_STRIDE } from '../../protocol';
 
+const EMPTY = new Float64Array(0);
+
 export class RingBuffer {
   readonly capacity: number;
-  private readonly data: Float64Array;
+  /** Empty until written: `clear()` (the overlay turned off) gives the buffer back. */
+  private data = EMPTY;
   private readonly mask: number;
   /** Index of the oldest record (in records, not slots). */
   private head = 0;
@@ -23,7 +27,11 @@ export class RingBuffer {
     }
     this.capacity = capacityRecords;
     this.mask = capacityRecords - 1;
-    this.data = new Float64Array(capacityRecords * RECORD_STRIDE);
+  }
+
+  /** Bytes the ring holds now (0 until written, and after `clear()`). */
+  get bytes(): number {
+    return this.data.byteLength;
   }
 
   get length(): number {
@@ -42,7 +50,8 @@ export class RingBuffer {
     }
     if (placesMeter(kind)) this.placing = true;
     const o = slot * RECORD_STRIDE;
-    const data = this.data;
+    let data = this.data;
+    if (data.length === 0) data = this.data = new Float64Array(this.capacity * RECORD_STRIDE);
     data[o] = kind;
     data[o + 1] = a;
     data[o + 2] = b;
@@ -65,7 +74,9 @@ export class RingBuffer {
     return out;
   }
 
+  /** Empties the ring and gives its buffer back (the next write takes a new one). */
   clear(): void {
+    this.data = EMPTY;
     this.head = 0;
     this.size = 0;
     this.placing = false;

@@ -696,6 +696,8 @@ export class Pipeline {
       running: this.running ? 1 : 0,
       entries: this.registry.entries.size,
       ring: this.ring.length,
+      /** The ring's buffer: 0 while off (given back on stop). */
+      ringBytes: this.ring.bytes,
       dropped: this.ring.dropped,
       /** Records handed to the content script so far (bench/own-js.ts counts them per commit). */
       recordsPosted: this.recordsPosted,

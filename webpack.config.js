@@ -133,7 +133,7 @@ export default (env, argv) => {
       agent: { import: './src/inject/agent/entry.ts', library: { type: 'jsonp', name: '__LAYOUT_COST_OFFER__', export: 'default' } },
       content: './src/content/boot/index.ts',
       'content-hello': './src/content/boot/hello.ts',
-      'content-main': './src/content/main/index.ts',
+      'content-agent': './src/content/agent/index.ts',
       background: './src/background/index.ts',
       devtools: './src/devtools-panel/devtools.ts',
       panel: './src/devtools-panel/index.ts',

@@ -242,7 +242,7 @@ sixth pass). What is left is mostly compiling inject.js's bytes: the way down is
 
 What is evaluated at load is only the always-on part: \`inject.js\` (MAIN world: hook, rAF pass-through, the
 attachShadow tap made ready, the private channel's listener, the API) and \`content.js\` (isolated world: the channel's secret, the shortcut,
-the API's wake). The store, the canvas and the panel feed (\`content-main.js\`) and the agent (\`agent.js\`) are
+the API's wake). The store, the canvas and the panel feed (\`content-agent.js\`) and the agent (\`agent.js\`) are
 injected by the service worker on enable; \`tests/e2e/always-on.test.ts\` asserts both from the trace.`);
   }
 }

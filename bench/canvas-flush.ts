@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     if (args.get('doc') === 'true') {
       recordStatus('canvas-flush', commandLine('bench/canvas-flush.ts'), [{
         budget: 'canvas flush, 200 meters redrawn', target: `≤ ${BUDGET_MS} ms`, verdict: budget ? 'pass' : 'FAIL',
-        figure: judged ? `${judged.med.toFixed(3)} ms (${judged.meters} meters)` : 'no measurement', paths: ['src/overlay', 'src/content/main/canvas'],
+        figure: judged ? `${judged.med.toFixed(3)} ms (${judged.meters} meters)` : 'no measurement', paths: ['src/overlay', 'src/content/agent/canvas'],
       }]);
       writeSection('canvas-flush', `## Canvas flush
 

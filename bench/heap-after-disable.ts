@@ -82,11 +82,11 @@ async function main(): Promise<void> {
     recordStatus('heap-after-disable', commandLine('bench/heap-after-disable.ts'), [
       {
         budget: 'heap kept after disable, per component', target: `≤ ${BUDGET} B`, figure: `${slope.toFixed(1)} B`,
-        verdict: slope <= BUDGET ? 'pass' : 'FAIL', paths: ['src/inject/agent', 'src/content/main', 'src/overlay'],
+        verdict: slope <= BUDGET ? 'pass' : 'FAIL', paths: ['src/inject/agent', 'src/content/agent', 'src/overlay'],
       },
       {
         budget: 'heap kept after disable, fixed (code, empty tables)', target: `≤ ${FIXED_MB} MB`, figure: `${mb(fixed)} MB`,
-        verdict: fixed <= FIXED_MB * 1e6 ? 'pass' : 'FAIL', paths: ['src/inject/agent', 'src/content/main', 'src/overlay'],
+        verdict: fixed <= FIXED_MB * 1e6 ? 'pass' : 'FAIL', paths: ['src/inject/agent', 'src/content/agent', 'src/overlay'],
       },
     ]);
   }

@@ -8,7 +8,7 @@
  * each) and its Hot component re-rendering and relaying 2 000 items in every
  * animation frame inside a box that does not move — what the overlay costs on
  * a page that changes numbers at the frame rate under many meters (it redraws
- * those at the sparkline's bucket rate, src/content/main/canvas/cadence.ts
+ * those at the sparkline's bucket rate, src/content/agent/canvas/cadence.ts
  * NUMBERS_RENDER_MS); its own section of docs/PERFORMANCE.md.
  *
  *   npx tsx bench/idle.ts [--base <dist of another build>] [--rows 4000] [--rounds 3] [--window 5] [--settle 3]

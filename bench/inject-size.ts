@@ -48,7 +48,7 @@ const COST_ACCEPTED: Acceptance = {
   link: 'docs/PERFORMANCE.md, the always-on note',
   limit: 1,
 };
-const FILES = ['inject.js', 'content.js', 'agent.js', 'content-main.js'];
+const FILES = ['inject.js', 'content.js', 'agent.js', 'content-agent.js'];
 const ALWAYS_ON = ['inject.js', 'content.js'];
 
 /** What happens inside a script's EvaluateScript (a second pass with the 'blink' and 'v8' trace categories). */

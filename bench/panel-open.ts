@@ -82,7 +82,7 @@ async function measure(dist: string, label: string, origin: string): Promise<Run
     for (const [u, ms] of a.byUrl) {
       if (!u.startsWith(prefix)) continue;
       ext += ms;
-      if (u.endsWith('/content-main.js')) content += ms;
+      if (u.endsWith('/content-agent.js')) content += ms;
       if (u.endsWith('/agent.js')) agent += ms;
     }
     const pct = (ms: number): number => (a.busyMs > 0 ? (100 * ms) / a.busyMs : NaN);
@@ -103,7 +103,7 @@ function topContent(runs: Run[], n: number): string[][] {
   const busy = runs.reduce((x, r) => x + r.a.busyMs, 0);
   const names = new BuildNames(runs[0].dist);
   return [...merged.values()]
-    .filter((f) => f.url.endsWith('/content-main.js'))
+    .filter((f) => f.url.endsWith('/content-agent.js'))
     .sort((x, y) => y.ms - x.ms).slice(0, n)
     .map((f) => {
       const { name, source } = names.of(f);
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
-  const header = ['build', 'extension % of busy (median [range])', 'content-main.js %', 'agent.js %', 'own timers %', 'rows per table update', 'rows the panel shows'];
+  const header = ['build', 'extension % of busy (median [range])', 'content-agent.js %', 'agent.js %', 'own timers %', 'rows per table update', 'rows the panel shows'];
   const rows = builds.map(([label]) => {
     const rs = runs.filter((x) => x.build === label);
     const m = (k: keyof Run): number => median(rs.map((x) => x[k] as number));
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   console.log(table(header, rows));
   const topHeader = ['% busy', 'function', 'source'];
   const tops = builds.map(([label]) => [label, topContent(runs.filter((x) => x.build === label), 8)] as const);
-  for (const [label, t] of tops) console.log(`\ncontent-main.js, costliest functions (${label}):\n${table(topHeader, t)}`);
+  for (const [label, t] of tops) console.log(`\ncontent-agent.js, costliest functions (${label}):\n${table(topHeader, t)}`);
   if (args.get('doc') === 'true') {
     writeSection('panel-open', `## With the DevTools panel open
 

@@ -47,7 +47,7 @@ const restored: Promise<void> = (async () => {
 /** One storage.session write per burst of mode changes (issue 11: 5 000 enable/disable calls made 5 000 writes). */
 const PERSIST_DELAY_MS = 100;
 let persistTimer: ReturnType<typeof setTimeout> | null = null;
-const counters = { persists: 0, contentMain: 0, helloRegistrations: 0 };
+const counters = { persists: 0, contentAgent: 0, helloRegistrations: 0 };
 
 /**
  * Frames say hello (and so touch the extension APIs at load) only while some tab is being inspected: while any tab
@@ -91,17 +91,17 @@ function syncHello(): void {
 }
 
 /**
- * The content script's main part into every frame of the tab that has the boot and not yet the main part (a first,
+ * The content script's agent into every frame of the tab that has the boot and not yet the content agent (a first,
  * tiny injection asks each frame; the 60 KB file is evaluated only where it is missing).
  */
-async function injectMainEverywhere(tabId: number): Promise<void> {
+async function injectAgentEverywhere(tabId: number): Promise<void> {
   try {
     const found = await chrome.scripting.executeScript({
       target: { tabId, allFrames: true }, injectImmediately: true,
       func: () => (globalThis as Record<string, unknown>).__layoutCostContent !== undefined
-        && (globalThis as Record<symbol, unknown>)[Symbol.for('layout-cost.content-main')] === undefined,
+        && (globalThis as Record<symbol, unknown>)[Symbol.for('layout-cost.content-agent')] === undefined,
     });
-    await injectMain(tabId, found.filter((r) => r.result === true).map((r) => r.frameId));
+    await injectAgent(tabId, found.filter((r) => r.result === true).map((r) => r.frameId));
   } catch {
     // chrome:// and the web store, or a tab that went away.
     drops.drop();
@@ -109,15 +109,15 @@ async function injectMainEverywhere(tabId: number): Promise<void> {
 }
 
 /**
- * The content script's main part into these frames' isolated world (src/content/main: never at page load), each with
+ * The content script's agent into these frames' isolated world (src/content/agent: never at page load), each with
  * the agent in its MAIN world just before (src/inject/agent: the channel's page end, the API's answers, the pipeline).
  * The agent's bundle offers itself to the boot script there and its completion value is the offer's number
  * (src/inject/boot/link.ts): written into the frame's isolated world, where main reads it and offers the channel under
  * it (src/content/boot/handoff.ts). A page sees neither the number nor the secret.
  */
-async function injectMain(tabId: number, frameIds: number[]): Promise<void> {
+async function injectAgent(tabId: number, frameIds: number[]): Promise<void> {
   if (frameIds.length === 0) return;
-  counters.contentMain += frameIds.length;
+  counters.contentAgent += frameIds.length;
   try {
     const offered = await chrome.scripting.executeScript({
       target: { tabId, frameIds }, world: 'MAIN', files: ['agent.js'], injectImmediately: true,
@@ -137,7 +137,7 @@ async function injectMain(tabId: number, frameIds: number[]): Promise<void> {
         drops.drop();
       }
     }));
-    await chrome.scripting.executeScript({ target: { tabId, frameIds }, files: ['content-main.js'], injectImmediately: true });
+    await chrome.scripting.executeScript({ target: { tabId, frameIds }, files: ['content-agent.js'], injectImmediately: true });
   } catch {
     // Pages the extension may not script (chrome://, the web store) or a frame that went away.
     drops.drop();
@@ -187,7 +187,7 @@ function broadcast<T extends keyof BackgroundToContent>(tabId: number, type: T, 
 /** What a content script's hello (port or portless) changes, and the mode to tell it. */
 function hello(tabId: number, top: boolean, pageMode: Mode, since: number): Mode {
   const known = modes.get(tabId);
-  // A document that started before the tab was turned on (the worker injected its main part when it turned on) keeps
+  // A document that started before the tab was turned on (the worker injected its agent when it turned on) keeps
   // the mode; one that started after is a new page.
   const newDocument = since > (onSince.get(tabId) ?? 0);
   if (top && newDocument && pageMode === 'off' && known && known !== 'off' && !panels.has(tabId)) {
@@ -207,8 +207,8 @@ function setTabMode(tabId: number, mode: Mode): void {
   if (was === 'off') onSince.set(tabId, Date.now());
   persist();
   syncHello();
-  // Frames that never said hello have no main part yet: give it to every frame (it takes the mode from its hello).
-  if (was === 'off' && mode !== 'off' && !panels.has(tabId)) void injectMainEverywhere(tabId);
+  // Frames that never said hello have no content agent yet: give it to every frame (it takes the mode from its hello).
+  if (was === 'off' && mode !== 'off' && !panels.has(tabId)) void injectAgentEverywhere(tabId);
   broadcast(tabId, 'mode', { mode });
   sendPanel(tabId, 'mode', { mode });
   chrome.action.setBadgeText({ tabId, text: BADGE[mode] }).catch(() => drops.drop());
@@ -312,7 +312,7 @@ function onPanelConnect(port: Port): void {
       const hadPanel = panels.has(tabId);
       panels.set(tabId, port);
       syncHello();
-      if (!hadPanel && (modes.get(tabId) ?? 'off') === 'off') void injectMainEverywhere(tabId);
+      if (!hadPanel && (modes.get(tabId) ?? 'off') === 'off') void injectAgentEverywhere(tabId);
       broadcast(tabId, 'panel', { connected: true });
       sendPanel(tabId, 'mode', { mode: modes.get(tabId) ?? 'off' });
       return;
@@ -377,7 +377,7 @@ function onPanelConnect(port: Port): void {
 }
 
 /**
- * A content script's portless messages: the boot's hello, the user's key press, and its ask for the main part (it holds
+ * A content script's portless messages: the boot's hello, the user's key press, and its ask for the content agent (it holds
  * a port only while it has something to say).
  */
 browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.MessageSender) => {
@@ -399,7 +399,7 @@ browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.Mes
         return null;
       });
     case 'needContent':
-      return injectMain(tabId, [sender.frameId ?? 0]).then(() => null);
+      return injectAgent(tabId, [sender.frameId ?? 0]).then(() => null);
     default:
       drops.drop();
       return undefined;

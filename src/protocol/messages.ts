@@ -269,7 +269,7 @@ export interface PageToContent {
   status: PageStatus;
   /**
    * A call of `window.__LAYOUT_COST__`, its arguments (at most 2) as the page gave them: the content script checks
-   * them (content/main/api-calls.ts) and answers a bad one with why where the call has an answer.
+   * them (content/agent/api-calls.ts) and answers a bad one with why where the call has an answer.
    */
   api: { reqId: number; call: ApiCall; args: unknown[] };
   hit: { seq: number; id: number | null };
@@ -321,8 +321,8 @@ export interface ContentToBackground {
   toggle: { via: 'key' | 'api' | 'panel' };
   setMode: { mode: Mode };
   /**
-   * The frame needs the content script's main part (portless: the boot asks, the worker injects agent.js and
-   * content-main.js).
+   * The frame needs the content script's agent (portless: the boot asks, the worker injects agent.js and
+   * content-agent.js).
    */
   needContent: Record<string, never>;
   status: Status;

@@ -1,5 +1,5 @@
 /**
- * What only the worker, the content script's main part and the DevTools pages use: the ports' names and the
+ * What only the worker, the content script's agent and the DevTools pages use: the ports' names and the
  * shortcut's mode cycle. Apart from constants.ts, which the boot scripts import: a module they take anything but an
  * inlined number from is emitted in them whole (webpack concatenates it; esbuild, our minifier, keeps unused
  * declarations inside the bundle's function), so these would be in every page load's bytes.

@@ -2,7 +2,7 @@
  * The always-on / on-enable split (issue 10), from Chrome's own trace: a page
  * load with the overlay off evaluates only the boot files (inject.js in the
  * MAIN world, content.js in the isolated world), in every frame; enabling
- * evaluates the rest (content-main.js, agent.js) in the frame that needs it.
+ * evaluates the rest (content-agent.js, agent.js) in the frame that needs it.
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
@@ -96,7 +96,7 @@ describe('always on, on enable (e2e)', function () {
     await page.close();
   });
 
-  it('enabling evaluates content-main.js and agent.js once in the frame, and off loads nothing more', async () => {
+  it('enabling evaluates content-agent.js and agent.js once in the frame, and off loads nothing more', async () => {
     const page = await h.newPage('basic-r19.html');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
     const prefix = `chrome-extension://${h.extensionId}/`;
@@ -107,7 +107,7 @@ describe('always on, on enable (e2e)', function () {
       await waitFor(async () => ((await lc.snapshot(page)) as any).components.length > 3, { what: 'components' });
     }, frame);
     // (The boot files may show again: a trace can carry the tail of the page load's events.)
-    expect(on['content-main.js']).to.equal(1);
+    expect(on['content-agent.js']).to.equal(1);
     expect(on['agent.js']).to.equal(1);
     // Our own cost, from our own timers, once a window of a second has closed (a commit keeps the agent busy).
     await page.evaluate(() => (window as any).__setItems(['a', 'b', 'c', 'd']));
@@ -122,7 +122,7 @@ describe('always on, on enable (e2e)', function () {
       await lc.enable(page);
       await waitFor(async () => (await lc.state(page)).mode === 'components', { what: 'on again' });
     }, frame);
-    expect(again['content-main.js'] ?? 0).to.equal(0);
+    expect(again['content-agent.js'] ?? 0).to.equal(0);
     expect(again['agent.js'] ?? 0).to.equal(0);
     await page.close();
   });

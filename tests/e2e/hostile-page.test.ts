@@ -144,7 +144,7 @@ describe('hostile pages (e2e)', function () {
     expect((await internal(page)).channel).to.equal(false);
     // The content script knows (the panel shows why in its status): the offer was not taken.
     const content = await contentWorld(page);
-    expect(await content(`globalThis[Symbol.for('layout-cost.content-main')].taken`)).to.equal(false);
+    expect(await content(`globalThis[Symbol.for('layout-cost.content-agent')].taken`)).to.equal(false);
     await expectNothingSeen(page);
     // The page's own ports still work: the test can see a message there.
     await page.evaluate(() => {
@@ -250,7 +250,7 @@ describe('hostile pages (e2e)', function () {
     // end of the private port drops records batches while __lose is set (a batch that failed on the way).
     const content = await contentWorld(page);
     await content(`(() => {
-      const port = globalThis[Symbol.for('layout-cost.content-main')].port;
+      const port = globalThis[Symbol.for('layout-cost.content-agent')].port;
       const orig = port.onmessage;
       globalThis.__lose = true;
       globalThis.__lost = 0;

@@ -1,9 +1,9 @@
 /**
- * The content script reads the API's arguments as the page gave them (src/content/main/api-calls.ts): the boot
+ * The content script reads the API's arguments as the page gave them (src/content/agent/api-calls.ts): the boot
  * forwards them unchecked.
  */
 import { expect } from 'chai';
-import { enableMode, experimentArgs, pinId, recordingRows } from '../../src/content/main/api-calls';
+import { enableMode, experimentArgs, pinId, recordingRows } from '../../src/content/agent/api-calls';
 import { DEFAULT_EXPERIMENT_FRAMES } from '../../src/protocol/experiment-request';
 
 describe('API arguments, read by the content script', () => {

@@ -15,8 +15,8 @@ describe('bench rooms: own JS by where it runs', () => {
     expect(roomOf('src/inject/agent/timing/wrap.ts:123')).to.equal('agent: pipeline and timing (MAIN)');
     expect(roomOf('src/inject/boot/raf.ts:29')).to.equal('boot: hook, rAF, channel (MAIN)');
     expect(roomOf('src/overlay/plan.ts:92')).to.equal('drawing: choice, placement, raster (isolated)');
-    expect(roomOf('src/content/main/canvas/index.ts:164')).to.equal('drawing: choice, placement, raster (isolated)');
-    expect(roomOf('src/content/main/store.ts:229')).to.equal('store, panel feed, relay (isolated)');
+    expect(roomOf('src/content/agent/canvas/index.ts:164')).to.equal('drawing: choice, placement, raster (isolated)');
+    expect(roomOf('src/content/agent/store.ts:229')).to.equal('store, panel feed, relay (isolated)');
     expect(roomOf('src/content/boot/index.ts:89')).to.equal('store, panel feed, relay (isolated)');
     expect(roomOf('src/protocol/guard.ts:30')).to.equal('protocol checks (both)');
     expect(roomOf('agent.js')).to.equal('other');

@@ -95,7 +95,7 @@ describe('the overlay: a skipped component draws nothing and covers nothing', ()
 
 describe('"names look minified" judges the app\'s own code', () => {
   it('a framework\'s minified components (Next.js\'s dev overlay) do not make a readable app minified', async () => {
-    const { SourceBook } = await import('../../src/content/main/sources');
+    const { SourceBook } = await import('../../src/content/agent/sources');
     const book = new SourceBook();
     const placed = (typeId: number, url: string) => ({
       typeId, url, line: 1, column: 0, state: 'mapped' as const, file: url, fileUrl: url, fileLine: 1, fileColumn: 0, originalName: null, why: null,

@@ -1,6 +1,6 @@
 /** A panel feed's source for unit tests: a real store, a React page that is on, no overlay, `send` as given. */
-import type { FeedSource } from '../../src/content/main/panel-feed';
-import { RollupStore } from '../../src/content/main/store';
+import type { FeedSource } from '../../src/content/agent/panel-feed';
+import { RollupStore } from '../../src/content/agent/store';
 import type { PageStatus } from '../../src/protocol';
 
 export type TestFeedSource = FeedSource & { pageStatus: PageStatus; mode: FeedSource['mode'] };

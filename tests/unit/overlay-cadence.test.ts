@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { NUMBERS_RENDER_MS, RENDER_INTERVAL_MS, renderDue } from '../../src/content/main/canvas/cadence';
+import { NUMBERS_RENDER_MS, RENDER_INTERVAL_MS, renderDue } from '../../src/content/agent/canvas/cadence';
 
 describe('overlay: when the canvas is redrawn', () => {
   it('redraws what moved within one flush interval, whenever the last redraw was', () => {

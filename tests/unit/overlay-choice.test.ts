@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from '../../src/content/main/canvas/choice';
+import { choiceReuse, samePlan, type ChoiceKey, type PlanKey } from '../../src/content/agent/canvas/choice';
 
 describe('the overlay keeps its choice of meters', () => {
   const settings = {};

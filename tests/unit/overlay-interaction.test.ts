@@ -4,8 +4,8 @@
  * the legend's show/dismiss state.
  */
 import { expect } from 'chai';
-import { Interaction, type InteractionDeps } from '../../src/content/main/canvas/interaction';
-import { LEGEND_STORAGE_KEY, LEGEND_TIMEOUT_MS, LegendState } from '../../src/content/main/canvas/legend-state';
+import { Interaction, type InteractionDeps } from '../../src/content/agent/canvas/interaction';
+import { LEGEND_STORAGE_KEY, LEGEND_TIMEOUT_MS, LegendState } from '../../src/content/agent/canvas/legend-state';
 
 /** Node has no window: the tests swap one in for each case. */
 const g = globalThis as unknown as { window?: EventTarget };

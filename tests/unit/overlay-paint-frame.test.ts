@@ -4,9 +4,9 @@
  */
 import { expect } from 'chai';
 import type { AtlasMeter, AtlasSurface, BlitContext } from '../../src/overlay/atlas';
-import { cssSize } from '../../src/content/main/canvas/canvas-size';
+import { cssSize } from '../../src/content/agent/canvas/canvas-size';
 import type { MeterStyle, PixelBuffer } from '../../src/overlay/meter-raster';
-import { FramePainter, type PaintContext, type PaintFrame } from '../../src/content/main/canvas/paint-frame';
+import { FramePainter, type PaintContext, type PaintFrame } from '../../src/content/agent/canvas/paint-frame';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { SPARKLINE_BUCKETS } from '../../src/overlay/sparkline';
 import { FakeContext } from './overlay-helpers';

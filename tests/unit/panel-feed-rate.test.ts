@@ -4,7 +4,7 @@
  * latest), while the user's own actions (mode, pin) still go out at once.
  */
 import { expect } from 'chai';
-import { PanelFeed, STATUS_INTERVAL_MS } from '../../src/content/main/panel-feed';
+import { PanelFeed, STATUS_INTERVAL_MS } from '../../src/content/agent/panel-feed';
 import { fakeFeedSource, type TestFeedSource } from './feed-source';
 
 function source(sent: { type: string; payload: any }[]): TestFeedSource {

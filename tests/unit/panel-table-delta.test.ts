@@ -7,9 +7,9 @@
  * the store at that moment.
  */
 import { expect } from 'chai';
-import { PanelFeed } from '../../src/content/main/panel-feed';
-import { RollupStore } from '../../src/content/main/store';
-import { rowFingerprint, toMicros, WHOLE_EVERY } from '../../src/content/main/table-diff';
+import { PanelFeed } from '../../src/content/agent/panel-feed';
+import { RollupStore } from '../../src/content/agent/store';
+import { rowFingerprint, toMicros, WHOLE_EVERY } from '../../src/content/agent/table-diff';
 import { PanelModel } from '../../src/devtools-panel/model';
 import { fakeFeedSource } from './feed-source';
 import { RECORD_STRIDE, RecordKind, ROW_VALUES, type ComponentRow, type Status, type TableMessage } from '../../src/protocol';

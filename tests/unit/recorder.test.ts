@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_FRAME_COMPONENTS, MAX_ROWS, Recorder, tee, toTrace } from '../../src/content/main/recorder';
+import { MAX_FRAME_COMPONENTS, MAX_ROWS, Recorder, tee, toTrace } from '../../src/content/agent/recorder';
 
 const info = (id: number) => ({ name: `C${id}`, parentId: id > 1 ? 1 : null, depth: id > 1 ? 1 : 0, key: null });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SelfClock } from '../../src/inject/agent/self-clock';
-import { SelfCostMeter, SELF_WINDOW_MS } from '../../src/content/main/self-cost';
+import { SelfCostMeter, SELF_WINDOW_MS } from '../../src/content/agent/self-cost';
 import { formatSelf, notices } from '../../src/devtools-panel/status';
 import type { Status } from '../../src/protocol';
 

@@ -1,6 +1,6 @@
-/** The content script's book of component types (src/content/main/sources.ts): its own small type numbers. */
+/** The content script's book of component types (src/content/agent/sources.ts): its own small type numbers. */
 import { expect } from 'chai';
-import { SourceBook } from '../../src/content/main/sources';
+import { SourceBook } from '../../src/content/agent/sources';
 import type { LocatedType } from '../../src/protocol';
 
 const located = (typeId: number, name: string): LocatedType => ({

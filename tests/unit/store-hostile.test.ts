@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { envelope, parseMessage, RECORD_STRIDE, RecordKind, Source } from '../../src/protocol';
-import { MAX_BATCH_WORK, MAX_STRINGS, MAX_STRING_CHARS, RollupStore } from '../../src/content/main/store';
+import { MAX_BATCH_WORK, MAX_STRINGS, MAX_STRING_CHARS, RollupStore } from '../../src/content/agent/store';
 import { cleanName } from '../../src/overlay/paint-text';
 
 function batch(...rows: number[][]): Float64Array {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { placesMeter, RECORD_KIND_NAMES, RECORD_STRIDE, RecordKind, RENDERS_PACK, toLines } from '../../src/protocol';
-import { RollupStore } from '../../src/content/main/store';
+import { RollupStore } from '../../src/content/agent/store';
 
 function batch(...rows: number[][]): Float64Array {
   const d = new Float64Array(rows.length * RECORD_STRIDE);

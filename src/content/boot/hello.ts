@@ -3,31 +3,31 @@
  * document_start only while some tab is being inspected (the overlay on or a
  * panel open: src/background/index.ts). It asks the worker once, without a
  * port, whether this tab's overlay is on or a panel is open on it, and hears
- * its broadcasts until the main part starts; when the frame is wanted, it asks
- * for the main part (content-main.js, which then says its own hello). So a
+ * its broadcasts until the content agent starts; when the frame is wanted, it asks
+ * for the content agent (content-agent.js, which then says its own hello). So a
  * new document in an inspected tab turns on, and in every other page load
  * nothing of ours touches the extension APIs.
  */
 import { Source } from '../../protocol/constants';
-import { HELLO_KEY, MAIN_STARTED } from './handoff';
-import { askForMain, toWorker } from './worker';
+import { HELLO_KEY, AGENT_STARTED } from './handoff';
+import { askForAgent, toWorker } from './worker';
 
 type Msg = { source?: unknown; type?: unknown; payload?: unknown } | null;
 
 const g = globalThis as unknown as Record<string | symbol, unknown>;
 
 function heard(raw: unknown): void {
-  if (g[MAIN_STARTED] !== undefined) return; // main hears the worker itself
+  if (g[AGENT_STARTED] !== undefined) return; // the content agent hears the worker itself
   const m = raw as Msg;
   if (!m || m.source !== Source.Background) return;
   const p = m.payload as { mode?: unknown; panel?: unknown; connected?: unknown } | null;
   // Wanted: the tab's overlay is on, or a DevTools panel is open on it.
   const wanted = ((m.type === 'mode' || m.type === 'helloAck') && p && p.mode !== 'off')
     || (m.type === 'panel' && p && p.connected === true) || (m.type === 'helloAck' && p && p.panel === true);
-  if (wanted) askForMain();
+  if (wanted) askForAgent();
 }
 
-if (g[HELLO_KEY] === undefined && g[MAIN_STARTED] === undefined) {
+if (g[HELLO_KEY] === undefined && g[AGENT_STARTED] === undefined) {
   g[HELLO_KEY] = true;
   try {
     // The worker's broadcasts reach every frame of the tab (tabs.sendMessage), ported or not.

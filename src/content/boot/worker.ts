@@ -19,8 +19,8 @@ export function toWorker(type: string, payload: unknown, onFail?: () => void): P
   }
 }
 
-/** Asks the worker for content-main.js, once per frame (the boot and content-hello.js share the flag). */
-export function askForMain(onFail?: () => void): void {
+/** Asks the worker for content-agent.js, once per frame (the boot and content-hello.js share the flag). */
+export function askForAgent(onFail?: () => void): void {
   const g = globalThis as unknown as Record<string, unknown>;
   if (g[REQUESTED_KEY] === true) return;
   g[REQUESTED_KEY] = true;

@@ -1,6 +1,6 @@
 /**
  * The MAIN world's end of the private channel to the content script, taken
- * from the channel's offer: the event the content script's main part
+ * from the channel's offer: the event the content script's agent
  * dispatches on window with the other end of its `MessageChannel`, of a type
  * that carries the secret and this agent's offer number (boot/index.ts,
  * boot/link.ts). No page script can name that type, so none can listen for it

@@ -1,6 +1,6 @@
 /**
  * agent.js: injected into the MAIN world by the service worker with the
- * content script's main part, when the frame is first wanted (the overlay on,
+ * content script's agent, when the frame is first wanted (the overlay on,
  * a panel open, a call of the page's API; never at document_start), so a page
  * where nothing of that happens pays only for the boot script. Evaluating the
  * bundle does nothing but offer `start` to the boot script
@@ -45,7 +45,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       + 'uses only the browser\'s own, so the overlay cannot read this page');
   });
   if (send === null) return null;
-  /** Status goes out only once the content script's main part has said it listens (its first `state`). */
+  /** Status goes out only once the content script's agent has said it listens (its first `state`). */
   let announcing = false;
   const announce = (): void => {
     if (announcing) send('status', status());
@@ -194,7 +194,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       case 'state': {
         st = contentState(msg.payload);
         if (!announcing) {
-          // The content script's main part listens: from now on it hears of React (and answers it at once).
+          // The content script's agent listens: from now on it hears of React (and answers it at once).
           announcing = true;
           announce();
         }

@@ -2,7 +2,7 @@
  * `window.__LAYOUT_COST__`: the automation API for tests, benchmarks and
  * users' own scripts (README, "Automation API"). Every call goes, its
  * arguments copied as the page gave them, to the agent (injected with the
- * content script's main part when the frame is first wanted), which forwards
+ * content script's agent when the frame is first wanted), which forwards
  * it to the content script over the private port; the content script checks
  * the arguments like everything from the page and answers those that have an
  * answer. A call made before the agent is there is kept and wakes the content

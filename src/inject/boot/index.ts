@@ -8,7 +8,7 @@
  *   `window.status` (read and put back here, before any page script);
  * - `window.__LAYOUT_COST__` (api.ts), whose calls wait here for the agent;
  * - `window.__LAYOUT_COST_OFFER__`, through which the agent (agent/, injected
- *   with the content script's main part when the frame is first wanted) is
+ *   with the content script's agent when the frame is first wanted) is
  *   handed the document_start state and makes the channel (link.ts).
  * Nothing else, and nothing of agent/ (the build enforces it): every byte here
  * is compiled on every page load (docs/PERFORMANCE.md, always on).
@@ -133,7 +133,7 @@ function main(win: Window & typeof globalThis): void {
     keep: (c) => {
       // A ring written by index, not push/shift: the page may have replaced those since load (issue 45).
       kept[keptN++ % MAX_KEPT] = c;
-      // The content script's main part answers the API: the content boot asks for it (and the agent) on this event.
+      // The content script's agent answers the API: the content boot asks for it (and the agent) on this event.
       // It carries nothing: a page that dispatches it gets what calling the API gets it.
       if (woken || secret === null) return;
       woken = true;

@@ -1,7 +1,7 @@
 /**
  * The link between the boot script (document_start, every frame: hook, rAF,
  * attachShadow, the channel's secret and the API's forwarders) and the agent
- * (injected with the content script's main part, when the frame is first
+ * (injected with the content script's agent, when the frame is first
  * wanted: the overlay on, a panel open, a call of the API). They are separate
  * bundles in one MAIN world; they meet through one frozen function on window
  * (OFFER_KEY) and an event only the extension can dispatch, so page code can
@@ -178,7 +178,7 @@ export type AgentStart = (link: BootLink, offer: Event) => AgentHandle | null;
  * library output: `__LAYOUT_COST_OFFER__(start)` is the bundle's last
  * statement). It returns the offer's number, which is thereby the script's
  * completion value: `chrome.scripting.executeScript` hands it to the service
- * worker, the worker to the content script's main part (src/content/boot/
+ * worker, the worker to the content script's agent (src/content/boot/
  * handoff.ts), which dispatches the channel's offer as an event whose type
  * carries the secret and that number (OFFER_EVENT + secret + ':' + number).
  * Page code may offer too; it cannot name the event's type.

@@ -1,6 +1,6 @@
 /**
  * The content script's end of the private channel to the MAIN world. Made
- * here, when main starts (the frame is wanted: the overlay on, a panel open,
+ * here, when the content agent starts (the frame is wanted: the overlay on, a panel open,
  * a call of the page's API): one `MessageChannel`, whose other end is offered
  * to the agent the worker injected into the MAIN world just before, through
  * the boot there, with the secret the content boot handed it at load and the

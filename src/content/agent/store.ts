@@ -226,7 +226,7 @@ export class RollupStore {
   /**
    * Bumped whenever something the overlay places by may have moved: a mount or unmount, bounds, an occluder or the
    * layer holding a component, a surface root, a reset. A batch that left it alone changed only numbers (costs,
-   * counts), which the overlay redraws at a lower rate (content/main/index.ts, scheduleRender).
+   * counts), which the overlay redraws at a lower rate (content/agent/index.ts, scheduleRender).
    */
   geometry = 0;
   /**

@@ -1,5 +1,5 @@
 /**
- * content-main.js: the content script's main part, injected into a frame's
+ * content-agent.js: the content script's agent, injected into a frame's
  * isolated world by the service worker when the frame first needs it (the
  * overlay on, a panel open, a call of the page's API); never at page load.
  * Owns the rollup store, the overlay canvas and the user's interaction state.
@@ -13,7 +13,7 @@ import { EXPERIMENT_OVERLAY_OFF } from '../../protocol/experiment-request';
 import { envelope, Source, settingsValidator, INVALID, type Mode, type PixelAnswer, type PageStatus, type SelfCost, type Settings, type Snapshot } from '../../protocol';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
-import { HANDOFF_KEY, MAIN_STARTED, type Handoff } from '../boot/handoff';
+import { HANDOFF_KEY, AGENT_STARTED, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
 import { renderDue } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
@@ -575,7 +575,7 @@ function settle<T>(waiters: Map<number, (value: T) => void>, seq: number, value:
 }
 
 const handoff = (globalThis as unknown as Record<string, unknown>)[HANDOFF_KEY] as Handoff | undefined;
-const started = MAIN_STARTED;
+const started = AGENT_STARTED;
 const g = globalThis as unknown as Record<symbol, unknown>;
 if (handoff !== undefined && g[started] === undefined) {
   g[started] = true;

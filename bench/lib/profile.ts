@@ -243,7 +243,7 @@ export const ROOMS: readonly { room: string; prefixes: readonly string[] }[] = [
   { room: 'agent: React adapter (MAIN)', prefixes: ['src/inject/agent/react/'] },
   { room: 'agent: pipeline and timing (MAIN)', prefixes: ['src/inject/agent/'] },
   { room: 'boot: hook, rAF, channel (MAIN)', prefixes: ['src/inject/'] },
-  { room: 'drawing: choice, placement, raster (isolated)', prefixes: ['src/overlay/', 'src/content/main/canvas/'] },
+  { room: 'drawing: choice, placement, raster (isolated)', prefixes: ['src/overlay/', 'src/content/agent/canvas/'] },
   { room: 'store, panel feed, relay (isolated)', prefixes: ['src/content/'] },
   { room: 'protocol checks (both)', prefixes: ['src/protocol/'] },
   { room: 'other', prefixes: [] },

@@ -20,6 +20,7 @@ import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { enableMode, experimentArgs, pinId, recordingRows } from './api-calls';
 import { PanelFeed, silentPage } from './panel-feed';
+import { Pending } from './pending';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
@@ -47,11 +48,11 @@ class Controller {
   private renderDue = 0;
   private renderedAt = -Infinity;
   private lastConfigKey = '';
-  private hitSeq = 0;
-  private hitWaiters = new Map<number, (id: number | null) => void>();
+  /** Requests to the page and the worker waiting for their answers (pending.ts). */
+  private readonly hits = new Pending<number | null>();
+  private readonly experiments = new Pending<ExperimentOutcome>();
+  private readonly captures = new Pending<PixelAnswer>();
   private devtoolsOpen = false;
-  private experimentSeq = 0;
-  private experimentWaiters = new Map<number, (outcome: ExperimentOutcome) => void>();
   /** The recording in progress, and the last one stopped (for exportTrace and the panel). */
   private recorder: Recorder | null = null;
   private lastRecording: Recording | null = null;
@@ -62,8 +63,6 @@ class Controller {
   private locateSeq = 0;
   /** The panel's live frame strip: the last LIVE_FRAMES frames, kept only while a panel is open and measuring. */
   private live: Recorder | null = null;
-  private captureSeq = 0;
-  private captureWaiters = new Map<number, (answer: PixelAnswer) => void>();
   private pendingMode: Mode | null = null;
   /** The last records batch number applied (0: none yet). */
   private lastSeq = 0;
@@ -253,14 +252,7 @@ class Controller {
   }
 
   private hitTest(x: number, y: number): Promise<number | null> {
-    const seq = ++this.hitSeq;
-    return new Promise((resolve) => {
-      this.hitWaiters.set(seq, resolve);
-      this.page.send('hitTest', { seq, x, y });
-      setTimeout(() => {
-        if (this.hitWaiters.delete(seq)) resolve(null);
-      }, 500);
-    });
+    return this.hits.ask((seq) => this.page.send('hitTest', { seq, x, y }), 500, () => null);
   }
 
   /**
@@ -275,17 +267,10 @@ class Controller {
       });
     }
     if (this.mode === 'off') return Promise.resolve({ ok: false, error: EXPERIMENT_OVERLAY_OFF });
-    const seq = ++this.experimentSeq;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        if (this.experimentWaiters.delete(seq)) resolve({ ok: false, error: 'no answer from the page' });
-      }, EXPERIMENT_TIMEOUT_MS);
-      this.experimentWaiters.set(seq, (outcome) => {
-        clearTimeout(timer);
-        if (outcome.ok) outcome.result.name = this.store.components.get(outcome.result.id)?.name ?? `#${outcome.result.id}`;
-        resolve(outcome);
-      });
-      this.page.send('experiment', { seq, request: req, pixels: fromPanel });
+    return this.experiments.ask((seq) => this.page.send('experiment', { seq, request: req, pixels: fromPanel }),
+      EXPERIMENT_TIMEOUT_MS, (): ExperimentOutcome => ({ ok: false, error: 'no answer from the page' })).then((outcome) => {
+      if (outcome.ok) outcome.result.name = this.store.components.get(outcome.result.id)?.name ?? `#${outcome.result.id}`;
+      return outcome;
     });
   }
 
@@ -294,20 +279,11 @@ class Controller {
    * switch of the declaration) to reach the screen, then the worker captures the tab.
    */
   private capture(step: number, rect: number[]): Promise<PixelAnswer> {
-    const reqId = ++this.captureSeq;
     this.overlay.hideForCapture(true);
-    return new Promise<PixelAnswer>((resolve) => {
-      const timer = setTimeout(() => {
-        if (this.captureWaiters.delete(reqId)) resolve({ ok: false, error: 'no screenshot came', pixelsCompared: 0, pixelsChanged: 0 });
-      }, CAPTURE_TIMEOUT_MS);
-      this.captureWaiters.set(reqId, (a) => {
-        clearTimeout(timer);
-        resolve(a);
-      });
-      requestAnimationFrame(() => requestAnimationFrame(() => {
-        this.bg.send('capture', { reqId, step, rect, dpr: window.devicePixelRatio || 1 });
-      }));
-    }).finally(() => this.overlay.hideForCapture(false));
+    return this.captures.ask((reqId) => requestAnimationFrame(() => requestAnimationFrame(() => {
+      this.bg.send('capture', { reqId, step, rect, dpr: window.devicePixelRatio || 1 });
+    })), CAPTURE_TIMEOUT_MS, (): PixelAnswer => ({ ok: false, error: 'no screenshot came', pixelsCompared: 0, pixelsChanged: 0 }))
+      .finally(() => this.overlay.hideForCapture(false));
   }
 
   private onPage(msg: PageMessage): void {
@@ -372,10 +348,10 @@ class Controller {
         break;
       }
       case 'experimentResult':
-        settle(this.experimentWaiters, msg.payload.seq, msg.payload.outcome);
+        this.experiments.settle(msg.payload.seq, msg.payload.outcome);
         break;
       case 'hit':
-        settle(this.hitWaiters, msg.payload.seq, msg.payload.id);
+        this.hits.settle(msg.payload.seq, msg.payload.id);
         break;
       case 'stack':
         this.feed.addStack(msg.payload.id, msg.payload.ms, msg.payload.stack, msg.payload.after);
@@ -436,7 +412,7 @@ class Controller {
         break;
       case 'captured': {
         const { reqId, ok, error, pixelsCompared, pixelsChanged } = msg.payload;
-        settle(this.captureWaiters, reqId, { ok, error, pixelsCompared, pixelsChanged });
+        this.captures.settle(reqId, { ok, error, pixelsCompared, pixelsChanged });
         break;
       }
       case 'located':
@@ -567,13 +543,6 @@ class Controller {
 }
 
 /** Calls and forgets the waiter for `seq`, if one is still waiting (an answer after its timeout finds none). */
-function settle<T>(waiters: Map<number, (value: T) => void>, seq: number, value: T): void {
-  const w = waiters.get(seq);
-  if (!w) return;
-  waiters.delete(seq);
-  w(value);
-}
-
 const handoff = (globalThis as unknown as Record<string, unknown>)[HANDOFF_KEY] as Handoff | undefined;
 const started = AGENT_STARTED;
 const g = globalThis as unknown as Record<symbol, unknown>;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Pending } from '../../src/content/agent/pending';
+import { Pending } from '../../src/protocol/pending';
 
 describe('Pending (requests waiting for their answers by number)', () => {
   it('numbers each request, settles it once with its own answer, and ignores answers nobody waits for', async () => {

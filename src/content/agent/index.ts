@@ -20,7 +20,7 @@ import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { enableMode, experimentArgs, pinId, recordingRows } from './api-calls';
 import { PanelFeed, silentPage } from './panel-feed';
-import { Pending } from './pending';
+import { Pending } from '../../protocol/pending';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';

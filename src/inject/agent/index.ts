@@ -22,6 +22,7 @@ import { type ContentMessage, openChannel, type PagePost } from './channel';
 import { contentState, NO_STATE, type ContentState } from './content-state';
 import { ExperimentRunner } from './experiment/experiment';
 import { nativeReaders } from './natives';
+import { Pending } from '../../protocol/pending';
 import { Pipeline } from './pipeline/pipeline';
 import { ReactAdapter } from './react/adapter';
 import { Reasons } from './reasons';
@@ -60,25 +61,20 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     () => (link.hook.renderers.size > 0 ? new ReactAdapter(link.hook, pipeline.clock) : null));
   pipeline.clock.outer = pristine;
   // Screenshot steps of experiments: asked of the content script, answered by `captured` with the same seq.
-  const captures = new Map<number, (a: PixelAnswer) => void>();
-  let captureSeq = 0;
-  const capture = (step: number, rect: number[]): Promise<PixelAnswer> => new Promise((resolve) => {
-    const seq = ++captureSeq;
-    captures.set(seq, resolve);
-    setTimeout(() => {
-      if (captures.delete(seq)) resolve({ ok: false, error: 'no screenshot came', pixelsCompared: 0, pixelsChanged: 0 });
-    }, 15_000);
-    link.post('capture', { seq, step, rect });
-  });
+  const captures = new Pending<PixelAnswer>();
+  const capture = (step: number, rect: number[]): Promise<PixelAnswer> => captures.ask((seq) => link.post('capture', { seq, step, rect }),
+    15_000, (): PixelAnswer => ({ ok: false, error: 'no screenshot came', pixelsCompared: 0, pixelsChanged: 0 }));
   const experiments = new ExperimentRunner({
     win, now: () => performance.now(), hostsOf: (id) => pipeline.hostsOf(id), capture,
     pause: () => pipeline.pauseForced(), resume: () => pipeline.resumeForced(), debug: (...args) => link.debug(...args),
   });
-  pipeline.onMeasured = (styleMs, layoutMs, forcedMs, end) => {
-    if (experiments.busy) experiments.frame({ styleMs, layoutMs, forcedMs }, end);
-  };
-  pipeline.experimenting = () => experiments.busy;
-  pipeline.onStop = () => experiments.abort('the overlay stopped during the experiment (turned off, or restarted after a lost message)');
+  pipeline.watch({
+    busy: () => experiments.busy,
+    frame: (styleMs, layoutMs, forcedMs, end) => {
+      if (experiments.busy) experiments.frame({ styleMs, layoutMs, forcedMs }, end);
+    },
+    stopped: () => experiments.abort('the overlay stopped during the experiment (turned off, or restarted after a lost message)'),
+  });
   const guard = (what: string, fn: () => void): void => {
     try {
       pipeline.clock.run(fn);
@@ -160,7 +156,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
   function status(): PageStatus {
     // A hook installed after ours (React DevTools) gets chained here at the latest.
     const { renderers, roots } = link.hook.counts();
-    const outside = pipeline.isRunning ? pipeline.forced?.outside : undefined;
+    const outside = pipeline.isRunning ? pipeline.forced.outside : undefined;
     return {
       renderers,
       roots,
@@ -228,10 +224,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       case 'captured': {
         const a = table.captured(msg.payload);
         if (a === INVALID) break;
-        const w = captures.get(a.seq);
-        if (!w) break;
-        captures.delete(a.seq);
-        w({ ok: a.ok, error: a.error, pixelsCompared: a.pixelsCompared, pixelsChanged: a.pixelsChanged });
+        captures.settle(a.seq, { ok: a.ok, error: a.error, pixelsCompared: a.pixelsCompared, pixelsChanged: a.pixelsChanged });
         break;
       }
       case 'experiment': {

@@ -12,7 +12,7 @@ import type { AgentLink } from '../../boot/link';
 import type { NativeReaders } from '../natives';
 import type { Reasons } from '../reasons';
 import { RingBuffer } from '../ring-buffer';
-import { BoundsReader } from './bounds';
+import { Geometry } from './geometry';
 import { attribute, type CostSink } from './attribution';
 import { Causes } from './causes';
 import { Probes } from './probes';
@@ -31,12 +31,23 @@ import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
 import { findEarlierRoots } from './shadow-walk';
 
+/** What runs on the measured frames (experiment/experiment.ts through the agent). */
+export interface FrameWatcher {
+  /** True while it puts its own declaration on the page: the pinned component's boundary is not read then. */
+  busy(): boolean;
+  /** Each measured frame's own figures, as they are measured. */
+  frame(styleMs: number, layoutMs: number, forcedMs: number, end: number): void;
+  /** The pipeline stopped (off, or a resync): whatever runs on it must end. */
+  stopped(): void;
+}
+
+const IDLE_WATCHER: FrameWatcher = { busy: () => false, frame: () => undefined, stopped: () => undefined };
+
 /** A tab that gets no frames (hidden) still hands its records over this often (frames: flush-cadence.ts). */
 const BACKSTOP_MS = PLACE_INTERVAL_MS * 3;
 // 16 384 × 48 B = 768 KB. A bigger burst (a large back-fill) is handed over early by
 // the registry's high-water mark, so the ring never has to hold a whole tree.
 const RING_CAPACITY = 1 << 14;
-const MAX_WANT_BOUNDS = 1000;
 /** What dirtied the pinned component goes to the content script at most this often. */
 const DIRTIED_INTERVAL_MS = 250;
 /** CHANGE_* bits of the changes that can cost layout. */
@@ -48,10 +59,6 @@ const MAX_ANIMATIONS = 256;
  * for, starts a discovery of foreign writers soon (mutations.ts).
  */
 const UNEXPLAINED_LAYOUT_MS = 0.3;
-/** Occluders sent at most (the topmost are kept). */
-const MAX_OCCLUDERS = 32;
-/** Elements of one occluder whose boxes make its rect: its top elements and what is under them, breadth first. */
-const OCCLUDER_ELEMENTS = 64;
 
 
 export class Pipeline {
@@ -59,7 +66,8 @@ export class Pipeline {
   readonly strings = new Interner();
   private readonly keys = new KeyBatch();
   readonly registry: Registry;
-  private readonly bounds: BoundsReader;
+  /** The drawn components' bounds and what the page stacks over them (geometry.ts). */
+  private readonly geometry: Geometry;
   readonly loop: FrameLoop;
   private readonly mutations: MutationTracker;
   /** How much layout a change at a place costs, measured on the page (probes.ts). */
@@ -78,7 +86,6 @@ export class Pipeline {
   private flushAt = 0;
   /** Flushes when no frame did for BACKSTOP_MS (a hidden tab: markDirty). */
   private backstopTimer: ReturnType<typeof setTimeout> | null = null;
-  private wantBounds: number[] = [];
   private pinned: number | null = null;
   /** What dirtied the pinned component (dirtied.ts). */
   private readonly dirtied: DirtiedTracker;
@@ -86,28 +93,18 @@ export class Pipeline {
   /** Frames in which only the pinned component (or DOM below it) changed, and their layout ms (EMA). */
   private alone = { frames: 0, layoutMs: 0 };
   private lastBoundary: string | null = null;
-  /** True while an experiment puts its own declaration on the page: the pinned component's boundary is not read then. */
-  experimenting: () => boolean = () => false;
   private forcedById = new Map<number, number>();
   private forcedCountById = new Map<number, number>();
-  forced: ForcedSource | null = null;
+  /** Forced reflows in the page's scripts, timed by wrappers of the layout-reading built-ins. */
+  readonly forced: ForcedSource;
   private rafReplacedReported = false;
   private rafBrokenReported = false;
   /** Records handed over since the agent started (`stats()`). */
   private recordsPosted = 0;
   /** Records batches posted (the content script sees a gap as a loss and asks for a resync). */
   private seq = 0;
-  /** The top layer (modal dialogs, open popovers) is re-read after a toggle or close event. */
-  private topLayerDirty = true;
-  private topLayer: Element[] = [];
-  /** Occluder rects last written, flat [x, y, w, h, …]. */
-  private lastOccluders: number[] = [];
-  /** The layer last written for each component written with a non-zero one (0, the page itself, for the rest). */
-  private layers = new Map<number, number>();
-  /** The bounds last written for each drawn component, [x, y, width, height]; cleared when the drawn set is given again. */
-  private lastBounds = new Map<number, number[]>();
   private readonly onTopLayer = (): void => {
-    this.topLayerDirty = true;
+    this.geometry.topLayerChanged();
     this.markDirty();
   };
   private readonly now: () => number;
@@ -129,10 +126,8 @@ export class Pipeline {
       } else this.shares.set(a, { id: a, styleMs: b, layoutMs: c });
     },
   };
-  /** Each measured frame's own figures, as they are measured (a running experiment, experiment/experiment.ts). */
-  onMeasured: ((styleMs: number, layoutMs: number, forcedMs: number, end: number) => void) | null = null;
-  /** The pipeline stopped (off, or a resync): whatever runs on it must end. */
-  onStop: (() => void) | null = null;
+  /** What runs on the measured frames (an experiment): told each frame's figures and when the pipeline stops. */
+  private watcher: FrameWatcher = IDLE_WATCHER;
 
   constructor(private readonly link: AgentLink, readers: NativeReaders, private readonly reasons: Reasons,
     private readonly win: Window & typeof globalThis,
@@ -143,8 +138,8 @@ export class Pipeline {
       new Causes<Entry>(() => styleSheets(win, link.shadow), this.now, CAUSED));
     this.registry.onChange = this.markDirty;
     this.registry.onRingHigh = () => this.postRecords();
-    this.bounds = new BoundsReader(win);
-    this.registry.onStructure = () => this.bounds.markStale();
+    this.geometry = new Geometry(win, this.ring, this.registry, this.now);
+    this.registry.onStructure = () => this.geometry.structureChanged();
     this.dirtied = new DirtiedTracker(win, { enter: () => this.clock.enter(), leave: () => this.clock.leave() });
     this.registry.onCommitted = () => this.dirtied.takeReact();
     this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
@@ -152,7 +147,7 @@ export class Pipeline {
     this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
       { enter: () => this.clock.enter(), leave: () => this.clock.leave() }, this.now);
     this.probes = new Probes({
-      win, now: this.now, pause: () => this.forced?.pause(), resume: () => this.forced?.resume(),
+      win, now: this.now, pause: () => this.forced.pause(), resume: () => this.forced.resume(),
       debug: (...args) => link.debug(...args),
     }, (fn) => /\[native code\]/.test(readers.sourceOf(fn) ?? ''));
     this.forced = new ForcedReflowTimer({
@@ -170,6 +165,11 @@ export class Pipeline {
 
   /** findShadowRoots ran (once a page). */
   private shadowsFound = false;
+
+  /** The one watcher of the measured frames (the agent's experiment runner). */
+  watch(w: FrameWatcher): void {
+    this.watcher = w;
+  }
 
   get isRunning(): boolean {
     return this.running;
@@ -207,7 +207,7 @@ export class Pipeline {
     }
     // What the frame timing and counts can do without: each failure is said, and the rest runs.
     this.optional('counting inside shadow roots', () => this.findShadowRoots());
-    this.optional('forced-reflow timing', () => this.forced?.install());
+    this.optional('forced-reflow timing', () => this.forced.install());
     this.optional('the MutationObserver (DOM changes React did not make)', () => this.mutations.start());
     this.probes.start();
     this.startListening();
@@ -246,7 +246,7 @@ export class Pipeline {
     // Dialogs and popovers fire `toggle` (and dialogs `close`) when they enter or leave the top layer; neither bubbles.
     this.win.addEventListener('toggle', this.onTopLayer, { capture: true, passive: true });
     this.win.addEventListener('close', this.onTopLayer, { capture: true, passive: true });
-    this.topLayerDirty = true;
+    this.geometry.topLayerChanged();
   }
 
   /** Attach to the framework once a renderer exists (now, or when one registers later). */
@@ -261,20 +261,17 @@ export class Pipeline {
   stop(): void {
     if (!this.running) return;
     this.running = false;
-    this.onStop?.();
+    this.watcher.stopped();
     this.adapter?.detach();
     this.adapter = null;
     this.loop.uninstall();
-    this.forced?.uninstall();
+    this.forced.uninstall();
     this.mutations.stop();
     this.win.removeEventListener('scroll', this.markDirty, { capture: true });
     this.win.removeEventListener('resize', this.markDirty);
     this.win.removeEventListener('toggle', this.onTopLayer, { capture: true });
     this.win.removeEventListener('close', this.onTopLayer, { capture: true });
-    this.topLayer = [];
-    this.lastOccluders = [];
-    this.layers.clear();
-    this.lastBounds.clear();
+    this.geometry.clear();
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (this.backstopTimer !== null) clearTimeout(this.backstopTimer);
@@ -283,7 +280,6 @@ export class Pipeline {
     this.ring.clear();
     this.strings.reset();
     this.keys.clear();
-    this.wantBounds = [];
     this.dirtied.stop();
     this.probes.clear();
     this.animationKinds = new WeakMap();
@@ -293,7 +289,8 @@ export class Pipeline {
   }
 
   configure(cfg: ContentToPage['config']): void {
-    this.wantBounds = cfg.wantBounds.slice(0, MAX_WANT_BOUNDS);
+    // Every drawn component's bounds are written again (and the table holds only the drawn ones).
+    this.geometry.setWanted(cfg.wantBounds);
     this.track.enabled = cfg.track;
     if (cfg.commits !== this.registry.wantCommits) {
       this.registry.wantCommits = cfg.commits;
@@ -309,8 +306,6 @@ export class Pipeline {
       this.pinned = cfg.pinned;
       this.trackDirtied(true);
     }
-    // Every drawn component's bounds are written again (and the table holds only the drawn ones).
-    this.lastBounds.clear();
     this.markDirty();
   }
 
@@ -341,7 +336,7 @@ export class Pipeline {
       this.clock.leave();
       // The whole native callback is ours (flush included): the Long Animation
       // Frames cross-check must not mistake any of it for foreign rAF work.
-      this.forced?.loopRan(this.loop.tickStartMs, this.now() - this.loop.tickStartMs);
+      this.forced.loopRan(this.loop.tickStartMs, this.now() - this.loop.tickStartMs);
     }
   }
 
@@ -390,12 +385,12 @@ export class Pipeline {
       this.ring.write(RecordKind.Frame, this.frameNo, t1 - t0, t2 - t1, forcedMs, t0);
       // The page's own style and layout, only moved earlier: not ours.
       this.clock.exclude(t2 - t0);
-      this.readBounds();
+      this.geometry.read();
       // Layout is clean: measure the places the split needed and did not know yet (our own time).
       this.probes.run();
       this.mutations.endFrame(unexplained);
       this.trackDirtied(false);
-      this.onMeasured?.(t1 - t0, t2 - t1, forcedMs, this.now());
+      this.watcher.frame(t1 - t0, t2 - t1, forcedMs, this.now());
       // A running animation that restyles or relayouts makes frames of its own: measure them too.
       if (animating) this.markDirty();
     } catch (e) {
@@ -509,15 +504,15 @@ export class Pipeline {
       this.lastDirtiedPost = now;
       let boundary = this.lastBoundary;
       // During an experiment the computed style would show its declaration, not the page's.
-      if (pinChanged || !this.experimenting()) {
+      if (pinChanged || !this.watcher.busy()) {
         // At frame end style is clean and this forces nothing; on a pin change it may: ours either way, not the page's.
-        this.forced?.pause();
+        this.forced.pause();
         try {
           boundary = hosts.length > 0 ? boundaryOf(this.win, hosts) : null;
         } catch (e) {
           this.link.debug('boundary', e);
         } finally {
-          this.forced?.resume();
+          this.forced.resume();
         }
         this.lastBoundary = boundary;
       }
@@ -542,73 +537,6 @@ export class Pipeline {
     if (announce) this.link.announce();
   }
 
-  /** Bounds of the components the overlay will draw or hit-test; layout is clean right now. */
-  private readBounds(): void {
-    const now = this.now();
-    for (const id of this.wantBounds) this.writeBounds(id, now);
-    this.readOccluders();
-  }
-
-  /**
-   * What the page stacks over its content, bottom to top: floating portals' content (in document order),
-   * then the top layer. Each is written as one rect (its elements' boxes, breadth first: a dialog's root is
-   * often a zero-size wrapper of fixed children), and each wanted component gets the occluder holding it.
-   */
-  private readOccluders(): void {
-    const doc = this.win.document;
-    if (this.topLayerDirty) {
-      this.topLayerDirty = false;
-      this.topLayer = Array.from(doc.querySelectorAll(':modal, :popover-open'));
-    }
-    const floating = this.registry.floating;
-    if (floating.length === 0 && this.topLayer.length === 0 && this.lastOccluders.length === 0 && this.layers.size === 0) return;
-    const layers = floating.filter((l) => l[0].isConnected)
-      .sort((a, b) => (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    for (const el of this.topLayer) if (el.isConnected) layers.push([el]);
-    const vw = this.win.innerWidth, vh = this.win.innerHeight;
-    const kept: Element[][] = [];
-    const rects: number[] = [];
-    for (const layer of layers.slice(-MAX_OCCLUDERS)) {
-      const r = occluderRect(layer, vw, vh);
-      if (r === null) continue;
-      kept.push(layer);
-      rects.push(r[0], r[1], r[2], r[3]);
-    }
-    if (rects.length !== this.lastOccluders.length || rects.some((v, i) => v !== this.lastOccluders[i])) {
-      this.lastOccluders = rects;
-      this.ring.write(RecordKind.Occluder, -1);
-      for (let i = 0; i < rects.length; i += 4) this.ring.write(RecordKind.Occluder, i / 4, rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
-    }
-    for (const id of this.wantBounds) {
-      const e = this.registry.entries.get(id);
-      if (!e) continue;
-      const host = kept.length > 0 ? this.registry.hostsOf(e)[0] : undefined;
-      let layer = 0;
-      if (host) {
-        for (let k = kept.length - 1; k >= 0 && layer === 0; k--) {
-          if (kept[k].some((el) => el === host || el.contains(host))) layer = k + 1;
-        }
-      }
-      if (layer === (this.layers.get(id) ?? 0)) continue;
-      if (layer === 0) this.layers.delete(id);
-      else this.layers.set(id, layer);
-      this.ring.write(RecordKind.Layer, id, layer);
-    }
-    // Components that unmounted in a layer: nothing to write for them again.
-    if (this.layers.size > this.wantBounds.length) for (const id of this.layers.keys()) if (!this.isLive(id)) this.layers.delete(id);
-  }
-
-  private writeBounds(id: number, now: number): void {
-    const e = this.registry.entries.get(id);
-    if (!e) return;
-    const r = this.bounds.read(this.registry.hostsOf(e), now);
-    const x = r ? r.x : 0, y = r ? r.y : 0, w = r ? r.width : -1, h = r ? r.height : -1;
-    const last = this.lastBounds.get(id);
-    if (last !== undefined && x === last[0] && y === last[1] && w === last[2] && h === last[3]) return;
-    this.lastBounds.set(id, [x, y, w, h]);
-    this.ring.write(RecordKind.Bounds, id, x, y, w, h);
-  }
-
   private scheduleFlush(delayMs: number): void {
     const at = performance.now() + Math.max(0, delayMs);
     if (this.flushTimer !== null) {
@@ -626,10 +554,10 @@ export class Pipeline {
   /** Sends everything again (a batch was lost on the way): Reset, then a back-fill of every mounted component. */
   resync(): void {
     if (!this.running) return;
-    const wantBounds = this.wantBounds;
+    const wanted = this.geometry.wanted;
     this.stop();
     this.start();
-    this.wantBounds = wantBounds;
+    this.geometry.setWanted(wanted);
     this.markDirty();
   }
 
@@ -668,23 +596,23 @@ export class Pipeline {
   hitTest(x: number, y: number): number | null {
     if (!this.adapter) return null;
     // Our own read: not a page forced reflow.
-    this.forced?.pause();
+    this.forced.pause();
     let el: Element | null;
     try {
       el = this.win.document.elementFromPoint(x, y);
     } finally {
-      this.forced?.resume();
+      this.forced.resume();
     }
     if (!el) return null;
     const id = this.adapter.ownerOf(el);
     if (id <= 0) return null;
     // elementFromPoint just left layout clean: send the hovered component's box
     // now, so Inspect does not wait a frame for it.
-    this.forced?.pause();
+    this.forced.pause();
     try {
-      this.writeBounds(id, this.now());
+      this.geometry.write(id);
     } finally {
-      this.forced?.resume();
+      this.forced.resume();
     }
     this.postRecords();
     return id;
@@ -703,13 +631,11 @@ export class Pipeline {
       recordsPosted: this.recordsPosted,
       /** Batches handed over so far (flush-cadence.ts decides how often). */
       batchesPosted: this.seq,
-      wantBounds: this.wantBounds.length,
+      ...this.geometry.stats(),
       hostsTracked: this.link.shadow.hosts.length,
       pendingRecounts: this.registry.pendingRecounts,
       portals: this.adapter?.portalCount ?? 0,
       floating: this.registry.floating.length,
-      occluders: this.lastOccluders.length / 4,
-      topLayer: this.topLayer.length,
       /** 1 while the Performance panel track is written (DevTools open on the tab and the setting on). */
       track: this.track.enabled ? 1 : 0,
       /** 1 while components' keys go to the content script (a panel or a recording shows them; registry `wantKeys`). */
@@ -744,35 +670,12 @@ export class Pipeline {
 
   /** Our own layout reads (an experiment's box comparison) run between these: not the page's forced reflows. */
   pauseForced(): void {
-    this.forced?.pause();
+    this.forced.pause();
   }
 
   resumeForced(): void {
-    this.forced?.resume();
+    this.forced.resume();
   }
-}
-
-/**
- * The union of the boxes of a layer's elements and what is under them, breadth first, the first
- * OCCLUDER_ELEMENTS elements: a dialog's content is often zero-size wrappers around fixed children.
- * Clipped to the viewport; null when nothing of it shows.
- */
-function occluderRect(layer: readonly Element[], vw: number, vh: number): [number, number, number, number] | null {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  const queue: Element[] = layer.slice(0, OCCLUDER_ELEMENTS);
-  for (let i = 0; i < queue.length; i++) {
-    const el = queue[i];
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.height > 0) {
-      if (r.left < x0) x0 = r.left;
-      if (r.top < y0) y0 = r.top;
-      if (r.right > x1) x1 = r.right;
-      if (r.bottom > y1) y1 = r.bottom;
-    }
-    for (let c = el.firstElementChild; c !== null && queue.length < OCCLUDER_ELEMENTS; c = c.nextElementSibling) queue.push(c);
-  }
-  x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(vw, x1); y1 = Math.min(vh, y1);
-  return x1 > x0 && y1 > y0 ? [x0, y0, x1 - x0, y1 - y0] : null;
 }
 
 function errorText(e: unknown): string {

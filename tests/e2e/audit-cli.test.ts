@@ -92,7 +92,14 @@ describe('layout-cost audit, the CLI (e2e)', function () {
     const heavy = report.types.find((t: any) => t.name === 'Heavy');
     expect(heavy.layoutMs.p95).to.be.greaterThan(2);
     expect(report.frames).to.be.greaterThan(10);
+    // Our own cost (held against a CPU profile by always-on.test.ts): the report carries the page's two figures, which
+    // come from one window — ms per frame over share of the wall is that window's frame interval, never shorter than
+    // the run's frames came (half of it, for a window that closed as the work stopped).
     expect(report.self.msPerFrame).to.be.greaterThan(0);
+    expect(report.self.mainThreadShare).to.be.within(0.0005, 0.5);
+    const interval = report.self.msPerFrame / report.self.mainThreadShare;
+    console.log(`    [audit] own cost ${report.self.msPerFrame} ms a frame, ${report.self.mainThreadShare} of the wall: a frame each ${interval.toFixed(1)} ms; the run: ${((report.seconds * 1000) / report.frames).toFixed(1)} ms`);
+    expect(interval).to.be.within(0.5 * (report.seconds * 1000) / report.frames, 2000);
 
     const generous = budgetFile('generous.json', { defaults: { layoutMs: 1000, styleMs: 1000 }, page: { layoutMsPerFrame: 1000 } });
     const ok = await cli(['audit', url('timing-load-r19.html'), '--steps', STEPS, '--budget', generous, '--out', path.join(tmp, 'ok')]);

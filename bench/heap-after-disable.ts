@@ -11,8 +11,8 @@
  * Fails (exit 1) when what stays grows by more than `--budget` bytes per component (default 2) or the fixed part is
  * over `--fixed` MB (default 3).
  */
-import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
-import { heapByKind, kindDiff, totalBytes, type Kind } from './lib/heap';
+import { commandLine, enableOverlay, lc, machineNote, numArg, parseArgs, sleep, waitFor, type BenchBrowser } from './lib/env';
+import { atTwoSizes, heapByKind, kindDiff, openSoak, totalBytes, type Kind } from './lib/heap';
 import { table } from './lib/stats';
 import { recordStatus } from './lib/status';
 
@@ -30,12 +30,9 @@ interface Kept {
   kinds: Map<string, Kind>;
 }
 
-async function keptAfterDisable(b: Awaited<ReturnType<typeof launchBrowser>>, origin: string, rows: number): Promise<Kept> {
-  const page = await b.newPage();
+async function keptAfterDisable(b: BenchBrowser, origin: string, rows: number): Promise<Kept> {
+  const page = await openSoak(b, origin, rows, PER);
   try {
-    await page.goto(`${origin}/soak.html?rows=${rows}&per=${PER}`, { waitUntil: 'load', timeout: 120_000 });
-    await waitFor(() => page.evaluate('(window).__fixtureReady === true'), 'the fixture', 120_000);
-    await sleep(1000);
     const cdp = await page.createCDPSession();
     const never = await heapByKind(cdp);
     await enableOverlay(page, rows);
@@ -55,18 +52,7 @@ async function keptAfterDisable(b: Awaited<ReturnType<typeof launchBrowser>>, or
 }
 
 async function main(): Promise<void> {
-  const dist = prepareBuild(args);
-  const server = await startServer();
-  const b = await launchBrowser({ dist });
-  let small: Kept;
-  let large: Kept;
-  try {
-    small = await keptAfterDisable(b, server.origin, SMALL);
-    large = await keptAfterDisable(b, server.origin, LARGE);
-  } finally {
-    await b.close();
-    await server.close();
-  }
+  const [small, large] = await atTwoSizes(args, SMALL, LARGE, keptAfterDisable);
   const rows = [...large.kinds.entries()].sort((x, y) => Math.abs(y[1].bytes) - Math.abs(x[1].bytes)).slice(0, TOP);
   console.log(`\nHeap after disable − never enabled, by kind (soak.html, ${LARGE} rows × ${PER} elements)`);
   console.log(table(['kept B', 'objects', 'kind'], rows.map(([k, v]) => [String(v.bytes), String(v.count), k])));

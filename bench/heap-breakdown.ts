@@ -9,10 +9,10 @@
  *
  *   npx tsx bench/heap-breakdown.ts [--small 1000] [--large 4000] [--per 4] [--top 12] [--doc] [--no-build]
  */
-import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
+import { commandLine, enableOverlay, machineNote, numArg, parseArgs, sleep, type BenchBrowser } from './lib/env';
 import { mdTable, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
-import { heapByKind, kindDiff, type Kind } from './lib/heap';
+import { atTwoSizes, heapByKind, kindDiff, openSoak, type Kind } from './lib/heap';
 
 const args = parseArgs();
 const SMALL = numArg(args, 'small', 1000);
@@ -21,12 +21,9 @@ const PER = numArg(args, 'per', 4);
 const TOP = numArg(args, 'top', 12);
 
 /** On minus off, by kind, in a fresh page of `rows` rows. */
-async function onMinusOff(b: Awaited<ReturnType<typeof launchBrowser>>, origin: string, rows: number): Promise<Map<string, Kind>> {
-  const page = await b.newPage();
+async function onMinusOff(b: BenchBrowser, origin: string, rows: number): Promise<Map<string, Kind>> {
+  const page = await openSoak(b, origin, rows, PER);
   try {
-    await page.goto(`${origin}/soak.html?rows=${rows}&per=${PER}`, { waitUntil: 'load' });
-    await waitFor(() => page.evaluate('(window).__fixtureReady === true'), 'the fixture');
-    await sleep(500);
     const cdp = await page.createCDPSession();
     const off = await heapByKind(cdp);
     await enableOverlay(page, rows);
@@ -40,18 +37,7 @@ async function onMinusOff(b: Awaited<ReturnType<typeof launchBrowser>>, origin: 
 }
 
 async function main(): Promise<void> {
-  const dist = prepareBuild(args);
-  const server = await startServer();
-  const b = await launchBrowser({ dist });
-  let small: Map<string, Kind>;
-  let large: Map<string, Kind>;
-  try {
-    small = await onMinusOff(b, server.origin, SMALL);
-    large = await onMinusOff(b, server.origin, LARGE);
-  } finally {
-    await b.close();
-    await server.close();
-  }
+  const [small, large] = await atTwoSizes(args, SMALL, LARGE, onMinusOff);
   const comps = LARGE - SMALL;
   const rows = [...new Set([...small.keys(), ...large.keys()])].map((key) => {
     const s = small.get(key) ?? { count: 0, bytes: 0 };

@@ -2,7 +2,8 @@
  * Heap snapshots from the benches' side: the self sizes of every object in the page's isolate (both worlds: the
  * page's and the content script's), summed by kind, and the difference between two such sums.
  */
-import type { CDPSession } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
+import { launchBrowser, prepareBuild, sleep, startServer, waitFor, type BenchBrowser } from './env';
 
 export interface Kind {
   count: number;
@@ -62,4 +63,27 @@ export function totalBytes(kinds: Map<string, Kind>): number {
   let n = 0;
   for (const k of kinds.values()) n += k.bytes;
   return n;
+}
+
+/** A fresh page of tests/fixtures/soak.html with `rows` components of `per` elements, once it is mounted and quiet. */
+export async function openSoak(b: BenchBrowser, origin: string, rows: number, per: number): Promise<Page> {
+  const page = await b.newPage();
+  await page.goto(`${origin}/soak.html?rows=${rows}&per=${per}`, { waitUntil: 'load', timeout: 120_000 });
+  await waitFor(() => page.evaluate('(window).__fixtureReady === true'), 'the fixture', 120_000);
+  await sleep(rows > 10_000 ? 1000 : 500);
+  return page;
+}
+
+/** `measure` at two page sizes, each in a fresh page of one browser with the extension (the build the args ask for). */
+export async function atTwoSizes<T>(args: Map<string, string>, small: number, large: number,
+  measure: (b: BenchBrowser, origin: string, rows: number) => Promise<T>): Promise<[T, T]> {
+  const dist = prepareBuild(args);
+  const server = await startServer();
+  const b = await launchBrowser({ dist });
+  try {
+    return [await measure(b, server.origin, small), await measure(b, server.origin, large)];
+  } finally {
+    await b.close();
+    await server.close();
+  }
 }

@@ -102,66 +102,40 @@ describe('layout timing (e2e)', function () {
       expect(on).to.be.at.most(off + 0.05);
     });
 
-    it('the Performance panel track: Chrome\'s trace holds a "Layout Cost" group whose layout spans name Heavy and add up to the trace\'s Layout', async () => {
-      const trackEvents = async (frames: number): Promise<{ spans: { message: string; track: string; start: number; end: number }[]; layoutMs: number }> => {
-        let windowed: { from: number; to: number; pid: number; tid: number } | null = null;
+    it('the Performance panel track, only with DevTools open, and a recording exported as a trace: both add up to Chrome\'s UpdateLayoutTree + Layout and name Heavy', async () => {
+      const trackSpans = async (frames: number): Promise<number> => {
         const events = await traced(page, async () => {
           await page.evaluate(() => performance.mark('lc-track-start'));
           await runWork(page, frames);
-          await settled(page);
           await page.evaluate(() => performance.mark('lc-track-end'));
         });
-        windowed = markWindow(events, 'lc-track-start', 'lc-track-end');
-        const w = windowed;
-        const spans = events.filter((e) => e.name === 'TimeStamp' && e.pid === w.pid && e.ts >= w.from && e.ts <= w.to)
-          .map((e) => (e.args as { data: { message: string; track: string; trackGroup: string; start: number; end: number } }).data)
-          .filter((d) => d.trackGroup === 'Layout Cost');
-        return { spans, layoutMs: styleLayoutWithin(events, w).layoutMs };
+        const w = markWindow(events, 'lc-track-start', 'lc-track-end');
+        return events.filter((e) => e.name === 'TimeStamp' && e.pid === w.pid && e.ts >= w.from && e.ts <= w.to
+          && (e.args as any)?.data?.trackGroup === 'Layout Cost').length;
       };
       // The agent says whether it writes the track (internals().track); the trace is what holds it to that.
       const writing = async (): Promise<number> => (await lc.internals(page)).track as number;
       // DevTools closed (the Performance panel cannot record): nothing is written.
       expect(await writing()).to.equal(0);
-      const closed = await trackEvents(15);
-      expect(closed.spans, 'no track without DevTools open').to.have.length(0);
+      expect(await trackSpans(10), 'no track without DevTools open').to.equal(0);
+      // DevTools open, as when a developer records in the Performance panel: our track goes into the same trace.
       const devtools = await page.openDevTools();
-      let on: Awaited<ReturnType<typeof trackEvents>>;
-      try {
-        // The worker tells the page that DevTools opened; once the agent writes, measure a window of its own.
-        await waitFor(async () => (await writing()) === 1, { timeout: 30_000, what: 'the track once DevTools is open' });
-        on = await trackEvents(40);
-      } catch (e) {
-        await devtools.close();
-        throw e;
-      }
-      const layoutSpans = on.spans.filter((d) => d.track === 'Layout (by component)');
-      const spanMs = layoutSpans.reduce((t, d) => t + (d.end - d.start) / 1000, 0);
-      const heavyMs = layoutSpans.filter((d) => d.message === 'Heavy').reduce((t, d) => t + (d.end - d.start) / 1000, 0);
-      log(`track: ${on.spans.length} spans (${layoutSpans.length} layout), layout spans ${spanMs.toFixed(1)} ms of which Heavy`
-        + ` ${heavyMs.toFixed(1)}; the trace's Layout ${on.layoutMs.toFixed(1)} ms`);
-      expect(heavyMs).to.be.greaterThan(0.5 * spanMs);
-      // The spans are our frame-end layout figures (held to the trace within 10 % by the accuracy test above, without
-      // DevTools); with DevTools open beside a CPU hog they drift further (13 % seen, and 28.8 % once on 2026-11-26):
-      // within 40 % here — what this test holds is that the track carries those figures, not twice them or none.
-      expect(Math.abs(spanMs - on.layoutMs) / on.layoutMs).to.be.below(0.4);
-      // The setting turns it off: nothing written.
       const w = await h.worker();
-      await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, performanceTrack: false });
       try {
+        // The worker tells the page that DevTools opened (beside a CPU hog that took longer than a fixed 500 ms once).
+        await waitFor(async () => (await writing()) === 1, { timeout: 30_000, what: 'the track once DevTools is open' });
+        // Beside a CPU hog a busier moment of the machine can inflate most frames of one recording (once, in a CI run,
+        // the median frame read 11.6 % and 37.8 % over; 1.2–2.5 % in every other run): when the medians miss, the
+        // recording is made once more and the second one is held to everything. An error of ours misses twice.
+        if (!(await recordAndCheck(false))) await recordAndCheck(true);
+        // The setting turns it off: nothing written.
+        await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, performanceTrack: false });
         await waitFor(async () => (await writing()) === 0, { what: 'the track turned off' });
-        const off = await trackEvents(15);
-        expect(off.spans).to.have.length(0);
+        expect(await trackSpans(10), 'no track with the setting off').to.equal(0);
       } finally {
         await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS });
         await devtools.close();
       }
-    });
-
-    it('a recording exported as a trace: its events add up to Chrome\'s UpdateLayoutTree + Layout, name Heavy, and line up with the trace', async () => {
-      // Beside a CPU hog a busier moment of the machine can inflate most frames of one recording (once, in a CI run, the
-      // median frame read 11.6 % and 37.8 % over; 1.2–2.5 % in every other run): when the medians miss, the recording
-      // is made once more and the second one is held to everything. An error of ours misses twice.
-      if (!(await recordAndCheck(false))) await recordAndCheck(true);
     });
 
     /** One recording against the trace; false (nothing asserted yet) when a first attempt's medians miss. */
@@ -169,14 +143,7 @@ describe('layout timing (e2e)', function () {
       let ref = 0;
       let trace: { traceEvents: { name: string; cat?: string; ph: string; ts?: number; dur?: number; tid: number; args?: any }[] } | null = null;
       let recording: any = null;
-      // DevTools open, as when a developer records in the Performance panel: our track goes into the same trace.
-      const devtools = await page.openDevTools();
-      // The worker tells the page that DevTools opened (beside a CPU hog that took longer than a fixed 500 ms once).
-      await waitFor(() => page.evaluate(() => (window as any).__LAYOUT_COST__.internals().track === 1), { timeout: 30_000, what: 'the track on' })
-        .catch(async (e) => {
-          await devtools.close();
-          throw e;
-        });
+      // DevTools is open (the caller's): the same trace holds our Performance panel track.
       const events = await traced(page, async () => {
         ref = await page.evaluate(() => performance.mark('lc-rec-ref').startTime);
         await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
@@ -184,7 +151,7 @@ describe('layout timing (e2e)', function () {
         await settled(page);
         recording = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
         trace = await page.evaluate(() => (window as any).__LAYOUT_COST__.exportTrace());
-      }).finally(() => devtools.close());
+      });
       const mark = events.find((e) => e.name === 'lc-rec-ref' && e.cat.includes('user_timing'))!;
       const shift = mark.ts - ref * 1000; // page clock (µs) → trace clock
       const frames = trace!.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'layout-cost,frame');
@@ -245,9 +212,18 @@ describe('layout timing (e2e)', function () {
       for (const f of busy) if (flushes.some((e) => Math.abs(e.ts - ((f.ts ?? 0) + shift)) < 1000)) near++;
       expect(busy.length).to.be.at.least(40);
       expect(near / busy.length).to.be.greaterThan(0.9);
-      // The same run's trace holds our Performance panel track, naming Heavy.
-      expect(events.some((e) => e.name === 'TimeStamp' && (e.args as any)?.data?.trackGroup === 'Layout Cost'
-        && (e.args as any)?.data?.message === 'Heavy')).to.equal(true);
+      // The same run's trace holds our Performance panel track: its layout spans over the recorded frames name Heavy
+      // and add up to the trace's Layout. The spans are our frame-end layout figures; with DevTools open beside a CPU
+      // hog they drift further than the 10 % the accuracy test holds (13 % seen, and 28.8 % once on 2026-11-26): within
+      // 40 % here — what this holds is that the track carries those figures, not twice them or none.
+      const spans = events.filter((e) => e.name === 'TimeStamp' && e.pid === mark.pid && e.ts >= from && e.ts <= to)
+        .map((e) => (e.args as any)?.data as { message: string; track: string; trackGroup: string; start: number; end: number })
+        .filter((d) => d?.trackGroup === 'Layout Cost' && d.track === 'Layout (by component)');
+      const spanMs = spans.reduce((t, d) => t + (d.end - d.start) / 1000, 0);
+      const heavySpans = spans.filter((d) => d.message === 'Heavy').reduce((t, d) => t + (d.end - d.start) / 1000, 0);
+      log(`track: ${spans.length} layout spans, ${spanMs.toFixed(1)} ms of which Heavy ${heavySpans.toFixed(1)}; the trace's Layout ${truth.layoutMs.toFixed(1)} ms`);
+      expect(heavySpans).to.be.greaterThan(0.5 * spanMs);
+      expect(Math.abs(spanMs - truth.layoutMs) / truth.layoutMs).to.be.below(0.4);
       return true;
     }
 

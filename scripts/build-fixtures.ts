@@ -62,6 +62,8 @@ export const FIXTURES: FixtureBuild[] = [
   { app: 'self-timed', react: 19 },
   // Attribution (issue 43): components that change together, each checked against its cost alone.
   { app: 'attribution', react: 19 },
+  // Interactions and layout shifts (issue 46): each with a known culprit, and web-vitals as the reference.
+  { app: 'vitals', react: 19 },
   // Fast Refresh (issue 44): React Refresh's runtime; the hot updates are plain scripts (HOT_UPDATES).
   { app: 'hot', react: 19, dev: true },
 ];

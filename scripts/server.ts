@@ -4,6 +4,7 @@
  *   /build/      → build/ (bundled fixtures and demo)
  *   /demo/       → demo/
  * `?coi=1` on any page adds COOP/COEP headers (cross-origin isolated: 5 µs timers).
+ * `?delay=MS` (at most 10 s) answers that much later: an image that arrives late.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -48,7 +49,9 @@ export function startServer(port = 0): Promise<StaticServer> {
       }
       const csp = url.searchParams.get('csp');
       if (csp === 'strict') headers['content-security-policy'] = "default-src 'self'; script-src 'self'";
-      res.writeHead(200, headers).end(body);
+      const delay = Math.min(10_000, Math.max(0, Number(url.searchParams.get('delay')) || 0));
+      if (delay > 0) setTimeout(() => res.writeHead(200, headers).end(body), delay);
+      else res.writeHead(200, headers).end(body);
     });
   });
   return new Promise((resolve) => {

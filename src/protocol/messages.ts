@@ -17,6 +17,7 @@ import { contentToPage } from './content-to-page';
 import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
 import type { DirtiedBy, OutsideMeasurement, SelfCost } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
+import { vitalsValidator, type Vitals, type VitalsDelta } from './vitals';
 import { pair, recordingValidator, type Recording } from './recording';
 import { debugHintValidator, locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, type LocatedType, type LocateRequest, type TypeText } from './sources';
 import { parseWith } from './guard';
@@ -222,6 +223,8 @@ export interface Status extends PageStatus {
   self: SelfCost | null;
   /** Component types and how many were found in the page's scripts and mapped to their sources (issue 15). */
   sources?: { types: number; located: number; mapped: number; pending: number } | null;
+  /** Interactions and layout shifts since enable (issue 46); absent from an older content script. */
+  vitals?: Vitals | null;
 }
 const status: Validator<Status> = (v) => {
   const base = pageStatus(v);
@@ -231,6 +234,7 @@ const status: Validator<Status> = (v) => {
     self: nullable(contentToPage().selfCost),
     sources: (x: unknown) => (x === undefined || x === null ? null
       : isRecord({ types: num(0, 1e6), located: num(0, 1e6), mapped: num(0, 1e6), pending: num(0, 1e6) })(x)),
+    vitals: (x: unknown) => (x === undefined || x === null ? null : vitalsValidator(x)),
   })(v);
   return base === INVALID || rest === INVALID ? INVALID : { ...base, ...rest };
 };
@@ -290,6 +294,8 @@ export interface PageToContent {
    * travels in the page status.
    */
   types: { types: TypeText[]; members: [number, number][] };
+  /** Interactions new or updated and shifts new since the last, INP and CLS now (issue 46, protocol/vitals.ts). */
+  vitals: VitalsDelta;
 }
 
 export interface ContentToPage {
@@ -461,6 +467,7 @@ export const validators = {
       types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9), hint: debugHintValidator }), 2000),
       members: validItemsOf(pair, 20_000),
     }),
+    vitals: vitalsValidator,
   } satisfies Validators<PageToContent>,
   [Source.Content]: {
     ...contentToPage().table,

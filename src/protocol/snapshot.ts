@@ -98,6 +98,8 @@ export interface DirtiedBy {
   last: number;
 }
 
+import type { Interaction, LayoutShift } from './vitals';
+
 export interface Snapshot {
   time: number;
   frames: FrameTotals;
@@ -108,6 +110,14 @@ export interface Snapshot {
   components: SnapshotComponent[];
   /** Our own cost; null while off or before a second of measurement. */
   self: SelfCost | null;
+  /** Interactions since enable (issue 46, docs/VITALS.md): bounded, newest kept, always the one INP names. */
+  interactions: Interaction[];
+  /** INP since enable, as web-vitals computes it; null before any interaction. */
+  inp: { value: number; interactionId: number } | null;
+  /** Layout shifts since enable (without recent input), newest kept. */
+  shifts: LayoutShift[];
+  /** CLS since enable, in session windows as web-vitals; null before any shift. */
+  cls: number | null;
 }
 
 export interface LayoutCostState {

@@ -1,3 +1,4 @@
+import { NO_VITALS } from '../../src/protocol/vitals';
 /** A panel feed's source for unit tests: a real store, a React page that is on, no overlay, `send` as given. */
 import type { FeedSource } from '../../src/content/agent/panel-feed';
 import { RollupStore } from '../../src/content/agent/store';
@@ -20,5 +21,6 @@ export function fakeFeedSource(send: (type: string, payload: unknown) => void, s
     sources: () => null,
     sourcesVersion,
     ownNamesMinified: () => null,
+    vitals: () => NO_VITALS,
   };
 }

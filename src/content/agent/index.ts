@@ -24,6 +24,7 @@ import { Pending } from '../../protocol/pending';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
+import { mergeVitals, NO_VITALS, type Vitals } from '../../protocol/vitals';
 
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
 const EXPERIMENT_TIMEOUT_MS = 170_000;
@@ -64,6 +65,8 @@ class Controller {
   /** The panel's live frame strip: the last LIVE_FRAMES frames, kept only while a panel is open and measuring. */
   private live: Recorder | null = null;
   private pendingMode: Mode | null = null;
+  /** Interactions and layout shifts since enable, as the page agent last sent them (issue 46). */
+  vitals: Vitals = NO_VITALS;
   /** The last records batch number applied (0: none yet). */
   private lastSeq = 0;
   private modeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -118,6 +121,7 @@ class Controller {
       sources: () => (this.mode === 'off' ? null : this.sources.summary()),
       sourcesVersion: () => this.sources.version,
       ownNamesMinified: () => (this.mode === 'off' ? null : this.sources.ownNamesMinified()),
+      vitals: () => this.vitals,
     });
     // The port to the worker is held only while there is something to say (background-port.ts).
     this.bg = new BackgroundPort(
@@ -181,6 +185,7 @@ class Controller {
       this.locating = null;
       this.self.reset(0);
       this.lastSeq = 0;
+      this.vitals = NO_VITALS;
     }
     if (mode === 'off') this.overlay.setPin(null);
     this.overlay.setMode(mode);
@@ -360,6 +365,11 @@ class Controller {
       case 'dirtied':
         this.store.setDirtied(msg.payload);
         break;
+      case 'vitals':
+        if (this.mode === 'off') break;
+        this.vitals = mergeVitals(this.vitals, msg.payload);
+        this.feed.statusChanged();
+        break;
       case 'types': {
         // The agent hands its records over before this message: every member has mounted here (unless capped).
         for (const [id, t] of msg.payload.members) {
@@ -530,7 +540,7 @@ class Controller {
   }
 
   private snapshot(): Snapshot {
-    return this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost());
+    return this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost(), this.vitals);
   }
 
   selfCost(): SelfCost | null {

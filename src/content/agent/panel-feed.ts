@@ -3,6 +3,7 @@
  * changes and, while a panel is connected, the component table and the
  * pinned component's details a few times a second.
  */
+import type { Vitals } from '../../protocol/vitals';
 import type { ComponentRow, Mode, PageStatus, PinnedDetail, SelfCost, Status, TableMessage } from '../../protocol';
 import type { RollupStore } from './store';
 import { RowChange, rowFingerprint, TableDiff, toMicros } from './table-diff';
@@ -45,6 +46,8 @@ export interface FeedSource {
   sources(): Status['sources'];
   /** Bumped whenever a row's name or source may have changed (the source book's): the next table is whole. */
   sourcesVersion(): number;
+  /** Interactions and layout shifts since enable (the panel's lists). */
+  vitals(): Vitals;
 }
 
 /** The page's status while the MAIN world has said nothing (yet, or ever: `degraded` says why). */
@@ -96,7 +99,7 @@ export class PanelFeed {
     return {
       ...page, minified: own ?? page.minified, frameId: 0, mode: s.mode, pinned: o.pinned, components: s.store.components.size,
       droppedEvents: s.store.droppedEvents, droppedMessages: s.droppedMessages(), drawn: o.drawnCount, hidden: o.hiddenCount,
-      capped: o.capped, hovered: o.hovered, self: s.selfCost(), sources: s.sources(),
+      capped: o.capped, hovered: o.hovered, self: s.selfCost(), sources: s.sources(), vitals: s.vitals(),
     };
   }
 

@@ -10,6 +10,7 @@
  */
 import { RECORD_STRIDE, RecordKind, RENDERS_PACK, type Bounds, type ComponentRow, type FrameTotals, type SelfCost, type Snapshot } from '../../protocol';
 import type { DirtiedBy } from '../../protocol/snapshot';
+import { NO_VITALS, type Vitals } from '../../protocol/vitals';
 import { IdTable } from '../../protocol/id-table';
 import { packCounts, packedAuthored, packedRendered } from '../../protocol/packed-counts';
 import type { FrameSink } from './recorder';
@@ -644,7 +645,8 @@ export class RollupStore {
   }
 
   /** `meterAt`: where the overlay drew each component's meter (the overlay's, not the store's, to know). */
-  snapshot(meterAt: (id: number) => { x: number; y: number } | null = () => null, self: SelfCost | null = null): Snapshot {
+  snapshot(meterAt: (id: number) => { x: number; y: number } | null = () => null, self: SelfCost | null = null,
+    vitals: Vitals = NO_VITALS): Snapshot {
     const pe = this.ema(this.page);
     const components: Snapshot['components'] = [];
     for (const c of this.components.values()) {
@@ -670,6 +672,7 @@ export class RollupStore {
       occluders: this.occluders.map((o) => ({ ...o })),
       components,
       self: self ? { ...self } : null,
+      interactions: vitals.interactions, inp: vitals.inp, shifts: vitals.shifts, cls: vitals.cls,
     };
   }
 }

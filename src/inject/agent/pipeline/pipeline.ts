@@ -30,6 +30,8 @@ import { ForcedReflowTimer, type ForcedSource } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
 import { findEarlierRoots } from './shadow-walk';
+import { VitalsObserver } from '../vitals/observer';
+import { imageLoadedAt } from '../vitals/shifts';
 
 /** What runs on the measured frames (experiment/experiment.ts through the agent). */
 export interface FrameWatcher {
@@ -115,10 +117,17 @@ export class Pipeline {
   readonly track: PerfTrack;
   /** This frame's Cost records by component, for the track (filled only while it is on). */
   private readonly shares = new Map<number, FrameShare>();
+  /** Interactions and layout shifts (vitals/observer.ts), with the frame log they look back in. */
+  readonly vitals: VitalsObserver;
+  /** The animation time of the frame being measured (the rAF timestamp). */
+  private frameTs = 0;
+  /** The ring, and the track's shares and the frame log while they are on. */
   private readonly shareSink: CostSink = {
     write: (kind, a, b = 0, c = 0, d = 0, e = 0) => {
       this.ring.write(kind, a, b, c, d, e);
       if (kind !== RecordKind.Cost) return;
+      if (this.vitals.log.on) this.vitals.log.write(kind, a, b, c, d);
+      if (!this.track.enabled) return;
       const s = this.shares.get(a);
       if (s) {
         s.styleMs += b;
@@ -161,6 +170,23 @@ export class Pipeline {
       onSpan: (id, t0, ms) => this.track.forced(`${this.registry.nameOf(id)} (forced reflow)`, t0, ms),
     });
     this.track = new PerfTrack(win, link.raf.apply, readers.sourceOf);
+    const registry = this.registry;
+    this.vitals = new VitalsObserver({
+      ownerOf: (node) => this.adapter?.ownerOf(node) ?? 0,
+      nameOf: (id) => registry.nameOf(id),
+      hostOf: (id) => {
+        const e = registry.entries.get(id);
+        return e === undefined ? null : registry.hostsOf(e)[0] ?? null;
+      },
+      now: this.now,
+      run: (fn) => this.clock.run(fn),
+      post: (v) => link.post('vitals', v),
+      degrade: (reason) => reasons.add(reason),
+      debug: (what, e) => link.debug(what, e),
+      markDirty: () => this.markDirty(),
+      imageLoadedAt: (t, node) => imageLoadedAt(win.document, win.performance, t, node),
+    });
+    registry.log = this.vitals.log;
   }
 
   /** findShadowRoots ran (once a page). */
@@ -208,6 +234,7 @@ export class Pipeline {
     // What the frame timing and counts can do without: each failure is said, and the rest runs.
     this.optional('counting inside shadow roots', () => this.findShadowRoots());
     this.optional('forced-reflow timing', () => this.forced.install());
+    this.optional('interactions and layout shifts', () => this.vitals.start(this.win));
     this.optional('the MutationObserver (DOM changes React did not make)', () => this.mutations.start());
     this.probes.start();
     this.startListening();
@@ -266,6 +293,7 @@ export class Pipeline {
     this.adapter = null;
     this.loop.uninstall();
     this.forced.uninstall();
+    this.vitals.stop();
     this.mutations.stop();
     this.win.removeEventListener('scroll', this.markDirty, { capture: true });
     this.win.removeEventListener('resize', this.markDirty);
@@ -327,8 +355,9 @@ export class Pipeline {
     else this.backstopTimer = setTimeout(this.backstop, BACKSTOP_MS - since);
   };
 
-  private frame(_ts: number): void {
+  private frame(ts: number): void {
     if (!this.running) return;
+    this.frameTs = ts;
     this.clock.enter();
     try {
       this.measureFrame();
@@ -369,10 +398,11 @@ export class Pipeline {
       const w = this.weights;
       weigh(causes, this.probes.usable ? this.probes : null, w);
       this.noteAlone(w, t2 - t1 + forcedMs);
-      if (this.track.enabled) {
+      if (this.track.enabled || this.vitals.log.on) {
         attribute(this.shareSink, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
-        this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
+        if (this.track.enabled) this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
         this.shares.clear();
+        if (this.vitals.log.on) this.vitals.log.close(this.frameTs, t2, t1 - t0, t2 - t1, forcedMs, w.owners);
       } else {
         attribute(this.ring, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
       }
@@ -636,6 +666,10 @@ export class Pipeline {
       pendingRecounts: this.registry.pendingRecounts,
       portals: this.adapter?.portalCount ?? 0,
       floating: this.registry.floating.length,
+      /** Interactions and layout shifts: entries handled, our ms on them in all, the most one entry took (ms). */
+      vitalsEntries: this.vitals.handled,
+      vitalsMs: this.vitals.ownMs,
+      vitalsMaxMs: this.vitals.maxMs,
       /** 1 while the Performance panel track is written (DevTools open on the tab and the setting on). */
       track: this.track.enabled ? 1 : 0,
       /** 1 while components' keys go to the content script (a panel or a recording shows them; registry `wantKeys`). */

@@ -17,6 +17,7 @@
  * adapter's portal list when portals or counts changed; zero cost on a page
  * without portals.
  */
+import type { FrameLog } from '../vitals/frame-log';
 import { RecordKind, RENDERS_PACK } from '../../../protocol';
 import { IdTable } from '../../../protocol/id-table';
 import { packCounts, packedAuthored, packedRendered } from '../../../protocol/packed-counts';
@@ -172,6 +173,8 @@ export class Registry implements ComponentSink {
   private nextId = 1;
   private recounts: Entry[] = [];
   private stats: Entry[] = [];
+  /** Set by the pipeline: the frame log of renders and mounts (vitals/frame-log.ts), written while it is on. */
+  log: FrameLog | null = null;
   /** Set by the pipeline: something happened that needs a frame. */
   onChange: () => void = () => {};
   /** Set by the pipeline: some component's DOM structure may have changed. */
@@ -249,6 +252,7 @@ export class Registry implements ComponentSink {
     const e = new Entry(id, handle, live, COMMIT_ONE | (this.wantKeys ? KEYED : 0));
     this.entries.set(id, e);
     this.ring.write(RecordKind.Mount, id, live ? live.id : -1, depth, nameIdx, this.wantKeys ? this.keys.add(key) : -1);
+    this.log?.mounted(id);
     this.mark(e, RECOUNT);
     if (this.ring.length >= this.ringHigh) this.onRingHigh();
     return e;
@@ -271,6 +275,7 @@ export class Registry implements ComponentSink {
   rendered(e: Entry): void {
     if ((e.marks & GONE) !== 0) return;
     e.addCommit();
+    this.log?.rendered(e.id);
     // Held right here while nothing reads commit counts: no STATS entry to look at again at the flush (a busy grid's
     // 490 changed cells a commit; docs/PERFORMANCE.md, overlay on).
     if (this.wantCommits) this.mark(e, STATS);

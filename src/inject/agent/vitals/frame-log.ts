@@ -1,0 +1,97 @@
+/**
+ * The last few seconds of measured frames, each with its own attribution (issue 46): which components' own style,
+ * layout and forced-reflow ms it held, which rendered and which mounted in the commits before it, and whose DOM changed. Event Timing and
+ * `layout-shift` entries arrive after the paint; the interaction and shift books look back here for the frames they
+ * span. Written only while those entries can be observed; a frame that held nothing is not kept.
+ */
+import { RecordKind } from '../../../protocol';
+import type { CostSink } from '../pipeline/attribution';
+
+/** Frames kept (≈ 4 s at 60 Hz): an interaction's entries come within a frame or two of its paint. */
+export const FRAME_LOG_SIZE = 240;
+/** Renders or mounts logged per frame at most (a back-fill mounts the whole tree at once). */
+const MAX_IDS = 5000;
+
+export interface LoggedFrame {
+  /** The frame's animation time (the rAF timestamp): `layout-shift` entries carry it as their start time. */
+  ts: number;
+  /** When its style and layout ended (performance.now()). */
+  end: number;
+  styleMs: number;
+  layoutMs: number;
+  forcedMs: number;
+  /** Per component (own shares): [id, styleMs, layoutMs, forcedMs] flat. */
+  shares: number[];
+  /** Components that rendered (again) in the commits since the previous frame, one id per render. */
+  renders: number[];
+  /** Components mounted since the previous frame. */
+  mounts: number[];
+  /** Components whose DOM changed for this frame (React's commits and page code alike): the attribution's owners. */
+  changed: number[];
+  /** A web font finished loading since the previous frame. */
+  fontSwap: boolean;
+}
+
+export class FrameLog implements CostSink {
+  private readonly frames: LoggedFrame[] = [];
+  /** The frame being filled: renders, mounts and loads since the last measured frame, then its shares. */
+  private open: LoggedFrame = blank();
+  on = false;
+
+  /** CostSink: the attribution's Cost records of the frame being measured. */
+  write(kind: number, a: number, b = 0, c = 0, d = 0): void {
+    if (kind !== RecordKind.Cost || a === 0) return;
+    this.open.shares.push(a, b, c, d);
+  }
+
+  rendered(id: number): void {
+    if (this.on && this.open.renders.length < MAX_IDS) this.open.renders.push(id);
+  }
+
+  mounted(id: number): void {
+    if (this.on && this.open.mounts.length < MAX_IDS) this.open.mounts.push(id);
+  }
+
+  fontSwapped(): void {
+    if (this.on) this.open.fontSwap = true;
+  }
+
+  /** Closes the frame just measured (its attribution written through `write`); `changed`: the ids whose DOM changed. */
+  close(ts: number, end: number, styleMs: number, layoutMs: number, forcedMs: number, changed: readonly { id: number }[]): void {
+    const f = this.open;
+    for (let i = 0; i < changed.length && i < MAX_IDS; i++) f.changed.push(changed[i].id);
+    f.ts = ts;
+    f.end = end;
+    f.styleMs = styleMs;
+    f.layoutMs = layoutMs;
+    f.forcedMs = forcedMs;
+    this.frames.push(f);
+    if (this.frames.length > FRAME_LOG_SIZE) this.frames.shift();
+    this.open = blank();
+  }
+
+  /** Frames that ended in [from, to], oldest first. */
+  between(from: number, to: number): LoggedFrame[] {
+    return this.frames.filter((f) => f.end >= from && f.end <= to);
+  }
+
+  /** The frame whose measurement ended nearest `t` (within `slack` ms), or null. */
+  at(t: number, slack: number): LoggedFrame | null {
+    let best: LoggedFrame | null = null;
+    for (const f of this.frames) if (Math.abs(f.end - t) <= slack && (best === null || Math.abs(f.end - t) < Math.abs(best.end - t))) best = f;
+    return best;
+  }
+
+  clear(): void {
+    this.frames.length = 0;
+    this.open = blank();
+  }
+
+  get size(): number {
+    return this.frames.length;
+  }
+}
+
+function blank(): LoggedFrame {
+  return { ts: 0, end: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], fontSwap: false };
+}

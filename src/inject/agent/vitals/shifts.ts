@@ -1,0 +1,163 @@
+/**
+ * Layout shifts, per component (issue 46, docs/VITALS.md): from `layout-shift` entries without recent input, the
+ * components whose DOM moved (each source node's owner) and the cause, in words: the component whose commit in that
+ * frame mounted (or re-rendered and resized) DOM above or around the moved nodes, or, when nothing of React's
+ * explains it, page code outside React, a web font's swap, or an image that loaded without dimensions. CLS in session
+ * windows, as web-vitals computes it (a window closes after a 1 s gap or 5 s). Pure but for the lookups it is given.
+ */
+import { MAX_SHIFTED, MAX_SHIFTS, type ComponentRef, type LayoutShift, type ShiftCause } from '../../../protocol/vitals';
+import type { FrameLog, LoggedFrame } from './frame-log';
+import { clip, type VitalsLookup } from './interactions';
+
+/** The fields of a LayoutShift entry we read. */
+export interface ShiftEntry {
+  value: number;
+  startTime: number;
+  hadRecentInput: boolean;
+  sources?: readonly { node?: Node | null }[];
+}
+
+export interface ShiftLookup extends VitalsLookup {
+  /** The component's first host element, null when it has none (or is gone). */
+  hostOf(id: number): Element | null;
+  /** The image above or around `node` that loaded last just before `t` (`imageLoadedAt`), or null. */
+  imageLoadedAt(t: number, node: Node): Element | null;
+}
+
+/**
+ * A shift's frame is the logged one whose measurement ended this near its start time (Chrome stamps the entry with
+ * the time of the layout that moved the nodes, which the frame-end measurement ran).
+ */
+const FRAME_SLACK_MS = 20;
+const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
+
+/** `a` is above `b` in the page's order, or holds it. */
+function aboveOrAround(a: Node, b: Node): boolean {
+  if (a === b) return false;
+  return a.contains(b) || (a.compareDocumentPosition(b) & FOLLOWING) !== 0;
+}
+
+export class ShiftBook {
+  readonly list: LayoutShift[] = [];
+  private sessionValue = 0;
+  private sessionFirst = 0;
+  private sessionLast = 0;
+  cls: number | null = null;
+
+  add(entries: readonly ShiftEntry[], log: FrameLog, lookup: ShiftLookup): boolean {
+    let changed = false;
+    for (const e of entries) {
+      if (e.hadRecentInput) continue;
+      // Session windows, as web-vitals: within 1 s of the last shift and 5 s of the first, or a new window.
+      if (this.sessionValue > 0 && e.startTime - this.sessionLast < 1000 && e.startTime - this.sessionFirst < 5000) {
+        this.sessionValue += e.value;
+      } else {
+        this.sessionValue = e.value;
+        this.sessionFirst = e.startTime;
+      }
+      this.sessionLast = e.startTime;
+      if (this.cls === null || this.sessionValue > this.cls) this.cls = this.sessionValue;
+      const nodes = (e.sources ?? []).map((s) => s.node ?? null).filter((n): n is Node => n !== null && n.isConnected);
+      const shifted: ComponentRef[] = [];
+      const ids = new Set<number>();
+      for (const n of nodes) {
+        const id = lookup.ownerOf(n);
+        if (id > 0 && !ids.has(id) && shifted.length < MAX_SHIFTED) {
+          ids.add(id);
+          shifted.push({ id, name: clip(lookup.nameOf(id)) });
+        }
+      }
+      const frame = log.at(e.startTime, FRAME_SLACK_MS);
+      this.list.push({ value: e.value, time: e.startTime, shifted, cause: causeOf(frame, nodes, ids, lookup, e.startTime) });
+      if (this.list.length > MAX_SHIFTS) this.list.shift();
+      changed = true;
+    }
+    return changed;
+  }
+
+  clear(): void {
+    this.list.length = 0;
+    this.sessionValue = 0;
+    this.sessionFirst = 0;
+    this.sessionLast = 0;
+    this.cls = null;
+  }
+}
+
+/**
+ * Why the nodes moved, from what happened in their frame: a mount above or around them (no space reserved for it),
+ * then a component whose own layout changed above or around them (a re-render that resized, or page code writing its
+ * DOM), then an image that loaded there, then a font swap (the moved text's own component).
+ */
+export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup,
+  at: number): ShiftCause | null {
+  if (moved.length === 0) return null;
+  const first = moved[0];
+  const cause = (id: number, reason: string): ShiftCause => ({ id, name: clip(lookup.nameOf(id)), reason });
+  if (frame !== null) {
+    // What happened above the moved nodes comes before what holds them: a wrapper around everything changed too only
+    // because something in it did.
+    const order = (ids: Iterable<number>): number[] => {
+      const above: number[] = [], around: number[] = [];
+      for (const id of ids) {
+        if (movedIds.has(id)) continue;
+        const host = lookup.hostOf(id);
+        if (host === null || host === first) continue;
+        if (host.contains(first)) around.push(id);
+        else if ((host.compareDocumentPosition(first) & FOLLOWING) !== 0) above.push(id);
+      }
+      return [...above, ...around];
+    };
+    // Mounted this frame (a subtree mounts parent first): no space was kept for it.
+    const movedName = movedIds.size > 0 ? lookup.nameOf([...movedIds][0]) : 'the moved content';
+    const mounted = order(frame.mounts);
+    if (mounted.length > 0) return cause(mounted[0], `mounted above ${movedName} without space reserved for it`);
+    // Its own DOM changed this frame (a commit's or page code's changes: the attribution's owners), costliest first:
+    // it re-rendered and resized, or page code outside React wrote its DOM.
+    const costs = new Map<number, number>();
+    const s = frame.shares;
+    for (let i = 0; i < s.length; i += 4) costs.set(s[i], (costs.get(s[i]) ?? 0) + s[i + 1] + s[i + 2] + s[i + 3]);
+    const changed = order([...new Set(frame.changed)].sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0)));
+    if (changed.length > 0) {
+      const id = changed[0];
+      return cause(id, frame.renders.includes(id) ? `re-rendered and changed size above ${movedName}`
+        : `its DOM was changed outside React (page code) and changed size above ${movedName}`);
+    }
+    if (frame.fontSwap) {
+      const id = lookup.ownerOf(first);
+      if (id > 0) return cause(id, 'a web font loaded and its text was laid out again in the new font');
+    }
+  }
+  // An image that arrived just before, above or around the moved nodes (its load event may come after the shift's
+  // frame; Resource Timing says when its bytes did).
+  const img = lookup.imageLoadedAt(at, first);
+  if (img !== null) {
+    const id = lookup.ownerOf(img);
+    if (id > 0) return cause(id, 'an image loaded without width and height reserved for it, above the moved content');
+  }
+  return null;
+}
+
+/** Images loaded at most this long before a shift may have caused it. */
+export const IMAGE_WINDOW_MS = 500;
+
+/**
+ * The image above or around `first` whose bytes arrived last within IMAGE_WINDOW_MS before `t` (Resource Timing's
+ * `responseEnd`), of the document's last 200 images; null when none did.
+ */
+export function imageLoadedAt(doc: Document, perf: Performance, t: number, first: Node): Element | null {
+  const images = doc.images;
+  let best: Element | null = null;
+  let bestEnd = -Infinity;
+  for (let i = Math.max(0, images.length - 200); i < images.length; i++) {
+    const img = images[i];
+    if (!img.complete || !img.currentSrc || !aboveOrAround(img, first)) continue;
+    const entries = perf.getEntriesByName(img.currentSrc, 'resource');
+    const end = entries.length > 0 ? (entries[entries.length - 1] as PerformanceResourceTiming).responseEnd : -Infinity;
+    if (end <= t && end >= t - IMAGE_WINDOW_MS && end > bestEnd) {
+      best = img;
+      bestEnd = end;
+    }
+  }
+  return best;
+}

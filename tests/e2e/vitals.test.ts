@@ -1,0 +1,133 @@
+/**
+ * Interactions and layout shifts, per component (issue 46), against the page's own entries: a PerformanceObserver of
+ * the same `event` and `layout-shift` entries started in the page at enable, and web-vitals (onINP with its
+ * attribution, onCLS; reportAllChanges, durationThreshold 16) as the reference for INP, its phases and CLS. Each
+ * interaction and shift of tests/fixtures/src/vitals.tsx has a known culprit.
+ */
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { launch, lc, waitFor, type Harness } from './harness';
+
+const log = (...a: unknown[]): void => console.log('    [vitals]', ...a);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+interface Ref {
+  inp: { value: number; id: number; inputDelay: number; processing: number; presentationDelay: number } | null;
+  cls: number | null;
+  events: { name: string; interactionId: number; startTime: number; duration: number }[];
+  shifts: { value: number; startTime: number }[];
+}
+
+describe('interactions and layout shifts (e2e)', function () {
+  this.timeout(180_000);
+  let h: Harness;
+  let page: Page;
+  before(async () => {
+    h = await launch();
+    page = await h.newPage('vitals-r19.html?coi=1');
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await lc.enable(page);
+    await waitFor(async () => ((await lc.snapshot(page)) as any).components.some((c: any) => c.name === 'Feed'), { what: 'Feed' });
+    await page.evaluate(() => (window as any).__startVitals());
+  });
+  after(async () => h?.close());
+
+  const snap = async (): Promise<any> => lc.snapshot(page);
+  const ref = async (): Promise<Ref> => page.evaluate(() => JSON.parse(JSON.stringify((window as any).__reference)));
+
+  it('each interaction: Event Timing\'s duration, web-vitals\' phases and INP, its target\'s component, and the component that caused its layout first', async () => {
+    for (let i = 0; i < 3; i++) {
+      await page.click('#filter');
+      await sleep(400);
+    }
+    await page.focus('#search');
+    await page.keyboard.type('ab', { delay: 250 });
+    // Entries come after the paint; web-vitals reports in an idle callback.
+    await waitFor(async () => {
+      const [s, r] = [await snap(), await ref()];
+      return s.interactions.length >= 5 && r.inp !== null && s.inp?.interactionId === r.inp.id ? true : null;
+    }, { what: 'five interactions and INP on both sides' });
+    const s = await snap();
+    const r = await ref();
+    log(s.interactions.map((x: any) => `${x.type} on ${x.target?.name}: ${x.duration} ms (${x.inputDelay.toFixed(1)} + `
+      + `${x.processing.toFixed(1)} + ${x.presentationDelay.toFixed(1)}), layout ${x.layoutMs.toFixed(1)} forced `
+      + `${x.forcedMs.toFixed(1)}; first ${x.components[0]?.name}`).join(' | '));
+    log(`INP ours ${JSON.stringify(s.inp)}, web-vitals ${JSON.stringify(r.inp)}`);
+    // The page's own entries: per interactionId, the longest entry is the interaction's latency.
+    const truth = new Map<number, number>();
+    for (const e of r.events) if (e.interactionId > 0) truth.set(e.interactionId, Math.max(truth.get(e.interactionId) ?? 0, e.duration));
+    expect(truth.size).to.equal(5);
+    for (const [id, duration] of truth) {
+      const ours = s.interactions.find((x: any) => x.id === id);
+      expect(ours, `interaction ${id}`).to.not.equal(undefined);
+      expect(Math.abs(ours.duration - duration)).to.be.at.most(Math.max(8, 0.1 * duration));
+      // The phases add up to the latency (web-vitals' definition).
+      expect(ours.inputDelay + ours.processing + ours.presentationDelay).to.be.closeTo(ours.duration, 0.01);
+    }
+    // INP as web-vitals computes it, and its phases as web-vitals' attribution build does.
+    expect(s.inp).to.deep.equal({ value: r.inp!.value, interactionId: r.inp!.id });
+    const worst = s.interactions.find((x: any) => x.id === r.inp!.id);
+    for (const k of ['inputDelay', 'processing', 'presentationDelay'] as const) {
+      expect(Math.abs(worst[k] - r.inp![k]), k).to.be.at.most(Math.max(8, 0.1 * r.inp![k]));
+    }
+    // The clicks: on FilterBar's button; ResultsGrid's layout effect forced the reflows, and it ranks first.
+    const clicks = s.interactions.filter((x: any) => x.type === 'pointer');
+    expect(clicks).to.have.length(3);
+    for (const c of clicks) {
+      expect(c.target?.name).to.equal('FilterBar');
+      expect(c.components[0].name).to.equal('ResultsGrid');
+      expect(c.components[0].forcedMs).to.be.greaterThan(0.5 * c.forcedMs);
+      expect(c.components[0].renders).to.be.at.least(1);
+    }
+    // The keys: typed in SearchBox's input; Suggestions rendered for each.
+    const keys = s.interactions.filter((x: any) => x.type === 'keyboard');
+    expect(keys).to.have.length(2);
+    for (const k of keys) {
+      expect(k.target?.name).to.equal('SearchBox');
+      expect(k.components.find((c: any) => c.name === 'Suggestions')?.renders).to.be.at.least(1);
+    }
+  });
+
+  it('each shift: its value, the components that moved, and its cause in words; CLS as web-vitals', async () => {
+    // No input for a while: shifts right after one are expected and left out (hadRecentInput).
+    await sleep(700);
+    await page.evaluate(() => (window as any).__banner());
+    await sleep(600);
+    // The image's bytes come 400 ms after React set its source: the shift is the load's, in a frame with no commit.
+    await page.evaluate(() => (window as any).__image('/photo.svg?delay=400'));
+    await waitFor(() => page.evaluate(() => (document.getElementById('photo') as HTMLImageElement | null)?.complete === true), { what: 'the image' });
+    await sleep(600);
+    await page.evaluate(() => (window as any).__pageCode());
+    await waitFor(async () => ((await snap()).shifts.length >= 4 ? true : null), { what: 'four shifts' });
+    await sleep(300);
+    const s = await snap();
+    const r = await ref();
+    log(s.shifts.map((x: any) => `${x.value.toFixed(4)}: ${x.shifted.map((c: any) => c.name).join(', ')} moved; `
+      + `${x.cause ? `${x.cause.name}, ${x.cause.reason}` : 'no cause'}`).join(' | '));
+    log(`CLS ours ${s.cls}, web-vitals ${r.cls}`);
+    expect(s.shifts.map((x: any) => [x.value, Math.round(x.time)])).to.deep.equal(r.shifts.map((x) => [x.value, Math.round(x.startTime)]));
+    expect(s.cls).to.be.closeTo(r.cls!, 1e-9);
+    for (const x of s.shifts) expect(x.shifted.map((c: any) => c.name)).to.include('Feed');
+    const [banner, src, load, code] = s.shifts.map((x: any) => x.cause);
+    expect(banner).to.include({ name: 'Banner' });
+    expect(banner.reason).to.match(/^mounted above Feed without space reserved/);
+    expect(src).to.include({ name: 'Gallery' });
+    expect(src.reason).to.match(/^re-rendered and changed size/);
+    expect(load).to.include({ name: 'Gallery' });
+    expect(load.reason).to.match(/^an image loaded without width and height/);
+    expect(code).to.include({ name: 'Promo' });
+    expect(code.reason).to.match(/outside React \(page code\)/);
+    const st0 = await lc.internals(page);
+
+    for (let i = 0; i < 15; i++) {
+      await page.click('#filter');
+      await sleep(150);
+    }
+    await sleep(800);
+    const st1 = await lc.internals(page);
+
+    log(`steady: ${(st1.vitalsEntries as number) - (st0.vitalsEntries as number)} entries, ${((st1.vitalsMs as number) - (st0.vitalsMs as number)).toFixed(2)} ms`);
+    const st = await lc.internals(page);
+    log(`own cost: ${st.vitalsEntries} entries, ${(st.vitalsMs as number).toFixed(2)} ms, at most ${(st.vitalsMaxMs as number).toFixed(3)} ms an entry`);
+  });
+});

@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { RecordKind } from '../../src/protocol';
+import { MAX_INTERACTIONS, mergeVitals, NO_VITALS, vitalsValidator, type Interaction } from '../../src/protocol/vitals';
+import { INVALID } from '../../src/protocol/validate';
+import { FrameLog } from '../../src/inject/agent/vitals/frame-log';
+import { InteractionBook, interactionType, type EventEntry } from '../../src/inject/agent/vitals/interactions';
+import { causeOf, ShiftBook, type ShiftLookup } from '../../src/inject/agent/vitals/shifts';
+
+const lookup = { ownerOf: () => 0, nameOf: (id: number) => `C${id}` };
+
+function ev(interactionId: number, name: string, startTime: number, duration: number, processingStart: number, processingEnd: number): EventEntry {
+  return { name, entryType: 'event', interactionId, startTime, duration, processingStart, processingEnd, target: null };
+}
+
+/** A frame logged with `shares` ([id, style, layout, forced] …), renders and changed ids. */
+function frame(log: FrameLog, ts: number, end: number, shares: number[][], renders: number[] = [], mounts: number[] = [], changed: number[] = []): void {
+  log.on = true;
+  for (const id of mounts) log.mounted(id);
+  for (const id of renders) log.rendered(id);
+  for (const [id, s, l, f] of shares) log.write(RecordKind.Cost, id, s, l, f);
+  const style = shares.reduce((t, x) => t + x[1], 0), layout = shares.reduce((t, x) => t + x[2], 0), forced = shares.reduce((t, x) => t + x[3], 0);
+  log.close(ts, end, style, layout, forced, changed.map((id) => ({ id })));
+}
+
+describe('interactions (issue 46)', () => {
+  it('phases as web-vitals\' attribution defines them: the latency\'s longest entry, its paint group\'s processing end', () => {
+    const book = new InteractionBook();
+    const log = new FrameLog();
+    // pointerdown 100 → paint 148; click's handlers run later in the same paint group and end at 130.
+    book.add([ev(7, 'pointerdown', 100, 48, 104, 110), ev(7, 'click', 101, 40, 115, 130)], log, lookup);
+    const [i] = book.list;
+    expect(i).to.include({ id: 7, type: 'pointer', duration: 48, start: 100 });
+    expect(i.inputDelay).to.equal(4);
+    expect(i.processing).to.equal(26); // 104 → 130 (the group's end)
+    expect(i.presentationDelay).to.equal(18); // 130 → 148
+    expect(i.inputDelay + i.processing + i.presentationDelay).to.equal(i.duration);
+    expect(interactionType('keydown')).to.equal('keyboard');
+    expect(interactionType('pointerup')).to.equal('pointer');
+  });
+
+  it('splits the frames between the input and the paint per component, renders counted', () => {
+    const book = new InteractionBook();
+    const log = new FrameLog();
+    frame(log, 80, 90, [[1, 1, 1, 0]]); // before the input: not counted
+    frame(log, 120, 125, [[2, 0.5, 6, 20], [3, 0.2, 0.4, 0]], [2, 3, 3]);
+    frame(log, 200, 210, [[2, 1, 1, 0]]); // after the paint: not counted
+    book.add([ev(9, 'click', 100, 40, 102, 118)], log, lookup);
+    const [i] = book.list;
+    expect(i.layoutMs).to.be.closeTo(6.4, 1e-9);
+    expect(i.forcedMs).to.equal(20);
+    expect(i.components.map((c) => [c.name, c.renders])).to.deep.equal([['C2', 1], ['C3', 2]]);
+  });
+
+  it('INP: the worst interaction, and past 50 interactions the one at floor(count / 50) of the ten longest', () => {
+    const book = new InteractionBook();
+    const log = new FrameLog();
+    for (let k = 1; k <= 12; k++) book.add([ev(k, 'click', k * 1000, 16 + k * 8, k * 1000 + 1, k * 1000 + 5)], log, lookup);
+    expect(book.inp(12)).to.deep.equal({ value: 16 + 12 * 8, interactionId: 12 });
+    expect(book.inp(120)).to.deep.equal({ value: 16 + 10 * 8, interactionId: 10 });
+    // A later, longer entry of the same interaction raises its latency.
+    book.add([ev(3, 'pointerup', 3000, 400, 3001, 3005)], log, lookup);
+    expect(book.inp(12)).to.deep.equal({ value: 400, interactionId: 3 });
+  });
+
+  it('keeps at most 50, always the INP candidates; the content agent\'s merge keeps the one INP names', () => {
+    const book = new InteractionBook();
+    const log = new FrameLog();
+    book.add([ev(1, 'click', 0, 900, 1, 5)], log, lookup);
+    for (let k = 2; k <= 80; k++) book.add([ev(k, 'click', k * 1000, 24, k * 1000 + 1, k * 1000 + 5)], log, lookup);
+    expect(book.list.length).to.equal(MAX_INTERACTIONS);
+    expect(book.list.some((i) => i.id === 1)).to.equal(true);
+    let v = NO_VITALS;
+    for (const i of book.list) v = mergeVitals(v, { interactions: [i], inp: { value: 900, interactionId: 1 }, shifts: [], cls: null });
+    const more: Interaction = { ...book.list[book.list.length - 1], id: 999, start: 1e6 };
+    v = mergeVitals(v, { interactions: [more], inp: { value: 900, interactionId: 1 }, shifts: [], cls: null });
+    expect(v.interactions.length).to.equal(MAX_INTERACTIONS);
+    expect(v.interactions.map((i) => i.id)).to.include.members([1, 999]);
+    expect(vitalsValidator(v)).to.not.equal(INVALID);
+  });
+});
+
+/** Nodes enough for the shift logic: a flat document order, containment by parent. */
+class FakeNode {
+  constructor(readonly order: number, readonly parent: FakeNode | null = null, public isConnected = true) {}
+  contains(o: FakeNode): boolean {
+    for (let p: FakeNode | null = o; p !== null; p = p.parent) if (p === this) return true;
+    return false;
+  }
+  compareDocumentPosition(o: FakeNode): number {
+    return o.order > this.order ? 4 : 2;
+  }
+}
+
+describe('layout shifts (issue 46)', () => {
+  const root = new FakeNode(0);
+  const banner = new FakeNode(10, root);
+  const feed = new FakeNode(20, root);
+  const hosts = new Map<number, FakeNode>([[1, root], [2, banner], [3, feed]]);
+  const look: ShiftLookup = {
+    ownerOf: (n) => [...hosts].find(([, h]) => h === (n as unknown as FakeNode))?.[0] ?? 0,
+    nameOf: (id) => ['', 'App', 'Banner', 'Feed'][id] ?? `C${id}`,
+    hostOf: (id) => (hosts.get(id) as unknown as Element) ?? null,
+    imageLoadedAt: () => null,
+  };
+
+  it('CLS in session windows: a gap over 1 s or a window over 5 s starts a new one; input-led shifts are left out', () => {
+    const b = new ShiftBook();
+    const log = new FrameLog();
+    const s = (value: number, startTime: number, hadRecentInput = false) => ({ value, startTime, hadRecentInput, sources: [] });
+    b.add([s(0.1, 0), s(0.1, 900), s(0.5, 1000, true)], log, look);
+    expect(b.cls).to.be.closeTo(0.2, 1e-12);
+    b.add([s(0.05, 2500), s(0.05, 3000)], log, look); // new window (1.6 s gap): 0.1 < 0.2
+    expect(b.cls).to.be.closeTo(0.2, 1e-12);
+    // 2 500 … 7 000 is one window (under 5 s); 7 500 starts the next.
+    for (let t = 3500; t <= 9000; t += 500) b.add([s(0.03, t)], log, look);
+    expect(b.cls).to.be.closeTo(0.1 + 0.03 * 8, 1e-9);
+    expect(b.list.length).to.equal(4 + 12);
+  });
+
+  it('the cause: a mount above the moved nodes first, then a change above them, then around; a page-code change says so', () => {
+    const log = new FrameLog();
+    frame(log, 0, 100, [[1, 0.1, 2, 0]], [1], [2], [1]);
+    const moved = [feed as unknown as Node];
+    expect(causeOf(log.at(101, 20), moved, new Set([3]), look, 101)).to.deep.equal(
+      { id: 2, name: 'Banner', reason: 'mounted above Feed without space reserved for it' });
+    frame(log, 200, 300, [[1, 0, 1, 0], [2, 0, 0.5, 0]], [1, 2], [], [1, 2]);
+    expect(causeOf(log.at(300, 20), moved, new Set([3]), look, 300)?.name, 'above before around').to.equal('Banner');
+    frame(log, 400, 500, [[2, 0, 0.5, 0]], [], [], [2]);
+    expect(causeOf(log.at(500, 20), moved, new Set([3]), look, 500)?.reason).to.match(/outside React \(page code\)/);
+    expect(causeOf(log.at(700, 20), moved, new Set([3]), look, 700), 'no frame, no image: unknown').to.equal(null);
+  });
+});

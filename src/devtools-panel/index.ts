@@ -25,6 +25,7 @@ import { SnapshotExporter } from './snapshot-export';
 import { notices, StatusView, type Notice } from './status';
 import { TableView } from './table-view';
 import { Tabs } from './tabs';
+import { VitalsView } from './vitals-view';
 import { followTheme } from './theme';
 import { ToolbarView } from './toolbar-view';
 
@@ -69,8 +70,10 @@ const settingsView = new SettingsView({ write: writeSettings });
 const legend = new LegendView(() => {
   browser.tabs.create({ url: 'chrome://extensions/shortcuts' }).catch((e: unknown) => showFlash('warn', `Open chrome://extensions/shortcuts yourself (${String(e)})`));
 });
+const vitals = new VitalsView({ pin: (id) => send.pin(id), hover: send.hover });
 const tabs = new Tabs([
   { id: 'pinned', label: 'Pinned', panel: pinned.root },
+  { id: 'vitals', label: 'Vitals', panel: vitals.root },
   { id: 'settings', label: 'Settings', panel: settingsView.root },
   { id: 'legend', label: 'Legend & shortcut', panel: legend.root },
 ], (id) => id === 'pinned' && requestAnimationFrame(() => pinned.redrawSparkline()));
@@ -201,6 +204,7 @@ function render(): void {
   if (detail !== null && detail.id === model.pinnedId) lastDetail = detail;
   else if (lastDetail?.id !== model.pinnedId) lastDetail = null;
   pinned.update(lastDetail);
+  vitals.update(model.status?.vitals ?? null);
 }
 
 function showFlash(level: Notice['level'], text: string): void {

@@ -172,12 +172,13 @@ describe('Firefox (e2e)', function () {
     }, { what: 'components' });
     await openFirefoxDevtoolsPanel(h, page);
     type Seen = { url: string; notices: string[]; names: string[] } | null;
+    // Each probe waits up to 5 s for the panel's frame script; the first rows once took over 20 s (a full run, 2026-11-27).
     const seen = await waitFor(async () => {
       const r = await probeFirefoxDevtoolsPanel<Seen>(h, page, `({ url: content.location.pathname,
         notices: [...content.document.querySelectorAll('.notice')].map((n) => n.textContent),
         names: [...content.document.querySelectorAll('.tr:not([hidden]) bdi.name')].map((n) => n.textContent) })`);
       return r && r.names.length >= 8 && r.notices.some((t) => /no Long Animation Frames/.test(t)) ? r : null;
-    }, { timeout: 20_000, what: 'the panel\'s rows in Firefox\'s DevTools' });
+    }, { timeout: 45_000, what: 'the panel\'s rows in Firefox\'s DevTools' });
     expect(seen.url).to.equal('/panel.html');
     const known = new Set(['<page>', ...snap.components.map((c) => c.name)]);
     for (const n of seen.names) expect(known.has(n), n).to.equal(true);

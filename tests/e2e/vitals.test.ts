@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { launch, lc, waitFor, type Harness } from './harness';
+import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 
 const log = (...a: unknown[]): void => console.log('    [vitals]', ...a);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -129,5 +129,33 @@ describe('interactions and layout shifts (e2e)', function () {
     log(`steady: ${(st1.vitalsEntries as number) - (st0.vitalsEntries as number)} entries, ${((st1.vitalsMs as number) - (st0.vitalsMs as number)).toFixed(2)} ms`);
     const st = await lc.internals(page);
     log(`own cost: ${st.vitalsEntries} entries, ${(st.vitalsMs as number).toFixed(2)} ms, at most ${(st.vitalsMaxMs as number).toFixed(3)} ms an entry`);
+  });
+
+  it('the panel\'s Vitals tab: INP and CLS, interactions worst first with their components, shifts with their causes', async () => {
+    const s = await snap();
+    const { panel, devtools } = await openPanel(h, page);
+    try {
+      await panel.evaluate(() => (document.querySelector('#tab-vitals') as HTMLButtonElement).click());
+      await waitFor(async () => (await panel.$eval('#vitals-inp', (e) => e.textContent ?? '')).startsWith('INP'), { what: 'INP in the panel' });
+      expect(await panel.$eval('#vitals-inp', (e) => e.textContent)).to.equal(`INP since enable: ${s.inp.value} ms (${s.inp.value <= 200 ? 'good' : s.inp.value <= 500 ? 'needs improvement' : 'poor'})`);
+      expect(await panel.$eval('#vitals-cls', (e) => e.textContent)).to.match(new RegExp(`^CLS since enable: ${s.cls.toFixed(3)} `));
+      const rows = await panel.$$eval('#vitals-interactions > li', (l) => l.map((x) => x.textContent ?? ''));
+      expect(rows).to.have.length(s.interactions.length);
+      const worst = [...s.interactions].sort((a: any, b: any) => b.duration - a.duration)[0];
+      expect(rows[0]).to.match(new RegExp(`^${worst.duration} ms pointer on FilterBar INP`));
+      // Open the worst: its components, ResultsGrid first; its name pins it.
+      await panel.evaluate(() => (document.querySelector('#vitals-interactions > li .vitals-row') as HTMLButtonElement).click());
+      const first = await waitFor(() => panel.$eval('#vitals-interactions > li .vitals-components tbody tr td', (e) => e.textContent).catch(() => null), { what: 'the components' });
+      expect(first).to.equal('ResultsGrid');
+      const shifts = await panel.$$eval('#vitals-shifts > li', (l) => l.map((x) => x.textContent ?? ''));
+      expect(shifts).to.have.length(s.shifts.length);
+      expect(shifts[shifts.length - 1]).to.match(/Feed, Promo moved — Banner mounted above Feed without space reserved for it$/);
+      if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT });
+      await panel.evaluate(() => (document.querySelector('#vitals-shifts > li:last-child .vitals-cause') as HTMLButtonElement).click());
+      const banner = s.shifts[0].cause.id;
+      await waitFor(async () => ((await lc.state(page)).pinned === banner ? true : null), { what: 'Banner pinned from the panel' });
+    } finally {
+      await devtools.close();
+    }
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * The panel's "Vitals" tab (issue 46, docs/VITALS.md): the page's interactions since enable, worst first, and its
+ * layout shifts, newest first, each split per component. An interaction opens to its components (own style, layout
+ * and forced ms over the interaction's frames, and renders); a component's name pins it. A shift names what moved
+ * and the cause, in words; the cause's name pins it (outlined on the page), a moved component's name outlines it
+ * while hovered. Everything shown is from the page: capped and set as text.
+ */
+import type { Interaction, LayoutShift, Vitals } from '../protocol/vitals';
+import { clear, el, nameNode, setText } from './dom';
+import { capText, formatMs } from './text';
+
+export interface VitalsCallbacks {
+  pin(id: number): void;
+  hover(id: number | null): void;
+}
+
+/** web-vitals' thresholds: good up to the first, poor from the second. */
+const INP_LEVELS = [200, 500];
+const CLS_LEVELS = [0.1, 0.25];
+
+function level(v: number, [good, poor]: number[]): string {
+  return v <= good ? 'good' : v <= poor ? 'needs improvement' : 'poor';
+}
+
+export class VitalsView {
+  readonly root: HTMLElement;
+  private readonly inpEl = el('p', { class: 'vitals-figure', id: 'vitals-inp' });
+  private readonly clsEl = el('p', { class: 'vitals-figure', id: 'vitals-cls' });
+  private readonly interactionsEl = el('ol', { class: 'vitals-list', id: 'vitals-interactions' });
+  private readonly shiftsEl = el('ol', { class: 'vitals-list', id: 'vitals-shifts' });
+  private key = '';
+  /** The interaction opened (its id), if any. */
+  private open: number | null = null;
+  private last: Vitals | null = null;
+
+  constructor(private readonly cb: VitalsCallbacks) {
+    this.root = el('div', { class: 'vitals' },
+      el('h3', {}, 'Interactions'), this.inpEl, this.interactionsEl,
+      el('h3', {}, 'Layout shifts'), this.clsEl, this.shiftsEl);
+    this.update(null);
+  }
+
+  update(v: Vitals | null): void {
+    this.last = v;
+    const key = v === null ? '' : `${v.interactions.length}|${v.shifts.length}|${v.inp?.value}|${v.cls}|${this.open}|`
+      + v.interactions.map((i) => `${i.id}:${i.duration}:${i.components.length}`).join(',');
+    if (key === this.key) return;
+    this.key = key;
+    setText(this.inpEl, v?.inp ? `INP since enable: ${v.inp.value} ms (${level(v.inp.value, INP_LEVELS)})`
+      : 'No interaction yet: click, tap or type in the page (those over 16 ms are listed).');
+    setText(this.clsEl, v?.cls !== null && v?.cls !== undefined ? `CLS since enable: ${v.cls.toFixed(3)} (${level(v.cls, CLS_LEVELS)})`
+      : 'No layout shift yet (shifts right after an input are expected and not counted).');
+    clear(this.interactionsEl);
+    const worst = [...(v?.interactions ?? [])].sort((a, b) => b.duration - a.duration);
+    for (const i of worst) this.interactionsEl.append(this.interaction(i, v?.inp?.interactionId === i.id));
+    clear(this.shiftsEl);
+    for (const s of [...(v?.shifts ?? [])].reverse()) this.shiftsEl.append(this.shift(s));
+  }
+
+  private interaction(i: Interaction, isInp: boolean): HTMLElement {
+    const first = i.components[0];
+    const opened = this.open === i.id;
+    const head = el('button', {
+      class: 'vitals-row', attrs: { type: 'button', 'aria-expanded': String(opened), 'data-id': String(i.id) },
+      on: { click: () => {
+        this.open = opened ? null : i.id;
+        this.key = '';
+        this.update(this.last);
+      } },
+    },
+    el('strong', {}, `${i.duration} ms`), ` ${i.type === 'keyboard' ? 'key' : 'pointer'} on `,
+    i.target ? nameNode(capText(i.target.name)) : el('span', { class: 'dim' }, 'a node no component owns'),
+    isInp ? el('span', { class: 'vitals-inp-tag' }, ' INP') : null,
+    el('span', { class: 'dim' }, ` — input ${formatMs(i.inputDelay)} · handlers ${formatMs(i.processing)} · paint ${formatMs(i.presentationDelay)} ms; `
+      + `layout ${formatMs(i.layoutMs)} + forced ${formatMs(i.forcedMs)} ms`),
+    first ? el('span', {}, ', most by ', nameNode(capText(first.name)), ` (${formatMs(first.layoutMs + first.forcedMs)} ms)`) : null);
+    const li = el('li', { class: 'vitals-item' }, head);
+    if (opened) {
+      const rows = i.components.map((c) => el('tr', {},
+        el('td', {}, el('button', { class: 'chain-link', attrs: { type: 'button', title: 'Pin it' }, on: { click: () => this.cb.pin(c.id) } }, capText(c.name))),
+        el('td', {}, formatMs(c.styleMs)), el('td', {}, formatMs(c.layoutMs)), el('td', {}, formatMs(c.forcedMs)), el('td', {}, String(c.renders))));
+      li.append(el('table', { class: 'vitals-components' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'Component'), el('th', {}, 'Style ms'), el('th', {}, 'Layout ms'), el('th', {}, 'Forced ms'), el('th', {}, 'Renders'))),
+        el('tbody', {}, ...rows)));
+    }
+    return li;
+  }
+
+  private shift(s: LayoutShift): HTMLElement {
+    const moved = s.shifted.map((c, k) => el('span', {}, k > 0 ? ', ' : '', el('button', {
+      class: 'chain-link', attrs: { type: 'button', title: 'Outlined on the page while hovered' },
+      on: { mouseenter: () => this.cb.hover(c.id), mouseleave: () => this.cb.hover(null), focus: () => this.cb.hover(c.id), blur: () => this.cb.hover(null) },
+    }, capText(c.name))));
+    return el('li', { class: 'vitals-item vitals-shift' },
+      el('strong', {}, s.value.toFixed(4)), ' ',
+      s.shifted.length > 0 ? el('span', {}, ...moved, ' moved') : el('span', { class: 'dim' }, 'nodes no component owns moved'),
+      s.cause
+        ? el('span', {}, ' — ', el('button', {
+          class: 'chain-link vitals-cause', attrs: { type: 'button', title: 'Pin it (outlined on the page)' }, on: { click: () => this.cb.pin(s.cause!.id) },
+        }, capText(s.cause.name)), ` ${capText(s.cause.reason, 300)}`)
+        : el('span', { class: 'dim' }, ' — cause not found (nothing of React\'s or page code changed above it)'));
+  }
+}

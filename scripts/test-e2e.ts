@@ -21,6 +21,15 @@ export const SERIAL = [
   'overlay.test.ts',
 ];
 
+/**
+ * The parallel lane's longest files (seconds on a quiet machine, 2026-11-27), started first: two workers take files
+ * in the order given, and a long file started last leaves one worker idle at the end (longest first balances them).
+ */
+export const LONGEST_FIRST = [
+  'real-apps.test.ts', 'audit-cli.test.ts', 'firefox.test.ts', 'hostile-page.test.ts', 'sources.test.ts',
+  'panel-recording.test.ts', 'react-adapter.test.ts', 'panel-safety.test.ts', 'panel-states.test.ts',
+];
+
 const MOCHA = path.join(ROOT, 'node_modules', '.bin', 'mocha');
 const TIMEOUT = ['--timeout', '120000'];
 
@@ -38,9 +47,11 @@ function main(): void {
   }
   const dir = path.join(ROOT, 'tests', 'e2e');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
-  const unknown = SERIAL.filter((f) => !files.includes(f));
+  const unknown = [...SERIAL, ...LONGEST_FIRST].filter((f) => !files.includes(f));
   if (unknown.length > 0) throw new Error(`scripts/test-e2e.ts lists files that do not exist: ${unknown.join(', ')}`);
-  const parallel = files.filter((f) => !SERIAL.includes(f)).map((f) => path.join('tests', 'e2e', f));
+  const rank = (f: string): number => (LONGEST_FIRST.includes(f) ? LONGEST_FIRST.indexOf(f) : LONGEST_FIRST.length);
+  const parallel = files.filter((f) => !SERIAL.includes(f)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1))
+    .map((f) => path.join('tests', 'e2e', f));
   const serial = SERIAL.map((f) => path.join('tests', 'e2e', f));
   const jobs = Math.max(1, Number(process.env.E2E_JOBS) || 2);
   const started = Date.now();

@@ -77,7 +77,6 @@ export class InteractionBook {
           if (e.target !== null) t.target = e.target;
         }
       }
-      this.noteLatency(e.interactionId, this.tracked.get(e.interactionId)!.entry.duration);
       touched.add(e.interactionId);
     }
   }
@@ -89,6 +88,7 @@ export class InteractionBook {
       const t = this.tracked.get(id);
       if (t === undefined) continue;
       const fresh = t.record === null;
+      this.noteLatency(id, t.entry.duration);
       t.record = this.record(id, t, log, lookup, t.record);
       if (fresh) this.list.push(t.record);
       out.push(t.record);
@@ -183,15 +183,20 @@ export class InteractionBook {
     return into;
   }
 
+  /** Keeps the INP candidates sorted, longest first, by insertion (at most INP_CANDIDATES). */
   private noteLatency(id: number, latency: number): void {
-    const at = this.longest.findIndex(([x]) => x === id);
+    const l = this.longest;
+    let at = -1;
+    for (let i = 0; i < l.length; i++) if (l[i][0] === id) at = i;
     if (at >= 0) {
-      if (this.longest[at][1] >= latency) return;
-      this.longest.splice(at, 1);
+      if (l[at][1] >= latency) return;
+      l.splice(at, 1);
     }
-    this.longest.push([id, latency]);
-    this.longest.sort((a, b) => b[1] - a[1]);
-    if (this.longest.length > INP_CANDIDATES) this.longest.length = INP_CANDIDATES;
+    let i = 0;
+    while (i < l.length && l[i][1] >= latency) i++;
+    if (i >= INP_CANDIDATES) return;
+    l.splice(i, 0, [id, latency]);
+    if (l.length > INP_CANDIDATES) l.length = INP_CANDIDATES;
   }
 
   /** Keeps the newest MAX_INTERACTIONS, and always the INP candidates' records. */

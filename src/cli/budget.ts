@@ -21,6 +21,10 @@ export interface ComponentBudget {
   rendered?: number;
   /** Rendered ÷ authored at the end of the run (portaled-in elements left out). */
   inflation?: number;
+  /** Its own layout + forced-reflow ms in an interaction, at p95 over the run's interactions (issue 46). */
+  interactionLayoutMs?: number;
+  /** The layout shift it caused over the run: the sum of the shifts whose cause it was (issue 46). */
+  cls?: number;
   stat?: Stat;
 }
 
@@ -34,6 +38,10 @@ export interface DomElementsBudget {
 export interface PageBudget {
   /** Layout ms per frame of the whole page (at `stat`). */
   layoutMsPerFrame?: number;
+  /** INP over the run's interactions, ms, as web-vitals computes it (issue 46). */
+  inp?: number;
+  /** CLS over the run, in session windows as web-vitals computes it (issue 46). */
+  cls?: number;
   domElements: DomElementsBudget | null;
   stat?: Stat;
 }
@@ -48,7 +56,7 @@ export interface Budget {
 /** Lighthouse's DOM-size audit: a warning above 818 elements, an error above 1 400 — the default page budget. */
 export const LIGHTHOUSE_DOM = { warn: 818, error: 1400 } as const;
 
-export const METRICS = ['layoutMs', 'styleMs', 'forcedMs', 'forcedCount', 'rendered', 'inflation'] as const;
+export const METRICS = ['layoutMs', 'styleMs', 'forcedMs', 'forcedCount', 'rendered', 'inflation', 'interactionLayoutMs', 'cls'] as const;
 export type Metric = (typeof METRICS)[number];
 
 /** A budget file that cannot be used: `message` names the field and the value. */
@@ -133,9 +141,11 @@ export function parseBudget(v: unknown): Budget {
       const p = object('page', x);
       for (const [pk, px] of Object.entries(p)) {
         if (pk === 'layoutMsPerFrame') out.page.layoutMsPerFrame = limit('page.layoutMsPerFrame', px);
+        else if (pk === 'inp') out.page.inp = limit('page.inp', px);
+        else if (pk === 'cls') out.page.cls = limit('page.cls', px);
         else if (pk === 'domElements') out.page.domElements = domElements('page.domElements', px);
         else if (pk === 'stat') out.page.stat = stat('page.stat', px);
-        else throw new BudgetError(`page.${pk} is not a budget field (layoutMsPerFrame, domElements, stat)`);
+        else throw new BudgetError(`page.${pk} is not a budget field (layoutMsPerFrame, inp, cls, domElements, stat)`);
       }
     } else throw new BudgetError(`${show(k)} is not a budget section (defaults, components, page)`);
   }

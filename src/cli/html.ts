@@ -87,6 +87,8 @@ ${checks.map(checkRow).join('\n')}
 <dt>Layout per frame</dt><dd>p50 ${ms(r.page.layoutMsPerFrame.p50)} · p95 ${ms(r.page.layoutMsPerFrame.p95)} · max ${ms(r.page.layoutMsPerFrame.max)} ms</dd>
 <dt>Style per frame</dt><dd>p50 ${ms(r.page.styleMsPerFrame.p50)} · p95 ${ms(r.page.styleMsPerFrame.p95)} · max ${ms(r.page.styleMsPerFrame.max)} ms</dd>
 <dt>Forced reflows</dt><dd>${count(r.page.forcedCount)} (p95 ${ms(r.page.forcedMsPerFrame.p95)} ms per frame)</dd>
+<dt>Interactions</dt><dd>${count(r.page.interactions ?? 0)}${r.page.inp !== null && r.page.inp !== undefined ? `, INP ${ms(r.page.inp)} ms` : ''}</dd>
+<dt>Layout shifts</dt><dd>${count(r.page.shifts ?? 0)}${r.page.cls !== null && r.page.cls !== undefined ? `, CLS ${r.page.cls.toFixed(3)}` : ''}</dd>
 <dt>DOM elements</dt><dd>${count(r.page.domElements)}</dd>
 <dt>React components</dt><dd>${count(r.page.components)}</dd>
 <dt>Layout Cost itself</dt><dd>${self}</dd>

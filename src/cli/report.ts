@@ -36,6 +36,10 @@ export interface Figures {
   rendered: number | null;
   authored: number | null;
   inflation: number | null;
+  /** Its own layout + forced ms in an interaction, p95 over the run's interactions (0 in one it had no part in). */
+  interactionLayoutMs: number;
+  /** The layout shift it caused: the sum of the values of the shifts whose cause it was. */
+  cls: number;
 }
 
 export interface InstanceReport extends Figures {
@@ -61,7 +65,7 @@ export interface Check {
   target: 'component' | 'page';
   /** The component type, or "page". */
   name: string;
-  metric: Metric | 'layoutMsPerFrame' | 'domElements';
+  metric: Metric | 'layoutMsPerFrame' | 'domElements' | 'inp' | 'cls';
   stat: Stat | null;
   value: number;
   limit: number;
@@ -92,6 +96,11 @@ export interface AuditReport {
     /** Elements in the document (open shadow roots included, ours left out), by the CLI's own DOM walk. */
     domElements: number;
     components: number;
+    /** INP over the run (null: no interaction of 16 ms or more), and how many interactions and shifts there were. */
+    inp: number | null;
+    cls: number | null;
+    interactions: number;
+    shifts: number;
   };
   self: SelfCost | null;
   types: TypeReport[];
@@ -183,8 +192,22 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
   const inflationOf = (rendered: number, portaledIn: number, authored: number): number | null =>
     authored > 0 ? round(Math.max(0, rendered - portaledIn) / authored, 2) : null;
 
+  // Interactions and shifts (issue 46): each instance's own layout + forced ms per interaction, and the shifts it caused.
+  const interactions = snap.interactions ?? [];
+  const perInteraction = new Map<number, number[]>();
+  for (const it of interactions) {
+    for (const c of it.components) {
+      const v = c.layoutMs + c.forcedMs;
+      if (v <= 0) continue;
+      const l = perInteraction.get(c.id);
+      if (l) l.push(v);
+      else perInteraction.set(c.id, [v]);
+    }
+  }
+  const caused = new Map<number, number>();
+  for (const sh of snap.shifts ?? []) if (sh.cause) caused.set(sh.cause.id, (caused.get(sh.cause.id) ?? 0) + sh.value);
   const instances: InstanceReport[] = [];
-  const ids = new Set<number>([...acc.keys(), ...live.keys()]);
+  const ids = new Set<number>([...acc.keys(), ...live.keys(), ...perInteraction.keys(), ...caused.keys()]);
   for (const id of ids) {
     const i = info(id);
     if (!i) continue;
@@ -196,6 +219,8 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
       forcedMs: a ? roundDist(dist(a.forced, n)) : ZERO, forcedCount: a?.forcedCount ?? 0,
       rendered: s ? s.rendered : null, authored: s ? s.authored : null,
       inflation: s ? inflationOf(s.rendered, s.portaledIn, s.authored) : null,
+      interactionLayoutMs: round(percentile(perInteraction.get(id) ?? [], interactions.length, 95)),
+      cls: round(caused.get(id) ?? 0, 4),
     });
   }
 
@@ -236,6 +261,7 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
       name, instances: list.length, styleMs: worstDist(list, (r) => r.styleMs), layoutMs: worstDist(list, (r) => r.layoutMs),
       forcedMs: worstDist(list, (r) => r.forcedMs), forcedCount: worst(list, (r) => r.forcedCount) ?? 0,
       rendered: worst(list, (r) => r.rendered), authored: worst(list, (r) => r.authored), inflation: worst(list, (r) => r.inflation),
+      interactionLayoutMs: worst(list, (r) => r.interactionLayoutMs) ?? 0, cls: round(list.reduce((t, r) => t + r.cls, 0), 4),
       totalLayoutMsPerFrame: round(n > 0 ? total / n : 0),
     });
   }
@@ -244,7 +270,8 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
   types.sort((a, b) => cost(b) - cost(a) || b.totalLayoutMsPerFrame - a.totalLayoutMsPerFrame || a.name.localeCompare(b.name));
 
   const checks = [...componentChecks(budget, byName, n), ...pageChecks(budget, input, rec, n)];
-  const carried = instances.filter((r) => r.layoutMs.max + r.styleMs.max + r.forcedMs.max > 0 || r.forcedCount > 0);
+  const carried = instances.filter((r) => r.layoutMs.max + r.styleMs.max + r.forcedMs.max > 0 || r.forcedCount > 0
+    || r.interactionLayoutMs > 0 || r.cls > 0);
   carried.sort((a, b) => cost(b) - cost(a) || a.id - b.id);
   const failures = checks.filter((c) => !c.pass).length;
   return {
@@ -256,6 +283,8 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
       forcedMsPerFrame: roundDist(dist(pageForced, n)),
       forcedCount: pageForcedCount + [...acc.values()].reduce((t, a) => t + (info(a.id)?.parentId == null ? a.forcedCount : 0), 0),
       domElements: input.domElements, components: snap.components.length,
+      inp: snap.inp?.value ?? null, cls: snap.cls === null || snap.cls === undefined ? null : round(snap.cls, 4),
+      interactions: interactions.length, shifts: (snap.shifts ?? []).length,
     },
     self: snap.self ? { msPerFrame: round(snap.self.msPerFrame), mainThreadShare: round(snap.self.mainThreadShare, 4) } : null,
     types: types.slice(0, MAX_TYPES), instances: carried.slice(0, MAX_INSTANCES), instancesLeftOut: Math.max(0, carried.length - MAX_INSTANCES),
@@ -266,6 +295,7 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
 const UNIT: Record<Metric, string> = {
   layoutMs: 'ms of layout per frame', styleMs: 'ms of style per frame', forcedMs: 'ms of forced reflow per frame',
   forcedCount: 'forced reflows', rendered: 'elements rendered', inflation: '× inflation (rendered ÷ authored)',
+  interactionLayoutMs: 'ms of its own layout and forced reflows in an interaction at p95', cls: 'of layout shift caused',
 };
 
 function fmt(v: number): string {
@@ -281,7 +311,7 @@ function componentChecks(budget: Budget, byName: Map<string, InstanceReport[]>, 
     for (const metric of METRICS) {
       const lim = b[metric];
       if (lim === undefined) continue;
-      const stat: Stat | null = metric.endsWith('Ms') ? b.stat ?? 'p95' : null;
+      const stat: Stat | null = metric === 'layoutMs' || metric === 'styleMs' || metric === 'forcedMs' ? b.stat ?? 'p95' : null;
       const valueOf = (r: InstanceReport): number | null => {
         if (metric === 'layoutMs' || metric === 'styleMs' || metric === 'forcedMs') return r[metric][stat as Stat];
         return r[metric];
@@ -325,6 +355,20 @@ function pageChecks(budget: Budget, input: AuditInput, rec: Recording, n: number
       message: `The page: ${fmt(value)} ms of layout per frame at ${stat} ${pass ? 'is within' : 'is over'} its budget of ${fmt(p.layoutMsPerFrame)} (page.layoutMsPerFrame)`,
     });
   }
+  const snap = input.snapshot;
+  const vital = (metric: 'inp' | 'cls', lim: number | undefined, value: number | null, what: string, none: string): void => {
+    if (lim === undefined) return;
+    const v = value ?? 0;
+    const pass = v <= lim;
+    out.push({
+      id: `page: ${metric}`, target: 'page', name: 'page', metric, stat: null, value: round(v, metric === 'cls' ? 4 : 2), limit: lim,
+      level: 'error', pass, entry: 'page', instance: null,
+      message: value === null ? `The page: ${none} (page.${metric} ${fmt(lim)} holds)`
+        : `The page: ${what} ${fmt(v)} ${pass ? 'is within' : 'is over'} its budget of ${fmt(lim)} (page.${metric})`,
+    });
+  };
+  vital('inp', p.inp, snap.inp?.value ?? null, 'INP', 'no interaction of 16 ms or more in the run (steps that click or type make some)');
+  vital('cls', p.cls, snap.cls ?? null, 'CLS', 'no layout shift in the run');
   const dom = p.domElements;
   if (dom && (dom.error !== null || dom.warn !== null)) {
     const v = input.domElements;

@@ -39,6 +39,8 @@ export interface RunResult {
 
 const VIEWPORT = { width: 1280, height: 900 };
 const LOAD_TIMEOUT_MS = 45_000;
+/** After the steps: the last interaction's and shift's entries reach the snapshot (docs/VITALS.md). */
+const VITALS_SETTLE_MS = 400;
 
 type Steps = (page: Page) => unknown;
 
@@ -98,6 +100,8 @@ export async function runAudit(o: RunOptions): Promise<RunResult> {
       o.log(`watching for ${o.seconds} s`);
       await new Promise((r) => setTimeout(r, o.seconds * 1000));
     }
+    // Event Timing and layout-shift entries come after the paint, and the agent hands them over 100 ms later.
+    await new Promise((r) => setTimeout(r, VITALS_SETTLE_MS));
     const recording = await stopRecording(page);
     const seconds = (Date.now() - t0) / 1000;
     const snap = await snapshot(page);

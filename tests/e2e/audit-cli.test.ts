@@ -108,6 +108,29 @@ describe('layout-cost audit, the CLI (e2e)', function () {
     expect(fs.readFileSync(path.join(tmp, 'ok', 'junit.xml'), 'utf8')).not.to.include('<failure');
   });
 
+  it('interactions and shifts (issue 46): INP and CLS as web-vitals has them, ResultsGrid over its interaction budget, Banner over its shift budget', async () => {
+    const budget = budgetFile('vitals.json', {
+      page: { inp: 10, cls: 1, domElements: false },
+      components: { ResultsGrid: { interactionLayoutMs: 5 }, Banner: { cls: 0.01 }, FilterBar: { interactionLayoutMs: 5, cls: 0.01 } },
+    });
+    const out = path.join(tmp, 'vitals');
+    const refFile = path.join(tmp, 'vitals-ref.json');
+    const r = await cli(['audit', url('vitals-r19.html'), '--steps', path.join(ROOT, 'tests', 'fixtures', 'audit', 'steps-vitals.mjs'),
+      '--budget', budget, '--out', out], { LC_STEPS_OUT: refFile });
+    expect(r.code, r.stderr).to.equal(1);
+    const ref = JSON.parse(fs.readFileSync(refFile, 'utf8'));
+    const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    console.log(`    [audit] vitals: INP ${report.page.inp} (web-vitals ${ref.inp.value}), CLS ${report.page.cls} (web-vitals ${ref.cls}); `
+      + report.checks.filter((c: any) => !c.pass).map((c: any) => c.id).join(', '));
+    expect(report.page).to.include({ inp: ref.inp.value, interactions: 3, shifts: 1 });
+    expect(report.page.cls).to.be.closeTo(ref.cls, 1e-4);
+    const failed = report.checks.filter((c: any) => !c.pass).map((c: any) => c.id).sort();
+    expect(failed).to.deep.equal(['Banner: cls', 'ResultsGrid: interactionLayoutMs', 'page: inp']);
+    const junit = fs.readFileSync(path.join(out, 'junit.xml'), 'utf8');
+    expect(junit).to.match(/ResultsGrid: [\d.]+ ms of its own layout and forced reflows in an interaction at p95 is over its budget of 5/);
+    expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).to.match(/<dt>Interactions<\/dt><dd>3, INP \d/);
+  });
+
   it('the HTML report opens with no network and shows the component and the budget', async () => {
     const h: Harness = await launch();
     try {

@@ -74,7 +74,7 @@ describe('audit: budgets', () => {
   it('the JSON schema editors complete from knows the same fields; the docs\' example reads', () => {
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'budget.schema.json'), 'utf8'));
     expect(Object.keys(schema.definitions.component.properties).sort()).to.deep.equal([...METRICS, 'stat'].sort());
-    expect(Object.keys(schema.properties.page.properties).sort()).to.deep.equal(['domElements', 'layoutMsPerFrame', 'stat']);
+    expect(Object.keys(schema.properties.page.properties).sort()).to.deep.equal(['cls', 'domElements', 'inp', 'layoutMsPerFrame', 'stat']);
     expect(schema.definitions.stat.enum).to.deep.equal(['p95', 'max']);
     const example = parseBudgetText(fs.readFileSync(path.join(ROOT, 'docs', 'examples', 'budget.json'), 'utf8'));
     expect(budgetFor(example, 'Cell').budget).to.deep.equal({ layoutMs: 1, forcedCount: 0, rendered: 40, inflation: 3 });
@@ -162,5 +162,42 @@ describe('audit: JUnit and HTML', () => {
     expect(html).to.include('src="data:image/png;base64,AQID"');
     expect(html).to.match(/Content-Security-Policy" content="default-src 'none'/);
     expect(html).not.to.match(/<script|https?:\/\/(?!x\/)/);
+  });
+
+  it('interactions and shifts (issue 46): INP and CLS for the page, each component\'s p95 ms in interactions and the shift it caused', () => {
+    const inp = input();
+    const part = (id: number, name: string, layoutMs: number, forcedMs: number) => ({ id, name, styleMs: 0, layoutMs, forcedMs, renders: 1 });
+    const interaction = (id: number, duration: number, components: ReturnType<typeof part>[]) => ({
+      id, type: 'pointer', target: null, start: id * 1000, duration, inputDelay: 1, processing: duration - 2, presentationDelay: 1,
+      styleMs: 0, layoutMs: 0, forcedMs: 0, components,
+    });
+    Object.assign(inp.snapshot, {
+      // Heavy: 40 ms (10 of layout, 30 forced) in 2 of 20 interactions: p95, the 19th of 20, is 40; Cell: 1 ms in one → 0.
+      interactions: Array.from({ length: 20 }, (_, k) => interaction(k + 1, 40, k < 2 ? [part(2, 'Heavy', 10, 30)] : k === 2 ? [part(3, 'Cell', 1, 0)] : [])),
+      inp: { value: 320, interactionId: 1 },
+      shifts: [
+        { value: 0.05, time: 1, shifted: [{ id: 3, name: 'Cell' }], cause: { id: 2, name: 'Heavy', reason: 'mounted above Cell' } },
+        { value: 0.04, time: 2, shifted: [{ id: 3, name: 'Cell' }], cause: { id: 2, name: 'Heavy', reason: 'mounted above Cell' } },
+        { value: 0.2, time: 3, shifted: [{ id: 3, name: 'Cell' }], cause: null },
+      ],
+      cls: 0.29,
+    });
+    const b = parseBudget({ page: { inp: 200, cls: 0.1 }, components: { Heavy: { interactionLayoutMs: 16, cls: 0.05 }, Cell: { interactionLayoutMs: 16 } } });
+    const r = buildReport(inp, b);
+    expect(r.page).to.include({ inp: 320, cls: 0.29, interactions: 20, shifts: 3 });
+    const check = (id: string) => r.checks.find((c) => c.id === id)!;
+    expect(check('page: inp')).to.include({ value: 320, limit: 200, pass: false });
+    expect(check('page: inp').message).to.equal('The page: INP 320 is over its budget of 200 (page.inp)');
+    expect(check('page: cls')).to.include({ value: 0.29, pass: false });
+    expect(check('Heavy: interactionLayoutMs')).to.include({ value: 40, pass: false });
+    expect(check('Heavy: cls')).to.include({ value: 0.09, pass: false });
+    expect(check('Cell: interactionLayoutMs')).to.include({ value: 0, pass: true });
+    // No interaction at all: the INP budget holds, and says why.
+    const quiet = input();
+    Object.assign(quiet.snapshot, { interactions: [], inp: null, shifts: [], cls: null });
+    const q = buildReport(quiet, parseBudget({ page: { inp: 200 } })).checks.find((c) => c.id === 'page: inp')!;
+    expect(q.pass).to.equal(true);
+    expect(q.message).to.match(/no interaction of 16 ms or more/);
+    expect(() => parseBudget({ page: { inp: '200' } })).to.throw(/page\.inp must be a number/);
   });
 });

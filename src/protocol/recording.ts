@@ -6,12 +6,15 @@
  */
 import type { DirtiedBy } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
+import { interactionValidator, shiftValidator, type Interaction, type LayoutShift } from './vitals';
 import { arrayOf, INVALID, isRecord, nullable, num, str, validItemsOf, type Validator } from './validate';
 
 export const RECORDING_VERSION = 1;
 /** What a file or a page may hand the panel, at most. */
 export const MAX_RECORDING_FRAMES = 200_000;
 export const MAX_RECORDING_COMPONENTS = 200_000;
+/** Interactions, and shifts, a recording carries at most. */
+export const MAX_RECORDED_VITALS = 1000;
 
 export interface RecordedComponent {
   id: number;
@@ -68,6 +71,9 @@ export interface Recording {
   limits: { maxRows: number; maxFrameComponents: number };
   /** The pinned component's dirtied-by at the stop, if any (docs/DIAGNOSE.md). */
   dirtied?: { id: number; items: DirtiedBy[] } | null;
+  /** Interactions and layout shifts that happened while it recorded (issue 46; files without them read as []). */
+  interactions?: Interaction[];
+  shifts?: LayoutShift[];
 }
 
 
@@ -101,6 +107,8 @@ export const recordingValidator: Validator<Recording> = (v) => {
     limits: isRecord({ maxRows: num(0, 1e9), maxFrameComponents: num(0, 1e6) }),
     dirtied: (x: unknown) => (x === undefined || x === null ? null
       : isRecord({ id, items: arrayOf(dirtiedByValidator, 5) })(x)),
+    interactions: (x: unknown) => (x === undefined ? [] : validItemsOf(interactionValidator, MAX_RECORDED_VITALS)(x)),
+    shifts: (x: unknown) => (x === undefined ? [] : validItemsOf(shiftValidator, MAX_RECORDED_VITALS)(x)),
   })(v);
   if (base === INVALID) return INVALID;
   const raw = (v as { components?: unknown }).components;

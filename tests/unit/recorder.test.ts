@@ -147,3 +147,23 @@ describe('recording in the panel', () => {
     expect(v.frames[0].components.length).to.equal(rec.frames[0].components.length - 1);
   });
 });
+
+describe('recordings carry interactions and shifts (issue 46)', () => {
+  it('those that began while it recorded, through the validator and into the trace export', () => {
+    const r = new Recorder(() => ({ name: 'X', parentId: null, depth: 0, key: null }));
+    const now = performance.now();
+    const it = (id: number, start: number) => ({
+      id, type: 'pointer' as const, target: { id: 2, name: 'FilterBar' }, start, duration: 48, inputDelay: 2, processing: 40,
+      presentationDelay: 6, styleMs: 0, layoutMs: 1, forcedMs: 30, components: [{ id: 3, name: 'Grid', styleMs: 0, layoutMs: 1, forcedMs: 30, renders: 1 }],
+    });
+    const shift = { value: 0.04, time: now + 10, shifted: [{ id: 4, name: 'Feed' }], cause: { id: 5, name: 'Banner', reason: 'mounted above Feed' } };
+    const rec = r.finish('http://x/', null, { interactions: [it(1, now - 60_000), it(2, now + 5)], inp: null, shifts: [shift], cls: 0.04 });
+    expect(rec.interactions?.map((i) => i.id)).to.deep.equal([2]);
+    const back = recordingValidator(JSON.parse(JSON.stringify(rec)));
+    expect(back).to.not.equal(INVALID);
+    expect((back as typeof rec).shifts).to.deep.equal([shift]);
+    const t = toTrace(rec).traceEvents;
+    expect(t.find((e) => e.cat === 'layout-cost,interaction')).to.include({ name: 'Pointer on FilterBar', dur: 48_000 });
+    expect(t.find((e) => e.cat === 'layout-cost,shift')).to.include({ name: 'Layout shift 0.0400', ph: 'i' });
+  });
+});

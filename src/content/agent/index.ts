@@ -526,7 +526,7 @@ class Controller {
 
   private finishRecording(rec: Recorder): Recording {
     const d = this.store.dirtied;
-    return rec.finish(String(location.href).slice(0, 2048), d.id !== 0 ? { id: d.id, items: d.items } : null);
+    return rec.finish(String(location.href).slice(0, 2048), d.id !== 0 ? { id: d.id, items: d.items } : null, this.vitals);
   }
 
   /** Stops the recording and keeps it as the last one; null when none ran. */

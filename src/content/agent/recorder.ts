@@ -14,6 +14,7 @@
  * The schema is docs/RECORDING.md's; `toTrace` turns a recording into
  * Chrome's Trace Event Format.
  */
+import { NO_VITALS, type Vitals } from '../../protocol/vitals';
 import {
   RECORDING_VERSION, type ComponentInfo, type RecordedComponent, type RecordedFrame, type Recording,
 } from '../../protocol/recording';
@@ -146,8 +147,13 @@ export class Recorder implements FrameSink {
    * The recording so far (a copy of the frame list; the frames themselves are not touched again), with the names
    * of the components its kept frames mention (dropped frames' components are not looked up).
    */
-  finish(url: string, dirtied: Recording['dirtied'] = null): Recording {
+  /**
+   * The recording so far. `vitals`: the interactions and shifts since enable; those that began while it recorded go in
+   * (issue 46).
+   */
+  finish(url: string, dirtied: Recording['dirtied'] = null, vitals: Vitals = NO_VITALS): Recording {
     const frames = this.frames.slice(this.head);
+    const from = this.startedAt - performance.timeOrigin;
     const components: Record<string, ComponentInfo> = {};
     const add = (id: number): void => {
       if (id <= 0 || components[String(id)] !== undefined) return;
@@ -165,6 +171,7 @@ export class Recorder implements FrameSink {
       kind: 'layout-cost-recording', version: RECORDING_VERSION, url, startedAt: this.startedAt, stoppedAt: Date.now(),
       timeOrigin: performance.timeOrigin, frames, components, droppedFrames: this.dropped,
       limits: { maxRows: this.maxRows, maxFrameComponents: MAX_FRAME_COMPONENTS }, dirtied,
+      interactions: vitals.interactions.filter((i) => i.start >= from), shifts: vitals.shifts.filter((x) => x.time >= from),
     };
   }
 }
@@ -198,6 +205,7 @@ export interface TraceEventOut {
 const PID = 1;
 const TID_FRAMES = 1;
 const TID_COMPONENTS = 2;
+const TID_VITALS = 3;
 
 /**
  * Chrome's Trace Event Format: per frame one "Frame" event, and one complete event per component per frame, named
@@ -211,6 +219,7 @@ export function toTrace(r: Recording): { traceEvents: TraceEventOut[]; displayTi
     { name: 'process_name', ph: 'M', pid: PID, tid: 0, args: { name: 'Layout Cost' } },
     { name: 'thread_name', ph: 'M', pid: PID, tid: TID_FRAMES, args: { name: 'Frames (style + layout + forced)' } },
     { name: 'thread_name', ph: 'M', pid: PID, tid: TID_COMPONENTS, args: { name: 'Components (self ms)' } },
+    { name: 'thread_name', ph: 'M', pid: PID, tid: TID_VITALS, args: { name: 'Interactions and layout shifts' } },
   ];
   const us = (ms: number): number => Math.round(ms * 1000);
   for (const f of r.frames) {
@@ -232,6 +241,23 @@ export function toTrace(r: Recording): { traceEvents: TraceEventOut[]; displayTi
       });
       t += self;
     }
+  }
+  // Interactions (input to next paint) and layout shifts (an instant each), split per component in their args.
+  for (const i of r.interactions ?? []) {
+    ev.push({
+      name: `${i.type === 'keyboard' ? 'Key' : 'Pointer'} on ${i.target?.name ?? 'a node no component owns'}`, cat: 'layout-cost,interaction',
+      ph: 'X', ts: us(i.start), dur: us(i.duration), pid: PID, tid: TID_VITALS,
+      args: {
+        interactionId: i.id, inputDelay: i.inputDelay, processing: i.processing, presentationDelay: i.presentationDelay,
+        styleMs: i.styleMs, layoutMs: i.layoutMs, forcedMs: i.forcedMs, components: i.components.slice(0, 5),
+      },
+    });
+  }
+  for (const s of r.shifts ?? []) {
+    ev.push({
+      name: `Layout shift ${s.value.toFixed(4)}`, cat: 'layout-cost,shift', ph: 'i', s: 't', ts: us(s.time), pid: PID, tid: TID_VITALS,
+      args: { value: s.value, shifted: s.shifted, cause: s.cause },
+    });
   }
   return {
     traceEvents: ev, displayTimeUnit: 'ms',

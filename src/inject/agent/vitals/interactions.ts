@@ -46,6 +46,9 @@ interface Tracked {
   /** The longest entry (its duration is the interaction's latency) and its target. */
   entry: EventEntry;
   target: Node | null;
+  /** The earliest input and the latest paint of all its entries: its frames lie between (a key's keyup can be the longest). */
+  from: number;
+  to: number;
   /** Null until built. */
   record: Interaction | null;
 }
@@ -69,8 +72,10 @@ export class InteractionBook {
       if (!(e.interactionId > 0)) continue;
       const t = this.tracked.get(e.interactionId);
       if (t === undefined) {
-        this.tracked.set(e.interactionId, { entry: e, target: e.target, record: null });
+        this.tracked.set(e.interactionId, { entry: e, target: e.target, record: null, from: e.startTime, to: e.startTime + e.duration });
       } else {
+        t.from = Math.min(t.from, e.startTime);
+        t.to = Math.max(t.to, e.startTime + e.duration);
         if (t.target === null && e.target !== null) t.target = e.target;
         if (e.duration > t.entry.duration) {
           t.entry = e;
@@ -143,7 +148,7 @@ export class InteractionBook {
     const processingStart = e.processingStart;
     const nextPaint = Math.max(e.startTime + e.duration, processingStart);
     const processingEnd = Math.min(this.groupOf(e)?.processingEnd ?? e.processingEnd, nextPaint);
-    const frames = log.between(e.startTime, nextPaint + PAINT_SLACK_MS);
+    const frames = log.between(Math.min(t.from, e.startTime), Math.max(t.to, nextPaint) + PAINT_SLACK_MS);
     let styleMs = 0, layoutMs = 0, forcedMs = 0;
     const per = new Map<number, InteractionComponent>();
     const row = (cid: number): InteractionComponent => {

@@ -12,6 +12,7 @@
  *   --skip-build              reuse dist/ and build/demo/ as they are
  *   --pct=10|20|50|100        the demo's mutation share (default 10)
  *   --out=DIR                 where the headless run writes its files (default out/)
+ *   --frames=N                the headless run waits for N measured frames (default 45)
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -129,6 +130,7 @@ async function runHeadless(browser: Browser, server: StaticServer): Promise<void
   const page = (await browser.pages())[0] ?? (await browser.newPage());
   await page.setViewport(VIEWPORT);
   await openDemo(page, server);
+  const minFrames = Math.max(1, Number(argValue('frames')) || MIN_FRAMES);
   // Bounded per call: the API's own timeout is 10 s, too long to poll with.
   const snapshot = (): Promise<Snapshot> => page.evaluate((ms) => Promise.race([
     (window as any).__LAYOUT_COST__.snapshot() as Promise<Snapshot>,
@@ -136,7 +138,7 @@ async function runHeadless(browser: Browser, server: StaticServer): Promise<void
   ]), SNAPSHOT_TIMEOUT_MS);
   const ready = await until(async () => {
     const s = await snapshot();
-    return s.components.length > 0 && s.frames.count >= MIN_FRAMES ? s : null;
+    return s.components.length > 0 && s.frames.count >= minFrames ? s : null;
   }, OVERLAY_TIMEOUT_MS, 300);
   if (!ready) log(`warning: no component data within ${OVERLAY_TIMEOUT_MS / 1000} s; writing what there is`);
   let snap: Snapshot | null = null;

@@ -15,11 +15,12 @@ function ev(interactionId: number, name: string, startTime: number, duration: nu
 /** A frame logged with `shares` ([id, style, layout, forced] …), renders and changed ids. */
 function frame(log: FrameLog, ts: number, end: number, shares: number[][], renders: number[] = [], mounts: number[] = [], changed: number[] = []): void {
   log.on = true;
+  log.inputRecent = true;
   for (const id of mounts) log.mounted(id);
   for (const id of renders) log.rendered(id);
   for (const [id, s, l, f] of shares) log.write(RecordKind.Cost, id, s, l, f);
   const style = shares.reduce((t, x) => t + x[1], 0), layout = shares.reduce((t, x) => t + x[2], 0), forced = shares.reduce((t, x) => t + x[3], 0);
-  log.close(ts, end, style, layout, forced, changed.map((id) => ({ id })));
+  log.close(ts, end, style, layout, forced, changed.map((id) => ({ id })), (e) => renders.includes(e.id));
 }
 
 describe('interactions (issue 46)', () => {
@@ -128,5 +129,18 @@ describe('layout shifts (issue 46)', () => {
     frame(log, 400, 500, [[2, 0, 0.5, 0]], [], [], [2]);
     expect(causeOf(log.at(500, 20), moved, new Set([3]), look, 500)?.reason).to.match(/outside React \(page code\)/);
     expect(causeOf(log.at(700, 20), moved, new Set([3]), look, 700), 'no frame, no image: unknown').to.equal(null);
+  });
+
+  it('renders are logged only while an input is recent; mounts always', () => {
+    const log = new FrameLog();
+    log.on = true;
+    log.rendered(1);
+    log.mounted(2);
+    log.inputRecent = true;
+    log.rendered(3);
+    log.close(0, 10, 0, 0, 0, []);
+    const f = log.at(10, 1)!;
+    expect(f.renders).to.deep.equal([3]);
+    expect(f.mounts).to.deep.equal([2]);
   });
 });

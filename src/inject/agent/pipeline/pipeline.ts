@@ -402,7 +402,7 @@ export class Pipeline {
         attribute(this.shareSink, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
         if (this.track.enabled) this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
         this.shares.clear();
-        if (this.vitals.log.on) this.vitals.log.close(this.frameTs, t2, t1 - t0, t2 - t1, forcedMs, w.owners);
+        if (this.vitals.log.on) this.vitals.log.close(this.frameTs, t2, t1 - t0, t2 - t1, forcedMs, w.owners, (e) => causes.committed(e));
       } else {
         attribute(this.ring, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
       }

@@ -28,6 +28,8 @@ export interface LoggedFrame {
   mounts: number[];
   /** Components whose DOM changed for this frame (React's commits and page code alike): the attribution's owners. */
   changed: number[];
+  /** Of those, the ones a React commit changed (the rest: page code outside React). */
+  committed: number[];
   /** A web font finished loading since the previous frame. */
   fontSwap: boolean;
 }
@@ -37,6 +39,12 @@ export class FrameLog implements CostSink {
   /** The frame being filled: renders, mounts and loads since the last measured frame, then its shares. */
   private open: LoggedFrame = blank();
   on = false;
+  /**
+   * Renders are logged only while an input is recent (observer.ts sets this for a second after each pointerdown and
+   * keydown): an interaction begins with one, and a page re-rendering on its own (a grid ticking every frame) then
+   * costs nothing here.
+   */
+  inputRecent = false;
 
   /** CostSink: the attribution's Cost records of the frame being measured. */
   write(kind: number, a: number, b = 0, c = 0, d = 0): void {
@@ -45,7 +53,7 @@ export class FrameLog implements CostSink {
   }
 
   rendered(id: number): void {
-    if (this.on && this.open.renders.length < MAX_IDS) this.open.renders.push(id);
+    if (this.inputRecent && this.on && this.open.renders.length < MAX_IDS) this.open.renders.push(id);
   }
 
   mounted(id: number): void {
@@ -56,10 +64,17 @@ export class FrameLog implements CostSink {
     if (this.on) this.open.fontSwap = true;
   }
 
-  /** Closes the frame just measured (its attribution written through `write`); `changed`: the ids whose DOM changed. */
-  close(ts: number, end: number, styleMs: number, layoutMs: number, forcedMs: number, changed: readonly { id: number }[]): void {
+  /**
+   * Closes the frame just measured (its attribution written through `write`); `changed`: the owners whose DOM changed,
+   * `byReact`: whether a React commit changed it.
+   */
+  close<E extends { id: number }>(ts: number, end: number, styleMs: number, layoutMs: number, forcedMs: number,
+    changed: readonly E[], byReact: (e: E) => boolean = () => true): void {
     const f = this.open;
-    for (let i = 0; i < changed.length && i < MAX_IDS; i++) f.changed.push(changed[i].id);
+    for (let i = 0; i < changed.length && i < MAX_IDS; i++) {
+      f.changed.push(changed[i].id);
+      if (byReact(changed[i])) f.committed.push(changed[i].id);
+    }
     f.ts = ts;
     f.end = end;
     f.styleMs = styleMs;
@@ -93,5 +108,5 @@ export class FrameLog implements CostSink {
 }
 
 function blank(): LoggedFrame {
-  return { ts: 0, end: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], fontSwap: false };
+  return { ts: 0, end: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], committed: [], fontSwap: false };
 }

@@ -13,6 +13,10 @@ import { ShiftBook, type ShiftEntry, type ShiftLookup } from './shifts';
 
 /** Event Timing reports interactions of at least this many ms (the smallest it allows), as the issue's reference does. */
 export const DURATION_THRESHOLD_MS = 16;
+/** The inputs an interaction begins with (Event Timing's interactions: taps, clicks, keys). */
+const INPUTS = ['pointerdown', 'keydown'] as const;
+/** Renders are logged this long after an input (frame-log.ts `inputRecent`). */
+const INPUT_WINDOW_MS = 1000;
 /** Interactions touched are built and handed over this long after their first entry came. */
 const SETTLE_MS = 100;
 
@@ -45,17 +49,38 @@ export class VitalsObserver {
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   /** An image or a font arriving lays the page out again: that frame is measured (and logged) like any other. */
-  private readonly onLoad = (e: Event): void => {
+  private readonly onLoad = (e: Event): void => this.guard('vitals: load', () => {
     const t = e.target as Element | null;
-    if (t !== null && typeof t === 'object' && (t as Element).tagName === 'IMG') this.host.markDirty();
-  };
+    if (t !== null && typeof t === 'object' && t.tagName === 'IMG') this.host.markDirty();
+  });
 
-  private readonly onFont = (): void => {
+  /** An input: renders are logged for the next second (frame-log.ts `inputRecent`). */
+  private readonly onInput = (): void => this.guard('vitals: input', () => {
+    this.log.inputRecent = true;
+    if (this.inputTimer !== null) clearTimeout(this.inputTimer);
+    this.inputTimer = setTimeout(() => {
+      this.inputTimer = null;
+      this.log.inputRecent = false;
+    }, INPUT_WINDOW_MS);
+  });
+
+  private inputTimer: ReturnType<typeof setTimeout> | null = null;
+
+  private readonly onFont = (): void => this.guard('vitals: font', () => {
     this.log.fontSwapped();
     this.host.markDirty();
-  };
+  });
 
   constructor(private readonly host: VitalsHost) {}
+
+  /** A listener of ours: run as ours, and nothing thrown into the page's event dispatch. */
+  private guard(what: string, fn: () => void): void {
+    try {
+      this.host.run(fn);
+    } catch (e) {
+      this.host.debug(what, e);
+    }
+  }
 
   start(win: Window & typeof globalThis): void {
     if (this.win !== null) return;
@@ -66,8 +91,9 @@ export class VitalsObserver {
     const hasInteractions = types.includes('event') && typeof win.PerformanceEventTiming === 'function'
       && 'interactionId' in win.PerformanceEventTiming.prototype;
     if (hasInteractions) {
-      const po = new PO((list) => this.host.run(() => this.onEvents(list.getEntries() as unknown as EventEntry[])));
+      const po = new PO((list) => this.guard('vitals: events', () => this.onEvents(list.getEntries() as unknown as EventEntry[])));
       po.observe({ type: 'event', durationThreshold: DURATION_THRESHOLD_MS, buffered: false } as PerformanceObserverInit);
+      for (const type of INPUTS) win.addEventListener(type, this.onInput, { capture: true, passive: true });
       if (types.includes('first-input')) po.observe({ type: 'first-input', buffered: false });
       this.observers.push(po);
       const count = (win.performance as Performance & { interactionCount?: number }).interactionCount;
@@ -76,7 +102,7 @@ export class VitalsObserver {
       this.host.degrade('this browser reports no interactions (Event Timing with interactionId): no Interactions, no INP');
     }
     if (types.includes('layout-shift')) {
-      const po = new PO((list) => this.host.run(() => this.onShifts(list.getEntries() as unknown as ShiftEntry[])));
+      const po = new PO((list) => this.guard('vitals: shifts', () => this.onShifts(list.getEntries() as unknown as ShiftEntry[])));
       po.observe({ type: 'layout-shift', buffered: false });
       this.observers.push(po);
       win.addEventListener('load', this.onLoad, { capture: true, passive: true });
@@ -90,7 +116,11 @@ export class VitalsObserver {
   stop(): void {
     for (const po of this.observers) po.disconnect();
     this.observers = [];
+    if (this.inputTimer !== null) clearTimeout(this.inputTimer);
+    this.inputTimer = null;
+    this.log.inputRecent = false;
     if (this.win !== null) {
+      for (const type of INPUTS) this.win.removeEventListener(type, this.onInput, { capture: true });
       this.win.removeEventListener('load', this.onLoad, { capture: true });
       this.win.document.fonts?.removeEventListener?.('loadingdone', this.onFont);
     }

@@ -120,7 +120,7 @@ export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], moved
     const changed = order([...new Set(frame.changed)].sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0)));
     if (changed.length > 0) {
       const id = changed[0];
-      return cause(id, frame.renders.includes(id) ? `re-rendered and changed size above ${movedName}`
+      return cause(id, frame.committed.includes(id) ? `re-rendered and changed size above ${movedName}`
         : `its DOM was changed outside React (page code) and changed size above ${movedName}`);
     }
     if (frame.fontSwap) {

@@ -11,6 +11,11 @@ import type { CostSink } from '../pipeline/attribution';
 export const FRAME_LOG_SIZE = 240;
 /** Renders or mounts logged per frame at most (a back-fill mounts the whole tree at once). */
 const MAX_IDS = 5000;
+/**
+ * Changed owners logged per frame at most: a shift's cause is looked for among them, and a grid that changes hundreds
+ * of cells a frame would otherwise pay a push per cell (the rest of the frame's owners are still in its shares).
+ */
+const MAX_CHANGED = 64;
 
 export interface LoggedFrame {
   /** The frame's animation time (the rAF timestamp): `layout-shift` entries carry it as their start time. */
@@ -71,7 +76,7 @@ export class FrameLog implements CostSink {
   close<E extends { id: number }>(ts: number, end: number, styleMs: number, layoutMs: number, forcedMs: number,
     changed: readonly E[], byReact: (e: E) => boolean = () => true): void {
     const f = this.open;
-    for (let i = 0; i < changed.length && i < MAX_IDS; i++) {
+    for (let i = 0; i < changed.length && i < MAX_CHANGED; i++) {
       f.changed.push(changed[i].id);
       if (byReact(changed[i])) f.committed.push(changed[i].id);
     }

@@ -117,11 +117,12 @@ export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], moved
     const costs = new Map<number, number>();
     const s = frame.shares;
     for (let i = 0; i < s.length; i += 4) costs.set(s[i], (costs.get(s[i]) ?? 0) + s[i + 1] + s[i + 2] + s[i + 3]);
-    const changed = order([...new Set(frame.changed)].sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0)));
+    const changed = order([...new Set([...frame.changed, ...costs.keys()])].sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0)));
     if (changed.length > 0) {
       const id = changed[0];
       return cause(id, frame.committed.includes(id) ? `re-rendered and changed size above ${movedName}`
-        : `its DOM was changed outside React (page code) and changed size above ${movedName}`);
+        : frame.changed.includes(id) ? `its DOM was changed outside React (page code) and changed size above ${movedName}`
+          : `its DOM changed and was laid out again above ${movedName}`);
     }
     if (frame.fontSwap) {
       const id = lookup.ownerOf(first);

@@ -145,17 +145,27 @@ export async function probeFirefoxDevtoolsPanel<T>(h: Harness, page: Page, expre
     const def = toolbox && toolbox.getAdditionalTools().find((t) => t.label === 'Layout Cost');
     const iframe = def && toolbox.doc.getElementById('toolbox-panel-iframe-' + def.id);
     const browser = iframe && iframe.contentDocument && iframe.contentDocument.querySelector('browser');
-    if (!browser || !browser.messageManager) return 'null';
+    if (!browser || !browser.messageManager) {
+      return JSON.stringify({ noPanel: !toolbox ? 'no toolbox' : !def ? 'no Layout Cost tool' : !iframe ? 'no panel iframe' : 'no panel browser' });
+    }
     const mm = browser.messageManager;
     return await new Promise((resolve) => {
-      const timer = setTimeout(() => resolve('null'), 5000);
+      const timer = setTimeout(() => resolve(JSON.stringify({ noPanel: 'no answer from the panel in 5 s' })), 5000);
       const l = (m) => { clearTimeout(timer); mm.removeMessageListener('lc:probe', l); resolve(m.data); };
       mm.addMessageListener('lc:probe', l);
       mm.loadFrameScript(${JSON.stringify(script)}, false);
     });
   })()`);
-  return JSON.parse(r) as T;
+  const v = JSON.parse(r) as T | { noPanel: string };
+  if (v !== null && typeof v === 'object' && 'noPanel' in (v as object)) {
+    lastFirefoxProbe = (v as { noPanel: string }).noPanel;
+    return null as T;
+  }
+  return v as T;
 }
+
+/** Why the last `probeFirefoxDevtoolsPanel` found no panel to ask (for a test's timeout message and its retry). */
+export let lastFirefoxProbe = '';
 
 export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
   const executablePath = findChrome();
@@ -208,7 +218,7 @@ export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
 
 /** Polls `fn` until it returns a truthy value; never a fixed sleep. */
 export async function waitFor<T>(
-  fn: () => Promise<T> | T, opts: { timeout?: number; interval?: number; what?: string } = {},
+  fn: () => Promise<T> | T, opts: { timeout?: number; interval?: number; what?: string; detail?: () => string } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + (opts.timeout ?? 10_000);
   let last: unknown;
@@ -220,7 +230,9 @@ export async function waitFor<T>(
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'condition'} (last: ${String(last)})`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${opts.what ?? 'condition'} (last: ${String(last)}${opts.detail ? `; ${opts.detail()}` : ''})`);
+    }
     await new Promise((r) => setTimeout(r, opts.interval ?? 50));
   }
 }

@@ -40,14 +40,14 @@ describe('scale (e2e)', function () {
     // A recording of this page stays under its cap (lowered here so that frames must go), and says what it dropped.
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording({ maxRows: 2000 }));
     await page.evaluate(() => new Promise<void>((done) => {
-      // Imperative text changes in every section's first leaves, one batch a frame for 40 frames.
+      // Imperative text changes in every section's first leaves, one batch a frame for 20 frames.
       let n = 0;
       const step = (): void => {
         const sections = document.querySelectorAll('.section');
         for (const sec of Array.from(sections)) {
           for (let i = 0; i < 3; i++) (sec.children[i] as HTMLElement).textContent = String((n + i) % 10);
         }
-        if (++n < 40) requestAnimationFrame(step);
+        if (++n < 20) requestAnimationFrame(step);
         else setTimeout(done, 300);
       };
       requestAnimationFrame(step);

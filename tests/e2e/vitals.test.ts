@@ -61,8 +61,9 @@ describe('interactions and layout shifts (e2e)', function () {
       const ours = s.interactions.find((x: any) => x.id === id);
       expect(ours, `interaction ${id}`).to.not.equal(undefined);
       expect(Math.abs(ours.duration - duration)).to.be.at.most(Math.max(8, 0.1 * duration));
-      // The phases add up to the latency (web-vitals' definition).
-      expect(ours.inputDelay + ours.processing + ours.presentationDelay).to.be.closeTo(ours.duration, 0.01);
+      // The phases add up to the latency (web-vitals' definition: to the paint, or to the handlers' start when the
+      // duration, rounded to 8 ms, ends before it — 122.3 against 120 once beside a CPU hog).
+      expect(ours.inputDelay + ours.processing + ours.presentationDelay).to.be.within(ours.duration - 0.01, ours.duration + 8);
     }
     // INP as web-vitals computes it, and its phases as web-vitals' attribution build does.
     expect(s.inp).to.deep.equal({ value: r.inp!.value, interactionId: r.inp!.id });

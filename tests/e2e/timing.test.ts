@@ -82,7 +82,7 @@ describe('layout timing (e2e)', function () {
           await page.evaluate((t) => performance.mark(`lc-layouts-${t}-start`), tag);
           const t0 = await page.evaluate(() => (window as any).__work.ticks as number);
           await page.evaluate(() => (window as any).__work.start());
-          await waitFor(() => page.evaluate((from) => (window as any).__work.ticks >= from + 120, t0), { timeout: 60_000 });
+          await waitFor(() => page.evaluate((from) => (window as any).__work.ticks >= from + 60, t0), { timeout: 60_000 });
           await page.evaluate(() => (window as any).__work.stop());
           ticks = (await page.evaluate(() => (window as any).__work.ticks as number)) - t0;
           // Let the last tick's commit reach its frame before closing the window.

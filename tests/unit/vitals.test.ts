@@ -143,4 +143,16 @@ describe('layout shifts (issue 46)', () => {
     expect(f.renders).to.deep.equal([3]);
     expect(f.mounts).to.deep.equal([2]);
   });
+
+  it('a shift noted before its frame is logged finds its cause once the frame closes (a layout forced before the frame-end one)', () => {
+    const b = new ShiftBook();
+    const log = new FrameLog();
+    b.note([{ value: 0.05, startTime: 1000, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+    // The mount came before the shift; the frame that holds it closes 30 ms after the shift's layout.
+    frame(log, 990, 1030, [], [], [2], []);
+    const [r] = b.resolve(log, look);
+    expect(r.cause?.name).to.equal('Banner');
+    expect(r.shifted.map((c) => c.name)).to.deep.equal(['Feed']);
+    expect(b.resolve(log, look)).to.deep.equal([]);
+  });
 });

@@ -102,6 +102,25 @@ export class FrameLog implements CostSink {
     return best;
   }
 
+  /**
+   * The frames a shift at `t` may belong to: the last one measured at most `before` ms before it (Chrome may stamp the
+   * entry a little after the layout that moved the nodes), and the first one measured after it, within `after` ms (a
+   * layout forced earlier moved them; the next measured frame holds what changed before it).
+   */
+  around(t: number, before: number, after: number): [LoggedFrame | null, LoggedFrame | null] {
+    let prev: LoggedFrame | null = null;
+    let next: LoggedFrame | null = null;
+    for (const f of this.frames) {
+      if (f.end <= t + 1) {
+        if (f.end >= t - before) prev = f;
+      } else if (f.end <= t + after) {
+        next = f;
+        break;
+      }
+    }
+    return [prev, next];
+  }
+
   clear(): void {
     this.frames.length = 0;
     this.open = blank();

@@ -6,7 +6,7 @@
  * what changed is handed to the content agent (a delta, protocol/vitals.ts `mergeVitals`). All of it is timed: our own
  * cost per interaction and per shift (`stats()`). Nothing is observed while off.
  */
-import type { LayoutShift, VitalsDelta } from '../../../protocol/vitals';
+import type { VitalsDelta } from '../../../protocol/vitals';
 import { FrameLog } from './frame-log';
 import { InteractionBook, type EventEntry } from './interactions';
 import { ShiftBook, type ShiftEntry, type ShiftLookup } from './shifts';
@@ -45,7 +45,6 @@ export class VitalsObserver {
   handled = 0;
   maxMs = 0;
   private readonly touched = new Set<number>();
-  private newShifts: LayoutShift[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   /** An image or a font arriving lays the page out again: that frame is measured (and logged) like any other. */
@@ -149,11 +148,8 @@ export class VitalsObserver {
   private onShifts(entries: ShiftEntry[]): void {
     const t0 = this.host.now();
     try {
-      const before = this.shifts.list.length;
-      if (this.shifts.add(entries, this.log, this.host)) {
-        this.newShifts.push(...this.shifts.list.slice(before));
-        this.schedule();
-      }
+      // Their causes are looked for at the flush: the frame that holds what moved them may not be logged yet.
+      if (this.shifts.note(entries)) this.schedule();
     } catch (e) {
       this.host.debug('vitals: shifts', e);
     }
@@ -177,8 +173,7 @@ export class VitalsObserver {
       for (const r of built) this.sentIds.add(r.id);
       this.seen += fresh;
       this.touched.clear();
-      const shifts = this.newShifts;
-      this.newShifts = [];
+      const shifts = this.shifts.resolve(this.log, this.host).map((x) => ({ ...x, shifted: x.shifted.map((c) => ({ ...c })), cause: x.cause && { ...x.cause } }));
       this.host.post({
         interactions: built.map((i) => ({ ...i, target: i.target && { ...i.target }, components: i.components.map((c) => ({ ...c })) })),
         inp: this.interactions.inp(this.interactionCount()),
@@ -202,7 +197,6 @@ export class VitalsObserver {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.touched.clear();
-    this.newShifts = [];
     this.sentIds.clear();
     this.log.clear();
     this.interactions.clear();

@@ -25,10 +25,12 @@ export interface ShiftLookup extends VitalsLookup {
 }
 
 /**
- * A shift's frame is the logged one whose measurement ended this near its start time (Chrome stamps the entry with
- * the time of the layout that moved the nodes, which the frame-end measurement ran).
+ * A shift's frame: the logged one measured at most FRAME_BEFORE_MS before its time (Chrome stamps the entry about the
+ * frame-end measurement's layout, sometimes a little after), else the first measured after it within FRAME_AFTER_MS
+ * (an earlier forced layout moved the nodes; the next measured frame holds what changed before it).
  */
-const FRAME_SLACK_MS = 20;
+const FRAME_BEFORE_MS = 20;
+const FRAME_AFTER_MS = 500;
 const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
 
 /** `a` is above `b` in the page's order, or holds it. */
@@ -37,15 +39,24 @@ function aboveOrAround(a: Node, b: Node): boolean {
   return a.contains(b) || (a.compareDocumentPosition(b) & FOLLOWING) !== 0;
 }
 
+interface Pending {
+  value: number;
+  time: number;
+  nodes: Node[];
+}
+
 export class ShiftBook {
   readonly list: LayoutShift[] = [];
+  /** Shifts noted, their causes not looked for yet: the frame that holds them may not be logged when they come. */
+  private pending: Pending[] = [];
   private sessionValue = 0;
   private sessionFirst = 0;
   private sessionLast = 0;
   cls: number | null = null;
 
-  add(entries: readonly ShiftEntry[], log: FrameLog, lookup: ShiftLookup): boolean {
-    let changed = false;
+  /** Folds entries into CLS and keeps them for `resolve`; true when any counted (no recent input). */
+  note(entries: readonly ShiftEntry[]): boolean {
+    let counted = false;
     for (const e of entries) {
       if (e.hadRecentInput) continue;
       // Session windows, as web-vitals: within 1 s of the last shift and 5 s of the first, or a new window.
@@ -57,7 +68,18 @@ export class ShiftBook {
       }
       this.sessionLast = e.startTime;
       if (this.cls === null || this.sessionValue > this.cls) this.cls = this.sessionValue;
-      const nodes = (e.sources ?? []).map((s) => s.node ?? null).filter((n): n is Node => n !== null && n.isConnected);
+      const nodes = (e.sources ?? []).map((s) => s.node ?? null).filter((n): n is Node => n !== null);
+      if (this.pending.length < MAX_SHIFTS) this.pending.push({ value: e.value, time: e.startTime, nodes });
+      counted = true;
+    }
+    return counted;
+  }
+
+  /** The noted shifts' moved components and causes, against the frame log as it is now; returns the new records. */
+  resolve(log: FrameLog, lookup: ShiftLookup): LayoutShift[] {
+    const out: LayoutShift[] = [];
+    for (const p of this.pending) {
+      const nodes = p.nodes.filter((n) => n.isConnected);
       const shifted: ComponentRef[] = [];
       const ids = new Set<number>();
       for (const n of nodes) {
@@ -67,16 +89,27 @@ export class ShiftBook {
           shifted.push({ id, name: clip(lookup.nameOf(id)) });
         }
       }
-      const frame = log.at(e.startTime, FRAME_SLACK_MS);
-      this.list.push({ value: e.value, time: e.startTime, shifted, cause: causeOf(frame, nodes, ids, lookup, e.startTime) });
-      if (this.list.length > MAX_SHIFTS) this.list.shift();
-      changed = true;
+      const [prev, next] = log.around(p.time, FRAME_BEFORE_MS, FRAME_AFTER_MS);
+      const cause = causeOf(prev, nodes, ids, lookup, p.time) ?? causeOf(next, nodes, ids, lookup, p.time);
+      const record: LayoutShift = { value: p.value, time: p.time, shifted, cause };
+      this.list.push(record);
+      out.push(record);
     }
-    return changed;
+    this.pending = [];
+    while (this.list.length > MAX_SHIFTS) this.list.shift();
+    return out;
+  }
+
+  /** Both steps at once (tests). */
+  add(entries: readonly ShiftEntry[], log: FrameLog, lookup: ShiftLookup): boolean {
+    const counted = this.note(entries);
+    this.resolve(log, lookup);
+    return counted;
   }
 
   clear(): void {
     this.list.length = 0;
+    this.pending = [];
     this.sessionValue = 0;
     this.sessionFirst = 0;
     this.sessionLast = 0;

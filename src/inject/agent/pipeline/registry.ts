@@ -275,7 +275,9 @@ export class Registry implements ComponentSink {
   rendered(e: Entry): void {
     if ((e.marks & GONE) !== 0) return;
     e.addCommit();
-    this.log?.rendered(e.id);
+    // Hot (every render of a busy grid): the flag is read here, the call made only right after an input.
+    const log = this.log;
+    if (log !== null && log.inputRecent) log.rendered(e.id);
     // Held right here while nothing reads commit counts: no STATS entry to look at again at the flush (a busy grid's
     // 490 changed cells a commit; docs/PERFORMANCE.md, overlay on).
     if (this.wantCommits) this.mark(e, STATS);

@@ -90,7 +90,8 @@ export class ShiftBook {
         }
       }
       const [prev, next] = log.around(p.time, FRAME_BEFORE_MS, FRAME_AFTER_MS);
-      const cause = causeOf(prev, nodes, ids, lookup, p.time) ?? causeOf(next, nodes, ids, lookup, p.time);
+      // The frame before, else the one after; the document's images (a scan) only when neither frame explains it.
+      const cause = frameCause(prev, nodes, ids, lookup) ?? frameCause(next, nodes, ids, lookup) ?? imageCause(nodes, lookup, p.time);
       const record: LayoutShift = { value: p.value, time: p.time, shifted, cause };
       this.list.push(record);
       out.push(record);
@@ -125,6 +126,11 @@ export class ShiftBook {
  */
 export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup,
   at: number): ShiftCause | null {
+  return frameCause(frame, moved, movedIds, lookup) ?? imageCause(moved, lookup, at);
+}
+
+/** The cause in the frame's own log (mounts, DOM changes, a font swap), or null. */
+function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup): ShiftCause | null {
   if (moved.length === 0) return null;
   const first = moved[0];
   const cause = (id: number, reason: string): ShiftCause => ({ id, name: clip(lookup.nameOf(id)), reason });
@@ -163,14 +169,18 @@ export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], moved
       if (id > 0) return cause(id, 'a web font loaded and its text was laid out again in the new font');
     }
   }
-  // An image that arrived just before, above or around the moved nodes (its load event may come after the shift's
-  // frame; Resource Timing says when its bytes did).
-  const img = lookup.imageLoadedAt(at, first);
-  if (img !== null) {
-    const id = lookup.ownerOf(img);
-    if (id > 0) return cause(id, 'an image loaded without width and height reserved for it, above the moved content');
-  }
   return null;
+}
+
+/**
+ * An image that arrived just before the shift, above or around the moved nodes (its load event may come after the
+ * shift's frame; Resource Timing says when its bytes did), or null.
+ */
+function imageCause(moved: readonly Node[], lookup: ShiftLookup, at: number): ShiftCause | null {
+  if (moved.length === 0) return null;
+  const img = lookup.imageLoadedAt(at, moved[0]);
+  const id = img === null ? 0 : lookup.ownerOf(img);
+  return id > 0 ? { id, name: clip(lookup.nameOf(id)), reason: 'an image loaded without width and height reserved for it, above the moved content' } : null;
 }
 
 /** Images loaded at most this long before a shift may have caused it. */

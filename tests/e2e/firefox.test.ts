@@ -171,16 +171,20 @@ describe('Firefox (e2e)', function () {
       return s.components.length >= 12 ? s : null;
     }, { what: 'components' });
     await openFirefoxDevtoolsPanel(h, page);
-    type Seen = { url: string; notices: string[]; names: string[] } | null;
-    // Each probe waits up to 5 s for the panel's frame script. Beside a CPU hog the panel once never answered in 45 s
-    // (2026-11-27, one run in nine): when a probe finds no panel to ask, the tool is selected again.
+    type Seen = { url: string; notices: string[]; names: string[]; rowCount: number } | null;
+    // The table draws only the rows its height shows (table-view.ts): Firefox's toolbox here is about 220 px tall, so
+    // the rows are counted by the grid's aria-rowcount (every row and the header) and the names drawn are checked.
+    // A probe sent while the panel's <browser> goes from about:blank to panel.html is never answered (5 s); after two
+    // such probes the tool is selected again.
     let misses = 0;
     const seen = await waitFor(async () => {
       const r = await probeFirefoxDevtoolsPanel<Seen>(h, page, `({ url: content.location.pathname,
         notices: [...content.document.querySelectorAll('.notice')].map((n) => n.textContent),
-        names: [...content.document.querySelectorAll('.tr:not([hidden]) bdi.name')].map((n) => n.textContent) })`);
+        names: [...content.document.querySelectorAll('.tr:not([hidden]) bdi.name')].map((n) => n.textContent),
+        rowCount: Number(content.document.getElementById('table').getAttribute('aria-rowcount')) })`);
       if (r === null && ++misses % 2 === 0) await openFirefoxDevtoolsPanel(h, page);
-      return r && r.names.length >= 8 && r.notices.some((t) => /no Long Animation Frames/.test(t)) ? r : null;
+      return r && r.rowCount === snap.components.length + 2 && r.names.length >= 4
+        && r.notices.some((t) => /no Long Animation Frames/.test(t)) ? r : null;
     }, { timeout: 45_000, what: 'the panel\'s rows in Firefox\'s DevTools', detail: () => lastFirefoxProbe });
     expect(seen.url).to.equal('/panel.html');
     const known = new Set(['<page>', ...snap.components.map((c) => c.name)]);

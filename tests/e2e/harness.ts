@@ -139,7 +139,9 @@ export async function closeFirefoxDevtools(h: Harness, page: Page): Promise<void
  * panel's window), through a frame script in the panel's process; its JSON value.
  */
 export async function probeFirefoxDevtoolsPanel<T>(h: Harness, page: Page, expression: string): Promise<T> {
-  const script = `data:,sendAsyncMessage('lc:probe', JSON.stringify((() => { try { return ${expression}; } catch (e) { return { error: String(e) }; } })()))`;
+  // A name and a script of its own per probe: a probe that found the panel between pages never answers a later one.
+  const name = `lc:probe:${++probes}`;
+  const script = `data:,sendAsyncMessage('${name}', JSON.stringify((() => { try { return ${expression}; } catch (e) { return { error: String(e) }; } })()))`;
   const r = await firefoxChrome(h, `(async () => {${TOOLBOX(page.url())}
     const toolbox = gDevTools.getToolboxForTab(tab);
     const def = toolbox && toolbox.getAdditionalTools().find((t) => t.label === 'Layout Cost');
@@ -150,9 +152,12 @@ export async function probeFirefoxDevtoolsPanel<T>(h: Harness, page: Page, expre
     }
     const mm = browser.messageManager;
     return await new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(JSON.stringify({ noPanel: 'no answer from the panel in 5 s' })), 5000);
-      const l = (m) => { clearTimeout(timer); mm.removeMessageListener('lc:probe', l); resolve(m.data); };
-      mm.addMessageListener('lc:probe', l);
+      const where = () => { const wg = browser.browsingContext && browser.browsingContext.currentWindowGlobal;
+        return 'browser at ' + (browser.currentURI && browser.currentURI.spec) + ', window ' + (wg && wg.documentURI && wg.documentURI.spec)
+          + ', process ' + browser.remoteType + ', tool ' + toolbox.currentToolId; };
+      const timer = setTimeout(() => resolve(JSON.stringify({ noPanel: 'no answer from the panel in 5 s (' + where() + ')' })), 5000);
+      const l = (m) => { clearTimeout(timer); mm.removeMessageListener('${name}', l); resolve(m.data); };
+      mm.addMessageListener('${name}', l);
       mm.loadFrameScript(${JSON.stringify(script)}, false);
     });
   })()`);
@@ -161,10 +166,13 @@ export async function probeFirefoxDevtoolsPanel<T>(h: Harness, page: Page, expre
     lastFirefoxProbe = (v as { noPanel: string }).noPanel;
     return null as T;
   }
+  lastFirefoxProbe = `the panel answered ${r.slice(0, 400)}`;
   return v as T;
 }
 
-/** Why the last `probeFirefoxDevtoolsPanel` found no panel to ask (for a test's timeout message and its retry). */
+let probes = 0;
+
+/** What the last `probeFirefoxDevtoolsPanel` got: its answer, or why it found no panel to ask (for timeout messages). */
 export let lastFirefoxProbe = '';
 
 export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {

@@ -3,8 +3,9 @@
  *   /            → tests/fixtures/
  *   /build/      → build/ (bundled fixtures and demo)
  *   /demo/       → demo/
+ *   /fonts/      → @fontsource/lobster's files (a web font for the font-swap fixture)
  * `?coi=1` on any page adds COOP/COEP headers (cross-origin isolated: 5 µs timers).
- * `?delay=MS` (at most 10 s) answers that much later: an image that arrives late.
+ * `?delay=MS` (at most 10 s) answers that much later: an image or a font that arrives late.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -19,12 +20,13 @@ export interface StaticServer {
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.map': 'application/json',
+  '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.map': 'application/json', '.woff2': 'font/woff2',
 };
 
 const MOUNTS: [string, string][] = [
   ['/build/', path.join(ROOT, 'build')],
   ['/demo/', path.join(ROOT, 'demo')],
+  ['/fonts/', path.join(ROOT, 'node_modules', '@fontsource', 'lobster', 'files')],
   ['/', path.join(ROOT, 'tests', 'fixtures')],
 ];
 

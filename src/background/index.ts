@@ -336,6 +336,11 @@ function onPanelConnect(port: Port): void {
         if (p) sendContent(p, 'hover', { id: msg.payload.id });
         break;
       }
+      case 'outline': {
+        const p = frame(msg.payload.frameId);
+        if (p) sendContent(p, 'outline', { cause: msg.payload.cause, moved: msg.payload.moved });
+        break;
+      }
       case 'snapshotRequest': {
         const p = frame(msg.payload.frameId);
         if (p) sendContent(p, 'snapshotRequest', { reqId: msg.payload.reqId });

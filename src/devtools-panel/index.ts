@@ -60,6 +60,7 @@ const send = {
   hover: (id: number | null) => model.frameId !== null && conn.send('hover', { id, frameId: model.frameId }),
   pin: (id: number | null) => model.frameId !== null && conn.send('pin', { id, frameId: model.frameId }),
   mode: (mode: Mode) => conn.send('setMode', { mode }),
+  outline: (cause: number | null, moved: number[]) => model.frameId !== null && conn.send('outline', { cause, moved, frameId: model.frameId }),
 };
 
 const table = new TableView({ hover: send.hover, pin: send.pin, openSource }, settings);
@@ -70,7 +71,7 @@ const settingsView = new SettingsView({ write: writeSettings });
 const legend = new LegendView(() => {
   browser.tabs.create({ url: 'chrome://extensions/shortcuts' }).catch((e: unknown) => showFlash('warn', `Open chrome://extensions/shortcuts yourself (${String(e)})`));
 });
-const vitals = new VitalsView({ pin: (id) => send.pin(id), hover: send.hover });
+const vitals = new VitalsView({ pin: (id) => send.pin(id), hover: send.hover, outline: send.outline, mark: (w) => recordingView.mark(w) });
 const tabs = new Tabs([
   { id: 'pinned', label: 'Pinned', panel: pinned.root },
   { id: 'vitals', label: 'Vitals', panel: vitals.root },

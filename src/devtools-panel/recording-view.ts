@@ -39,6 +39,8 @@ export class RecordingView {
   recordingNow = false;
   /** The live strip's bars, shown while no recording is. */
   private live: StripBar[] = [];
+  /** An interaction opened in the Vitals tab: its frames (by time, performance.now() ms) are marked on the strip. */
+  private marked: { from: number; to: number } | null = null;
   private readonly recordBtn: HTMLButtonElement;
   private readonly openInput: HTMLInputElement;
   private readonly titleEl = el('strong', {}, 'Recording');
@@ -100,6 +102,15 @@ export class RecordingView {
     this.live = bars;
     if (this.recording === null) this.update();
   }
+
+  /** Marks the frames measured in [from, to] (an interaction's input to its paint), or none. */
+  mark(window: { from: number; to: number } | null): void {
+    this.marked = window;
+    this.update();
+  }
+
+  /** How many bars the strip marks now (tests). */
+  markedBars = 0;
 
   setRecordingNow(on: boolean): void {
     this.recordingNow = on;
@@ -199,7 +210,7 @@ export class RecordingView {
       setText(this.frameEl, last ? `frame ${last[0]}: ${(last[1] + last[2] + last[3]).toFixed(2)} ms` : '');
       this.canvas.setAttribute('aria-label', 'Live frames: click one, or press ←, to pause on it');
       this.canvas.setAttribute('aria-valuetext', 'live');
-      this.draw(this.live.map((b) => [b[1], b[2], b[3]]), null);
+      this.draw(this.live.map((b) => [b[1], b[2], b[3]]), null, this.live.map((b) => b[4] ?? -1));
       return;
     }
     setText(this.titleEl, this.paused ? 'Paused' : 'Recording');
@@ -210,10 +221,14 @@ export class RecordingView {
       + `${f.forcedMs.toFixed(2)} ms` : 'All frames: mean per frame');
     this.canvas.setAttribute('aria-label', 'Recorded frames: click or use the arrow keys to pick one');
     this.canvas.setAttribute('aria-valuetext', f ? `frame ${f.frame}` : 'all frames');
-    this.draw(stripBars(r), this.selected);
+    this.draw(stripBars(r), this.selected, r.frames.map((x) => x.time));
   }
 
-  private draw(bars: [number, number, number][], selected: number | null): void {
+  private draw(bars: [number, number, number][], selected: number | null, times: number[]): void {
+    const m = this.marked;
+    const marked = m === null ? [] : times.flatMap((t, i) => (t >= m.from && t <= m.to ? [i] : []));
+    this.markedBars = marked.length;
+    this.canvas.dataset.marked = marked.join(',');
     if (this.root.hidden) return;
     const cssW = Math.max(this.canvas.clientWidth, 100);
     const H = this.canvas.clientHeight || STRIP_H;
@@ -238,6 +253,11 @@ export class RecordingView {
         y -= h;
       });
     });
+    if (marked.length > 0) {
+      // An opened interaction's frames: a band under the strip's top edge across them.
+      ctx.fillStyle = style.getPropertyValue('--mark').trim() || 'rgb(124,58,237)';
+      for (const i of marked) ctx.fillRect(i * w, 0, Math.max(1, w - (w > 3 ? 1 : 0)), 3);
+    }
     if (selected !== null) {
       ctx.strokeStyle = style.getPropertyValue('--focus').trim() || '#1a73e8';
       ctx.lineWidth = 2;

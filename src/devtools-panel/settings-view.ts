@@ -22,6 +22,7 @@ export class SettingsView {
   private readonly colorBlind: HTMLInputElement;
   private readonly track: HTMLInputElement;
   private readonly libraries: HTMLInputElement;
+  private readonly flashShifts: HTMLInputElement;
   private readonly error = el('p', { class: 'settings-error', id: 'settings-error', attrs: { role: 'alert' } });
 
   constructor(private readonly cb: SettingsCallbacks) {
@@ -39,6 +40,10 @@ export class SettingsView {
       id: 'set-show-libraries', attrs: { type: 'checkbox' },
       on: { change: () => this.commit({ ...this.settings, showLibraries: this.libraries.checked }) },
     });
+    this.flashShifts = el('input', {
+      id: 'set-flash-shifts', attrs: { type: 'checkbox' },
+      on: { change: () => this.commit({ ...this.settings, flashShifts: this.flashShifts.checked }) },
+    });
     this.colorBlind = el('input', {
       id: 'color-blind', attrs: { type: 'checkbox' },
       on: { change: () => this.commit({ ...this.settings, colorBlind: this.colorBlind.checked }) },
@@ -48,6 +53,8 @@ export class SettingsView {
       el('label', { class: 'check' }, this.colorBlind, ' Color-blind-safe: stripes on orange and red'),
       el('label', { class: 'check' }, this.libraries,
         ' Library and framework components: their own meters and table rows (off: your components only; their cost stays in yours)'),
+      el('label', { class: 'check' }, this.flashShifts,
+        ' Layout shifts: outline the cause (orange) and what moved (violet) on the page for a moment when one happens'),
       el('label', { class: 'check' }, this.track,
         ' Performance panel track: each frame\'s style and layout by component, and forced reflows, in a "Layout Cost" track group'),
       this.fieldset('Layout ms ramp', MS_RAMP_FIELDS, 'red above'),
@@ -98,6 +105,7 @@ export class SettingsView {
     this.colorBlind.checked = s.colorBlind;
     this.track.checked = s.performanceTrack;
     this.libraries.checked = s.showLibraries;
+    this.flashShifts.checked = s.flashShifts;
     for (const [f, input] of this.inputs) {
       if (!force && document.activeElement === input) continue;
       if (input.getAttribute('aria-invalid') === 'true' && !force) continue;

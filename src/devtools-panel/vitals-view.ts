@@ -3,7 +3,7 @@
  * layout shifts, newest first, each split per component. An interaction opens to its components (own style, layout
  * and forced ms over the interaction's frames, and renders); a component's name pins it. A shift names what moved
  * and the cause, in words; the cause's name pins it (outlined on the page), a moved component's name outlines it
- * while hovered. Everything shown is from the page: capped and set as text.
+ * while hovered, and Show outlines the cause and what moved together for a few seconds. Everything shown is from the page: capped and set as text.
  */
 import type { Interaction, LayoutShift, Vitals } from '../protocol/vitals';
 import { clear, el, nameNode, setText } from './dom';
@@ -12,6 +12,24 @@ import { capText, formatMs } from './text';
 export interface VitalsCallbacks {
   pin(id: number): void;
   hover(id: number | null): void;
+  /** Outline a shift's cause and what it moved on the page for a moment. */
+  outline(cause: number | null, moved: number[]): void;
+  /** Mark the frames of an opened interaction on the frame strip (input to paint, performance.now() ms), or none. */
+  mark(window: { from: number; to: number } | null): void;
+}
+
+/** A script's URL without its origin and query, with its character position: "/assets/app.js:1234". */
+function shortSource(source: string): string {
+  const m = /^(.*):(-?\d+)$/.exec(source);
+  const [url, at] = m ? [m[1], m[2]] : [source, '-1'];
+  let path = url;
+  try {
+    const u = new URL(url);
+    path = u.pathname;
+  } catch {
+    // Not a URL (an inline script has none): as it is.
+  }
+  return at === '-1' ? path : `${path}:${at}`;
 }
 
 /** web-vitals' thresholds: good up to the first, poor from the second. */
@@ -64,6 +82,9 @@ export class VitalsView {
       class: 'vitals-row', attrs: { type: 'button', 'aria-expanded': String(opened), 'data-id': String(i.id) },
       on: { click: () => {
         this.open = opened ? null : i.id;
+        // Its frames: those whose measurement began from a frame before its input (a frame begins before the input it
+        // handles) to its paint (with Event Timing's 8 ms rounding).
+        this.cb.mark(opened ? null : { from: i.start - 17, to: i.start + i.duration + 8 });
         this.key = '';
         this.update(this.last);
       } },
@@ -82,6 +103,13 @@ export class VitalsView {
       li.append(el('table', { class: 'vitals-components' },
         el('thead', {}, el('tr', {}, el('th', {}, 'Component'), el('th', {}, 'Style ms'), el('th', {}, 'Layout ms'), el('th', {}, 'Forced ms'), el('th', {}, 'Renders'))),
         el('tbody', {}, ...rows)));
+      const scripts = i.scripts ?? [];
+      if (scripts.length > 0) {
+        li.append(el('p', { class: 'dim' }, 'Scripts in its long frames (Long Animation Frames):'), el('ul', { class: 'vitals-scripts' },
+          ...scripts.map((x) => el('li', {}, el('code', {}, capText(x.invoker || 'a script')), x.fn ? ` ${capText(x.fn)}` : '',
+            el('span', { class: 'dim' }, ` ${capText(shortSource(x.source), 120)}`),
+            `: ${formatMs(x.durationMs)} ms${x.forcedMs > 0 ? `, of which ${formatMs(x.forcedMs)} ms forced style and layout` : ''}`))));
+      }
     }
     return li;
   }
@@ -91,7 +119,14 @@ export class VitalsView {
       class: 'chain-link', attrs: { type: 'button', title: 'Outlined on the page while hovered' },
       on: { mouseenter: () => this.cb.hover(c.id), mouseleave: () => this.cb.hover(null), focus: () => this.cb.hover(c.id), blur: () => this.cb.hover(null) },
     }, capText(c.name))));
+    const show = s.cause !== null || s.shifted.length > 0
+      ? el('button', {
+        class: 'vitals-show', attrs: { type: 'button', title: 'Outline the cause (orange) and what moved (violet) on the page for a few seconds' },
+        on: { click: () => this.cb.outline(s.cause?.id ?? null, s.shifted.map((c) => c.id)) },
+      }, 'Show')
+      : null;
     return el('li', { class: 'vitals-item vitals-shift' },
+      show, show ? ' ' : null,
       el('strong', {}, s.value.toFixed(4)), ' ',
       s.shifted.length > 0 ? el('span', {}, ...moved, ' moved') : el('span', { class: 'dim' }, 'nodes no component owns moved'),
       s.cause

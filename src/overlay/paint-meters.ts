@@ -11,6 +11,11 @@ export const PIN_COLOR = 'rgb(236,72,153)';
 /** Inspect hover and the panel's hovered row: a solid blue line over a light blue wash, visible on light and dark pages. */
 export const HOVER_COLOR = 'rgb(37,99,235)';
 export const HOVER_FILL = 'rgba(59,130,246,0.16)';
+/** A flashed layout shift (issue 46): its cause in orange over an orange wash, what it moved in violet. */
+export const SHIFT_CAUSE_COLOR = 'rgb(234,88,12)';
+export const SHIFT_CAUSE_FILL = 'rgba(234,88,12,0.18)';
+export const SHIFT_MOVED_COLOR = 'rgb(124,58,237)';
+export const SHIFT_MOVED_FILL = 'rgba(124,58,237,0.10)';
 
 /**
  * 1 px outlines on whole device pixels, one stroke for all of them: a rect

@@ -40,6 +40,17 @@ export interface PlanInput<N extends CostNode> {
    * below are compared with the nearest shown ancestor as usual. The pinned and hovered ones are drawn whatever it says.
    */
   skip?: (n: N) => boolean;
+  /**
+   * A layout shift shown on the page for a moment (issue 46): its cause and the components it moved, outlined in
+   * colours of their own whatever the mode. The same object while it lasts (the placement is kept while it is).
+   */
+  flash?: ShiftFlash | null;
+}
+
+/** A layout shift's components, outlined for a moment: the one that caused it and the ones it moved. */
+export interface ShiftFlash {
+  cause: number | null;
+  moved: readonly number[];
 }
 
 export interface PlannedMeter<N extends CostNode> {
@@ -56,6 +67,8 @@ export interface Caption<N extends CostNode> {
   /** The meter's top-left it hangs from (or where the meter would be when there is no room for one). */
   at: Point;
   pinned: boolean;
+  /** A flashed shift's cause: the caption says so (in the cause's colour). */
+  shiftCause?: boolean;
 }
 
 export interface Plan<N extends CostNode> {
@@ -69,8 +82,11 @@ export interface Plan<N extends CostNode> {
   pinOutline: Rect | null;
   /** Outlines for the Inspect hover and the panel's hovered row (drawn in the accent color). */
   accentOutlines: Rect[];
-  /** Text captions: the pinned component's, and in Inspect the hovered one's. */
+  /** Text captions: the pinned component's, in Inspect the hovered one's, and a flashed shift's cause. */
   captions: Caption<N>[];
+  /** A flashed shift: the cause's outline and the moved components' (empty when none is shown). */
+  causeOutlines: Rect[];
+  movedOutlines: Rect[];
   wantBounds: number[];
   capped: boolean;
 }
@@ -119,7 +135,9 @@ export function planFrame<N extends CostNode>(input: PlanInput<N>): Plan<N> {
 export function placeFrame<N extends CostNode>(input: PlanInput<N>, choice: Choice<N>): Plan<N> {
   const { mode, viewport: vp, rtl } = input;
   const max = input.maxMeters ?? MAX_METERS;
-  const extras = [input.pinned, input.hovered, input.highlighted].filter((id): id is number => id !== null && id !== 0);
+  const flash = input.flash ?? null;
+  const flashIds = flash === null ? [] : [flash.cause, ...flash.moved];
+  const extras = [input.pinned, input.hovered, input.highlighted, ...flashIds].filter((id): id is number => id !== null && id !== 0);
   let meters: PlannedMeter<N>[] = [];
   let want: number[] = [];
   const capped = choice.mode === mode && choice.capped;
@@ -193,9 +211,27 @@ export function placeFrame<N extends CostNode>(input: PlanInput<N>, choice: Choi
     if (at) captions.push({ node: hovered, at, pinned: false });
   }
 
-  // Pinned, hovered and highlighted components always get their bounds read, cap or not.
+  const causeOutlines: Rect[] = [];
+  const movedOutlines: Rect[] = [];
+  if (flash !== null) {
+    for (const id of flash.moved) {
+      const b = id === flash.cause ? null : input.get(id)?.bounds;
+      if (b) movedOutlines.push(b);
+    }
+    const cause = flash.cause === null ? undefined : input.get(flash.cause);
+    if (cause?.bounds) {
+      causeOutlines.push(cause.bounds);
+      const at = captionAt(cause, meters, vp, rtl);
+      if (at && !captions.some((c) => c.node === cause)) captions.push({ node: cause, at, pinned: false, shiftCause: true });
+    }
+  }
+
+  // Pinned, hovered, highlighted and flashed components always get their bounds read, cap or not.
   const wantBounds = [...new Set([...extras, ...want])].slice(0, max + extras.length);
-  return { meters, hidden: placed.hidden, outlines, outlineCovers, pinOutline, accentOutlines, captions, wantBounds, capped };
+  return {
+    meters, hidden: placed.hidden, outlines, outlineCovers, pinOutline, accentOutlines, captions, causeOutlines, movedOutlines,
+    wantBounds, capped,
+  };
 }
 
 function captionAt<N extends CostNode>(n: N, meters: PlannedMeter<N>[], vp: Viewport, rtl: boolean): Point | null {

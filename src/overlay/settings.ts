@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   surfaceInflationFactor: 2,
   performanceTrack: true,
   showLibraries: false,
+  flashShifts: true,
 });
 
 export const SETTINGS_STORAGE_KEY = 'settings';

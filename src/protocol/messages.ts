@@ -69,6 +69,8 @@ export interface Settings {
   performanceTrack: boolean;
   /** Meters for library and framework components too (issue 44); off: the app's own components only. */
   showLibraries: boolean;
+  /** Outline a layout shift's cause and the components it moved for a moment when it happens (issue 46). */
+  flashShifts: boolean;
 }
 const ramp: Validator<[number, number, number]> = (v) => {
   const a = numArray(3, 0, 1e6)(v);
@@ -80,6 +82,7 @@ export const settingsValidator: Validator<Settings> = isRecord({
   // Added later: settings stored before it have none (on by default).
   performanceTrack: (v: unknown) => (v === undefined ? true : bool(v)),
   showLibraries: (v: unknown) => (v === undefined ? false : bool(v)),
+  flashShifts: (v: unknown) => (v === undefined ? true : bool(v)),
 });
 
 /** A component as the panel and the snapshot see it. */
@@ -202,7 +205,8 @@ export interface TableMessage extends TableUpdate {
 export const ROW_VALUE_FIELDS = ['id', 'styleMs', 'layoutMs', 'forcedMs', 'lastFrameMs', 'authored', 'rendered', 'portaledIn', 'commits'] as const;
 export const ROW_VALUES = ROW_VALUE_FIELDS.length;
 
-export type StripBar = [number, number, number, number];
+/** [frame, style, layout, forced ms, performance.now() of the frame (absent from an older content script)]. */
+export type StripBar = [number, number, number, number, number?];
 /** At most this many bars in a table update's strip. */
 export const MAX_STRIP = 240;
 
@@ -352,6 +356,8 @@ export interface BackgroundToContent {
   helloAck: { mode: Mode; panel: boolean };
   pin: { id: number | null };
   hover: { id: number | null };
+  /** A layout shift picked in the panel's Vitals tab: its cause and what it moved, outlined on the page for a moment. */
+  outline: { cause: number | null; moved: number[] };
   snapshotRequest: { reqId: number };
   experiment: { reqId: number; request: ExperimentRequest };
   captured: PixelAnswer & { reqId: number };
@@ -371,6 +377,7 @@ export interface PanelToBackground {
   setMode: { mode: Mode };
   pin: { id: number | null; frameId: number };
   hover: { id: number | null; frameId: number };
+  outline: { cause: number | null; moved: number[]; frameId: number };
   snapshotRequest: { reqId: number; frameId: number };
   experiment: { reqId: number; frameId: number; request: ExperimentRequest };
   record: { frameId: number; on: boolean };
@@ -424,8 +431,9 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
 };
 
 const stripBar: Validator<StripBar> = (v) => {
-  const a = arrayOf(num(0, 1e12), 4)(v);
-  return a !== INVALID && a.length === 4 && a[1] <= 1e7 && a[2] <= 1e7 && a[3] <= 1e7 ? [a[0], a[1], a[2], a[3]] : INVALID;
+  const a = arrayOf(num(0, 1e12), 5)(v);
+  if (a === INVALID || a.length < 4 || a[1] > 1e7 || a[2] > 1e7 || a[3] > 1e7) return INVALID;
+  return a.length === 5 ? [a[0], a[1], a[2], a[3], a[4]] : [a[0], a[1], a[2], a[3]];
 };
 /** Groups of ROW_VALUES numbers within a row's ranges; a group out of range is left out (as an invalid row is). */
 const rowValues: Validator<number[]> = (v) => {
@@ -490,6 +498,7 @@ export const validators = {
     helloAck: isRecord({ mode, panel: bool }),
     pin: isRecord({ id: optId }),
     hover: isRecord({ id: optId }),
+    outline: isRecord({ cause: optId, moved: arrayOf(num(0, 2 ** 53), 10) }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53) }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), request: experimentRequest }),
     captured: isRecord({ reqId: num(0, 2 ** 53), ...pixelAnswer }),
@@ -512,6 +521,7 @@ export const validators = {
     setMode: isRecord({ mode }),
     pin: isRecord({ id: optId, frameId: num(0, 2 ** 53) }),
     hover: isRecord({ id: optId, frameId: num(0, 2 ** 53) }),
+    outline: isRecord({ cause: optId, moved: arrayOf(num(0, 2 ** 53), 10), frameId: num(0, 2 ** 53) }),
     snapshotRequest: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53) }),
     experiment: isRecord({ reqId: num(0, 2 ** 53), frameId: num(0, 2 ** 53), request: experimentRequest }),
     record: isRecord({ frameId: num(0, 2 ** 53), on: bool }),

@@ -46,7 +46,27 @@ export interface Interaction {
   layoutMs: number;
   forcedMs: number;
   components: InteractionComponent[];
+  /**
+   * The scripts of the Long Animation Frames (Chrome) that overlap it, longest first (at most 5): what ran, where,
+   * for how long, and how much of it was forced style and layout. Empty where the browser has no LoAF, or no frame of
+   * the interaction was long (over 50 ms).
+   */
+  scripts?: InteractionScript[];
 }
+
+export interface InteractionScript {
+  /** What ran it, as the browser names it: "BUTTON#filter.onclick", "Window.requestAnimationFrame", "TimerHandler:setTimeout"… */
+  invoker: string;
+  /** The function's name, where the browser knows it. */
+  fn: string;
+  /** The script's URL and the character position of the function (":-1" when unknown). */
+  source: string;
+  durationMs: number;
+  forcedMs: number;
+}
+
+/** At most this many scripts per interaction. */
+export const MAX_INTERACTION_SCRIPTS = 5;
 
 export interface ShiftCause extends ComponentRef {
   reason: string;
@@ -76,6 +96,10 @@ export const interactionValidator: Validator<Interaction> = isRecord({
   id: num(0, 2 ** 53), type: oneOf(['pointer', 'keyboard'] as const), target: nullable(ref), start: num(-1e7, 1e10), duration: ms,
   inputDelay: ms, processing: ms, presentationDelay: ms, styleMs: ms, layoutMs: ms, forcedMs: ms,
   components: arrayOf(isRecord({ id, name, styleMs: ms, layoutMs: ms, forcedMs: ms, renders: num(0, 1e7) }), MAX_INTERACTION_COMPONENTS),
+  // Added later: a recording saved before has none.
+  scripts: (v: unknown) => (v === undefined ? [] : arrayOf(isRecord({
+    invoker: str(300), fn: str(200), source: str(600), durationMs: ms, forcedMs: ms,
+  }), MAX_INTERACTION_SCRIPTS)(v)),
 });
 
 export const shiftValidator: Validator<LayoutShift> = isRecord({

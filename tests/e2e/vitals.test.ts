@@ -7,8 +7,23 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { at as pixelAt, shot, type RGB } from './overlay-pixels';
 
 const log = (...a: unknown[]): void => console.log('    [vitals]', ...a);
+
+/** The overlay's wash over a flashed shift (src/overlay/paint-meters.ts): the cause orange at 18 %, the moved violet at 10 %. */
+const CAUSE: [RGB, number] = [[234, 88, 12], 0.18];
+const MOVED: [RGB, number] = [[124, 58, 237], 0.10];
+const blend = (under: RGB, [c, a]: [RGB, number]): RGB => [0, 1, 2].map((k) => under[k] * (1 - a) + c[k] * a) as unknown as RGB;
+const washed = (px: RGB, under: RGB, wash: [RGB, number]): boolean => {
+  const want = blend(under, wash);
+  return [0, 1, 2].every((k) => Math.abs(px[k] - want[k]) <= 3) && [0, 1, 2].some((k) => Math.abs(px[k] - under[k]) > 3);
+};
+/** A point inside the element's box, clear of its edges and of the meter at its top-right. */
+const inside = (page: Page, sel: string): Promise<{ x: number; y: number }> => page.evaluate((q) => {
+  const r = document.querySelector(q)!.getBoundingClientRect();
+  return { x: Math.round(r.left + 4), y: Math.round(r.top + r.height / 2) };
+}, sel);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Ref {
@@ -80,6 +95,15 @@ describe('interactions and layout shifts (e2e)', function () {
       expect(c.components[0].forcedMs).to.be.greaterThan(0.5 * c.forcedMs);
       expect(c.components[0].renders).to.be.at.least(1);
     }
+    // Long Animation Frames: a click with a long frame (over 50 ms) names the scripts that ran in it, the page's
+    // handler among them (React's listener on the root, in the fixture's bundle), none of ours.
+    const slowest = clicks.reduce((a: any, b: any) => (b.duration > a.duration ? b : a));
+    log(`scripts of the slowest click (${slowest.duration} ms): ${slowest.scripts.map((x: any) => `${x.invoker} ${x.fn} ${x.source} ${x.durationMs.toFixed(1)} ms`).join(' | ')}`);
+    if (slowest.duration >= 64) {
+      expect(slowest.scripts.length).to.be.at.least(1);
+      expect(slowest.scripts.some((x: any) => /\/build\/fixtures\/vitals-r19\.js:/.test(x.source) && /click/i.test(x.invoker)), 'the click handler').to.equal(true);
+      for (const x of slowest.scripts) expect(x.source).to.not.match(/^chrome-extension:/);
+    }
     // The keys: typed in SearchBox's input; Suggestions rendered for each.
     const keys = s.interactions.filter((x: any) => x.type === 'keyboard');
     expect(keys).to.have.length(2);
@@ -94,13 +118,25 @@ describe('interactions and layout shifts (e2e)', function () {
     await sleep(700);
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
     await page.evaluate(() => (window as any).__banner());
-    await sleep(600);
+    // The overlay outlines the shift's cause and what moved for 1.5 s as it happens (setting flashShifts): shots now,
+    // each compared with one taken after, when the outlines are gone and the page is as it was.
+    const flashShots = [];
+    for (const t0 = Date.now(); Date.now() - t0 < 1000;) flashShots.push(await shot(page));
+    await sleep(1200);
+    const bannerAt = await inside(page, '#banner');
+    const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);
+    expect(flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE)),
+      `Banner washed orange as its shift happened (${flashShots.length} shots; after ${after})`).to.equal(true);
     // The image's bytes come 400 ms after React set its source: the shift is the load's, in a frame with no commit.
     await page.evaluate(() => (window as any).__image('/photo.svg?delay=400'));
     await waitFor(() => page.evaluate(() => (document.getElementById('photo') as HTMLImageElement | null)?.complete === true), { what: 'the image' });
     await sleep(600);
     await page.evaluate(() => (window as any).__pageCode());
-    await waitFor(async () => ((await snap()).shifts.length >= 4 ? true : null), { what: 'four shifts' });
+    await sleep(600);
+    // Headline's text set in a web font that arrives 400 ms later: nothing moves until the swap (a frame with no commit).
+    await page.evaluate(() => (window as any).__font());
+    await waitFor(() => page.evaluate(() => document.fonts.check('30px LateFont') && document.fonts.status === 'loaded'), { what: 'the web font' });
+    await waitFor(async () => ((await snap()).shifts.length >= 5 ? true : null), { what: 'five shifts' });
     await sleep(300);
     const s = await snap();
     const r = await ref();
@@ -110,7 +146,8 @@ describe('interactions and layout shifts (e2e)', function () {
     expect(s.shifts.map((x: any) => [x.value, Math.round(x.time)])).to.deep.equal(r.shifts.map((x) => [x.value, Math.round(x.startTime)]));
     expect(s.cls).to.be.closeTo(r.cls!, 1e-9);
     for (const x of s.shifts) expect(x.shifted.map((c: any) => c.name)).to.include('Feed');
-    const [banner, src, load, code] = s.shifts.map((x: any) => x.cause);
+    expect(s.shifts).to.have.length(5);
+    const [banner, src, load, code, font] = s.shifts.map((x: any) => x.cause);
     expect(banner).to.include({ name: 'Banner' });
     expect(banner.reason).to.match(/^mounted above Feed without space reserved/);
     expect(src).to.include({ name: 'Gallery' });
@@ -119,12 +156,14 @@ describe('interactions and layout shifts (e2e)', function () {
     expect(load.reason).to.match(/^an image loaded without width and height/);
     expect(code).to.include({ name: 'Promo' });
     expect(code.reason).to.match(/outside React \(page code\)/);
+    expect(font).to.include({ name: 'Headline' });
+    expect(font.reason).to.match(/^a web font loaded \(LateFont\) and its text, laid out again in it, changed size above Feed/);
     // The recording made meanwhile carries them, and its trace export has an instant per shift.
     const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
     expect(rec.shifts.map((x: any) => x.value)).to.deep.equal(s.shifts.map((x: any) => x.value));
     expect(rec.interactions, 'the interactions came before it').to.deep.equal([]);
     const trace = await page.evaluate(() => (window as any).__LAYOUT_COST__.exportTrace());
-    expect(trace.traceEvents.filter((e: any) => e.cat === 'layout-cost,shift').map((e: any) => e.args.cause?.name)).to.deep.equal(['Banner', 'Gallery', 'Gallery', 'Promo']);
+    expect(trace.traceEvents.filter((e: any) => e.cat === 'layout-cost,shift').map((e: any) => e.args.cause?.name)).to.deep.equal(['Banner', 'Gallery', 'Gallery', 'Promo', 'Headline']);
     const st = await lc.internals(page);
     log(`own cost: ${st.vitalsEntries} entries, ${(st.vitalsMs as number).toFixed(2)} ms, at most ${(st.vitalsMaxMs as number).toFixed(3)} ms an entry`);
   });
@@ -149,10 +188,44 @@ describe('interactions and layout shifts (e2e)', function () {
       await panel.evaluate((i) => (document.querySelectorAll('#vitals-interactions > li .vitals-row')[i] as HTMLButtonElement).click(), at);
       const first = await waitFor(() => panel.$eval('#vitals-interactions .vitals-components tbody tr td', (e) => e.textContent).catch(() => null), { what: 'the components' });
       expect(first).to.equal('ResultsGrid');
+      // A click while the panel is open: opened in the list, its frames are marked on the live frame strip.
+      const n0 = (await snap()).interactions.length;
+      // In front: a page behind DevTools' window may draw no frames (nothing to measure, nothing to mark).
+      await page.bringToFront();
+      await page.click('#filter');
+      const fresh = await waitFor(async () => {
+        const list = (await snap()).interactions as any[];
+        return list.length > n0 ? list.reduce((a, b) => (b.start > a.start ? b : a)) : null;
+      }, { what: 'the click made with the panel open' });
+      const row = `#vitals-interactions .vitals-row[data-id="${fresh.id}"]`;
+      // Clicked in the panel's own script: the list is re-drawn as updates come (worst first), and a click by
+      // coordinates can land on the row that took its place.
+      const open = (): Promise<void> => panel.evaluate((q) => (document.querySelector(q) as HTMLButtonElement).click(), row);
+      await waitFor(() => panel.$(row), { what: 'its row' });
+      await open();
+      const marked = await waitFor(async () => {
+        const m = await panel.$eval('canvas.rec-strip', (c) => (c as HTMLCanvasElement).dataset.marked ?? '');
+        return m === '' ? null : m.split(',').length;
+      }, { what: 'its frames marked on the strip' });
+      log(`interaction ${fresh.duration} ms: ${marked} frames marked on the live strip`);
+      await open();
+      await waitFor(async () => (await panel.$eval('canvas.rec-strip', (c) => (c as HTMLCanvasElement).dataset.marked)) === '' ? true : null,
+        { what: 'no frame marked once it is closed' });
       const shifts = await panel.$$eval('#vitals-shifts > li', (l) => l.map((x) => x.textContent ?? ''));
       expect(shifts).to.have.length(s.shifts.length);
-      expect(shifts[shifts.length - 1]).to.match(/Feed, Promo moved — Banner mounted above Feed without space reserved for it$/);
+      expect(shifts[shifts.length - 1]).to.match(/^Show 0\.\d{4} .*Feed.* moved — Banner mounted above Feed without space reserved for it$/);
       if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT });
+      // Show: the cause (Banner) washed orange and what it moved (Promo, Headline, Feed: Promo is in view) violet on
+      // the page for a few seconds.
+      const [bAt, fAt] = [await inside(page, '#banner'), await inside(page, '#promo')];
+      const before = await shot(page);
+      await panel.evaluate(() => (document.querySelector('#vitals-shifts > li:last-child .vitals-show') as HTMLButtonElement).click());
+      // DevTools' window has the focus now: the page draws (and is shot) only in front.
+      await page.bringToFront();
+      await waitFor(async () => {
+        const img = await shot(page);
+        return washed(pixelAt(img, bAt.x, bAt.y), pixelAt(before, bAt.x, bAt.y), CAUSE) && washed(pixelAt(img, fAt.x, fAt.y), pixelAt(before, fAt.x, fAt.y), MOVED) ? true : null;
+      }, { what: 'Banner orange and Promo violet on the page', timeout: 3500 });
       await panel.evaluate(() => (document.querySelector('#vitals-shifts > li:last-child .vitals-cause') as HTMLButtonElement).click());
       const banner = s.shifts[0].cause.id;
       await waitFor(async () => ((await lc.state(page)).pinned === banner ? true : null), { what: 'Banner pinned from the panel' });

@@ -28,7 +28,7 @@ describe('the overlay keeps its choice of meters', () => {
 describe('the overlay keeps its placement of meters', () => {
   const choice = {};
   const key = (o: Partial<PlanKey> = {}): PlanKey => ({
-    choice, geometry: 5, width: 800, height: 600, dpr: 2, rtl: false, pinned: 4, hovered: null, highlighted: 9, ...o,
+    choice, geometry: 5, width: 800, height: 600, dpr: 2, rtl: false, pinned: 4, hovered: null, highlighted: 9, flash: null, ...o,
   });
 
   it('while the choice, the geometry, the viewport and the focus stand (numbers alone moved)', () => {
@@ -38,7 +38,7 @@ describe('the overlay keeps its placement of meters', () => {
   it('never across any change of them, nor with none made', () => {
     const moves: Partial<PlanKey>[] = [
       { choice: {} }, { geometry: 6 }, { width: 801 }, { height: 599 }, { dpr: 1 }, { rtl: true }, { pinned: null },
-      { pinned: 5 }, { hovered: 4 }, { highlighted: null },
+      { pinned: 5 }, { hovered: 4 }, { highlighted: null }, { flash: { cause: 3, moved: [4] } },
     ];
     for (const moved of moves) expect(samePlan(key(), key(moved)), JSON.stringify(moved)).to.equal(false);
     expect(samePlan(null, key())).to.equal(false);

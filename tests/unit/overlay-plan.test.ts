@@ -34,6 +34,19 @@ describe('overlay frame plan', () => {
     expect(p.capped).to.equal(false);
   });
 
+  it('a flashed layout shift: the cause outlined and captioned, the moved ones outlined, in every mode, bounds asked for', () => {
+    for (const mode of ['components', 'heatmap', 'inspect'] as const) {
+      const p = planFrame(input(app(), { mode, flash: { cause: 3, moved: [4, 5, 3, 99] } }));
+      expect(p.causeOutlines, mode).to.deep.equal([{ x: 100, y: 100, width: 200, height: 100 }]);
+      // The cause is not drawn twice; an unknown id draws nothing.
+      expect(p.movedOutlines, mode).to.deep.equal([{ x: 300, y: 100, width: 200, height: 100 }, { x: 500, y: 100, width: 200, height: 100 }]);
+      expect(p.captions.filter((c) => c.shiftCause).map((c) => c.node.id), mode).to.deep.equal([3]);
+      expect(p.wantBounds, mode).to.include.members([3, 4, 5]);
+    }
+    const none = planFrame(input(app()));
+    expect([none.causeOutlines, none.movedOutlines]).to.deep.equal([[], []]);
+  });
+
   it('Components: asks for bounds of every shown candidate, the tiny one included', () => {
     const p = planFrame(input(app()));
     expect(p.wantBounds.sort()).to.deep.equal([1, 2, 6]);

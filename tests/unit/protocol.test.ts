@@ -50,5 +50,22 @@ describe('protocol', () => {
     expect(settingsValidator({ ...DEFAULT_SETTINGS })).to.not.equal(INVALID);
     expect(settingsValidator({ ...DEFAULT_SETTINGS, msRamp: [8, 2, 16] })).to.equal(INVALID);
     expect(settingsValidator({ ...DEFAULT_SETTINGS, meterStyle: 'pie' })).to.equal(INVALID);
+    // Stored before flashShifts existed: on by default.
+    const { flashShifts: _, ...older } = DEFAULT_SETTINGS;
+    expect(settingsValidator(older)).to.deep.include({ flashShifts: true });
+    expect(settingsValidator({ ...DEFAULT_SETTINGS, flashShifts: 'yes' })).to.equal(INVALID);
+  });
+
+  it('takes strip bars with or without their time (others left out), and a shift outline of at most ten moved', () => {
+    const table = (strip: unknown[]) => envelope(Source.Background, 'table', {
+      frameId: 0, frames: 1, rows: [], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 }, pinned: null, strip, seq: 1, whole: true, removed: [], values: [],
+    });
+    const parsed = (strip: unknown[]) => (parseMessage(table(strip), Source.Background)?.payload as { strip: unknown[] } | undefined)?.strip;
+    expect(parsed([[3, 0.5, 1, 0, 1234.5], [4, 0.5, 1, 0]])).to.deep.equal([[3, 0.5, 1, 0, 1234.5], [4, 0.5, 1, 0]]);
+    // A bar of the wrong length is left out (the rest of the update stands).
+    expect(parsed([[3, 0.5, 1, 0, 1, 2], [3, 0.5, 1], [5, 0, 0, 0, 9]])).to.deep.equal([[5, 0, 0, 0, 9]]);
+    const outline = (moved: number[]) => parseMessage(envelope(Source.Panel, 'outline', { cause: 4, moved, frameId: 0 }), Source.Panel);
+    expect(outline([1, 2])).to.not.equal(null);
+    expect(outline(Array.from({ length: 11 }, (_, i) => i))).to.equal(null);
   });
 });

@@ -4,14 +4,14 @@ import { MAX_FRAME_COMPONENTS, MAX_ROWS, Recorder, tee, toTrace } from '../../sr
 const info = (id: number) => ({ name: `C${id}`, parentId: id > 1 ? 1 : null, depth: id > 1 ? 1 : 0, key: null });
 
 describe('recording', () => {
-  it('the live strip\'s ring keeps the last N frames, its bars oldest first, and names only what its frames mention', () => {
+  it('the live strip\'s ring keeps the last N frames, its bars oldest first (with their times), and names only what its frames mention', () => {
     const r = new Recorder(info, 1000, 3);
     for (let f = 1; f <= 5; f++) {
       r.inclusive(f + 1, 0.1 * f, f, 0);
       r.endFrame(f, f * 16, 0.1 * f, f, 0);
     }
-    expect(r.bars(10)).to.deep.equal([[3, 0.30000000000000004, 3, 0], [4, 0.4, 4, 0], [5, 0.5, 5, 0]]);
-    expect(r.bars(1)).to.deep.equal([[5, 0.5, 5, 0]]);
+    expect(r.bars(10)).to.deep.equal([[3, 0.30000000000000004, 3, 0, 48], [4, 0.4, 4, 0, 64], [5, 0.5, 5, 0, 80]]);
+    expect(r.bars(1)).to.deep.equal([[5, 0.5, 5, 0, 80]]);
     const rec = r.finish('');
     expect(rec.frames.map((f) => f.frame)).to.deep.equal([3, 4, 5]);
     expect(rec.droppedFrames).to.equal(2);

@@ -5,6 +5,7 @@ import { INVALID } from '../../src/protocol/validate';
 import { FrameLog } from '../../src/inject/agent/vitals/frame-log';
 import { InteractionBook, interactionType, type EventEntry } from '../../src/inject/agent/vitals/interactions';
 import { causeOf, ShiftBook, type ShiftLookup } from '../../src/inject/agent/vitals/shifts';
+import { LoafLog } from '../../src/inject/agent/vitals/loafs';
 
 const lookup = { ownerOf: () => 0, nameOf: (id: number) => `C${id}` };
 
@@ -131,6 +132,20 @@ describe('layout shifts (issue 46)', () => {
     expect(causeOf(log.at(700, 20), moved, new Set([3]), look, 700), 'no frame, no image: unknown').to.equal(null);
   });
 
+  it('a font swap: the text set in the font that loaded, above the moved nodes, else the moved text itself', () => {
+    const log = new FrameLog();
+    log.on = true;
+    log.fontSwapped(['LateFont']);
+    log.close(0, 100, 0, 1, 0, []);
+    const moved = [feed as unknown as Node];
+    const asked: string[][] = [];
+    const withFont = { ...look, fontUserAbove: (f: readonly string[]) => (asked.push([...f]), banner as unknown as Element) };
+    expect(causeOf(log.at(100, 20), moved, new Set([3]), withFont, 100)).to.deep.equal(
+      { id: 2, name: 'Banner', reason: 'a web font loaded (LateFont) and its text, laid out again in it, changed size above Feed' });
+    expect(asked).to.deep.equal([['LateFont']]);
+    expect(causeOf(log.at(100, 20), moved, new Set([3]), look, 100)).to.deep.include({ id: 3, reason: 'a web font loaded and its text was laid out again in the new font' });
+  });
+
   it('renders are logged only while an input is recent; mounts always', () => {
     const log = new FrameLog();
     log.on = true;
@@ -154,5 +169,33 @@ describe('layout shifts (issue 46)', () => {
     expect(r.cause?.name).to.equal('Banner');
     expect(r.shifted.map((c) => c.name)).to.deep.equal(['Feed']);
     expect(b.resolve(log, look)).to.deep.equal([]);
+  });
+});
+
+describe('Long Animation Frames: the scripts of an interaction', () => {
+  const script = (invoker: string, duration: number, url = 'http://h/app.js', forced = 0) => ({
+    invoker, sourceURL: url, sourceFunctionName: 'onClick', sourceCharPosition: 120, duration, forcedStyleAndLayoutDuration: forced,
+  });
+
+  it('names the scripts of the long frames overlapping it, longest first, at most five, none of ours', () => {
+    const l = new LoafLog();
+    l.note([
+      { startTime: 0, duration: 60, scripts: [script('early', 40)] },
+      { startTime: 100, duration: 80, scripts: [script('BUTTON#filter.onclick', 30, 'http://h/app.js', 12), script('ours', 50, 'chrome-extension://x/agent.js')] },
+      { startTime: 190, duration: 70, scripts: [1, 2, 3, 4, 5].map((k) => script(`raf${k}`, k)) },
+    ]);
+    const s = l.scriptsIn(120, 200);
+    expect(s.map((x) => x.invoker)).to.deep.equal(['BUTTON#filter.onclick', 'raf5', 'raf4', 'raf3', 'raf2']);
+    expect(s[0]).to.deep.equal({ invoker: 'BUTTON#filter.onclick', fn: 'onClick', source: 'http://h/app.js:120', durationMs: 30, forcedMs: 12 });
+    expect(l.scriptsIn(300, 400)).to.deep.equal([]);
+  });
+
+  it('takes hostile entries as data: text capped, numbers bounded, no throw', () => {
+    const l = new LoafLog();
+    l.note([{ startTime: 0, duration: 60, scripts: [{ invoker: 'x'.repeat(5000), sourceURL: {} as unknown as string, duration: -5, forcedStyleAndLayoutDuration: NaN }] }]);
+    const [s] = l.scriptsIn(0, 60);
+    expect(s.invoker.length).to.be.at.most(300);
+    expect(s).to.deep.include({ fn: '', source: ':-1', durationMs: 0, forcedMs: 0 });
+    expect(vitalsValidator({ ...NO_VITALS, interactions: [] })).to.not.equal(INVALID);
   });
 });

@@ -24,13 +24,16 @@ import { Pending } from '../../protocol/pending';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
-import { mergeVitals, NO_VITALS, type Vitals } from '../../protocol/vitals';
+import { mergeVitals, NO_VITALS, type LayoutShift, type Vitals } from '../../protocol/vitals';
 
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
 const EXPERIMENT_TIMEOUT_MS = 170_000;
 /** Captures wait their turn (two a second in Chrome): three steps of one experiment take about 1.5 s. */
 const CAPTURE_TIMEOUT_MS = 10_000;
 const API_MODE_DELAY_MS = 30;
+/** A layout shift is outlined this long as it happens, and one picked in the panel's Vitals tab this long. */
+const SHIFT_FLASH_MS = 1500;
+const SHIFT_SHOW_MS = 4000;
 /** A locate request unanswered this long is asked again (docs/SOURCES.md). */
 const LOCATE_TIMEOUT_MS = 60_000;
 /** The live strip: the panel's last frames (about 10 s of StressGrid), at most this many component rows. */
@@ -369,6 +372,7 @@ class Controller {
         if (this.mode === 'off') break;
         this.vitals = mergeVitals(this.vitals, msg.payload);
         this.feed.statusChanged();
+        this.flashNewestShift(msg.payload.shifts);
         break;
       case 'types': {
         // The agent hands its records over before this message: every member has mounted here (unless capped).
@@ -384,6 +388,12 @@ class Controller {
         break;
       }
     }
+  }
+
+  /** The newest shift of a hand-over, outlined on the page for a moment as it happens (setting `flashShifts`). */
+  private flashNewestShift(shifts: readonly LayoutShift[]): void {
+    const shift = shifts[shifts.length - 1];
+    if (shift && this.settings.flashShifts) this.overlay.flash(shift.cause?.id ?? null, shift.shifted.map((c) => c.id), SHIFT_FLASH_MS);
   }
 
   private onBackground(msg: BackgroundMessage): void {
@@ -416,6 +426,9 @@ class Controller {
         this.overlay.setHover(msg.payload.id);
         this.pushConfig();
         this.scheduleRender();
+        break;
+      case 'outline':
+        this.overlay.flash(msg.payload.cause, msg.payload.moved, SHIFT_SHOW_MS);
         break;
       case 'snapshotRequest':
         this.bg.send('snapshot', { reqId: msg.payload.reqId, snapshot: this.snapshot() });

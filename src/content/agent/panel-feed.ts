@@ -4,7 +4,7 @@
  * pinned component's details a few times a second.
  */
 import type { Vitals } from '../../protocol/vitals';
-import type { ComponentRow, Mode, PageStatus, PinnedDetail, SelfCost, Status, TableMessage } from '../../protocol';
+import type { ComponentRow, Mode, PageStatus, PinnedDetail, SelfCost, Status, StripBar, TableMessage } from '../../protocol';
 import type { RollupStore } from './store';
 import { RowChange, rowFingerprint, TableDiff, toMicros } from './table-diff';
 
@@ -42,7 +42,7 @@ export interface FeedSource {
   droppedMessages(): number;
   selfCost(): SelfCost | null;
   /** The live strip's bars, oldest first: [frame, style, layout, forced ms]. */
-  strip(): [number, number, number, number][];
+  strip(): StripBar[];
   sources(): Status['sources'];
   /** Bumped whenever a row's name or source may have changed (the source book's): the next table is whole. */
   sourcesVersion(): number;

@@ -14,6 +14,7 @@
  * The schema is docs/RECORDING.md's; `toTrace` turns a recording into
  * Chrome's Trace Event Format.
  */
+import type { StripBar } from '../../protocol/messages';
 import { NO_VITALS, type Vitals } from '../../protocol/vitals';
 import {
   RECORDING_VERSION, type ComponentInfo, type RecordedComponent, type RecordedFrame, type Recording,
@@ -133,12 +134,12 @@ export class Recorder implements FrameSink {
     }
   }
 
-  /** The last `n` frames as the strip draws them: [frame, style, layout, forced ms]. */
-  bars(n: number): [number, number, number, number][] {
-    const out: [number, number, number, number][] = [];
+  /** The last `n` frames as the strip draws them: [frame, style, layout, forced ms, time]. */
+  bars(n: number): StripBar[] {
+    const out: StripBar[] = [];
     for (let i = Math.max(this.head, this.frames.length - n); i < this.frames.length; i++) {
       const f = this.frames[i];
-      out.push([f.frame, f.styleMs, f.layoutMs, f.forcedMs]);
+      out.push([f.frame, f.styleMs, f.layoutMs, f.forcedMs, f.time]);
     }
     return out;
   }

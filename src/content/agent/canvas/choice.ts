@@ -55,10 +55,12 @@ export interface PlanKey {
   /** Inspect's hovered component and the panel's hovered row. */
   hovered: number | null;
   highlighted: number | null;
+  /** A flashed layout shift: the same object while it lasts. */
+  flash: object | null;
 }
 
 export function samePlan(made: PlanKey | null, now: PlanKey): boolean {
   return made !== null && made.choice === now.choice && made.geometry === now.geometry && made.width === now.width
     && made.height === now.height && made.dpr === now.dpr && made.rtl === now.rtl && made.pinned === now.pinned
-    && made.hovered === now.hovered && made.highlighted === now.highlighted;
+    && made.hovered === now.hovered && made.highlighted === now.highlighted && made.flash === now.flash;
 }

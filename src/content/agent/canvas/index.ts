@@ -14,7 +14,7 @@ import type { AtlasMeter } from '../../../overlay/atlas';
 import { pinCaption } from '../../../overlay/paint-text';
 import { legendLines, modeCaption } from '../../../overlay/legend';
 import { ownRendered } from '../../../overlay/ramps';
-import { chooseFrame, placeFrame, type Choice, type Plan, type PlanInput, type PlannedMeter } from '../../../overlay/plan';
+import { chooseFrame, placeFrame, type Choice, type Plan, type PlanInput, type PlannedMeter, type ShiftFlash } from '../../../overlay/plan';
 import { buildTree, type ComponentTree } from '../../../overlay/surface';
 import { SPARKLINE_BUCKETS } from '../../../overlay/sparkline';
 import type { Point } from '../../../overlay/anchor';
@@ -76,6 +76,9 @@ export class Overlay {
   private boundsTimer: ReturnType<typeof setTimeout> | null = null;
   /** Where each drawn meter went (top-left, viewport CSS px). */
   private meterPositions = new Map<number, Point>();
+  /** A layout shift outlined for a moment (issue 46), and when it goes. */
+  private shiftFlash: ShiftFlash | null = null;
+  private flashTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
     this.legend = new LegendState(deps.legendStorage ?? null);
@@ -124,6 +127,25 @@ export class Overlay {
     this.render();
   }
 
+  /**
+   * Outlines a layout shift's cause and the components it moved for `ms`, in any mode but off (a shift as it happens,
+   * or one picked in the panel's Vitals tab); a newer one replaces it.
+   */
+  flash(cause: number | null, moved: readonly number[], ms: number): void {
+    if (this.mode === 'off') return;
+    const f: ShiftFlash = { cause: cause !== null && cause > 0 ? cause : null, moved: moved.filter((id) => id > 0).slice(0, 10) };
+    if (f.cause === null && f.moved.length === 0) return;
+    this.shiftFlash = f;
+    if (this.flashTimer !== null) clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => {
+      this.flashTimer = null;
+      this.shiftFlash = null;
+      this.requestRender();
+    }, ms);
+    this.requestBounds();
+    this.requestRender();
+  }
+
   setPin(id: number | null): void {
     this.pinned = id;
   }
@@ -135,7 +157,9 @@ export class Overlay {
   /** Ids whose bounds the agent should read after its next frame: pinned and hovered first, then the plan's (capped). */
   wantBounds(): number[] {
     if (this.mode === 'off') return [];
-    const ids = [this.pinned, this.inspectHover, this.hovered].filter((id): id is number => id !== null && id !== 0);
+    const f = this.shiftFlash;
+    const ids = [this.pinned, this.inspectHover, this.hovered, ...(f === null ? [] : [f.cause, ...f.moved])]
+      .filter((id): id is number => id !== null && id !== 0);
     return [...new Set([...ids, ...this.want])];
   }
 
@@ -175,11 +199,12 @@ export class Overlay {
       pinned: this.pinned, hovered: this.mode === 'inspect' ? this.inspectHover : null, highlighted: this.hovered,
       occluders: store.occluders,
       skip: s.showLibraries || store.sources === null ? undefined : this.foreign,
+      flash: this.shiftFlash,
     };
     const choice = this.choose(input);
     const key: PlanKey = {
       choice, geometry: store.geometry, width: vp.width, height: vp.height, dpr: vp.dpr, rtl: input.rtl,
-      pinned: input.pinned, hovered: input.hovered, highlighted: input.highlighted,
+      pinned: input.pinned, hovered: input.hovered, highlighted: input.highlighted, flash: this.shiftFlash,
     };
     let plan = this.plan;
     if (plan === null || !samePlan(this.planKey, key)) {
@@ -208,10 +233,12 @@ export class Overlay {
     for (const m of plan.meters) if (m.label !== null) labels.push({ text: m.label, at: m.at });
     const captions: PaintCaption[] = plan.captions.map((c) => {
       const n = c.node;
+      if (c.shiftCause) return { lines: [`Layout shift: caused by ${n.name}`], at: c.at, bounds: n.bounds, pinned: false, shiftCause: true };
       return { lines: [pinCaption(n.name, n.layout, n.authored, n.rendered, n.portaledIn)], at: c.at, bounds: n.bounds, pinned: c.pinned };
     });
     return {
       vp, outlines: plan.outlines, covers: plan.outlineCovers as PaintFrame['covers'], accent: plan.accentOutlines, pin: plan.pinOutline,
+      shiftCause: plan.causeOutlines, shiftMoved: plan.movedOutlines,
       meters: plan.meters.map((m) => this.meterDraw(m)), labels, captions,
       modeCaption: performance.now() < this.modeCaptionUntil ? modeCaption(this.mode) : null,
       legend: this.legend.visible() ? legendLines(s) : null,
@@ -303,6 +330,9 @@ export class Overlay {
     if (this.ticker !== null) clearInterval(this.ticker);
     this.ticker = null;
     this.inspectHover = null;
+    this.shiftFlash = null;
+    if (this.flashTimer !== null) clearTimeout(this.flashTimer);
+    this.flashTimer = null;
     this.drawnIds.clear();
     this.chains.clear();
     this.meterPositions.clear();

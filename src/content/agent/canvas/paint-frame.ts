@@ -8,7 +8,10 @@
 import { MeterAtlas, type AtlasMeter, type BlitContext, type SurfaceFactory } from '../../../overlay/atlas';
 import { METER_HEIGHT_PX, type Point } from '../../../overlay/anchor';
 import type { MeterStyle } from '../../../overlay/meter-raster';
-import { HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR } from '../../../overlay/paint-meters';
+import {
+  HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR, SHIFT_CAUSE_COLOR, SHIFT_CAUSE_FILL, SHIFT_MOVED_COLOR,
+  SHIFT_MOVED_FILL,
+} from '../../../overlay/paint-meters';
 import { measureLines, placeCaption, placeLegend, placeModeCaption, type Line } from '../../../overlay/paint-text';
 import { TextBoxCache, type TextContext } from './text-cache';
 import type { Rect, Viewport } from '../../../overlay/types';
@@ -20,6 +23,8 @@ export interface PaintCaption {
   /** The component's box, kept clear when there is room. */
   bounds: Rect | null;
   pinned: boolean;
+  /** A flashed layout shift's cause (its caption in the cause's colour). */
+  shiftCause?: boolean;
 }
 
 export interface PaintLabel {
@@ -36,6 +41,9 @@ export interface PaintFrame {
   covers: Rect[][];
   accent: Rect[];
   pin: Rect | null;
+  /** A flashed layout shift: its cause and the components it moved (absent: none). */
+  shiftCause?: Rect[];
+  shiftMoved?: Rect[];
   meters: AtlasMeter[];
   labels: PaintLabel[];
   captions: PaintCaption[];
@@ -65,6 +73,14 @@ export class FramePainter {
     paintFills(ctx, f.accent, dpr, HOVER_FILL);
     paintOutlines(ctx, f.accent, dpr, HOVER_COLOR);
     if (f.pin) paintOutlines(ctx, [f.pin], dpr, PIN_COLOR);
+    if (f.shiftMoved && f.shiftMoved.length > 0) {
+      paintFills(ctx, f.shiftMoved, dpr, SHIFT_MOVED_FILL);
+      paintOutlines(ctx, f.shiftMoved, dpr, SHIFT_MOVED_COLOR);
+    }
+    if (f.shiftCause && f.shiftCause.length > 0) {
+      paintFills(ctx, f.shiftCause, dpr, SHIFT_CAUSE_FILL);
+      paintOutlines(ctx, f.shiftCause, dpr, SHIFT_CAUSE_COLOR);
+    }
     this.atlas.paint(ctx, f.meters, dpr, f.style);
     for (const l of f.labels) {
       // Beside the meter, vertically centred on it, inside the viewport.
@@ -74,7 +90,7 @@ export class FramePainter {
     }
     for (const c of f.captions) {
       const at = placeCaption(c.at, measureLines(ctx, c.lines, dpr), vp, c.bounds);
-      this.text.paint(ctx, c.lines, at.x, at.y, dpr, { border: c.pinned ? PIN_COLOR : HOVER_COLOR });
+      this.text.paint(ctx, c.lines, at.x, at.y, dpr, { border: c.pinned ? PIN_COLOR : c.shiftCause ? SHIFT_CAUSE_COLOR : HOVER_COLOR });
     }
     if (f.modeCaption !== null) {
       const lines = [f.modeCaption];

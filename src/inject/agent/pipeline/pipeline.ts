@@ -31,7 +31,7 @@ import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
 import { findEarlierRoots } from './shadow-walk';
 import { VitalsObserver } from '../vitals/observer';
-import { imageLoadedAt } from '../vitals/shifts';
+import { fontUserAbove, imageLoadedAt } from '../vitals/shifts';
 
 /** What runs on the measured frames (experiment/experiment.ts through the agent). */
 export interface FrameWatcher {
@@ -185,6 +185,7 @@ export class Pipeline {
       debug: (what, e) => link.debug(what, e),
       markDirty: () => this.markDirty(),
       imageLoadedAt: (t, node) => imageLoadedAt(win.document, win.performance, t, node),
+      fontUserAbove: (families, node) => fontUserAbove(win.document, families, node),
     });
     registry.log = this.vitals.log;
   }

@@ -37,6 +37,8 @@ export interface LoggedFrame {
   committed: number[];
   /** A web font finished loading since the previous frame. */
   fontSwap: boolean;
+  /** The families of the fonts that did (at most 8, unquoted). */
+  fontFamilies: string[];
 }
 
 export class FrameLog implements CostSink {
@@ -65,8 +67,10 @@ export class FrameLog implements CostSink {
     if (this.on && this.open.mounts.length < MAX_IDS) this.open.mounts.push(id);
   }
 
-  fontSwapped(): void {
-    if (this.on) this.open.fontSwap = true;
+  fontSwapped(families: readonly string[] = []): void {
+    if (!this.on) return;
+    this.open.fontSwap = true;
+    for (const f of families) if (this.open.fontFamilies.length < 8 && !this.open.fontFamilies.includes(f)) this.open.fontFamilies.push(f);
   }
 
   /**
@@ -132,5 +136,5 @@ export class FrameLog implements CostSink {
 }
 
 function blank(): LoggedFrame {
-  return { ts: 0, end: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], committed: [], fontSwap: false };
+  return { ts: 0, end: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], committed: [], fontSwap: false, fontFamilies: [] };
 }

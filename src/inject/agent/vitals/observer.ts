@@ -9,6 +9,7 @@
 import type { VitalsDelta } from '../../../protocol/vitals';
 import { FrameLog } from './frame-log';
 import { InteractionBook, type EventEntry } from './interactions';
+import { LoafLog, type LoafEntry } from './loafs';
 import { ShiftBook, type ShiftEntry, type ShiftLookup } from './shifts';
 
 /** Event Timing reports interactions of at least this many ms (the smallest it allows), as the issue's reference does. */
@@ -31,10 +32,18 @@ export interface VitalsHost extends ShiftLookup {
   debug(what: string, e: unknown): void;
 }
 
+/** A CSS family name without its quotes: `"Late Font"` → `Late Font`. */
+export function unquote(family: string): string {
+  const t = family.trim();
+  return /^(["']).*\1$/.test(t) ? t.slice(1, -1) : t;
+}
+
 export class VitalsObserver {
   readonly log = new FrameLog();
   readonly interactions = new InteractionBook();
   readonly shifts = new ShiftBook();
+  /** Long Animation Frames (Chrome), whose scripts a slow interaction names. */
+  readonly loafs = new LoafLog();
   private observers: PerformanceObserver[] = [];
   private win: (Window & typeof globalThis) | null = null;
   private countAtStart = 0;
@@ -65,8 +74,14 @@ export class VitalsObserver {
 
   private inputTimer: ReturnType<typeof setTimeout> | null = null;
 
-  private readonly onFont = (): void => this.guard('vitals: font', () => {
-    this.log.fontSwapped();
+  private readonly onFont = (e: Event): void => this.guard('vitals: font', () => {
+    // FontFaceSetLoadEvent: the faces that loaded; their families name the text that was laid out again.
+    const faces = (e as Event & { fontfaces?: readonly { family?: unknown }[] }).fontfaces;
+    const families: string[] = [];
+    if (Array.isArray(faces)) {
+      for (const f of faces.slice(0, 8)) if (typeof f?.family === 'string') families.push(unquote(f.family).slice(0, 100));
+    }
+    this.log.fontSwapped(families);
     this.host.markDirty();
   });
 
@@ -95,6 +110,11 @@ export class VitalsObserver {
       for (const type of INPUTS) win.addEventListener(type, this.onInput, { capture: true, passive: true });
       if (types.includes('first-input')) po.observe({ type: 'first-input', buffered: false });
       this.observers.push(po);
+      if (types.includes('long-animation-frame')) {
+        const lo = new PO((list) => this.guard('vitals: loafs', () => this.loafs.note(list.getEntries() as unknown as LoafEntry[])));
+        lo.observe({ type: 'long-animation-frame', buffered: false });
+        this.observers.push(lo);
+      }
       const count = (win.performance as Performance & { interactionCount?: number }).interactionCount;
       this.countAtStart = typeof count === 'number' ? count : 0;
     } else {
@@ -169,13 +189,16 @@ export class VitalsObserver {
     const t0 = this.host.now();
     try {
       const built = this.interactions.build(this.touched, this.log, this.host);
+      for (const i of built) i.scripts = this.loafs.scriptsIn(i.start, i.start + i.duration);
       const fresh = built.filter((r) => !this.sentIds.has(r.id)).length;
       for (const r of built) this.sentIds.add(r.id);
       this.seen += fresh;
       this.touched.clear();
       const shifts = this.shifts.resolve(this.log, this.host).map((x) => ({ ...x, shifted: x.shifted.map((c) => ({ ...c })), cause: x.cause && { ...x.cause } }));
       this.host.post({
-        interactions: built.map((i) => ({ ...i, target: i.target && { ...i.target }, components: i.components.map((c) => ({ ...c })) })),
+        interactions: built.map((i) => ({
+          ...i, target: i.target && { ...i.target }, components: i.components.map((c) => ({ ...c })), scripts: i.scripts ?? [],
+        })),
         inp: this.interactions.inp(this.interactionCount()),
         shifts,
         cls: this.shifts.cls,
@@ -201,6 +224,7 @@ export class VitalsObserver {
     this.log.clear();
     this.interactions.clear();
     this.shifts.clear();
+    this.loafs.clear();
     this.seen = 0;
   }
 }

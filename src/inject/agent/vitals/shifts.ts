@@ -22,6 +22,8 @@ export interface ShiftLookup extends VitalsLookup {
   hostOf(id: number): Element | null;
   /** The image above or around `node` that loaded last just before `t` (`imageLoadedAt`), or null. */
   imageLoadedAt(t: number, node: Node): Element | null;
+  /** The nearest element above or around `node` whose own text is set in one of `families` (`fontUserAbove`), or null. */
+  fontUserAbove?(families: readonly string[], node: Node): Element | null;
 }
 
 /**
@@ -165,6 +167,13 @@ function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds:
           : `its DOM changed and was laid out again above ${movedName}`);
     }
     if (frame.fontSwap) {
+      // The text set in the font that loaded, above the moved nodes (it changed size and pushed them), else the moved
+      // text itself (set in it too).
+      const user = frame.fontFamilies.length > 0 ? lookup.fontUserAbove?.(frame.fontFamilies, first) ?? null : null;
+      const by = user === null ? 0 : lookup.ownerOf(user);
+      if (by > 0 && !movedIds.has(by)) {
+        return cause(by, `a web font loaded (${frame.fontFamilies[0]}) and its text, laid out again in it, changed size above ${movedName}`);
+      }
       const id = lookup.ownerOf(first);
       if (id > 0) return cause(id, 'a web font loaded and its text was laid out again in the new font');
     }
@@ -181,6 +190,31 @@ function imageCause(moved: readonly Node[], lookup: ShiftLookup, at: number): Sh
   const img = lookup.imageLoadedAt(at, moved[0]);
   const id = img === null ? 0 : lookup.ownerOf(img);
   return id > 0 ? { id, name: clip(lookup.nameOf(id)), reason: 'an image loaded without width and height reserved for it, above the moved content' } : null;
+}
+
+/** Elements looked at, back from the moved nodes, for the text set in a font that just loaded. */
+const FONT_SCAN = 3000;
+
+/**
+ * The nearest element before `first` in document order (or holding it) with text of its own set in one of `families`
+ * (its computed font-family's first family), looking back from `first` through at most FONT_SCAN elements; null when
+ * none is. Runs only for a shift in a frame in which a web font loaded (rare), after the layout (styles are clean).
+ */
+export function fontUserAbove(doc: Document, families: readonly string[], first: Node): Element | null {
+  const view = doc.defaultView;
+  if (view === null || doc.body === null || !doc.body.contains(first)) return null;
+  const want = new Set(families.map((f) => f.toLowerCase()));
+  const walker = doc.createTreeWalker(doc.body, 1 /* SHOW_ELEMENT */);
+  walker.currentNode = first;
+  // Backwards in document order: the previous siblings' subtrees (deepest last first), then the parent, and so on up.
+  for (let n = walker.previousNode() as Element | null, k = 0; n !== null && k < FONT_SCAN; n = walker.previousNode() as Element | null, k++) {
+    let text = false;
+    for (let c = n.firstChild; c !== null && !text; c = c.nextSibling) text = c.nodeType === 3 && (c.nodeValue ?? '').trim() !== '';
+    if (!text) continue;
+    const family = view.getComputedStyle(n).fontFamily.split(',')[0] ?? '';
+    if (want.has(family.trim().replace(/^(["'])(.*)\1$/, '$2').toLowerCase())) return n;
+  }
+  return null;
 }
 
 /** Images loaded at most this long before a shift may have caused it. */

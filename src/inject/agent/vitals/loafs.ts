@@ -1,0 +1,68 @@
+/**
+ * Long Animation Frames (Chrome) kept for a few seconds, so that a slow interaction can name the scripts that ran in
+ * its frames (issue 46, docs/VITALS.md "Scripts"): LoAF reports every frame over 50 ms with the scripts in it, what
+ * invoked each, and how much of each was forced style and layout.
+ */
+import { MAX_INTERACTION_SCRIPTS, type InteractionScript } from '../../../protocol/vitals';
+
+/** Frames kept: the last few seconds of a page that is slow all the time. */
+const KEPT = 32;
+const MAX_TEXT = 280;
+
+/** The fields of a `PerformanceScriptTiming` read here. */
+export interface ScriptEntry {
+  invoker?: string;
+  sourceURL?: string;
+  sourceFunctionName?: string;
+  sourceCharPosition?: number;
+  duration: number;
+  forcedStyleAndLayoutDuration?: number;
+}
+
+export interface LoafEntry {
+  startTime: number;
+  duration: number;
+  scripts?: readonly ScriptEntry[];
+}
+
+interface Kept {
+  start: number;
+  end: number;
+  scripts: InteractionScript[];
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.slice(0, MAX_TEXT) : '');
+const ms = (v: unknown): number => (typeof v === 'number' && v >= 0 && v < 1e7 ? v : 0);
+
+export class LoafLog {
+  private readonly frames: Kept[] = [];
+
+  note(entries: readonly LoafEntry[]): void {
+    for (const e of entries) {
+      const scripts: InteractionScript[] = [];
+      for (const s of e.scripts ?? []) {
+        if (scripts.length === 16) break;
+        // Ours (the agent's wrappers): Layout Cost's own time is reported apart (state().self).
+        if (typeof s.sourceURL === 'string' && /^(chrome|moz)-extension:/.test(s.sourceURL)) continue;
+        const at = typeof s.sourceCharPosition === 'number' ? s.sourceCharPosition : -1;
+        scripts.push({
+          invoker: text(s.invoker), fn: text(s.sourceFunctionName), source: `${text(s.sourceURL)}:${at}`,
+          durationMs: ms(s.duration), forcedMs: ms(s.forcedStyleAndLayoutDuration),
+        });
+      }
+      this.frames.push({ start: e.startTime, end: e.startTime + e.duration, scripts });
+      if (this.frames.length > KEPT) this.frames.shift();
+    }
+  }
+
+  /** The scripts of the long frames that overlap [from, to], longest first (at most MAX_INTERACTION_SCRIPTS). */
+  scriptsIn(from: number, to: number): InteractionScript[] {
+    const out: InteractionScript[] = [];
+    for (const f of this.frames) if (f.end >= from && f.start <= to) out.push(...f.scripts);
+    return out.sort((a, b) => b.durationMs - a.durationMs).slice(0, MAX_INTERACTION_SCRIPTS).map((s) => ({ ...s }));
+  }
+
+  clear(): void {
+    this.frames.length = 0;
+  }
+}

@@ -3,7 +3,9 @@
  * layout shifts, newest first, each split per component. An interaction opens to its components (own style, layout
  * and forced ms over the interaction's frames, and renders); a component's name pins it. A shift names what moved
  * and the cause, in words; the cause's name pins it (outlined on the page), a moved component's name outlines it
- * while hovered, and Show outlines the cause and what moved together for a few seconds. Everything shown is from the page: capped and set as text.
+ * while hovered, and Show outlines the cause and what moved together for a few seconds. An opened interaction's
+ * frames are marked on the frame strip, and the scripts of its long frames listed. Everything shown is from the page:
+ * capped and set as text.
  */
 import type { Interaction, LayoutShift, Vitals } from '../protocol/vitals';
 import { clear, el, nameNode, setText } from './dom';
@@ -14,7 +16,7 @@ export interface VitalsCallbacks {
   hover(id: number | null): void;
   /** Outline a shift's cause and what it moved on the page for a moment. */
   outline(cause: number | null, moved: number[]): void;
-  /** Mark the frames of an opened interaction on the frame strip (input to paint, performance.now() ms), or none. */
+  /** Mark the frames measured in a window (performance.now() ms) on the frame strip, or none. */
   mark(window: { from: number; to: number } | null): void;
 }
 

@@ -5,6 +5,8 @@
  *   docs/images/overlay.png      `npm start -- --headless` on StressGrid (the overlay in Components mode)
  *   docs/images/panel-light.png  the DevTools panel on StressGrid under DevTools' default theme, a component pinned
  *   docs/images/panel-dark.png   the same under the dark theme (tests/e2e/panel-theme.test.ts takes both)
+ *   docs/images/vitals.png       the panel's Vitals tab on the vitals fixture, a click opened (tests/e2e/vitals.test.ts)
+ *   docs/images/vitals-show.png  that page while Show outlines a shift's cause and what it moved
  *
  * Open them before committing: a picture is judged by a person.
  */
@@ -39,3 +41,9 @@ for (const f of ['panel-light.png', 'panel-dark.png']) fs.rmSync(path.join(OUT, 
 run(npx, ['tsx', 'scripts/test-e2e.ts', 'tests/e2e/panel-theme.test.ts']);
 copy(path.join(OUT, 'panel-light.png'), 'panel-light.png');
 copy(path.join(OUT, 'panel-dark.png'), 'panel-dark.png');
+for (const f of ['vitals.png', 'vitals-show.png']) fs.rmSync(path.join(OUT, f), { force: true });
+process.env.LC_SCREENSHOT = path.join(OUT, 'vitals.png');
+process.env.LC_SCREENSHOT_PAGE = path.join(OUT, 'vitals-show.png');
+run(npx, ['tsx', 'scripts/test-e2e.ts', 'tests/e2e/vitals.test.ts']);
+copy(path.join(OUT, 'vitals.png'), 'vitals.png');
+copy(path.join(OUT, 'vitals-show.png'), 'vitals-show.png');

@@ -208,13 +208,13 @@ describe('interactions and layout shifts (e2e)', function () {
         return m === '' ? null : m.split(',').length;
       }, { what: 'its frames marked on the strip' });
       log(`interaction ${fresh.duration} ms: ${marked} frames marked on the live strip`);
+      if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT as `${string}.png` });
       await open();
       await waitFor(async () => (await panel.$eval('canvas.rec-strip', (c) => (c as HTMLCanvasElement).dataset.marked)) === '' ? true : null,
         { what: 'no frame marked once it is closed' });
       const shifts = await panel.$$eval('#vitals-shifts > li', (l) => l.map((x) => x.textContent ?? ''));
       expect(shifts).to.have.length(s.shifts.length);
       expect(shifts[shifts.length - 1]).to.match(/^Show 0\.\d{4} .*Feed.* moved — Banner mounted above Feed without space reserved for it$/);
-      if (process.env.LC_SCREENSHOT) await devtools.screenshot({ path: process.env.LC_SCREENSHOT });
       // Show: the cause (Banner) washed orange and what it moved (Promo, Headline, Feed: Promo is in view) violet on
       // the page for a few seconds.
       const [bAt, fAt] = [await inside(page, '#banner'), await inside(page, '#promo')];
@@ -226,6 +226,7 @@ describe('interactions and layout shifts (e2e)', function () {
         const img = await shot(page);
         return washed(pixelAt(img, bAt.x, bAt.y), pixelAt(before, bAt.x, bAt.y), CAUSE) && washed(pixelAt(img, fAt.x, fAt.y), pixelAt(before, fAt.x, fAt.y), MOVED) ? true : null;
       }, { what: 'Banner orange and Promo violet on the page', timeout: 3500 });
+      if (process.env.LC_SCREENSHOT_PAGE) await page.screenshot({ path: process.env.LC_SCREENSHOT_PAGE as `${string}.png` });
       await panel.evaluate(() => (document.querySelector('#vitals-shifts > li:last-child .vitals-cause') as HTMLButtonElement).click());
       const banner = s.shifts[0].cause.id;
       await waitFor(async () => ((await lc.state(page)).pinned === banner ? true : null), { what: 'Banner pinned from the panel' });

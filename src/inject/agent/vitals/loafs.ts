@@ -28,29 +28,31 @@ export interface LoafEntry {
 interface Kept {
   start: number;
   end: number;
-  scripts: InteractionScript[];
+  /** The browser's entry as it came: its scripts are read only when an interaction asks (`scriptsIn`). */
+  entry: LoafEntry;
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.slice(0, MAX_TEXT) : '');
 const ms = (v: unknown): number => (typeof v === 'number' && v >= 0 && v < 1e7 ? v : 0);
 
+/** A script of a long frame as data (capped text, bounded numbers), or null for one of ours (the agent's wrappers). */
+function scriptOf(s: ScriptEntry): InteractionScript | null {
+  // Ours: Layout Cost's own time is reported apart (state().self).
+  if (typeof s.sourceURL === 'string' && /^(chrome|moz)-extension:/.test(s.sourceURL)) return null;
+  const at = typeof s.sourceCharPosition === 'number' ? s.sourceCharPosition : -1;
+  return {
+    invoker: text(s.invoker), fn: text(s.sourceFunctionName), source: `${text(s.sourceURL)}:${at}`,
+    durationMs: ms(s.duration), forcedMs: ms(s.forcedStyleAndLayoutDuration),
+  };
+}
+
 export class LoafLog {
   private readonly frames: Kept[] = [];
 
+  /** Keeps the entries (a page slow in every frame calls this every frame: nothing is read from them here). */
   note(entries: readonly LoafEntry[]): void {
     for (const e of entries) {
-      const scripts: InteractionScript[] = [];
-      for (const s of e.scripts ?? []) {
-        if (scripts.length === 16) break;
-        // Ours (the agent's wrappers): Layout Cost's own time is reported apart (state().self).
-        if (typeof s.sourceURL === 'string' && /^(chrome|moz)-extension:/.test(s.sourceURL)) continue;
-        const at = typeof s.sourceCharPosition === 'number' ? s.sourceCharPosition : -1;
-        scripts.push({
-          invoker: text(s.invoker), fn: text(s.sourceFunctionName), source: `${text(s.sourceURL)}:${at}`,
-          durationMs: ms(s.duration), forcedMs: ms(s.forcedStyleAndLayoutDuration),
-        });
-      }
-      this.frames.push({ start: e.startTime, end: e.startTime + e.duration, scripts });
+      this.frames.push({ start: e.startTime, end: e.startTime + e.duration, entry: e });
       if (this.frames.length > KEPT) this.frames.shift();
     }
   }
@@ -58,8 +60,16 @@ export class LoafLog {
   /** The scripts of the long frames that overlap [from, to], longest first (at most MAX_INTERACTION_SCRIPTS). */
   scriptsIn(from: number, to: number): InteractionScript[] {
     const out: InteractionScript[] = [];
-    for (const f of this.frames) if (f.end >= from && f.start <= to) out.push(...f.scripts);
-    return out.sort((a, b) => b.durationMs - a.durationMs).slice(0, MAX_INTERACTION_SCRIPTS).map((s) => ({ ...s }));
+    for (const f of this.frames) {
+      if (f.end < from || f.start > to) continue;
+      let k = 0;
+      for (const s of f.entry.scripts ?? []) {
+        if (k++ === 16) break;
+        const x = scriptOf(s);
+        if (x !== null) out.push(x);
+      }
+    }
+    return out.sort((a, b) => b.durationMs - a.durationMs).slice(0, MAX_INTERACTION_SCRIPTS);
   }
 
   clear(): void {

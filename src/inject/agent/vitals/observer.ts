@@ -10,7 +10,7 @@ import type { VitalsDelta } from '../../../protocol/vitals';
 import { FrameLog } from './frame-log';
 import { InteractionBook, type EventEntry } from './interactions';
 import { LoafLog, type LoafEntry } from './loafs';
-import { ShiftBook, type ShiftEntry, type ShiftLookup } from './shifts';
+import { ShiftBook, unquote, type ShiftEntry, type ShiftLookup } from './shifts';
 
 /** Event Timing reports interactions of at least this many ms (the smallest it allows), as the issue's reference does. */
 export const DURATION_THRESHOLD_MS = 16;
@@ -30,12 +30,6 @@ export interface VitalsHost extends ShiftLookup {
   /** Something changed the page's layout: measure the next frame. */
   markDirty(): void;
   debug(what: string, e: unknown): void;
-}
-
-/** A CSS family name without its quotes: `"Late Font"` → `Late Font`. */
-export function unquote(family: string): string {
-  const t = family.trim();
-  return /^(["']).*\1$/.test(t) ? t.slice(1, -1) : t;
 }
 
 export class VitalsObserver {

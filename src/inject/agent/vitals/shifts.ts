@@ -192,6 +192,12 @@ function imageCause(moved: readonly Node[], lookup: ShiftLookup, at: number): Sh
   return id > 0 ? { id, name: clip(lookup.nameOf(id)), reason: 'an image loaded without width and height reserved for it, above the moved content' } : null;
 }
 
+/** A CSS family name without its quotes: `"Late Font"` → `Late Font`. */
+export function unquote(family: string): string {
+  const t = family.trim();
+  return /^(["']).*\1$/.test(t) ? t.slice(1, -1) : t;
+}
+
 /** Elements looked at, back from the moved nodes, for the text set in a font that just loaded. */
 const FONT_SCAN = 3000;
 
@@ -212,7 +218,7 @@ export function fontUserAbove(doc: Document, families: readonly string[], first:
     for (let c = n.firstChild; c !== null && !text; c = c.nextSibling) text = c.nodeType === 3 && (c.nodeValue ?? '').trim() !== '';
     if (!text) continue;
     const family = view.getComputedStyle(n).fontFamily.split(',')[0] ?? '';
-    if (want.has(family.trim().replace(/^(["'])(.*)\1$/, '$2').toLowerCase())) return n;
+    if (want.has(unquote(family).toLowerCase())) return n;
   }
   return null;
 }

@@ -5,21 +5,23 @@
  * own timer of that work (`internals().vitalsMs`, `vitalsEntries`: interactions and shifts handed over) before and
  * after. Exit 1 when the mean is over the budget.
  *
- *   npx tsx bench/vitals-cost.ts [--clicks 30] [--keys 20] [--doc] [--no-build]
+ *   npx tsx bench/vitals-cost.ts [--clicks 100] [--keys 40] [--doc] [--no-build]
  */
 import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer } from './lib/env';
 import { recordStatus } from './lib/status';
 
 const args = parseArgs();
-const CLICKS = numArg(args, 'clicks', 30);
-const KEYS = numArg(args, 'keys', 20);
+const CLICKS = numArg(args, 'clicks', 100);
+const KEYS = numArg(args, 'keys', 40);
+const SHIFTS = numArg(args, 'shifts', 20);
 const BUDGET_MS = 0.05;
 
 async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const server = await startServer();
   const b = await launchBrowser({ dist });
-  let ms = 0, items = 0, worst = 0;
+  const phases: { label: string; ms: number; items: number }[] = [];
+  let worst = 0;
   try {
     const page = await b.newPage();
     await page.goto(`${server.origin}/vitals-r19.html?coi=1`, { waitUntil: 'load' });
@@ -29,32 +31,70 @@ async function main(): Promise<void> {
       await sleep(200);
     }
     await sleep(500);
-    const before = await lc.internals(page);
-    for (let i = 0; i < CLICKS; i++) {
-      await page.click('#filter');
-      await sleep(150);
-    }
-    await page.focus('#search');
-    await page.keyboard.type('x'.repeat(KEYS), { delay: 120 });
-    await sleep(800);
-    const after = await lc.internals(page);
-    ms = (after.vitalsMs as number) - (before.vitalsMs as number);
-    items = (after.vitalsEntries as number) - (before.vitalsEntries as number);
-    worst = after.vitalsMaxMs as number;
+    const count = (): Promise<number> => page.evaluate(() => (performance as Performance & { interactionCount?: number }).interactionCount ?? NaN);
+    const ownMs = async (): Promise<number> => (await lc.internals(page)).vitalsMs as number;
+    /** Our ms over `fn`, and how many interactions the browser counted in it. */
+    const phase = async (fn: () => Promise<void>): Promise<[number, number]> => {
+      const [ms0, n0] = [await ownMs(), await count()];
+      await fn();
+      // Unread interactions settle in bulk a second after the first (observer.ts): the last ones are in.
+      await sleep(1500);
+      return [await ownMs() - ms0, await count() - n0];
+    };
+    const clicks = async (): Promise<void> => {
+      for (let i = 0; i < CLICKS; i++) {
+        await page.click('#filter');
+        await sleep(150);
+      }
+    };
+    const [ms1, n1] = await phase(async () => {
+      await clicks();
+      await page.focus('#search');
+      await page.keyboard.type('x'.repeat(KEYS), { delay: 120 });
+    });
+    phases.push({ label: `interactions, nothing reading them (${CLICKS} clicks, ${KEYS} keys)`, ms: ms1, items: n1 });
+    // No interactions in this phase: what the agent took in are the shifts.
+    const shiftsBefore = (await lc.internals(page)).vitalsEntries as number;
+    const [ms2] = await phase(async () => {
+      // Page code adds a paragraph to Promo, then takes it out again: Feed moves down, then up (in view every time).
+      for (let i = 0; i < SHIFTS; i++) {
+        await page.evaluate((add) => {
+          if (add) (window as any).__pageCode();
+          else document.querySelector('#promo p.extra')?.remove();
+        }, i % 2 === 0);
+        await sleep(300);
+      }
+    });
+    const shifts = ((await lc.internals(page)).vitalsEntries as number) - shiftsBefore;
+    phases.push({ label: `layout shifts by page code, each outlined (${SHIFTS} made)`, ms: ms2, items: shifts });
+    await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+    await sleep(300);
+    const [ms3, n3] = await phase(clicks);
+    await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
+    phases.push({ label: `interactions while a recording reads them (${CLICKS} clicks; informational)`, ms: ms3, items: n3 });
+    worst = (await lc.internals(page)).vitalsMaxMs as number;
   } finally {
     await b.close();
     await server.close();
   }
-  const per = items > 0 ? ms / items : NaN;
-  console.log(`\n${items} interactions handed over (${CLICKS} clicks, ${KEYS} keys): ${ms.toFixed(2)} ms of our own work, `
-    + `${per.toFixed(3)} ms per interaction (budget ${BUDGET_MS}); the most one hand-over took per item: ${worst.toFixed(3)} ms`);
+  const per = phases.map((p) => (p.items > 0 ? p.ms / p.items : NaN));
+  console.log('');
+  phases.forEach((p, i) => console.log(`${p.label}: ${p.items} items, ${p.ms.toFixed(2)} ms of our own work, ${per[i].toFixed(3)} ms per item`));
+  console.log(`budget ${BUDGET_MS} ms per interaction and per shift (phases 1 and 2); the most one hand-over took per item: ${worst.toFixed(3)} ms`);
   console.log(`${commandLine('bench/vitals-cost.ts')}, ${machineNote()}`);
-  const ok = Number.isFinite(per) && per <= BUDGET_MS;
+  const judged = [per[0], per[1]];
+  const ok = judged.every((x) => Number.isFinite(x) && x <= BUDGET_MS);
   if (args.has('doc')) {
-    recordStatus('vitals-cost', commandLine('bench/vitals-cost.ts'), [{
-      budget: 'interactions watch, own work per interaction', target: `≤ ${BUDGET_MS} ms`, figure: `${per.toFixed(3)} ms`,
-      verdict: ok ? 'pass' : 'FAIL', paths: ['src/inject/agent/vitals', 'src/protocol/vitals.ts'],
-    }]);
+    recordStatus('vitals-cost', commandLine('bench/vitals-cost.ts'), [
+      {
+        budget: 'interactions watch, own work per interaction', target: `≤ ${BUDGET_MS} ms`, figure: `${per[0].toFixed(3)} ms`,
+        verdict: Number.isFinite(per[0]) && per[0] <= BUDGET_MS ? 'pass' : 'FAIL', paths: ['src/inject/agent/vitals', 'src/protocol/vitals.ts'],
+      },
+      {
+        budget: 'layout shifts watch, own work per shift', target: `≤ ${BUDGET_MS} ms`, figure: `${per[1].toFixed(3)} ms`,
+        verdict: Number.isFinite(per[1]) && per[1] <= BUDGET_MS ? 'pass' : 'FAIL', paths: ['src/inject/agent/vitals', 'src/protocol/vitals.ts'],
+      },
+    ]);
   }
   process.exitCode = ok ? 0 : 1;
 }

@@ -273,6 +273,11 @@ export interface PageToContent {
     seq: number;
     /** The agent's own main-thread ms since the last batch (inject/agent/self-clock.ts). */
     selfMs: number;
+    /**
+     * Interactions new or updated and shifts new since the last batch, INP and CLS now (issue 46, protocol/vitals.ts):
+     * in the batch, not a message of their own, so that handing them over costs no post.
+     */
+    vitals?: VitalsDelta;
   };
   status: PageStatus;
   /**
@@ -298,8 +303,6 @@ export interface PageToContent {
    * travels in the page status.
    */
   types: { types: TypeText[]; members: [number, number][] };
-  /** Interactions new or updated and shifts new since the last, INP and CLS now (issue 46, protocol/vitals.ts). */
-  vitals: VitalsDelta;
 }
 
 export interface ContentToPage {
@@ -422,6 +425,7 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
     seq: num(1, 2 ** 53),
     dropped: num(0, 2 ** 53),
     selfMs: num(0, 1e7),
+    vitals: (x: unknown) => (x === undefined ? undefined : vitalsValidator(x)),
   })(v);
   // A Float64Array needs a whole number of slots (a 100-byte buffer threw a RangeError in the content script).
   if (o === INVALID || !Number.isInteger(o.count) || o.buffer.byteLength % 8 !== 0
@@ -475,7 +479,6 @@ export const validators = {
       types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9), hint: debugHintValidator }), 2000),
       members: validItemsOf(pair, 20_000),
     }),
-    vitals: vitalsValidator,
   } satisfies Validators<PageToContent>,
   [Source.Content]: {
     ...contentToPage().table,

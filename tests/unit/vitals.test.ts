@@ -53,6 +53,30 @@ describe('interactions (issue 46)', () => {
     expect(i.components.map((c) => [c.name, c.renders])).to.deep.equal([['C2', 1], ['C3', 2]]);
   });
 
+  it('settles without building: built only when asked, from the frames kept when it settled (the log forgets them)', () => {
+    const book = new InteractionBook();
+    const log = new FrameLog();
+    frame(log, 120, 125, [[2, 0.5, 6, 20]], [2]);
+    const touched = new Set<number>();
+    book.note([ev(9, 'click', 100, 40, 102, 118)], touched);
+    expect(book.settle(touched, log, null)).to.equal(1);
+    expect(book.list).to.deep.equal([]);
+    expect(book.stale).to.equal(true);
+    expect(book.inp(1)).to.deep.equal({ value: 40, interactionId: 9 });
+    log.clear();
+    const [i] = book.build(lookup);
+    expect(i).to.include({ id: 9, layoutMs: 6, forcedMs: 20 });
+    expect(i.components.map((c) => c.name)).to.deep.equal(['C2']);
+    expect(book.stale).to.equal(false);
+    expect(book.build(lookup)).to.deep.equal([]);
+    // A later entry settles it again: rebuilt, the same record, not a second one.
+    book.note([ev(9, 'pointerup', 100, 56, 102, 118)], touched);
+    expect(book.settle(touched, log, null)).to.equal(0);
+    expect(book.build(lookup)[0]).to.equal(i);
+    expect(book.list.length).to.equal(1);
+    expect(i.duration).to.equal(56);
+  });
+
   it('INP: the worst interaction, and past 50 interactions the one at floor(count / 50) of the ten longest', () => {
     const book = new InteractionBook();
     const log = new FrameLog();
@@ -151,12 +175,19 @@ describe('layout shifts (issue 46)', () => {
     log.on = true;
     log.rendered(1);
     log.mounted(2);
-    log.inputRecent = true;
+    log.input(5);
     log.rendered(3);
     log.close(0, 10, 0, 0, 0, []);
     const f = log.at(10, 1)!;
     expect(f.renders).to.deep.equal([3]);
     expect(f.mounts).to.deep.equal([2]);
+    // A frame closing more than a second after the input ends the window: the next frame's renders are not logged.
+    log.rendered(4);
+    log.close(1000, 1006, 0, 0, 0, []);
+    log.rendered(5);
+    log.close(1010, 1020, 0, 0, 0, []);
+    expect(log.at(1006, 1)!.renders).to.deep.equal([4]);
+    expect(log.at(1020, 1)!.renders).to.deep.equal([]);
   });
 
   it('a shift noted before its frame is logged finds its cause once the frame closes (a layout forced before the frame-end one)', () => {

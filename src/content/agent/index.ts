@@ -24,7 +24,7 @@ import { Pending } from '../../protocol/pending';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
-import { mergeVitals, NO_VITALS, type LayoutShift, type Vitals } from '../../protocol/vitals';
+import { mergeVitals, NO_VITALS, type LayoutShift, type Vitals, type VitalsDelta } from '../../protocol/vitals';
 
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
 const EXPERIMENT_TIMEOUT_MS = 170_000;
@@ -314,6 +314,7 @@ class Controller {
           console.debug('[layout-cost] records batch dropped', e);
         }
         this.scheduleRender(this.store.geometry === geometry);
+        if (p.vitals !== undefined) this.takeVitals(p.vitals);
         break;
       }
       case 'status':
@@ -368,12 +369,6 @@ class Controller {
       case 'dirtied':
         this.store.setDirtied(msg.payload);
         break;
-      case 'vitals':
-        if (this.mode === 'off') break;
-        this.vitals = mergeVitals(this.vitals, msg.payload);
-        this.feed.statusChanged();
-        this.flashNewestShift(msg.payload.shifts);
-        break;
       case 'types': {
         // The agent hands its records over before this message: every member has mounted here (unless capped).
         for (const [id, t] of msg.payload.members) {
@@ -388,6 +383,13 @@ class Controller {
         break;
       }
     }
+  }
+
+  /** Interactions and shifts handed over with a records batch (issue 46). */
+  private takeVitals(delta: VitalsDelta): void {
+    this.vitals = mergeVitals(this.vitals, delta);
+    this.feed.statusChanged();
+    this.flashNewestShift(delta.shifts);
   }
 
   /** The newest shift of a hand-over, outlined on the page for a moment as it happens (setting `flashShifts`). */

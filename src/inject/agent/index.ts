@@ -249,8 +249,9 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       if (waiters.size >= MAX_WAITERS) waiters.delete(waiters.keys().next().value as number);
       waiters.set(reqId, c.settle);
     }
-    // What the call reads (a snapshot's commits) is current: the commit counts held back go first, on the same port.
-    guard('flushCommits', () => pipeline.flushCommits());
+    // What the call reads (a snapshot's commits, its interactions) is current: the commit counts held back and the
+    // interactions not built yet go first, on the same port.
+    guard('flushCommits', () => pipeline.flushForApi());
     // The boot checked nothing: the content script checks the call and its arguments (protocol/messages.ts).
     send!('api', { reqId, call: c.call, args: c.args });
   }

@@ -180,7 +180,7 @@ export class Pipeline {
       },
       now: this.now,
       run: (fn) => this.clock.run(fn),
-      post: (v) => link.post('vitals', v),
+      wake: (ms) => this.scheduleFlush(ms),
       degrade: (reason) => reasons.add(reason),
       debug: (what, e) => link.debug(what, e),
       markDirty: () => this.markDirty(),
@@ -321,6 +321,8 @@ export class Pipeline {
     // Every drawn component's bounds are written again (and the table holds only the drawn ones).
     this.geometry.setWanted(cfg.wantBounds);
     this.track.enabled = cfg.track;
+    // Interactions are built only while something reads them (the same readers); a reader now gets those waiting.
+    this.vitals.wanted = cfg.commits;
     if (cfg.commits !== this.registry.wantCommits) {
       this.registry.wantCommits = cfg.commits;
       // Keys go to the same readers as commit counts (registry `wantKeys`).
@@ -613,15 +615,20 @@ export class Pipeline {
    * reach the content script after the mounts it names (the agent's `types`).
    */
   postRecords(): void {
-    if (this.ring.length === 0) return;
+    const vitals = this.vitals.take(this.apiFlush);
+    this.apiFlush = false;
+    if (this.ring.length === 0 && vitals === undefined) return;
     const count = this.ring.length;
     this.recordsPosted += count;
     const data = this.ring.drain();
     const { strings, stringBase } = this.strings.take();
+    const t0 = vitals === undefined ? 0 : this.now();
     this.link.post('records', {
       buffer: data.buffer as ArrayBuffer, count, strings, stringBase, dropped: this.ring.dropped, keys: this.keys.take(), seq: ++this.seq,
-      selfMs: this.clock.take(),
+      selfMs: this.clock.take(), ...(vitals === undefined ? {} : { vitals }),
     }, [data.buffer]);
+    // A batch that carries interactions or shifts: all of its post counts as theirs (an upper bound when records rode too).
+    if (vitals !== undefined) this.vitals.ownMs += this.now() - t0;
   }
 
   hitTest(x: number, y: number): number | null {
@@ -691,6 +698,15 @@ export class Pipeline {
   flushCommits(): void {
     this.flush(true);
   }
+
+  /** Before an API call goes to the content script: what it reads is current (commit counts, interactions built). */
+  flushForApi(): void {
+    this.apiFlush = true;
+    this.flush(true);
+    this.apiFlush = false;
+  }
+
+  private apiFlush = false;
 
   nodeOf(id: number): Node | null {
     const e = this.registry.entries.get(id);

@@ -11,6 +11,8 @@ import type { CostSink } from '../pipeline/attribution';
 export const FRAME_LOG_SIZE = 240;
 /** Renders or mounts logged per frame at most (a back-fill mounts the whole tree at once). */
 const MAX_IDS = 5000;
+/** Renders are logged this long after an input (`input`). */
+const INPUT_WINDOW_MS = 1000;
 /**
  * Changed owners logged per frame at most: a shift's cause is looked for among them, and a grid that changes hundreds
  * of cells a frame would otherwise pay a push per cell (the rest of the frame's owners are still in its shares).
@@ -47,11 +49,18 @@ export class FrameLog implements CostSink {
   private open: LoggedFrame = blank();
   on = false;
   /**
-   * Renders are logged only while an input is recent (observer.ts sets this for a second after each pointerdown and
-   * keydown): an interaction begins with one, and a page re-rendering on its own (a grid ticking every frame) then
-   * costs nothing here.
+   * Renders are logged only while an input is recent (from each pointerdown and keydown, observer.ts, until a frame
+   * closes a second later): an interaction begins with one, and a page re-rendering on its own (a grid ticking every
+   * frame) then costs nothing here.
    */
   inputRecent = false;
+  private lastInput = 0;
+
+  /** An input came at `t` (performance.now()): renders are logged for the next second. */
+  input(t: number): void {
+    this.inputRecent = true;
+    this.lastInput = t;
+  }
 
   /** CostSink: the attribution's Cost records of the frame being measured. */
   write(kind: number, a: number, b = 0, c = 0, d = 0): void {
@@ -84,6 +93,7 @@ export class FrameLog implements CostSink {
       f.changed.push(changed[i].id);
       if (byReact(changed[i])) f.committed.push(changed[i].id);
     }
+    if (this.inputRecent && end - this.lastInput > INPUT_WINDOW_MS) this.inputRecent = false;
     f.ts = ts;
     f.end = end;
     f.styleMs = styleMs;
@@ -94,9 +104,14 @@ export class FrameLog implements CostSink {
     this.open = blank();
   }
 
-  /** Frames that ended in [from, to], oldest first. */
+  /** Frames that ended in [from, to], oldest first (looked for from the newest: the range is the last few frames). */
   between(from: number, to: number): LoggedFrame[] {
-    return this.frames.filter((f) => f.end >= from && f.end <= to);
+    const fs = this.frames;
+    let i = fs.length;
+    while (i > 0 && fs[i - 1].end > to) i--;
+    let j = i;
+    while (j > 0 && fs[j - 1].end >= from) j--;
+    return fs.slice(j, i);
   }
 
   /** The frame whose measurement ended nearest `t` (within `slack` ms), or null. */
@@ -128,6 +143,7 @@ export class FrameLog implements CostSink {
   clear(): void {
     this.frames.length = 0;
     this.open = blank();
+    this.inputRecent = false;
   }
 
   get size(): number {

@@ -4,11 +4,16 @@
  * ms of the frames between the input and the next paint, split per component by the frame log's attribution. INP as
  * web-vitals computes it: the ten longest interactions kept, the worst one, or past 50 interactions the one at
  * `floor(count / 50)` (the 98th percentile). Pure but for the lookups it is given.
+ *
+ * Three steps, so that an interaction costs little until something reads it: `note` folds entries in as they come,
+ * `settle` keeps what its record will need (its frames and long frames, its latency for INP) once its entries are in,
+ * and `build` makes the records of those settled since they were last built, only when a reader wants them.
  */
 import {
   MAX_INTERACTION_COMPONENTS, MAX_INTERACTIONS, type ComponentRef, type Interaction, type InteractionComponent,
 } from '../../../protocol/vitals';
-import type { FrameLog } from './frame-log';
+import type { FrameLog, LoggedFrame } from './frame-log';
+import { scriptsOf, type LoafEntry, type LoafLog } from './loafs';
 
 /** The fields of a PerformanceEventTiming we read. */
 export interface EventEntry {
@@ -35,6 +40,8 @@ const PAINT_SLACK_MS = 8;
 /** web-vitals keeps this many of the longest interactions as INP candidates. */
 const INP_CANDIDATES = 10;
 const MAX_GROUPS = 100;
+/** Entries waiting to be grouped (a read groups them): beyond this many, the oldest are dropped unread. */
+const MAX_UNGROUPED = 500;
 
 interface Group {
   renderTime: number;
@@ -49,6 +56,11 @@ interface Tracked {
   /** The earliest input and the latest paint of all its entries: its frames lie between (a key's keyup can be the longest). */
   from: number;
   to: number;
+  /** The logged frames between its input and its paint, and the long frames overlapping it: kept when it settles. */
+  frames: LoggedFrame[];
+  loafs: LoafEntry[];
+  /** Settled since it was last built (or never built). */
+  stale: boolean;
   /** Null until built. */
   record: Interaction | null;
 }
@@ -59,54 +71,107 @@ export function interactionType(name: string): 'pointer' | 'keyboard' {
 
 export class InteractionBook {
   private readonly groups: Group[] = [];
+  /** Entries not grouped yet, in the order they came: grouping reads four of each one's fields, so a read does it. */
+  private ungrouped: EventEntry[] = [];
   private readonly tracked = new Map<number, Tracked>();
-  /** Kept interactions, oldest first (the list the snapshot shows). */
-  readonly list: Interaction[] = [];
+  /** Kept interactions' ids, oldest first (the list the snapshot shows). */
+  private readonly kept: number[] = [];
   /** The longest interactions, longest first: [id, latency]. */
   private longest: [number, number][] = [];
 
   /** Folds new entries in (cheap: grouping and the longest entry per interaction); returns the interactions touched. */
   note(entries: readonly EventEntry[], touched: Set<number>): void {
+    // Each of the browser's fields is a getter: read once, and only what INP needs (a read groups the entries).
     for (const e of entries) {
-      this.group(e);
-      if (!(e.interactionId > 0)) continue;
-      const t = this.tracked.get(e.interactionId);
+      this.ungrouped.push(e);
+      const id = e.interactionId;
+      if (!(id > 0)) continue;
+      const start = e.startTime, duration = e.duration;
+      const t = this.tracked.get(id);
       if (t === undefined) {
-        this.tracked.set(e.interactionId, { entry: e, target: e.target, record: null, from: e.startTime, to: e.startTime + e.duration });
+        this.tracked.set(id, {
+          entry: e, target: e.target, record: null, from: start, to: start + duration, frames: [], loafs: [], stale: false,
+        });
       } else {
-        t.from = Math.min(t.from, e.startTime);
-        t.to = Math.max(t.to, e.startTime + e.duration);
-        if (t.target === null && e.target !== null) t.target = e.target;
-        if (e.duration > t.entry.duration) {
+        if (start < t.from) t.from = start;
+        if (start + duration > t.to) t.to = start + duration;
+        if (duration > t.entry.duration) {
           t.entry = e;
-          if (e.target !== null) t.target = e.target;
+          t.target = e.target ?? t.target;
+        } else if (t.target === null) {
+          t.target = e.target;
         }
       }
-      touched.add(e.interactionId);
+      touched.add(id);
     }
+    if (this.ungrouped.length > MAX_UNGROUPED) this.ungrouped = this.ungrouped.slice(-MAX_UNGROUPED / 2);
   }
 
-  /** (Re)builds the touched interactions' records against the frame log; returns them (the kept ones). */
-  build(touched: ReadonlySet<number>, log: FrameLog, lookup: VitalsLookup): Interaction[] {
-    const out: Interaction[] = [];
+  /**
+   * The touched interactions' entries are in: keeps their latency (INP), their frames and their long frames (the logs
+   * forget them in a few seconds) for `build`. Returns how many were new.
+   */
+  settle(touched: ReadonlySet<number>, log: FrameLog, loafs: LoafLog | null): number {
+    let fresh = 0;
     for (const id of touched) {
       const t = this.tracked.get(id);
       if (t === undefined) continue;
-      const fresh = t.record === null;
+      if (!t.stale && t.record === null) {
+        this.kept.push(id);
+        fresh++;
+      }
       this.noteLatency(id, t.entry.duration);
-      t.record = this.record(id, t, log, lookup, t.record);
-      if (fresh) this.list.push(t.record);
-      out.push(t.record);
+      const e = t.entry;
+      const nextPaint = Math.max(e.startTime + e.duration, e.processingStart);
+      t.frames = log.between(Math.min(t.from, e.startTime), Math.max(t.to, nextPaint) + PAINT_SLACK_MS);
+      t.loafs = loafs?.overlapping(e.startTime, e.startTime + e.duration) ?? [];
+      t.stale = true;
     }
-    this.trim();
-    return out.filter((r) => this.tracked.has(r.id));
+    // Trimmed in bulk here (a read trims exactly): a shift of the list per interaction is work for nothing.
+    if (this.kept.length > 2 * MAX_INTERACTIONS) this.trim();
+    return fresh;
   }
 
-  /** Both steps at once (tests). */
+  /** Builds the records of the kept interactions settled since they were last built; returns them. */
+  build(lookup: VitalsLookup): Interaction[] {
+    this.trim();
+    for (const e of this.ungrouped) this.group(e.startTime + e.duration, e.processingStart, e.processingEnd);
+    this.ungrouped = [];
+    const out: Interaction[] = [];
+    for (const id of this.kept) {
+      const t = this.tracked.get(id);
+      if (t === undefined || !t.stale) continue;
+      t.stale = false;
+      t.record = this.record(id, t, lookup, t.record);
+      t.record.scripts = scriptsOf(t.loafs);
+      out.push(t.record);
+    }
+    return out;
+  }
+
+  /** Whether a settled interaction waits to be built. */
+  get stale(): boolean {
+    for (const t of this.tracked.values()) if (t.stale) return true;
+    return false;
+  }
+
+  /** The kept interactions built so far, oldest first. */
+  get list(): Interaction[] {
+    this.trim();
+    const out: Interaction[] = [];
+    for (const id of this.kept) {
+      const r = this.tracked.get(id)?.record;
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** All three steps at once (tests). */
   add(entries: readonly EventEntry[], log: FrameLog, lookup: VitalsLookup): boolean {
     const touched = new Set<number>();
     this.note(entries, touched);
-    return this.build(touched, log, lookup).length > 0;
+    this.settle(touched, log, null);
+    return this.build(lookup).length > 0;
   }
 
   /** INP as web-vitals computes it, over `count` interactions (null before any). */
@@ -118,22 +183,22 @@ export class InteractionBook {
 
   clear(): void {
     this.groups.length = 0;
+    this.ungrouped = [];
     this.tracked.clear();
-    this.list.length = 0;
+    this.kept.length = 0;
     this.longest = [];
   }
 
-  private group(e: EventEntry): void {
-    const renderTime = e.startTime + e.duration;
+  private group(renderTime: number, processingStart: number, processingEnd: number): void {
     for (let i = this.groups.length - 1; i >= 0; i--) {
       const g = this.groups[i];
       if (Math.abs(renderTime - g.renderTime) <= SAME_PAINT_MS) {
-        g.processingStart = Math.min(g.processingStart, e.processingStart);
-        g.processingEnd = Math.max(g.processingEnd, e.processingEnd);
+        if (processingStart < g.processingStart) g.processingStart = processingStart;
+        if (processingEnd > g.processingEnd) g.processingEnd = processingEnd;
         return;
       }
     }
-    this.groups.push({ renderTime, processingStart: e.processingStart, processingEnd: e.processingEnd });
+    this.groups.push({ renderTime, processingStart, processingEnd });
     if (this.groups.length > MAX_GROUPS) this.groups.shift();
   }
 
@@ -143,12 +208,12 @@ export class InteractionBook {
     return null;
   }
 
-  private record(id: number, t: Tracked, log: FrameLog, lookup: VitalsLookup, into: Interaction | null): Interaction {
+  private record(id: number, t: Tracked, lookup: VitalsLookup, into: Interaction | null): Interaction {
     const e = t.entry;
     const processingStart = e.processingStart;
     const nextPaint = Math.max(e.startTime + e.duration, processingStart);
     const processingEnd = Math.min(this.groupOf(e)?.processingEnd ?? e.processingEnd, nextPaint);
-    const frames = log.between(Math.min(t.from, e.startTime), Math.max(t.to, nextPaint) + PAINT_SLACK_MS);
+    const frames = t.frames;
     let styleMs = 0, layoutMs = 0, forcedMs = 0;
     const per = new Map<number, InteractionComponent>();
     const row = (cid: number): InteractionComponent => {
@@ -204,15 +269,21 @@ export class InteractionBook {
     if (l.length > INP_CANDIDATES) l.length = INP_CANDIDATES;
   }
 
-  /** Keeps the newest MAX_INTERACTIONS, and always the INP candidates' records. */
+  /** Keeps the newest MAX_INTERACTIONS, and always the INP candidates'. */
   private trim(): void {
-    if (this.list.length <= MAX_INTERACTIONS) return;
+    let over = this.kept.length - MAX_INTERACTIONS;
+    if (over <= 0) return;
     const keep = new Set(this.longest.map(([id]) => id));
-    while (this.list.length > MAX_INTERACTIONS) {
-      const i = this.list.findIndex((r) => !keep.has(r.id));
-      const [gone] = this.list.splice(i >= 0 ? i : 0, 1);
-      this.tracked.delete(gone.id);
+    const left: number[] = [];
+    for (const id of this.kept) {
+      if (over > 0 && !keep.has(id)) {
+        over--;
+        this.tracked.delete(id);
+      } else {
+        left.push(id);
+      }
     }
+    this.kept.splice(0, this.kept.length, ...left);
   }
 }
 

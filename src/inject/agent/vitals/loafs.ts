@@ -46,6 +46,20 @@ function scriptOf(s: ScriptEntry): InteractionScript | null {
   };
 }
 
+/** The scripts of these long frames, longest first (at most MAX_INTERACTION_SCRIPTS, none of ours). */
+export function scriptsOf(frames: readonly LoafEntry[]): InteractionScript[] {
+  const out: InteractionScript[] = [];
+  for (const f of frames) {
+    let k = 0;
+    for (const s of f.scripts ?? []) {
+      if (k++ === 16) break;
+      const x = scriptOf(s);
+      if (x !== null) out.push(x);
+    }
+  }
+  return out.sort((a, b) => b.durationMs - a.durationMs).slice(0, MAX_INTERACTION_SCRIPTS);
+}
+
 export class LoafLog {
   private readonly frames: Kept[] = [];
 
@@ -57,19 +71,16 @@ export class LoafLog {
     }
   }
 
-  /** The scripts of the long frames that overlap [from, to], longest first (at most MAX_INTERACTION_SCRIPTS). */
+  /** The long frames that overlap [from, to], as the browser gave them (nothing read from them yet). */
+  overlapping(from: number, to: number): LoafEntry[] {
+    const out: LoafEntry[] = [];
+    for (const f of this.frames) if (f.end >= from && f.start <= to) out.push(f.entry);
+    return out;
+  }
+
+  /** The scripts of the long frames that overlap [from, to] (`scriptsOf`). */
   scriptsIn(from: number, to: number): InteractionScript[] {
-    const out: InteractionScript[] = [];
-    for (const f of this.frames) {
-      if (f.end < from || f.start > to) continue;
-      let k = 0;
-      for (const s of f.entry.scripts ?? []) {
-        if (k++ === 16) break;
-        const x = scriptOf(s);
-        if (x !== null) out.push(x);
-      }
-    }
-    return out.sort((a, b) => b.durationMs - a.durationMs).slice(0, MAX_INTERACTION_SCRIPTS);
+    return scriptsOf(this.overlapping(from, to));
   }
 
   clear(): void {

@@ -3,8 +3,9 @@
  * Event Timing (`event` entries from 16 ms, and `first-input`) and `layout-shift` entries, and font swaps and image
  * loads (which lay the page out again) for the shifts' causes. Entries are noted as they come; the interactions they
  * touched are built against the frame log a little later (an interaction's entries come in two or three batches), and
- * what changed is handed to the content agent (a delta, protocol/vitals.ts `mergeVitals`). All of it is timed: our own
- * cost per interaction and per shift (`stats()`). Nothing is observed while off.
+ * what changed rides to the content agent in the pipeline's next records batch (a delta, protocol/vitals.ts
+ * `mergeVitals`): no timer and no post of its own. All of it is timed: our own cost per interaction and per shift
+ * (`stats()`). Nothing is observed while off.
  */
 import type { VitalsDelta } from '../../../protocol/vitals';
 import { FrameLog } from './frame-log';
@@ -16,16 +17,20 @@ import { ShiftBook, unquote, type ShiftEntry, type ShiftLookup } from './shifts'
 export const DURATION_THRESHOLD_MS = 16;
 /** The inputs an interaction begins with (Event Timing's interactions: taps, clicks, keys). */
 const INPUTS = ['pointerdown', 'keydown'] as const;
-/** Renders are logged this long after an input (frame-log.ts `inputRecent`). */
-const INPUT_WINDOW_MS = 1000;
 /** Interactions touched are built and handed over this long after their first entry came. */
 const SETTLE_MS = 100;
+/**
+ * While nothing reads them (and no shift waits), interactions settle in bulk this long after the first came: well
+ * within what the logs keep (the frame log's 240 measured frames, the long frames' 32), and one settle for a burst.
+ */
+const SETTLE_UNREAD_MS = 1000;
 
 export interface VitalsHost extends ShiftLookup {
   now(): number;
   /** Runs a callback of ours (the self clock and the page's built-ins back in place). */
   run(fn: () => void): void;
-  post(v: VitalsDelta): void;
+  /** Hand the records over within `ms` (the pipeline's flush, which asks `take()` for what is due). */
+  wake(ms: number): void;
   degrade(reason: string): void;
   /** Something changed the page's layout: measure the next frame. */
   markDirty(): void;
@@ -43,12 +48,16 @@ export class VitalsObserver {
   private countAtStart = 0;
   /** Interactions seen, where the browser has no `performance.interactionCount`. */
   private seen = 0;
-  /** Our own time: in all (ms), interactions and shifts handed over, and the most one hand-over took per item. */
+  /**
+   * Our own time: in all (ms), interactions (each once, however often rebuilt) and shifts handed over, and the most one
+   * hand-over took per item.
+   */
   ownMs = 0;
   handled = 0;
   maxMs = 0;
   private readonly touched = new Set<number>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the oldest entry not yet handed over came (null: none waits). */
+  private pendingAt: number | null = null;
 
   /** An image or a font arriving lays the page out again: that frame is measured (and logged) like any other. */
   private readonly onLoad = (e: Event): void => this.guard('vitals: load', () => {
@@ -56,17 +65,13 @@ export class VitalsObserver {
     if (t !== null && typeof t === 'object' && t.tagName === 'IMG') this.host.markDirty();
   });
 
-  /** An input: renders are logged for the next second (frame-log.ts `inputRecent`). */
-  private readonly onInput = (): void => this.guard('vitals: input', () => {
-    this.log.inputRecent = true;
-    if (this.inputTimer !== null) clearTimeout(this.inputTimer);
-    this.inputTimer = setTimeout(() => {
-      this.inputTimer = null;
-      this.log.inputRecent = false;
-    }, INPUT_WINDOW_MS);
-  });
-
-  private inputTimer: ReturnType<typeof setTimeout> | null = null;
+  /** An input: renders are logged for the next second (frame-log.ts `input`). */
+  private readonly onInput = (): void => {
+    // A clock read and two stores: nothing that can throw and no built-in of the page's, so no guard and no swap.
+    const t0 = this.host.now();
+    this.log.input(t0);
+    this.ownMs += this.host.now() - t0;
+  };
 
   private readonly onFont = (e: Event): void => this.guard('vitals: font', () => {
     // FontFaceSetLoadEvent: the faces that loaded; their families name the text that was laid out again.
@@ -129,9 +134,6 @@ export class VitalsObserver {
   stop(): void {
     for (const po of this.observers) po.disconnect();
     this.observers = [];
-    if (this.inputTimer !== null) clearTimeout(this.inputTimer);
-    this.inputTimer = null;
-    this.log.inputRecent = false;
     if (this.win !== null) {
       for (const type of INPUTS) this.win.removeEventListener(type, this.onInput, { capture: true });
       this.win.removeEventListener('load', this.onLoad, { capture: true });
@@ -152,7 +154,9 @@ export class VitalsObserver {
     try {
       const before = this.touched.size;
       this.interactions.note(entries, this.touched);
-      if (this.touched.size > before) this.schedule();
+      // Settled at the pipeline's next batch (one comes after every measured frame, before the log could forget its
+      // frames); asked for now only when something reads them.
+      if (this.touched.size > before) this.pending(this.wantedNow);
     } catch (e) {
       this.host.debug('vitals: events', e);
     }
@@ -163,58 +167,92 @@ export class VitalsObserver {
     const t0 = this.host.now();
     try {
       // Their causes are looked for at the flush: the frame that holds what moved them may not be logged yet.
-      if (this.shifts.note(entries)) this.schedule();
+      // Now: a shift is outlined on the page as it happens (setting flashShifts).
+      if (this.shifts.note(entries)) this.pending(true);
     } catch (e) {
       this.host.debug('vitals: shifts', e);
     }
     this.ownMs += this.host.now() - t0;
   }
 
-  private schedule(): void {
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      this.host.run(() => this.flush());
-    }, SETTLE_MS);
-  }
-
-  /** Builds what the entries touched and hands it over. */
-  private flush(): void {
-    if (this.win === null) return;
-    const t0 = this.host.now();
-    try {
-      const built = this.interactions.build(this.touched, this.log, this.host);
-      for (const i of built) i.scripts = this.loafs.scriptsIn(i.start, i.start + i.duration);
-      const fresh = built.filter((r) => !this.sentIds.has(r.id)).length;
-      for (const r of built) this.sentIds.add(r.id);
-      this.seen += fresh;
-      this.touched.clear();
-      const shifts = this.shifts.resolve(this.log, this.host).map((x) => ({ ...x, shifted: x.shifted.map((c) => ({ ...c })), cause: x.cause && { ...x.cause } }));
-      this.host.post({
-        interactions: built.map((i) => ({
-          ...i, target: i.target && { ...i.target }, components: i.components.map((c) => ({ ...c })), scripts: i.scripts ?? [],
-        })),
-        inp: this.interactions.inp(this.interactionCount()),
-        shifts,
-        cls: this.shifts.cls,
-      });
-      const n = built.length + shifts.length;
-      const ms = this.host.now() - t0;
-      this.handled += n;
-      if (n > 0) this.maxMs = Math.max(this.maxMs, ms / n);
-    } catch (e) {
-      this.host.debug('vitals: flush', e);
+  /** Something waits to be handed over; `urgent`: ask for a records batch within SETTLE_MS. */
+  private pending(urgent: boolean): void {
+    if (urgent && !this.urgent) {
+      this.urgent = true;
+      this.host.wake(this.pendingAt === null ? SETTLE_MS : Math.max(0, SETTLE_MS - (this.host.now() - this.pendingAt)));
     }
-    this.ownMs += this.host.now() - t0;
+    this.pendingAt ??= this.host.now();
   }
 
-  /** Ids handed over already (the count of interactions where the browser has no `interactionCount`). */
-  private readonly sentIds = new Set<number>();
+  /** A batch was asked for what waits (a shift, or an interaction something reads). */
+  private urgent = false;
+
+  /**
+   * Whether something reads interactions now (a DevTools panel or a recording: the content agent's `commits`). While
+   * nothing does, an interaction is only settled (its frames kept), not built: `take` builds the ones waiting when a
+   * reader comes, or when an API call asks (`take(true)`).
+   */
+  get wanted(): boolean {
+    return this.wantedNow;
+  }
+
+  set wanted(on: boolean) {
+    if (on === this.wantedNow) return;
+    this.wantedNow = on;
+    if (on && (this.interactions.stale || this.pendingAt !== null)) this.host.wake(0);
+  }
+
+  private wantedNow = false;
+
+  /**
+   * What waits, for the records batch being posted (the pipeline's flush, our own time already): the interactions
+   * settled since the last batch, built when something reads them (or `force`: an API call reads them next), and the
+   * new shifts, their causes looked for. Undefined when there is nothing to hand over; entries that came less than
+   * SETTLE_MS ago wait for a later batch (asked for when they are due) unless `force`.
+   */
+  take(force = false): VitalsDelta | undefined {
+    if (this.win === null) return undefined;
+    const build = force || this.wantedNow;
+    if (this.pendingAt === null && !(build && this.interactions.stale)) return undefined;
+    const t0 = this.host.now();
+    if (this.pendingAt !== null && !force) {
+      const wait = (this.urgent || build ? SETTLE_MS : SETTLE_UNREAD_MS) - (t0 - this.pendingAt);
+      if (wait > 0) {
+        // Too soon; a later batch takes it (asked for when something waits for it).
+        if (this.urgent || build) this.host.wake(wait);
+        return undefined;
+      }
+    }
+    let delta: VitalsDelta | undefined;
+    let n = 0;
+    try {
+      const shifts = this.shifts.pending.length === 0 ? [] : this.shifts.resolve(this.log, this.host);
+      if (this.pendingAt !== null) {
+        this.pendingAt = null;
+        this.urgent = false;
+        const fresh = this.interactions.settle(this.touched, this.log, this.loafs);
+        this.touched.clear();
+        this.seen += fresh;
+        n = fresh + shifts.length;
+      }
+      const interactions = build ? this.interactions.build(this.host) : [];
+      if (interactions.length > 0 || shifts.length > 0) {
+        delta = { interactions, inp: this.interactions.inp(this.interactionCount()), shifts, cls: this.shifts.cls };
+      }
+    } catch (e) {
+      this.host.debug('vitals: take', e);
+    }
+    const ms = this.host.now() - t0;
+    this.ownMs += ms;
+    this.handled += n;
+    if (n > 0) this.maxMs = Math.max(this.maxMs, ms / n);
+    return delta;
+  }
 
   private clear(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.pendingAt = null;
+    this.urgent = false;
     this.touched.clear();
-    this.sentIds.clear();
     this.log.clear();
     this.interactions.clear();
     this.shifts.clear();

@@ -50,7 +50,8 @@ interface Pending {
 export class ShiftBook {
   readonly list: LayoutShift[] = [];
   /** Shifts noted, their causes not looked for yet: the frame that holds them may not be logged when they come. */
-  private pending: Pending[] = [];
+  /** Noted, not resolved yet. */
+  pending: Pending[] = [];
   private sessionValue = 0;
   private sessionFirst = 0;
   private sessionLast = 0;

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
+import { buildBundlers } from './build-bundlers';
 import { ROOT } from './chrome';
 
 export type ReactMajor = 16 | 17 | 18 | 19;
@@ -138,6 +139,8 @@ export async function buildAll(filter?: string): Promise<void> {
     jobs.push(build(options(path.join(ROOT, 'demo', 'src', 'main.tsx'), path.join(ROOT, 'build', 'demo', 'demo.js'), 19, false)));
   }
   await Promise.all(jobs);
+  // Issue 44: the same small app built by Vite, webpack (three source-map modes) and esbuild, kept while current.
+  if (!filter || 'bundlers'.includes(filter)) await buildBundlers();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -100,7 +100,8 @@ export function lineColumn(starts: number[], offset: number): { line: number; co
  * `NAME = ` / `NAME: ` just before an arrow or anonymous function. Offset into the script, or -1.
  */
 export function nameOffset(script: string, at: number, fnText: string): number {
-  const head = /^(?:async\s*)?(?:function\s*\*?\s*|class\s+)([\w$]+)/.exec(fnText);
+  // `class extends Base {…}` has no name of its own: "extends" is not one.
+  const head = /^(?:async\s*)?(?:function\s*\*?\s*|class\s+(?!extends\b))([\w$]+)/.exec(fnText);
   if (head) return at + head[0].length - head[1].length;
   const before = script.slice(Math.max(0, at - 200), at);
   const m = /([\w$]+)\s*(?:=|:)\s*$/.exec(before);
@@ -108,7 +109,10 @@ export function nameOffset(script: string, at: number, fnText: string): number {
   return -1;
 }
 
-/** A path people read: the URL's path without the host, or the map source with webpack:// and ../ taken off. */
+/**
+ * A path people read: the URL's path without the host, or the map source with webpack:// and ../ taken off, and `./`
+ * segments dropped (`webpack://app/./src/App.tsx` → `app/src/App.tsx`).
+ */
 export function displayFile(source: string): string {
   let s = source;
   try {
@@ -117,7 +121,49 @@ export function displayFile(source: string): string {
   } catch {
     // A relative path already.
   }
-  return s.replace(/^\/+/, '').replace(/^(?:\.\.?\/)+/, '').slice(0, 300);
+  return s.replace(/\/(?:\.\/)+/g, '/').replace(/^\/+/, '').replace(/^(?:\.\.?\/)+/, '').slice(0, 300);
+}
+
+/** An eval'd module inside a script: its code (the string literal decoded) and the URL its `sourceURL` names. */
+export interface EvalModule {
+  code: string;
+  url: string;
+}
+
+/** Longest eval'd module read (its code and inline map). */
+const MAX_EVAL_MODULE = 4 * 1024 * 1024;
+
+/**
+ * The eval'd module holding `fnText`, for bundles that ship each module as a string given to `eval` (webpack's
+ * `eval`, `eval-source-map`, `eval-cheap-module-source-map`…): the function's text is in the script only escaped, as
+ * JSON.stringify writes it. The literal around it is read with JSON.parse (never run); its code keeps its own
+ * `sourceURL` and inline map. Null when the text is not there in that form.
+ */
+export function evalModuleHolding(script: string, fnText: string): EvalModule | null {
+  const escaped = JSON.stringify(fnText).slice(1, -1);
+  const at = script.indexOf(escaped);
+  if (at < 0) return null;
+  const open = script.lastIndexOf('eval("', at);
+  if (open < 0 || at - open > MAX_EVAL_MODULE) return null;
+  // The literal's end: the first quote not escaped after the text.
+  let end = at + escaped.length;
+  for (; end < script.length && end - open < MAX_EVAL_MODULE; end++) {
+    const c = script.charCodeAt(end);
+    if (c === 92 /* \ */) end++;
+    else if (c === 34 /* " */) break;
+  }
+  if (script.charCodeAt(end) !== 34) return null;
+  let code: unknown;
+  try {
+    code = JSON.parse(script.slice(open + 5, end + 1));
+  } catch {
+    return null;
+  }
+  if (typeof code !== 'string' || !code.includes(fnText)) return null;
+  // The last sourceURL comment names the module (webpack writes `[module]` first, then the real one).
+  const urls = [...code.slice(-2000).matchAll(/\/\/[#@]\s*sourceURL=([^\s'"]+)/g)];
+  const url = urls.length > 0 ? urls[urls.length - 1][1] : '';
+  return url ? { code, url } : null;
 }
 
 /**
@@ -125,10 +171,23 @@ export function displayFile(source: string): string {
  * `class NAME`, or `NAME = ` / `NAME: ` right before it. Null when it has none (an arrow passed to memo()).
  */
 export function declaredName(line: string, column: number): string | null {
-  const at = /^(?:async\s+)?(?:function\s*\*?\s*|class\s+)([\w$]+)/.exec(line.slice(column));
+  const at = /^(?:async\s+)?(?:function\s*\*?\s*|class\s+(?!extends\b))([\w$]+)/.exec(line.slice(column));
   if (at) return at[1];
+  // At the name itself, right after its keyword (a minifier that maps `v=class extends …` to `class Clock`'s name).
+  const own = /^[\w$]+/.exec(line.slice(column));
+  if (own && /(?:^|[^\w$])(?:function\s*\*?|class)\s+$/.test(line.slice(0, column))) return own[0];
   const before = /([\w$]+)\s*[:=]\s*(?:async\s*)?$/.exec(line.slice(0, column));
   return before && !/^(?:return|case|default|yield|await)$/.test(before[1]) ? before[1] : null;
+}
+
+/**
+ * The name a line declares, for maps without columns (webpack's `cheap` modes map a whole line to its column 0): the
+ * last `function NAME` or `class NAME` on it (`const Tags = memo(function Tags(…` → Tags), else `const NAME =`.
+ */
+export function lineDeclaration(line: string): string | null {
+  const fns = [...line.matchAll(/(?:^|[^\w$.])(?:function\s*\*?\s*|class\s+(?!extends\b))([\w$]+)/g)];
+  if (fns.length > 0) return fns[fns.length - 1][1];
+  return /^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*=/.exec(line)?.[1] ?? null;
 }
 
 const contentLines = new WeakMap<TraceMap, Map<string, string[]>>();
@@ -242,15 +301,24 @@ export class SourceLocator {
     const out: LocatedType[] = [];
     const left = new Map(req.types.map((t) => [t.typeId, t]));
     for (let i = req.scripts.length - 1; i >= 0; i--) {
-      const s = req.scripts[i];
+      const s0 = req.scripts[i];
       if (left.size === 0) break;
-      const st = await this.script(s.url, s.inline, origin);
-      if (st.text === null) continue;
+      const st0 = await this.script(s0.url, s0.inline, origin);
+      if (st0.text === null) continue;
       for (const [typeId, t] of left) {
-        const at = st.text.indexOf(t.text);
-        if (at < 0) continue;
+        // In the script as it is, else in one of its eval'd modules (read as a script of its own, with its inline map).
+        let s = s0, st = st0;
+        let at = st0.text!.indexOf(t.text);
+        if (at < 0) {
+          const mod = evalModuleHolding(st0.text!, t.text);
+          if (mod === null) continue;
+          s = { url: mod.url, inline: mod.code };
+          st = await this.script(mod.url, mod.code, origin);
+          at = st.text!.indexOf(t.text);
+        }
+        const text = st.text!;
         left.delete(typeId);
-        st.lines ??= lineStarts(st.text);
+        st.lines ??= lineStarts(text);
         const gen = lineColumn(st.lines, at);
         const result: LocatedType = {
           typeId, url: s.url, line: gen.line, column: gen.column, state: 'no-map', file: displayFile(s.url), fileUrl: s.url,
@@ -263,7 +331,7 @@ export class SourceLocator {
             result.why = map;
           } else {
             const pos = originalPositionFor(map, { line: gen.line, column: gen.column });
-            const nameAt = nameOffset(st.text, at, t.text);
+            const nameAt = nameOffset(text, at, t.text);
             const named = nameAt >= 0 ? originalPositionFor(map, lineColumn(st.lines, nameAt)) : null;
             const orig = pos.source !== null ? pos : named && named.source !== null ? named : null;
             if (orig && orig.source !== null && orig.line !== null) {
@@ -276,7 +344,7 @@ export class SourceLocator {
               let name = named?.name ?? null;
               if (name === null && pos.source !== null && pos.line !== null) {
                 const text = originalLine(map, pos.source, pos.line);
-                if (text !== null) name = declaredName(text, pos.column ?? 0);
+                if (text !== null) name = declaredName(text, pos.column ?? 0) ?? (pos.column ? null : lineDeclaration(text));
               }
               result.originalName = name;
             } else {

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/chrome';
-import { declaredName, displayFile, lineColumn, mapUrlOf, nameOffset, SourceLocator } from '../../src/background/sources';
+import { declaredName, displayFile, evalModuleHolding, lineColumn, lineDeclaration, mapUrlOf, nameOffset, SourceLocator } from '../../src/background/sources';
 import { nameLooksMinified, namesLookMinified } from '../../src/protocol/names';
+import { renamedFrom } from '../../src/content/agent/sources';
 import { creatorFrame, debugHintValidator } from '../../src/protocol/sources';
 
 const BUILD = path.join(ROOT, 'build', 'fixtures');
@@ -178,11 +179,36 @@ describe('component sources: locating and mapping', () => {
     expect(declaredName('const EchoCard = ({ title }) => {', 16)).to.equal('EchoCard');
     expect(declaredName('class LimaHeader extends React.Component {', 0)).to.equal('LimaHeader');
     expect(declaredName('const Q = React.memo(() => {', 21)).to.equal(null);
+    // Vite's minifier writes `v=class extends f.Component{…}` and maps `v` to the class's own name.
+    expect(nameOffset('},v=class extends f.Component{}', 4, 'class extends f.Component{}')).to.equal(2);
+    expect(declaredName('export class Clock extends Component<object> {', 13)).to.equal('Clock');
+    expect(declaredName('export class Clock extends Component<object> {', 7)).to.equal('Clock');
+    expect(declaredName('const x = class extends Base {', 10)).to.equal('x');
+    // Maps without columns (webpack's cheap modes): the line's declaration.
+    expect(lineDeclaration('export const Panel = forwardRef<HTMLElement, P>(function Panel({ title }, ref) {')).to.equal('Panel');
+    expect(lineDeclaration('export class Clock extends Component<object> {')).to.equal('Clock');
+    expect(lineDeclaration('export const Row = ({ a }) => {')).to.equal('Row');
+    expect(lineDeclaration('  return <li>{label}</li>;')).to.equal(null);
+  });
+
+  it('an eval\'d module (webpack\'s eval source maps): found by its escaped text, its code and sourceURL read as data', () => {
+    const code = 'function Tag({ label }) {\n  return "<li>" + label;\n}\n//# sourceURL=[module]\n'
+      + '//# sourceMappingURL=data:application/json;base64,e30=\n//# sourceURL=webpack-internal:///./src/Tags.tsx\n';
+    const bundle = `var __modules = {\n"./src/Tags.tsx": (() => { eval(${JSON.stringify(code)}); }),\n"./src/x.tsx": (() => { eval("1"); })};`;
+    const mod = evalModuleHolding(bundle, 'function Tag({ label }) {\n  return "<li>" + label;\n}');
+    expect(mod).to.deep.equal({ code, url: 'webpack-internal:///./src/Tags.tsx' });
+    expect(mapUrlOf(mod!.code, mod!.url)).to.equal('data:application/json;base64,e30=');
+    expect(evalModuleHolding(bundle, 'function Other() {}')).to.equal(null);
+    // A broken literal is not run or thrown: no module.
+    expect(evalModuleHolding('eval("function A() {}\\', 'function A() {}')).to.equal(null);
   });
 
   it('minified names are told from short real ones', () => {
     for (const n of ['a', 'Xe', 't', 'e$', 'a1b', 'n_']) expect(nameLooksMinified(n), n).to.equal(true);
     for (const n of ['App', 'Row', 'Grid', 'Cell', 'Anonymous', '']) expect(nameLooksMinified(n), n).to.equal(false);
+    // A bundler's rename apart from a binding of the same name is shown by the map's original name.
+    for (const [n, o] of [['Panel2', 'Panel'], ['Panel$1', 'Panel'], ['Row_1', 'Row']]) expect(renamedFrom(n, o), n).to.equal(true);
+    for (const [n, o] of [['Panel', 'Panel'], ['PanelX', 'Panel'], ['Panel2', 'Pane'], ['Row', 'Row2']]) expect(renamedFrom(n, o), n).to.equal(false);
     expect(namesLookMinified(['a', 'Xe', 'Qt', 'App'])).to.equal(true);
     expect(namesLookMinified(['Grid', 'Cell', 'Row', 'Xe'])).to.equal(false);
     expect(namesLookMinified(['a', 'b'])).to.equal(false);

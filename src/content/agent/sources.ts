@@ -167,13 +167,15 @@ export class SourceBook {
   }
 
   /**
-   * The name to show: the source map's original name when the page's looks minified (or is "Anonymous") and the map
-   * has another, else the page's (a displayName the developer chose stays).
+   * The name to show: the source map's original name when the page's looks minified (or is "Anonymous", or is the
+   * original with a bundler's suffix) and the map has another, else the page's (a displayName the developer chose
+   * stays).
    */
   nameOf(typeId: number, pageName: string): { name: string; minifiedName: string | null } {
     const orig = this.of(typeId)?.originalName ?? null;
-    // "Anonymous": the minifier dropped the function's name (memo(function Row …) → memo(function(…))).
-    return orig && orig !== pageName && (pageName === 'Anonymous' || nameLooksMinified(pageName))
+    // "Anonymous": the minifier dropped the function's name (memo(function Row …) → memo(function(…))). A suffix: a
+    // bundler renamed it apart from a binding of the same name (`const Panel = forwardRef(function Panel…)` → Panel2).
+    return orig && orig !== pageName && (pageName === 'Anonymous' || nameLooksMinified(pageName) || renamedFrom(pageName, orig))
       ? { name: orig, minifiedName: pageName } : { name: pageName, minifiedName: null };
   }
 
@@ -195,4 +197,9 @@ export class SourceBook {
     this.kinds.fill(0);
     this.pageNames.clear();
   }
+}
+
+/** `Panel2`, `Panel$1`, `Panel_1` from `Panel`: how esbuild, Rollup and Babel rename a binding apart from another. */
+export function renamedFrom(name: string, original: string): boolean {
+  return name.length > original.length && name.startsWith(original) && /^[$_]?\d+$/.test(name.slice(original.length));
 }

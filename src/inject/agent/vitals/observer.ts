@@ -7,7 +7,7 @@
  * `mergeVitals`): no timer and no post of its own. All of it is timed: our own cost per interaction and per shift
  * (`stats()`). Nothing is observed while off.
  */
-import type { VitalsDelta } from '../../../protocol/vitals';
+import type { LayoutShift, VitalsDelta } from '../../../protocol/vitals';
 import { FrameLog } from './frame-log';
 import { InteractionBook, type EventEntry } from './interactions';
 import { LoafLog, type LoafEntry } from './loafs';
@@ -56,8 +56,6 @@ export class VitalsObserver {
   handled = 0;
   maxMs = 0;
   private readonly touched = new Set<number>();
-  /** When the oldest entry not yet handed over came (null: none waits). */
-  private pendingAt: number | null = null;
 
   /** An image or a font arriving lays the page out again: that frame is measured (and logged) like any other. */
   private readonly onLoad = (e: Event): void => this.guard('vitals: load', () => {
@@ -154,9 +152,12 @@ export class VitalsObserver {
     try {
       const before = this.touched.size;
       this.interactions.note(entries, this.touched);
-      // Settled at the pipeline's next batch (one comes after every measured frame, before the log could forget its
-      // frames); asked for now only when something reads them.
-      if (this.touched.size > before) this.pending(this.wantedNow);
+      if (this.touched.size > before && this.touchedAt === null) {
+        this.touchedAt = t0;
+        // Settled at the pipeline's next batch after SETTLE_UNREAD_MS (one comes after every measured frame, before
+        // the log could forget its frames); a batch is asked for only when something reads them.
+        if (this.wantedNow) this.host.wake(SETTLE_MS);
+      }
     } catch (e) {
       this.host.debug('vitals: events', e);
     }
@@ -166,26 +167,21 @@ export class VitalsObserver {
   private onShifts(entries: ShiftEntry[]): void {
     const t0 = this.host.now();
     try {
-      // Their causes are looked for at the flush: the frame that holds what moved them may not be logged yet.
-      // Now: a shift is outlined on the page as it happens (setting flashShifts).
-      if (this.shifts.note(entries)) this.pending(true);
+      // Their causes are looked for SETTLE_MS later (the frame that holds what moved them may not be logged yet), in
+      // a batch asked for now: a shift is outlined on the page as it happens (setting flashShifts).
+      if (this.shifts.note(entries) && this.shiftsAt === null) {
+        this.shiftsAt = t0;
+        this.host.wake(SETTLE_MS);
+      }
     } catch (e) {
       this.host.debug('vitals: shifts', e);
     }
     this.ownMs += this.host.now() - t0;
   }
 
-  /** Something waits to be handed over; `urgent`: ask for a records batch within SETTLE_MS. */
-  private pending(urgent: boolean): void {
-    if (urgent && !this.urgent) {
-      this.urgent = true;
-      this.host.wake(this.pendingAt === null ? SETTLE_MS : Math.max(0, SETTLE_MS - (this.host.now() - this.pendingAt)));
-    }
-    this.pendingAt ??= this.host.now();
-  }
-
-  /** A batch was asked for what waits (a shift, or an interaction something reads). */
-  private urgent = false;
+  /** When the first interaction entry not settled yet came, and the first shift not resolved yet (null: none). */
+  private touchedAt: number | null = null;
+  private shiftsAt: number | null = null;
 
   /**
    * Whether something reads interactions now (a DevTools panel or a recording: the content agent's `commits`). While
@@ -199,42 +195,46 @@ export class VitalsObserver {
   set wanted(on: boolean) {
     if (on === this.wantedNow) return;
     this.wantedNow = on;
-    if (on && (this.interactions.stale || this.pendingAt !== null)) this.host.wake(0);
+    if (on && (this.interactions.stale || this.touchedAt !== null)) this.host.wake(0);
   }
 
   private wantedNow = false;
 
   /**
    * What waits, for the records batch being posted (the pipeline's flush, our own time already): the interactions
-   * settled since the last batch, built when something reads them (or `force`: an API call reads them next), and the
-   * new shifts, their causes looked for. Undefined when there is nothing to hand over; entries that came less than
-   * SETTLE_MS ago wait for a later batch (asked for when they are due) unless `force`.
+   * whose entries came SETTLE_MS ago (SETTLE_UNREAD_MS while nothing reads them; at once for `force`: an API call
+   * reads them next), built when something reads them; the shifts that came SETTLE_MS ago (always: their causes
+   * need the frames after them), their causes looked for. Undefined when there is nothing to hand over; what is not
+   * due yet waits for a later batch, asked for when something waits for it.
    */
   take(force = false): VitalsDelta | undefined {
     if (this.win === null) return undefined;
     const build = force || this.wantedNow;
-    if (this.pendingAt === null && !(build && this.interactions.stale)) return undefined;
+    if (this.touchedAt === null && this.shiftsAt === null && !(build && this.interactions.stale)) return undefined;
     const t0 = this.host.now();
-    if (this.pendingAt !== null && !force) {
-      const wait = (this.urgent || build ? SETTLE_MS : SETTLE_UNREAD_MS) - (t0 - this.pendingAt);
-      if (wait > 0) {
-        // Too soon; a later batch takes it (asked for when something waits for it).
-        if (this.urgent || build) this.host.wake(wait);
-        return undefined;
-      }
-    }
+    const settleIn = this.touchedAt === null || force ? 0 : (build ? SETTLE_MS : SETTLE_UNREAD_MS) - (t0 - this.touchedAt);
+    const resolveIn = this.shiftsAt === null ? 0 : SETTLE_MS - (t0 - this.shiftsAt);
+    if (settleIn > 0 && build) this.host.wake(settleIn);
+    if (resolveIn > 0) this.host.wake(resolveIn);
+    const settle = this.touchedAt !== null && settleIn <= 0;
+    const resolve = this.shiftsAt !== null && resolveIn <= 0;
+    if (!settle && !resolve && !(build && this.interactions.stale)) return undefined;
     let delta: VitalsDelta | undefined;
     let n = 0;
     try {
-      const shifts = this.shifts.pending.length === 0 ? [] : this.shifts.resolve(this.log, this.host);
-      if (this.pendingAt !== null) {
-        this.pendingAt = null;
-        this.urgent = false;
+      let shifts: LayoutShift[] = [];
+      if (resolve) {
+        this.shiftsAt = null;
+        shifts = this.shifts.resolve(this.log, this.host);
+      }
+      if (settle) {
+        this.touchedAt = null;
         const fresh = this.interactions.settle(this.touched, this.log, this.loafs);
         this.touched.clear();
         this.seen += fresh;
-        n = fresh + shifts.length;
+        n = fresh;
       }
+      n += shifts.length;
       const interactions = build ? this.interactions.build(this.host) : [];
       if (interactions.length > 0 || shifts.length > 0) {
         delta = { interactions, inp: this.interactions.inp(this.interactionCount()), shifts, cls: this.shifts.cls };
@@ -250,8 +250,8 @@ export class VitalsObserver {
   }
 
   private clear(): void {
-    this.pendingAt = null;
-    this.urgent = false;
+    this.touchedAt = null;
+    this.shiftsAt = null;
     this.touched.clear();
     this.log.clear();
     this.interactions.clear();

@@ -17,11 +17,11 @@ import { ShiftBook, unquote, type ShiftEntry, type ShiftLookup } from './shifts'
 export const DURATION_THRESHOLD_MS = 16;
 /** The inputs an interaction begins with (Event Timing's interactions: taps, clicks, keys). */
 const INPUTS = ['pointerdown', 'keydown'] as const;
-/** Interactions touched are built and handed over this long after their first entry came. */
+/** Interactions touched are settled (and built, when read) this long after their first entry came; shifts resolved. */
 const SETTLE_MS = 100;
 /**
- * While nothing reads them (and no shift waits), interactions settle in bulk this long after the first came: well
- * within what the logs keep (the frame log's 240 measured frames, the long frames' 32), and one settle for a burst.
+ * While nothing reads them, interactions settle in bulk this long after the first came: well within what the logs keep
+ * (the frame log's 240 measured frames, the long frames' 32), and one settle for a burst. Shifts keep SETTLE_MS.
  */
 const SETTLE_UNREAD_MS = 1000;
 

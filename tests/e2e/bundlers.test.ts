@@ -39,13 +39,13 @@ function lineOf(file: string, name: string): number {
 interface Comp { id: number; name: string; kind?: string; source: { file: string; line: number } | null }
 
 /** Each type of the app: the file it is defined in (relative to the app's src/) and its definition's lines. */
-export const TYPES: Record<string, string> = {
+const TYPES: Record<string, string> = {
   App: 'App.tsx', Panel: 'widgets/Panel.tsx', Counter: 'widgets/Counter.tsx', Tags: 'widgets/Tags.tsx', Tag: 'widgets/Tags.tsx',
   Clock: 'widgets/Clock.tsx',
 };
 
 /** [first, last] line of a type's definition in its file: from its declaration to the line before the next one. */
-export function definitionSpan(name: string): [number, number] {
+function definitionSpan(name: string): [number, number] {
   const lines = fs.readFileSync(path.join(APP_DIR, 'src', TYPES[name]), 'utf8').split('\n');
   const decl = /^(?:export )?(?:function|class|const) (\w+)/;
   const at = lines.findIndex((l) => decl.exec(l)?.[1] === name);
@@ -107,73 +107,73 @@ describe('the bundler matrix: names and file:line from each bundler\'s source ma
   }
 
   for (const rdt of [false, true]) {
-  it(`Vite dev server, edits on disk${rdt ? ', React DevTools\' backend present' : ''}: counts equal the fibers, no duplicate, lines follow, state kept, no reload`, async () => {
-    // A copy inside the repository, so that its imports resolve to the repository's node_modules.
-    fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
-    const dir = fs.mkdtempSync(path.join(ROOT, 'out', 'vite-dev-'));
-    fs.cpSync(APP_DIR, dir, { recursive: true });
-    const counterFile = path.join(dir, 'src', 'widgets', 'Counter.tsx');
-    const { createServer } = await import('vite');
-    const react = (await import('@vitejs/plugin-react')).default;
-    const port = await freePort();
-    const server = await createServer({
-      root: dir, configFile: false, logLevel: 'silent', plugins: [react()], cacheDir: path.join(dir, '.vite'),
-      server: { host: '127.0.0.1', port, strictPort: true, hmr: { host: '127.0.0.1' } },
-      // Prebundled at start: a dependency found on first load would make Vite reload the page.
-      optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime'] },
-    });
-    await server.listen();
-    const page = await h.newPage();
-    try {
-      // React DevTools' real backend (react-devtools-core), installed before anything of the page's (and before ours).
-      if (rdt) await page.evaluateOnNewDocument(fs.readFileSync(path.join(ROOT, 'build', 'fixtures', 'rdt.js'), 'utf8'));
-      await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
-      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'the Vite app', timeout: 60_000 });
-      await page.evaluate(() => {
-        (window as any).__notReloaded = true;
+    it(`Vite dev server, edits on disk${rdt ? ', React DevTools\' backend present' : ''}: counts equal the fibers, no duplicate, lines follow, state kept, no reload`, async () => {
+      // A copy inside the repository, so that its imports resolve to the repository's node_modules.
+      fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
+      const dir = fs.mkdtempSync(path.join(ROOT, 'out', 'vite-dev-'));
+      fs.cpSync(APP_DIR, dir, { recursive: true });
+      const counterFile = path.join(dir, 'src', 'widgets', 'Counter.tsx');
+      const { createServer } = await import('vite');
+      const react = (await import('@vitejs/plugin-react')).default;
+      const port = await freePort();
+      const server = await createServer({
+        root: dir, configFile: false, logLevel: 'silent', plugins: [react()], cacheDir: path.join(dir, '.vite'),
+        server: { host: '127.0.0.1', port, strictPort: true, hmr: { host: '127.0.0.1' } },
+        // Prebundled at start: a dependency found on first load would make Vite reload the page.
+        optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime'] },
       });
-      await lc.enable(page);
-      const counter = async (): Promise<Comp[]> => ((await lc.snapshot(page)) as { components: Comp[] }).components.filter((c) => c.name === 'Counter');
-      const counterAt = (line: number, what: string): Promise<Comp> => waitFor(async () => {
-        const cs = await counter();
-        return cs.length === 1 && cs[0].source?.file.endsWith('src/widgets/Counter.tsx') && cs[0].source.line === line ? cs[0] : null;
-      }, { timeout: 30_000, what });
-      await counterAt(lineOf(counterFile, 'Counter'), 'Counter placed at its definition');
-      await expectMatches(page);
-      const rdtOps = (): Promise<number> => page.evaluate(() => ((window as any).__rdtOperations as number | undefined) ?? 0);
-      const ops0 = await rdtOps();
-      for (let i = 0; i < 2; i++) await page.click('#count');
-      await waitFor(() => page.$eval('#count', (e) => e.textContent === 'Clicked 2 times'), { what: 'two clicks' });
-      const edit = async (fn: (text: string) => string, what: string, shown: string): Promise<void> => {
-        fs.writeFileSync(counterFile, fn(fs.readFileSync(counterFile, 'utf8')));
-        await waitFor(() => page.$eval('#count', (e, t) => e.textContent === t, shown), { timeout: 30_000, what });
-        expect(await page.evaluate(() => (window as any).__notReloaded === true), `no reload after ${what}`).to.equal(true);
-        // A hot update remounts or re-renders: compared as a multiset (a remounted component has a later id).
-        await expectMatches(page, ['root'], { ordered: false });
-      };
-      // 1. The label: a re-render with the state kept.
-      await edit((t) => t.replace('Clicked {count} times', 'Pressed {count} times'), 'the label edit', 'Pressed 2 times');
-      await counterAt(lineOf(counterFile, 'Counter'), 'Counter still at its definition');
-      // 2. The definition moved two lines down: the source line follows.
-      await edit((t) => t.replace('export function Counter', '// moved\n// down\nexport function Counter').replace('Pressed', 'Hit'),
-        'the moved definition', 'Hit 2 times');
-      const moved = lineOf(counterFile, 'Counter');
-      await counterAt(moved, `Counter at its new line ${moved}`);
-      // 3. A hook added: React Refresh remounts Counter (its state starts again); one Counter, not two.
-      await edit((t) => t.replace('const [count, setCount] = useState(0);', 'const [count, setCount] = useState(0);\n  const [tone] = useState(\'calm\');')
-        .replace('Hit {count} times', 'Hit {count} times, {tone}'), 'the added hook', 'Hit 0 times, calm');
-      await counterAt(lineOf(counterFile, 'Counter'), 'one Counter after the remount');
-      // React DevTools saw every commit too (its backend still gets operations).
-      if (rdt) {
-        const ops = await rdtOps();
-        console.log(`      [bundlers] React DevTools operations: ${ops0} at enable, ${ops} after two clicks and three edits`);
-        expect(ops).to.be.above(ops0);
+      await server.listen();
+      const page = await h.newPage();
+      try {
+        // React DevTools' real backend (react-devtools-core), installed before anything of the page's (and before ours).
+        if (rdt) await page.evaluateOnNewDocument(fs.readFileSync(path.join(ROOT, 'build', 'fixtures', 'rdt.js'), 'utf8'));
+        await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
+        await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'the Vite app', timeout: 60_000 });
+        await page.evaluate(() => {
+          (window as any).__notReloaded = true;
+        });
+        await lc.enable(page);
+        const counter = async (): Promise<Comp[]> => ((await lc.snapshot(page)) as { components: Comp[] }).components.filter((c) => c.name === 'Counter');
+        const counterAt = (line: number, what: string): Promise<Comp> => waitFor(async () => {
+          const cs = await counter();
+          return cs.length === 1 && cs[0].source?.file.endsWith('src/widgets/Counter.tsx') && cs[0].source.line === line ? cs[0] : null;
+        }, { timeout: 30_000, what });
+        await counterAt(lineOf(counterFile, 'Counter'), 'Counter placed at its definition');
+        await expectMatches(page);
+        const rdtOps = (): Promise<number> => page.evaluate(() => ((window as any).__rdtOperations as number | undefined) ?? 0);
+        const ops0 = await rdtOps();
+        for (let i = 0; i < 2; i++) await page.click('#count');
+        await waitFor(() => page.$eval('#count', (e) => e.textContent === 'Clicked 2 times'), { what: 'two clicks' });
+        const edit = async (fn: (text: string) => string, what: string, shown: string): Promise<void> => {
+          fs.writeFileSync(counterFile, fn(fs.readFileSync(counterFile, 'utf8')));
+          await waitFor(() => page.$eval('#count', (e, t) => e.textContent === t, shown), { timeout: 30_000, what });
+          expect(await page.evaluate(() => (window as any).__notReloaded === true), `no reload after ${what}`).to.equal(true);
+          // A hot update remounts or re-renders: compared as a multiset (a remounted component has a later id).
+          await expectMatches(page, ['root'], { ordered: false });
+        };
+        // 1. The label: a re-render with the state kept.
+        await edit((t) => t.replace('Clicked {count} times', 'Pressed {count} times'), 'the label edit', 'Pressed 2 times');
+        await counterAt(lineOf(counterFile, 'Counter'), 'Counter still at its definition');
+        // 2. The definition moved two lines down: the source line follows.
+        await edit((t) => t.replace('export function Counter', '// moved\n// down\nexport function Counter').replace('Pressed', 'Hit'),
+          'the moved definition', 'Hit 2 times');
+        const moved = lineOf(counterFile, 'Counter');
+        await counterAt(moved, `Counter at its new line ${moved}`);
+        // 3. A hook added: React Refresh remounts Counter (its state starts again); one Counter, not two.
+        await edit((t) => t.replace('const [count, setCount] = useState(0);', 'const [count, setCount] = useState(0);\n  const [tone] = useState(\'calm\');')
+          .replace('Hit {count} times', 'Hit {count} times, {tone}'), 'the added hook', 'Hit 0 times, calm');
+        await counterAt(lineOf(counterFile, 'Counter'), 'one Counter after the remount');
+        // React DevTools saw every commit too (its backend still gets operations).
+        if (rdt) {
+          const ops = await rdtOps();
+          console.log(`      [bundlers] React DevTools operations: ${ops0} at enable, ${ops} after two clicks and three edits`);
+          expect(ops).to.be.above(ops0);
+        }
+      } finally {
+        await page.close();
+        await server.close();
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      await page.close();
-      await server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    });
   }
 });

@@ -13,7 +13,12 @@ export type ComponentKind = 'own' | 'library' | 'framework';
 export const COMPONENT_KINDS: readonly ComponentKind[] = ['own', 'library', 'framework'];
 
 const FRAMEWORK_PACKAGES = /(?:^|[/\\])node_modules[/\\](?:\.pnpm[/\\][^/\\]+[/\\]node_modules[/\\])?(?:react|react-dom|scheduler|react-refresh|next|react-server-dom-[\w-]+|@vitejs[/\\][\w-]+|vite)(?:[/\\]|$)/;
-const FRAMEWORK_URLS = /\/@vite\/client|\/@react-refresh|\/next\/dist\/|\[project\]\/node_modules\/next\/|\/_next\/static\/chunks\/(?:framework|main|webpack|polyfills|react-refresh)[-.]/;
+/**
+ * Framework URLs and map sources: Vite's client, Next's own code and chunks, and a package's own precompiled map named
+ * by its webpack namespace (Next's dev overlay ships `webpack://next/./src/next-devtools/…`, which a Turbopack dev
+ * chunk's map passes on).
+ */
+const FRAMEWORK_URLS = /\/@vite\/client|\/@react-refresh|\/next\/dist\/|\[project\]\/node_modules\/next\/|\/_next\/static\/chunks\/(?:framework|main|webpack|polyfills|react-refresh)[-.]|^webpack:\/\/(?:next|react|react-dom|scheduler|react-refresh)\//;
 const PACKAGE = /(?:^|[/\\])node_modules[/\\]|\/\.vite\/deps\/|^https?:\/\/(?:unpkg\.com|cdn\.jsdelivr\.net|esm\.sh|cdnjs\.cloudflare\.com|cdn\.skypack\.dev|ga\.jspm\.io)\//;
 
 /** The kind a location says, or null when it says nothing (no location). */

@@ -25,6 +25,9 @@ describe('component kinds: own, library, framework', () => {
       ['http://localhost:3000/_next/static/chunks/framework-0a1b2c.js', 'framework'],
       ['http://localhost:5173/@vite/client', 'framework'],
       ['/app/node_modules/.pnpm/next@16.0.0/node_modules/next/dist/client/app-index.js', 'framework'],
+      // Next 16's dev overlay: its precompiled map's sources, passed on by the Turbopack chunk's map.
+      ['webpack://next/./src/next-devtools/dev-overlay.browser.tsx', 'framework'],
+      ['webpack://nextapp/./src/index.tsx', 'own'],
       // A package named like a framework one is not one.
       ['http://localhost:5173/node_modules/react-select/dist/Select.js', 'library'],
       ['http://localhost:5173/node_modules/next-themes/dist/index.mjs', 'library'],

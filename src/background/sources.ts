@@ -33,6 +33,8 @@ interface ScriptText {
   error: string | null;
   /** Line start offsets, computed on first use. */
   lines: number[] | null;
+  /** Whether it holds modules given to `eval` as strings (webpack's eval devtools), found on first use. */
+  evals?: boolean;
 }
 
 type Fetcher = (url: string, withCookies: boolean) => Promise<{ ok: boolean; status: number; text: string; header: (name: string) => string | null }>;
@@ -310,15 +312,17 @@ export class SourceLocator {
         let s = s0, st = st0;
         let at = st0.text!.indexOf(t.text);
         if (at < 0) {
-          const mod = evalModuleHolding(st0.text!, t.text);
+          st0.evals ??= st0.text!.includes('eval("');
+          const mod = st0.evals ? evalModuleHolding(st0.text!, t.text) : null;
           if (mod === null) continue;
           s = { url: mod.url, inline: mod.code };
           st = await this.script(mod.url, mod.code, origin);
-          at = st.text!.indexOf(t.text);
+          at = st.text?.indexOf(t.text) ?? -1;
+          if (at < 0) continue;
         }
-        const text = st.text!;
+        const scriptText = st.text!;
         left.delete(typeId);
-        st.lines ??= lineStarts(text);
+        st.lines ??= lineStarts(scriptText);
         const gen = lineColumn(st.lines, at);
         const result: LocatedType = {
           typeId, url: s.url, line: gen.line, column: gen.column, state: 'no-map', file: displayFile(s.url), fileUrl: s.url,
@@ -331,7 +335,7 @@ export class SourceLocator {
             result.why = map;
           } else {
             const pos = originalPositionFor(map, { line: gen.line, column: gen.column });
-            const nameAt = nameOffset(text, at, t.text);
+            const nameAt = nameOffset(scriptText, at, t.text);
             const named = nameAt >= 0 ? originalPositionFor(map, lineColumn(st.lines, nameAt)) : null;
             const orig = pos.source !== null ? pos : named && named.source !== null ? named : null;
             if (orig && orig.source !== null && orig.line !== null) {

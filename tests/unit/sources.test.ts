@@ -102,6 +102,24 @@ describe('component sources: locating and mapping', () => {
     expect(r).to.include({ url: `${ORIGIN}/src/App.tsx?t=1700000000000`, fileLine: 3 });
   });
 
+  it('a type in a webpack eval module: found escaped, mapped by the module\'s inline map, named from the original', async () => {
+    // The module as esbuild-loader would hand it to webpack: a renamed inner function (Panel2) on line 2 of the output.
+    const map = { version: 3, sources: ['webpack://app/./src/Panel.tsx'], names: [],
+      sourcesContent: ['import { forwardRef } from "react";\nexport const Panel = forwardRef(function Panel(p, ref) {\n  return null;\n});\n'],
+      mappings: ';AACA,oCAAmC' };
+    const fn = 'function Panel2(p, ref) {\n  return null;\n}';
+    const code = `const Panel = forwardRef(${fn});\n//# sourceURL=[module]\n`
+      + `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(map)).toString('base64')}\n`
+      + '//# sourceURL=webpack-internal:///./src/Panel.tsx\n';
+    const bundle = `var m = {\n"./src/Panel.tsx": (() => {\neval(${JSON.stringify(`\n${code}`)});\n})\n};\n`;
+    const loc = new SourceLocator(async () => ({ ok: true, status: 200, text: bundle, header: () => null }));
+    const [r] = await loc.locate({ types: [{ typeId: 1, text: fn, hint: null }], scripts: [{ url: `${ORIGIN}/main.js`, inline: null }] }, `${ORIGIN}/`);
+    expect(r).to.include({ state: 'mapped', url: 'webpack-internal:///./src/Panel.tsx', file: 'app/src/Panel.tsx', fileLine: 2, originalName: 'Panel' });
+    // Text in none of its modules: not found.
+    const [n] = await loc.locate({ types: [{ typeId: 2, text: 'function Other() {}', hint: null }], scripts: [{ url: `${ORIGIN}/main.js`, inline: null }] }, `${ORIGIN}/`);
+    expect(n.state).to.equal('not-found');
+  });
+
   it('indexed (sectioned) maps, as Turbopack\'s dev chunks write them, are mapped like plain ones', async () => {
     // Two sections: the chunk's runtime, then the app's module from generated line 3 (0-based 2).
     const map = {

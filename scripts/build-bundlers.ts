@@ -56,10 +56,18 @@ function writeHtml(dir: string, script: string, module = false): void {
 async function viteBuild(out: string): Promise<void> {
   const { build } = await import('vite');
   const react = (await import('@vitejs/plugin-react')).default;
-  await build({
-    root: APP_DIR, base: './', logLevel: 'warn', configFile: false, plugins: [react()],
-    build: { outDir: out, emptyOutDir: true, sourcemap: true },
-  });
+  // Vite's build sets NODE_ENV=production for the whole process: a dev server started after it in the same process
+  // would serve without Fast Refresh.
+  const env = process.env.NODE_ENV;
+  try {
+    await build({
+      root: APP_DIR, base: './', logLevel: 'warn', configFile: false, plugins: [react()],
+      build: { outDir: out, emptyOutDir: true, sourcemap: true },
+    });
+  } finally {
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+  }
 }
 
 async function webpackBuild(out: string, mode: 'production' | 'development', devtool: string): Promise<void> {

@@ -9,12 +9,13 @@
  * the counts equal React's fibers (an independent walk), no component is listed twice, the source line follows the
  * file, state survives where React Refresh keeps it, and the page never reloads.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { APP_DIR, BUNDLERS, buildBundlers } from '../../scripts/build-bundlers';
+import { APP_DIR, BUNDLERS } from '../../scripts/build-bundlers';
 import { ROOT } from '../../scripts/chrome';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { expectMatches } from './truth-match';
@@ -68,8 +69,10 @@ describe('the bundler matrix: names and file:line from each bundler\'s source ma
   this.timeout(180_000);
   let h: Harness;
   before(async () => {
-    // Built here (kept while current: scripts/build-bundlers.ts), beside the other files of the parallel lane.
-    await buildBundlers();
+    // Built here (kept while current: scripts/build-bundlers.ts), beside the other files of the parallel lane, in a
+    // process of its own: bundlers set process-wide state (Vite's build sets NODE_ENV=production).
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'build-bundlers.ts')],
+      { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
     h = await launch();
   });
   after(async () => h?.close());

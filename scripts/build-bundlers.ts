@@ -8,10 +8,10 @@
  *   webpack-eval-cheap-module     webpack 5 development, `devtool: 'eval-cheap-module-source-map'` (lines only)
  *   esbuild                       esbuild, minified, linked map
  *
- * The e2e test builds them in its `before` (tests/e2e/bundlers.test.ts, which also starts Vite's dev server), in the
- * e2e's parallel lane rather than before the whole suite. They are made once and kept: a stamp of the lockfile, the
- * app's sources and this script says whether they are current, so a second run skips them (a clean clone makes them
- * in about 5 s). `npm run build:fixtures -- bundlers` makes them by hand.
+ * `npm run build:fixtures` makes them (before the e2e lanes), and the e2e test (tests/e2e/bundlers.test.ts, which
+ * also starts Vite's dev server) again only when they are not current. They are made once and kept: a stamp of the
+ * lockfile, the app's sources and this script says whether they are current, so a second run skips them (a clean
+ * clone makes them in about 5 s).
  *
  *   npx tsx scripts/build-bundlers.ts [--force]
  */

@@ -69,7 +69,7 @@ describe('the bundler matrix: names and file:line from each bundler\'s source ma
   this.timeout(180_000);
   let h: Harness;
   before(async () => {
-    // Built here (kept while current: scripts/build-bundlers.ts), beside the other files of the parallel lane, in a
+    // `npm run build:fixtures` built them; made here only when they are not current (scripts/build-bundlers.ts), in a
     // process of its own: bundlers set process-wide state (Vite's build sets NODE_ENV=production).
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'build-bundlers.ts')],
       { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -126,6 +126,7 @@ export class InteractionBook {
       t.frames = log.between(Math.min(t.from, e.startTime), Math.max(t.to, nextPaint) + PAINT_SLACK_MS);
       t.loafs = loafs?.overlapping(e.startTime, e.startTime + e.duration) ?? [];
       t.stale = true;
+      this.anyStale = true;
     }
     // Trimmed in bulk here (a read trims exactly): a shift of the list per interaction is work for nothing.
     if (this.kept.length > 2 * MAX_INTERACTIONS) this.trim();
@@ -146,14 +147,19 @@ export class InteractionBook {
       t.record.scripts = scriptsOf(t.loafs);
       out.push(t.record);
     }
+    this.anyStale = false;
     return out;
   }
 
-  /** Whether a settled interaction waits to be built. */
+  /**
+   * Whether a settled interaction waits to be built (asked at every records batch while something reads them): set by
+   * `settle`, cleared by `build`, which builds every kept one settled (one trimmed away is gone from `tracked` too).
+   */
   get stale(): boolean {
-    for (const t of this.tracked.values()) if (t.stale) return true;
-    return false;
+    return this.anyStale;
   }
+
+  private anyStale = false;
 
   /** The kept interactions built so far, oldest first. */
   get list(): Interaction[] {
@@ -186,6 +192,7 @@ export class InteractionBook {
     this.ungrouped = [];
     this.tracked.clear();
     this.kept.length = 0;
+    this.anyStale = false;
     this.longest = [];
   }
 

@@ -12,7 +12,9 @@ export async function openLayoutCostPanel(page: Page, extensionId: string, timeo
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const panel = devtools.frames().find((x) => x.url() === panelUrl);
-    if (panel) return { devtools, panel };
+    // The frame is listed as soon as it navigates; its document may still be parsing (beside a CPU hog a test once
+    // found no #tab-vitals in it): returned once it has loaded.
+    if (panel && await panel.evaluate(() => document.readyState === 'complete').catch(() => false)) return { devtools, panel };
     if (Date.now() > deadline) throw new Error('timed out waiting for the Layout Cost panel');
     await devtools.evaluate(async (id) => {
       // @ts-expect-error DevTools-internal module path, resolved inside the DevTools frontend

@@ -201,6 +201,24 @@ describe('layout shifts (issue 46)', () => {
     expect(r.shifted.map((c) => c.name)).to.deep.equal(['Feed']);
     expect(b.resolve(log, look)).to.deep.equal([]);
   });
+
+  it('a shift stamped long after its frame\'s measurement (a callback behind ours, a preempted thread) is that frame\'s until our loop runs again', () => {
+    const late = (startTime: number, tick: number | null): string | undefined => {
+      const b = new ShiftBook();
+      const log = new FrameLog();
+      frame(log, 990, 1000, [], [], [2], []);
+      if (tick !== null) log.tick(tick);
+      b.note([{ value: 0.05, startTime, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+      return b.resolve(log, look)[0].cause?.name;
+    };
+    // Chrome stamps the entry at the frame's pre-paint: 60 ms after our measurement, nothing of ours ran between.
+    expect(late(1060, null)).to.equal('Banner');
+    expect(late(1060, 1070), 'our loop ran after it').to.equal('Banner');
+    // Our loop ran in a later frame first: the shift is that frame's, which held nothing we logged.
+    expect(late(1060, 1030)).to.equal(undefined);
+    // Nothing of ours for 300 ms: a frame we never saw.
+    expect(late(1300, null)).to.equal(undefined);
+  });
 });
 
 describe('Long Animation Frames: the scripts of an interaction', () => {

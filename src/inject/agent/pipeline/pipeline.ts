@@ -361,6 +361,8 @@ export class Pipeline {
   private frame(ts: number): void {
     if (!this.running) return;
     this.frameTs = ts;
+    // A frame after the last one logged began: a shift stamped later is not that one's (frame-log.ts `around`).
+    if (this.vitals.log.on) this.vitals.log.tick(this.loop.tickStartMs);
     this.clock.enter();
     try {
       this.measureFrame();

@@ -24,6 +24,8 @@ export interface LoggedFrame {
   ts: number;
   /** When its style and layout ended (performance.now()). */
   end: number;
+  /** When our frame loop next ran after it (performance.now(); 0 until it has): a later frame began by then. */
+  next: number;
   styleMs: number;
   layoutMs: number;
   forcedMs: number;
@@ -55,11 +57,24 @@ export class FrameLog implements CostSink {
    */
   inputRecent = false;
   private lastInput = 0;
+  /** The last frame closed waits for `next`. */
+  private awaitTick = false;
 
   /** An input came at `t` (performance.now()): renders are logged for the next second. */
   input(t: number): void {
     this.inputRecent = true;
     this.lastInput = t;
+  }
+
+  /**
+   * Our frame loop ran at `t` (performance.now()), in a frame after the last one closed: that one's `next`. One test
+   * per frame while nothing waits.
+   */
+  tick(t: number): void {
+    if (!this.awaitTick) return;
+    this.awaitTick = false;
+    const f = this.frames[this.frames.length - 1];
+    if (f !== undefined) f.next = t;
   }
 
   /** CostSink: the attribution's Cost records of the frame being measured. */
@@ -102,6 +117,7 @@ export class FrameLog implements CostSink {
     this.frames.push(f);
     if (this.frames.length > FRAME_LOG_SIZE) this.frames.shift();
     this.open = blank();
+    this.awaitTick = true;
   }
 
   /** Frames that ended in [from, to], oldest first (looked for from the newest: the range is the last few frames). */
@@ -122,21 +138,25 @@ export class FrameLog implements CostSink {
   }
 
   /**
-   * The frames a shift at `t` may belong to: the last one measured at most `before` ms before it (Chrome may stamp the
-   * entry a little after the layout that moved the nodes), and the first one measured after it, within `after` ms (a
-   * layout forced earlier moved them; the next measured frame holds what changed before it).
+   * The frames a shift at `t` may belong to. Chrome stamps a `layout-shift` entry when the frame's pre-paint runs:
+   * after every rAF callback of that frame, ours (the frame-end measurement) included, and before the next frame's.
+   * So the shift's frame is the last one measured before `t`, unless our loop ran again before `t` (a later frame,
+   * not logged, held it), or, while it has not, `t` came over `before` ms after it (a frame we never saw: the gap
+   * beside a CPU hog, or a page callback after ours, is far shorter). Second, the first frame measured after `t`
+   * within `after` ms: a layout forced earlier moved the nodes, and the next measured frame holds what changed.
    */
   around(t: number, before: number, after: number): [LoggedFrame | null, LoggedFrame | null] {
     let prev: LoggedFrame | null = null;
     let next: LoggedFrame | null = null;
     for (const f of this.frames) {
       if (f.end <= t + 1) {
-        if (f.end >= t - before) prev = f;
+        prev = f;
       } else if (f.end <= t + after) {
         next = f;
         break;
       }
     }
+    if (prev !== null && (t - prev.end > before || (prev.next > 0 && prev.next <= t))) prev = null;
     return [prev, next];
   }
 
@@ -144,6 +164,7 @@ export class FrameLog implements CostSink {
     this.frames.length = 0;
     this.open = blank();
     this.inputRecent = false;
+    this.awaitTick = false;
   }
 
   get size(): number {
@@ -152,5 +173,5 @@ export class FrameLog implements CostSink {
 }
 
 function blank(): LoggedFrame {
-  return { ts: 0, end: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], committed: [], fontSwap: false, fontFamilies: [] };
+  return { ts: 0, end: 0, next: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], committed: [], fontSwap: false, fontFamilies: [] };
 }

@@ -27,11 +27,13 @@ export interface ShiftLookup extends VitalsLookup {
 }
 
 /**
- * A shift's frame: the logged one measured at most FRAME_BEFORE_MS before its time (Chrome stamps the entry about the
- * frame-end measurement's layout, sometimes a little after), else the first measured after it within FRAME_AFTER_MS
- * (an earlier forced layout moved the nodes; the next measured frame holds what changed before it).
+ * A shift's frame (FrameLog.around): the last one measured before its time, unless our loop ran again before it or
+ * FRAME_BEFORE_MS passed with no frame of ours (Chrome stamps the entry at the frame's pre-paint, after every rAF
+ * callback: a page callback behind ours, or the thread preempted beside a CPU hog, puts 30 ms and more between our
+ * measurement and the stamp); else the first measured after it within FRAME_AFTER_MS (an earlier forced layout moved
+ * the nodes; the next measured frame holds what changed before it).
  */
-const FRAME_BEFORE_MS = 20;
+const FRAME_BEFORE_MS = 250;
 const FRAME_AFTER_MS = 500;
 const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
 

@@ -92,7 +92,17 @@ describe('DevTools panel safety and scale (e2e)', function () {
     ({ devtools, panel } = await openPanel(h, page));
     await lc.enable(page);
     await waitFor(() => panelState<boolean>(panel, 's.table && s.table.rows.length >= 5002'), { what: '5 000 rows in the model', timeout: 20_000 });
-    await waitForRows(panel, (r) => r.length > 10, 'rows painted');
+    // Beside a CPU hog and two other test files the panel once painted no row in 10 s after its model held them all:
+    // 20 s, and what the panel showed then if it still has not.
+    await waitForRows(panel, (r) => r.length > 10, 'rows painted', 20_000).catch(async (e: Error) => {
+      const seen = await panel.evaluate(() => {
+        const sc = document.getElementById('table');
+        return JSON.stringify({ visibility: document.visibilityState, height: sc?.clientHeight, rows: document.querySelectorAll('.tr').length,
+          hidden: document.querySelectorAll('.tr[hidden]').length, count: sc?.getAttribute('aria-rowcount'), filter: (document.getElementById('filter') as HTMLInputElement | null)?.value,
+          notice: document.querySelector('.notice')?.textContent });
+      }).catch((x: Error) => x.message);
+      throw new Error(`${e.message}; the panel: ${seen}`);
+    });
     const inDom = await panel.$$eval('.tr', (r) => r.length);
     expect(inDom).to.be.below(100);
     // Scroll to the very end and back: the last row appears, the DOM stays small, each repaint is quick.

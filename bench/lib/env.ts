@@ -168,6 +168,14 @@ export async function launchBrowser(opts: { dist?: string; args?: string[] } = {
   };
 }
 
+/** Writes the extension's settings (as the panel's Settings do): `chrome.storage.local`, through its service worker. */
+export async function setSettings(b: BenchBrowser, settings: object): Promise<void> {
+  const t = await b.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url() === `chrome-extension://${b.extensionId}/background.js`);
+  const w = await t.worker();
+  if (w === null) throw new Error('no service worker to write the settings through');
+  await w.evaluate((st) => chrome.storage.local.set({ settings: st }), settings);
+}
+
 export { startServer, type StaticServer };
 
 /** `window.__LAYOUT_COST__` from the bench side. */

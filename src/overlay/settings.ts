@@ -14,7 +14,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   surfaceInflationFactor: 2,
   performanceTrack: true,
   showLibraries: false,
-  flashShifts: true,
+  // Off by default: outlining each shift as it happens means looking for its cause at once (docs/VITALS.md, "Cost").
+  flashShifts: false,
 });
 
 export const SETTINGS_STORAGE_KEY = 'settings';

@@ -13,7 +13,7 @@ function build() {
   /** Our own cost (protocol/snapshot.ts `SelfCost`). */
   const selfCost = isRecord({ msPerFrame: num(0, 1e6), mainThreadShare: num(0, 1) });
   const table = {
-    config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id), track: bool, commits: bool }),
+    config: isRecord({ mode: oneOf(MODES), wantBounds: numArray(100_000, 0, 2 ** 31), pinned: nullable(id), track: bool, commits: bool, flash: bool }),
     apiResult: isRecord({ reqId: num(0, 2 ** 53), result: anyValue }),
     hitTest: isRecord({ seq: num(0, 2 ** 53), x: num(-1e6, 1e6), y: num(-1e6, 1e6) }),
     /** A records batch went missing: send everything again (a Reset and a back-fill). */

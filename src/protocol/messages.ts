@@ -79,10 +79,10 @@ const ramp: Validator<[number, number, number]> = (v) => {
 export const settingsValidator: Validator<Settings> = isRecord({
   meterStyle: oneOf(['sparkline', 'bars'] as const), colorBlind: bool, msRamp: ramp, inflationRamp: ramp,
   surfaceLayoutFraction: num(0, 1), surfaceRenderedFraction: num(0, 1), surfaceInflationFactor: num(1, 1000),
-  // Added later: settings stored before it have none (on by default).
+  // Added later: settings stored before them have none (their defaults).
   performanceTrack: (v: unknown) => (v === undefined ? true : bool(v)),
   showLibraries: (v: unknown) => (v === undefined ? false : bool(v)),
-  flashShifts: (v: unknown) => (v === undefined ? true : bool(v)),
+  flashShifts: (v: unknown) => (v === undefined ? false : bool(v)),
 });
 
 /** A component as the panel and the snapshot see it. */
@@ -311,9 +311,10 @@ export interface ContentToPage {
    * send each frame's commit counts (a panel or a recording reads them); else the agent holds them until something
    * does (an API call, this turning on). Components' keys go under the same condition (the same readers show them);
    * else the agent holds them, sends the held ones when this turns on, and fills them into the API's results itself
-   * (agent/api-keys.ts).
+   * (agent/api-keys.ts). `flash`: layout shifts are outlined on the page as they happen (setting flashShifts), so
+   * their causes are wanted at once; else, with `commits` off, the agent looks for them only when something asks.
    */
-  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean; commits: boolean };
+  config: { mode: Mode; wantBounds: number[]; pinned: number | null; track: boolean; commits: boolean; flash: boolean };
   apiResult: { reqId: number; result: unknown };
   hitTest: { seq: number; x: number; y: number };
   /** A records batch went missing (its `seq` was skipped): the agent sends everything again. */

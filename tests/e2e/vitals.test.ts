@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { at as pixelAt, shot, type RGB } from './overlay-pixels';
 
@@ -116,6 +117,9 @@ describe('interactions and layout shifts (e2e)', function () {
   it('each shift: its value, the components that moved, and its cause in words; CLS as web-vitals', async () => {
     // No input for a while: shifts right after one are expected and left out (hadRecentInput).
     await sleep(700);
+    // Outlined as they happen: the setting (off by default) turned on.
+    const w = await h.worker();
+    await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, flashShifts: true });
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
     await page.evaluate(() => (window as any).__banner());
     // The overlay outlines the shift's cause and what moved for 1.5 s as it happens (setting flashShifts): shots now,
@@ -168,6 +172,29 @@ describe('interactions and layout shifts (e2e)', function () {
     expect(trace.traceEvents.filter((e: any) => e.cat === 'layout-cost,shift').map((e: any) => e.args.cause?.name)).to.deep.equal(['Banner', 'Gallery', 'Gallery', 'Promo', 'Headline']);
     const st = await lc.internals(page);
     log(`own cost: ${st.vitalsEntries} entries, ${(st.vitalsMs as number).toFixed(2)} ms, at most ${(st.vitalsMaxMs as number).toFixed(3)} ms an entry`);
+    await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS });
+  });
+
+  it('with nothing reading them (no outline, no panel, no recording) a shift waits as it came; the API builds it, cause and all', async () => {
+    const n0 = (await snap()).shifts.length;
+    const r0 = (await ref()).shifts.length;
+    // Page code takes Promo's added paragraph out again: Feed moves up.
+    await page.evaluate(() => document.querySelector('#promo p.extra')!.remove());
+    await waitFor(() => page.evaluate((k) => (window as any).__reference.shifts.length > k, r0), { what: 'the page\'s own entry' });
+    // Past the unread settle (a second), and a records batch after it (a change of the page's own).
+    await sleep(1200);
+    await page.evaluate(() => document.body.appendChild(document.createElement('i')).remove());
+    await sleep(300);
+    expect((await lc.internals(page)).vitalsShiftsWaiting, 'noted and settled, its cause not looked for').to.equal(1);
+    const s = await snap();
+    expect((await lc.internals(page)).vitalsShiftsWaiting).to.equal(0);
+    expect(s.shifts).to.have.length(n0 + 1);
+    const last = s.shifts[s.shifts.length - 1];
+    const r = await ref();
+    expect(last.value).to.equal(r.shifts[r.shifts.length - 1].value);
+    expect(last.shifted.map((c: any) => c.name)).to.include('Feed');
+    expect(last.cause).to.include({ name: 'Promo' });
+    expect(last.cause.reason).to.match(/outside React \(page code\)/);
   });
 
   it('the panel\'s Vitals tab: INP and CLS, interactions worst first with their components, shifts with their causes', async () => {

@@ -50,9 +50,9 @@ describe('protocol', () => {
     expect(settingsValidator({ ...DEFAULT_SETTINGS })).to.not.equal(INVALID);
     expect(settingsValidator({ ...DEFAULT_SETTINGS, msRamp: [8, 2, 16] })).to.equal(INVALID);
     expect(settingsValidator({ ...DEFAULT_SETTINGS, meterStyle: 'pie' })).to.equal(INVALID);
-    // Stored before flashShifts existed: on by default.
+    // Stored before flashShifts existed: off, its default.
     const { flashShifts: _, ...older } = DEFAULT_SETTINGS;
-    expect(settingsValidator(older)).to.deep.include({ flashShifts: true });
+    expect(settingsValidator({ ...older, showLibraries: true })).to.deep.include({ flashShifts: false, showLibraries: true });
     expect(settingsValidator({ ...DEFAULT_SETTINGS, flashShifts: 'yes' })).to.equal(INVALID);
   });
 

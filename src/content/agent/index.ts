@@ -174,6 +174,8 @@ class Controller {
     this.settings = s === INVALID ? { ...DEFAULT_SETTINGS } : s;
     this.overlay.setSettings(this.settings);
     this.scheduleRender();
+    // Whether shifts are outlined as they happen is the agent's to know (it then looks for their causes at once).
+    if (this.mode !== 'off') this.pushConfig();
   }
 
   /** The one place a mode change lands, whatever asked for it. */
@@ -253,10 +255,12 @@ class Controller {
     // Commit counts each frame only while something reads them: a panel (its live strip) or a recording. Keys go over
     // under the same condition (the agent's registry, `wantKeys`).
     const commits = this.store.recorder !== null;
-    const key = `${this.mode}|${this.overlay.pinned}|${track}|${commits}|${wantBounds.join(',')}`;
+    // Shifts outlined as they happen (setting flashShifts): their causes are wanted at once.
+    const flash = this.settings.flashShifts && this.mode !== 'off';
+    const key = `${this.mode}|${this.overlay.pinned}|${track}|${commits}|${flash}|${wantBounds.join(',')}`;
     if (!force && key === this.lastConfigKey) return;
     this.lastConfigKey = key;
-    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track, commits });
+    this.page.send('config', { mode: this.mode, wantBounds, pinned: this.overlay.pinned, track, commits, flash });
   }
 
   private hitTest(x: number, y: number): Promise<number | null> {

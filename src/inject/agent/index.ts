@@ -34,7 +34,7 @@ const TYPES_INTERVAL_MS = 1000;
 /** API calls waiting for an answer, at most (the oldest goes). */
 const MAX_WAITERS = 1024;
 /** Before the content script's first config: off. */
-const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false };
+const OFF: AgentConfig = { mode: 'off', wantBounds: [], pinned: null, track: false, commits: false, flash: false };
 
 export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): AgentHandle | null {
   const win = window as Window & typeof globalThis;

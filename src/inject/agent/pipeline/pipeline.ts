@@ -323,6 +323,7 @@ export class Pipeline {
     this.track.enabled = cfg.track;
     // Interactions are built only while something reads them (the same readers); a reader now gets those waiting.
     this.vitals.wanted = cfg.commits;
+    this.vitals.flash = cfg.flash;
     if (cfg.commits !== this.registry.wantCommits) {
       this.registry.wantCommits = cfg.commits;
       // Keys go to the same readers as commit counts (registry `wantKeys`).
@@ -679,6 +680,8 @@ export class Pipeline {
       /** Interactions and layout shifts: entries handled, our ms on them in all, the most one entry took (ms). */
       vitalsEntries: this.vitals.handled,
       vitalsMs: this.vitals.ownMs,
+      // Shifts noted or settled, their causes not looked for yet (nothing read them).
+      vitalsShiftsWaiting: this.vitals.shifts.pending.length + this.vitals.shifts.settled.length,
       vitalsMaxMs: this.vitals.maxMs,
       /** 1 while the Performance panel track is written (DevTools open on the tab and the setting on). */
       track: this.track.enabled ? 1 : 0,

@@ -148,14 +148,12 @@ export class FrameLog implements CostSink {
   around(t: number, before: number, after: number): [LoggedFrame | null, LoggedFrame | null] {
     let prev: LoggedFrame | null = null;
     let next: LoggedFrame | null = null;
-    for (const f of this.frames) {
-      if (f.end <= t + 1) {
-        prev = f;
-      } else if (f.end <= t + after) {
-        next = f;
-        break;
-      }
-    }
+    // From the newest: a shift is looked for within a second of its frame.
+    const fs = this.frames;
+    let i = fs.length - 1;
+    while (i >= 0 && fs[i].end > t + 1) i--;
+    if (i >= 0) prev = fs[i];
+    if (i + 1 < fs.length && fs[i + 1].end <= t + after) next = fs[i + 1];
     if (prev !== null && (t - prev.end > before || (prev.next > 0 && prev.next <= t))) prev = null;
     return [prev, next];
   }

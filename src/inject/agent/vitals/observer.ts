@@ -17,11 +17,14 @@ import { ShiftBook, unquote, type ShiftEntry, type ShiftLookup } from './shifts'
 export const DURATION_THRESHOLD_MS = 16;
 /** The inputs an interaction begins with (Event Timing's interactions: taps, clicks, keys). */
 const INPUTS = ['pointerdown', 'keydown'] as const;
-/** Interactions touched are settled (and built, when read) this long after their first entry came; shifts resolved. */
+/**
+ * Interactions touched are settled (and built, when read) this long after their first entry came; shifts too (their
+ * frames looked for: the one after a shift may not be logged when it comes) while something reads them.
+ */
 const SETTLE_MS = 100;
 /**
- * While nothing reads them, interactions settle in bulk this long after the first came: well within what the logs keep
- * (the frame log's 240 measured frames, the long frames' 32), and one settle for a burst. Shifts keep SETTLE_MS.
+ * While nothing reads them, interactions and shifts settle in bulk this long after the first came: well within what
+ * the logs keep (the frame log's 240 measured frames, the long frames' 32), and one settle for a burst.
  */
 const SETTLE_UNREAD_MS = 1000;
 
@@ -102,7 +105,7 @@ export class VitalsObserver {
     const hasInteractions = types.includes('event') && typeof win.PerformanceEventTiming === 'function'
       && 'interactionId' in win.PerformanceEventTiming.prototype;
     if (hasInteractions) {
-      const po = new PO((list) => this.guard('vitals: events', () => this.onEvents(list.getEntries() as unknown as EventEntry[])));
+      const po = new PO((list) => this.guard('vitals: events', () => this.onEvents(list)));
       po.observe({ type: 'event', durationThreshold: DURATION_THRESHOLD_MS, buffered: false } as PerformanceObserverInit);
       for (const type of INPUTS) win.addEventListener(type, this.onInput, { capture: true, passive: true });
       if (types.includes('first-input')) po.observe({ type: 'first-input', buffered: false });
@@ -118,7 +121,7 @@ export class VitalsObserver {
       this.host.degrade('this browser reports no interactions (Event Timing with interactionId): no Interactions, no INP');
     }
     if (types.includes('layout-shift')) {
-      const po = new PO((list) => this.guard('vitals: shifts', () => this.onShifts(list.getEntries() as unknown as ShiftEntry[])));
+      const po = new PO((list) => this.guard('vitals: shifts', () => this.onShifts(list)));
       po.observe({ type: 'layout-shift', buffered: false });
       this.observers.push(po);
       win.addEventListener('load', this.onLoad, { capture: true, passive: true });
@@ -147,9 +150,11 @@ export class VitalsObserver {
     return typeof count === 'number' ? Math.max(0, count - this.countAtStart) : this.seen;
   }
 
-  private onEvents(entries: EventEntry[]): void {
+  /** Timed from the list's read: `getEntries()` makes the entries' objects, for us. */
+  private onEvents(list: PerformanceObserverEntryList): void {
     const t0 = this.host.now();
     try {
+      const entries = list.getEntries() as unknown as EventEntry[];
       const before = this.touched.size;
       this.interactions.note(entries, this.touched);
       if (this.touched.size > before && this.touchedAt === null) {
@@ -164,14 +169,16 @@ export class VitalsObserver {
     this.ownMs += this.host.now() - t0;
   }
 
-  private onShifts(entries: ShiftEntry[]): void {
+  private onShifts(list: PerformanceObserverEntryList): void {
     const t0 = this.host.now();
     try {
-      // Their causes are looked for SETTLE_MS later (the frame that holds what moved them may not be logged yet), in
-      // a batch asked for now: a shift is outlined on the page as it happens (setting flashShifts).
+      const entries = list.getEntries() as unknown as ShiftEntry[];
+      // Their frames are looked for later (the frame that holds what moved them may not be logged yet): SETTLE_MS
+      // later in a batch asked for now while something reads them (a shift is outlined on the page as it happens,
+      // setting flashShifts), else at the pipeline's next batch after SETTLE_UNREAD_MS.
       if (this.shifts.note(entries) && this.shiftsAt === null) {
         this.shiftsAt = t0;
-        this.host.wake(SETTLE_MS);
+        if (this.shiftsRead) this.host.wake(SETTLE_MS);
       }
     } catch (e) {
       this.host.debug('vitals: shifts', e);
@@ -179,14 +186,14 @@ export class VitalsObserver {
     this.ownMs += this.host.now() - t0;
   }
 
-  /** When the first interaction entry not settled yet came, and the first shift not resolved yet (null: none). */
+  /** When the first interaction entry not settled yet came, and the first shift not settled yet (null: none). */
   private touchedAt: number | null = null;
   private shiftsAt: number | null = null;
 
   /**
-   * Whether something reads interactions now (a DevTools panel or a recording: the content agent's `commits`). While
-   * nothing does, an interaction is only settled (its frames kept), not built: `take` builds the ones waiting when a
-   * reader comes, or when an API call asks (`take(true)`).
+   * Whether something reads interactions and shifts now (a DevTools panel or a recording: the content agent's
+   * `commits`). While nothing does, an interaction or a shift is only settled (its frames kept), not built: `take`
+   * builds the ones waiting when a reader comes, or when an API call asks (`take(true)`).
    */
   get wanted(): boolean {
     return this.wantedNow;
@@ -195,46 +202,61 @@ export class VitalsObserver {
   set wanted(on: boolean) {
     if (on === this.wantedNow) return;
     this.wantedNow = on;
-    if (on && (this.interactions.stale || this.touchedAt !== null)) this.host.wake(0);
+    if (on && (this.interactions.stale || this.touchedAt !== null || this.shifts.settled.length > 0 || this.shiftsAt !== null)) this.host.wake(0);
+  }
+
+  /** Whether shifts are outlined on the page as they happen (the content agent's `flash`: setting flashShifts, overlay on). */
+  set flash(on: boolean) {
+    if (on === this.flashNow) return;
+    this.flashNow = on;
+    if (on && (this.shifts.settled.length > 0 || this.shiftsAt !== null)) this.host.wake(0);
   }
 
   private wantedNow = false;
+  private flashNow = false;
+
+  /** Something reads shifts as they come: a panel, a recording, or the overlay's outline. */
+  private get shiftsRead(): boolean {
+    return this.wantedNow || this.flashNow;
+  }
 
   /**
    * What waits, for the records batch being posted (the pipeline's flush, our own time already): the interactions
    * whose entries came SETTLE_MS ago (SETTLE_UNREAD_MS while nothing reads them; at once for `force`: an API call
-   * reads them next), built when something reads them; the shifts that came SETTLE_MS ago (always: their causes
-   * need the frames after them), their causes looked for. Undefined when there is nothing to hand over; what is not
-   * due yet waits for a later batch, asked for when something waits for it.
+   * reads them next), built when something reads them; the shifts that came SETTLE_MS ago (SETTLE_UNREAD_MS while
+   * nothing reads them; never sooner, even for `force`: their causes need the frames after them), their frames looked
+   * for, and their moved components and causes when something reads them. Undefined when there is nothing to hand
+   * over; what is not due yet waits for a later batch, asked for when something reads it.
    */
   take(force = false): VitalsDelta | undefined {
     if (this.win === null) return undefined;
     const build = force || this.wantedNow;
-    if (this.touchedAt === null && this.shiftsAt === null && !(build && this.interactions.stale)) return undefined;
+    const buildShifts = build || this.flashNow;
+    const builds = (build && this.interactions.stale) || (buildShifts && this.shifts.settled.length > 0);
+    if (this.touchedAt === null && this.shiftsAt === null && !builds) return undefined;
     const t0 = this.host.now();
     const settleIn = this.touchedAt === null || force ? 0 : (build ? SETTLE_MS : SETTLE_UNREAD_MS) - (t0 - this.touchedAt);
-    const resolveIn = this.shiftsAt === null ? 0 : SETTLE_MS - (t0 - this.shiftsAt);
+    const resolveIn = this.shiftsAt === null ? 0 : (buildShifts ? SETTLE_MS : SETTLE_UNREAD_MS) - (t0 - this.shiftsAt);
     if (settleIn > 0 && build) this.host.wake(settleIn);
-    if (resolveIn > 0) this.host.wake(resolveIn);
+    if (resolveIn > 0 && buildShifts) this.host.wake(resolveIn);
     const settle = this.touchedAt !== null && settleIn <= 0;
     const resolve = this.shiftsAt !== null && resolveIn <= 0;
-    if (!settle && !resolve && !(build && this.interactions.stale)) return undefined;
+    if (!settle && !resolve && !builds) return undefined;
     let delta: VitalsDelta | undefined;
     let n = 0;
     try {
-      let shifts: LayoutShift[] = [];
       if (resolve) {
         this.shiftsAt = null;
-        shifts = this.shifts.resolve(this.log, this.host);
+        n += this.shifts.settle(this.log);
       }
       if (settle) {
         this.touchedAt = null;
         const fresh = this.interactions.settle(this.touched, this.log, this.loafs);
         this.touched.clear();
         this.seen += fresh;
-        n = fresh;
+        n += fresh;
       }
-      n += shifts.length;
+      const shifts: LayoutShift[] = buildShifts ? this.shifts.build(this.host) : [];
       const interactions = build ? this.interactions.build(this.host) : [];
       if (interactions.length > 0 || shifts.length > 0) {
         delta = { interactions, inp: this.interactions.inp(this.interactionCount()), shifts, cls: this.shifts.cls };

@@ -46,45 +46,73 @@ function aboveOrAround(a: Node, b: Node): boolean {
 interface Pending {
   value: number;
   time: number;
-  nodes: Node[];
+  /** The entry, whose sources (the moved nodes) are read only when the shift is built. */
+  entry: ShiftEntry;
+}
+
+/** A shift whose frames are known (`settle`), its moved components and cause not looked for yet (`build`). */
+interface Settled extends Pending {
+  prev: LoggedFrame | null;
+  next: LoggedFrame | null;
 }
 
 export class ShiftBook {
   readonly list: LayoutShift[] = [];
-  /** Shifts noted, their causes not looked for yet: the frame that holds them may not be logged when they come. */
-  /** Noted, not resolved yet. */
+  /** Noted, their frames not looked for yet: the frame that holds what moved them may not be logged when they come. */
   pending: Pending[] = [];
+  /** Their frames found, waiting for something to read them (`build`). */
+  settled: Settled[] = [];
   private sessionValue = 0;
   private sessionFirst = 0;
   private sessionLast = 0;
   cls: number | null = null;
 
-  /** Folds entries into CLS and keeps them for `resolve`; true when any counted (no recent input). */
+  /** Folds entries into CLS and keeps them for `settle`; true when any counted (no recent input). */
   note(entries: readonly ShiftEntry[]): boolean {
     let counted = false;
     for (const e of entries) {
       if (e.hadRecentInput) continue;
+      const value = e.value, time = e.startTime;
       // Session windows, as web-vitals: within 1 s of the last shift and 5 s of the first, or a new window.
-      if (this.sessionValue > 0 && e.startTime - this.sessionLast < 1000 && e.startTime - this.sessionFirst < 5000) {
-        this.sessionValue += e.value;
+      if (this.sessionValue > 0 && time - this.sessionLast < 1000 && time - this.sessionFirst < 5000) {
+        this.sessionValue += value;
       } else {
-        this.sessionValue = e.value;
-        this.sessionFirst = e.startTime;
+        this.sessionValue = value;
+        this.sessionFirst = time;
       }
-      this.sessionLast = e.startTime;
+      this.sessionLast = time;
       if (this.cls === null || this.sessionValue > this.cls) this.cls = this.sessionValue;
-      const nodes = (e.sources ?? []).map((s) => s.node ?? null).filter((n): n is Node => n !== null);
-      if (this.pending.length < MAX_SHIFTS) this.pending.push({ value: e.value, time: e.startTime, nodes });
+      if (this.pending.length < MAX_SHIFTS) this.pending.push({ value, time, entry: e });
       counted = true;
     }
     return counted;
   }
 
-  /** The noted shifts' moved components and causes, against the frame log as it is now; returns the new records. */
-  resolve(log: FrameLog, lookup: ShiftLookup): LayoutShift[] {
-    const out: LayoutShift[] = [];
+  /** The noted shifts' frames, from the frame log as it is now (it forgets them after a few seconds); how many. */
+  settle(log: FrameLog): number {
+    const n = this.pending.length;
     for (const p of this.pending) {
-      const nodes = p.nodes.filter((n) => n.isConnected);
+      const [prev, next] = log.around(p.time, FRAME_BEFORE_MS, FRAME_AFTER_MS);
+      (p as Settled).prev = prev;
+      (p as Settled).next = next;
+      this.settled.push(p as Settled);
+    }
+    this.pending = [];
+    while (this.settled.length > MAX_SHIFTS) this.settled.shift();
+    return n;
+  }
+
+  /** The settled shifts' moved components and causes; returns the new records. */
+  build(lookup: ShiftLookup): LayoutShift[] {
+    const out: LayoutShift[] = [];
+    for (const p of this.settled) {
+      // Its moved nodes still in the document (the attribution's `node` is null for one that is not).
+      const nodes: Node[] = [];
+      const sources = p.entry.sources;
+      if (sources) for (let i = 0; i < sources.length; i++) {
+        const n = sources[i].node;
+        if (n && n.isConnected) nodes.push(n);
+      }
       const shifted: ComponentRef[] = [];
       const ids = new Set<number>();
       for (const n of nodes) {
@@ -94,16 +122,21 @@ export class ShiftBook {
           shifted.push({ id, name: clip(lookup.nameOf(id)) });
         }
       }
-      const [prev, next] = log.around(p.time, FRAME_BEFORE_MS, FRAME_AFTER_MS);
       // The frame before, else the one after; the document's images (a scan) only when neither frame explains it.
-      const cause = frameCause(prev, nodes, ids, lookup) ?? frameCause(next, nodes, ids, lookup) ?? imageCause(nodes, lookup, p.time);
+      const cause = frameCause(p.prev, nodes, ids, lookup) ?? frameCause(p.next, nodes, ids, lookup) ?? imageCause(nodes, lookup, p.time);
       const record: LayoutShift = { value: p.value, time: p.time, shifted, cause };
       this.list.push(record);
       out.push(record);
     }
-    this.pending = [];
+    this.settled = [];
     while (this.list.length > MAX_SHIFTS) this.list.shift();
     return out;
+  }
+
+  /** Both: the noted shifts' frames, moved components and causes, against the frame log as it is now. */
+  resolve(log: FrameLog, lookup: ShiftLookup): LayoutShift[] {
+    this.settle(log);
+    return this.build(lookup);
   }
 
   /** Both steps at once (tests). */
@@ -116,6 +149,7 @@ export class ShiftBook {
   clear(): void {
     this.list.length = 0;
     this.pending = [];
+    this.settled = [];
     this.sessionValue = 0;
     this.sessionFirst = 0;
     this.sessionLast = 0;

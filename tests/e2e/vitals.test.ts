@@ -176,6 +176,8 @@ describe('interactions and layout shifts (e2e)', function () {
   });
 
   it('with nothing reading them (no outline, no panel, no recording) a shift waits as it came; the API builds it, cause and all', async () => {
+    // The settings (the outline off again) and the recording's end reach the agent through the content script.
+    await waitFor(async () => (await lc.internals(page)).vitalsShiftsRead === 0, { what: 'nothing reading shifts' });
     const n0 = (await snap()).shifts.length;
     const r0 = (await ref()).shifts.length;
     // Page code takes Promo's added paragraph out again: Feed moves up.
@@ -185,7 +187,8 @@ describe('interactions and layout shifts (e2e)', function () {
     await sleep(1200);
     await page.evaluate(() => document.body.appendChild(document.createElement('i')).remove());
     await sleep(300);
-    expect((await lc.internals(page)).vitalsShiftsWaiting, 'noted and settled, its cause not looked for').to.equal(1);
+    const st = await lc.internals(page);
+    expect(st.vitalsShiftsWaiting, `noted and settled, its cause not looked for (${JSON.stringify(st)})`).to.equal(1);
     const s = await snap();
     expect((await lc.internals(page)).vitalsShiftsWaiting).to.equal(0);
     expect(s.shifts).to.have.length(n0 + 1);

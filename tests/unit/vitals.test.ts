@@ -121,10 +121,11 @@ describe('layout shifts (issue 46)', () => {
   const root = new FakeNode(0);
   const banner = new FakeNode(10, root);
   const feed = new FakeNode(20, root);
-  const hosts = new Map<number, FakeNode>([[1, root], [2, banner], [3, feed]]);
+  const gallery = new FakeNode(15, root);
+  const hosts = new Map<number, FakeNode>([[1, root], [2, banner], [3, feed], [4, gallery]]);
   const look: ShiftLookup = {
     ownerOf: (n) => [...hosts].find(([, h]) => h === (n as unknown as FakeNode))?.[0] ?? 0,
-    nameOf: (id) => ['', 'App', 'Banner', 'Feed'][id] ?? `C${id}`,
+    nameOf: (id) => ['', 'App', 'Banner', 'Feed', 'Gallery'][id] ?? `C${id}`,
     hostOf: (id) => (hosts.get(id) as unknown as Element) ?? null,
     imageLoadedAt: () => null,
   };
@@ -218,6 +219,31 @@ describe('layout shifts (issue 46)', () => {
     expect(late(1060, 1030)).to.equal(undefined);
     // Nothing of ours for 300 ms: a frame we never saw.
     expect(late(1300, null)).to.equal(undefined);
+  });
+
+  it('a frame measured well before the shift against the one after it: the stronger cause wins (its own frame was not measured in time)', () => {
+    let log!: FrameLog;
+    // 60 ms before: Banner only laid out again (layout alone); after: Gallery re-rendered (a commit) — Gallery.
+    const b1 = new ShiftBook();
+    log = new FrameLog();
+    frame(log, 900, 1000, [[2, 0, 3, 0]]);
+    frame(log, 1070, 1080, [[4, 0, 1, 0]], [4], [], [4]);
+    b1.note([{ value: 0.05, startTime: 1060, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+    expect(b1.resolve(log, look)[0].cause?.name).to.equal('Gallery');
+    // The same 60 ms before, Banner mounted: the mount wins (a late stamp of its own frame).
+    const b2 = new ShiftBook();
+    log = new FrameLog();
+    frame(log, 900, 1000, [], [], [2], []);
+    frame(log, 1070, 1080, [[4, 0, 1, 0]], [4], [], [4]);
+    b2.note([{ value: 0.05, startTime: 1060, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+    expect(b2.resolve(log, look)[0].cause?.name).to.equal('Banner');
+    // Measured 5 ms before: that frame's cause, whatever comes after.
+    const b3 = new ShiftBook();
+    log = new FrameLog();
+    frame(log, 990, 1000, [[2, 0, 3, 0]]);
+    frame(log, 1070, 1080, [[4, 0, 1, 0]], [4], [], [4]);
+    b3.note([{ value: 0.05, startTime: 1005, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+    expect(b3.resolve(log, look)[0].cause?.name).to.equal('Banner');
   });
 });
 

@@ -682,6 +682,8 @@ export class Pipeline {
       vitalsMs: this.vitals.ownMs,
       // Shifts noted or settled, their causes not looked for yet (nothing read them).
       vitalsShiftsWaiting: this.vitals.shifts.pending.length + this.vitals.shifts.settled.length,
+      /** 1 while shifts are read as they come (a panel, a recording, the outline): their causes looked for at once. */
+      vitalsShiftsRead: this.vitals.shiftsRead ? 1 : 0,
       vitalsMaxMs: this.vitals.maxMs,
       /** 1 while the Performance panel track is written (DevTools open on the tab and the setting on). */
       track: this.track.enabled ? 1 : 0,

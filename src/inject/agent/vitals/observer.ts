@@ -216,7 +216,7 @@ export class VitalsObserver {
   private flashNow = false;
 
   /** Something reads shifts as they come: a panel, a recording, or the overlay's outline. */
-  private get shiftsRead(): boolean {
+  get shiftsRead(): boolean {
     return this.wantedNow || this.flashNow;
   }
 

@@ -34,6 +34,12 @@ export interface ShiftLookup extends VitalsLookup {
  * the nodes; the next measured frame holds what changed before it).
  */
 const FRAME_BEFORE_MS = 250;
+/**
+ * A frame measured this near before the shift is surely its own; one further back may be (a late stamp) or may be an
+ * older frame, the shift's own not measured before it (the next one holds what changed): then the stronger cause of
+ * the two wins (a mount over a change, a change over layout alone), the one before on a tie.
+ */
+const FRAME_SURE_MS = 20;
 const FRAME_AFTER_MS = 500;
 const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
 
@@ -123,7 +129,14 @@ export class ShiftBook {
         }
       }
       // The frame before, else the one after; the document's images (a scan) only when neither frame explains it.
-      const cause = frameCause(p.prev, nodes, ids, lookup) ?? frameCause(p.next, nodes, ids, lookup) ?? imageCause(nodes, lookup, p.time);
+      let cause: ShiftCause | null;
+      if (p.prev !== null && p.time - p.prev.end <= FRAME_SURE_MS) {
+        cause = frameCause(p.prev, nodes, ids, lookup) ?? frameCause(p.next, nodes, ids, lookup);
+      } else {
+        const before = frameCause(p.prev, nodes, ids, lookup), after = frameCause(p.next, nodes, ids, lookup);
+        cause = before === null || (after !== null && strength(after) > strength(before)) ? after : before;
+      }
+      cause ??= imageCause(nodes, lookup, p.time);
       const record: LayoutShift = { value: p.value, time: p.time, shifted, cause };
       this.list.push(record);
       out.push(record);
@@ -166,6 +179,11 @@ export class ShiftBook {
 export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup,
   at: number): ShiftCause | null {
   return frameCause(frame, moved, movedIds, lookup) ?? imageCause(moved, lookup, at);
+}
+
+/** How strong a cause's evidence is: a mount (3), a change by a commit or by page code (2), layout alone or a font (1). */
+function strength(c: ShiftCause): number {
+  return c.reason.startsWith('mounted') ? 3 : c.reason.startsWith('re-rendered') || c.reason.includes('outside React') ? 2 : 1;
 }
 
 /** The cause in the frame's own log (mounts, DOM changes, a font swap), or null. */

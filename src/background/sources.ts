@@ -35,6 +35,8 @@ interface ScriptText {
   lines: number[] | null;
   /** Whether it holds modules given to `eval` as strings (webpack's eval devtools), found on first use. */
   evals?: boolean;
+  /** Which fetch of its URL this is: a script fetched again has its map read again too. */
+  gen?: number;
 }
 
 type Fetcher = (url: string, withCookies: boolean) => Promise<{ ok: boolean; status: number; text: string; header: (name: string) => string | null }>;
@@ -208,6 +210,7 @@ function originalLine(map: TraceMap, source: string, line: number): string | nul
 
 export class SourceLocator {
   private scripts = new Map<string, Promise<ScriptText>>();
+  private fetches = 0;
   private maps = new Map<string, Promise<TraceMap | string>>();
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -230,11 +233,13 @@ export class SourceLocator {
     }
   }
 
-  private script(url: string, inline: string | null, origin: string | null): Promise<ScriptText> {
+  /** `fresh`: fetched again, whatever is cached (a hot update rewrote it under the same URL). */
+  private script(url: string, inline: string | null, origin: string | null, fresh = false): Promise<ScriptText> {
     const how = this.allowed(url, origin);
     const key = inline === null ? `${how.cookies ? 1 : 0} ${url}` : `${url}\u0000${inline.length}`;
-    let p = this.scripts.get(key);
+    let p = fresh ? undefined : this.scripts.get(key);
     if (!p) {
+      const gen = ++this.fetches;
       p = (async (): Promise<ScriptText> => {
         if (inline !== null) return { text: inline, mapUrl: mapUrlOf(inline, url), error: null, lines: null };
         if (!how.ok) return { text: null, mapUrl: null, error: 'only http(s) scripts are read', lines: null };
@@ -242,7 +247,7 @@ export class SourceLocator {
           const r = await this.fetcher(url, how.cookies);
           if (!r.ok) return { text: null, mapUrl: null, error: `the script answered HTTP ${r.status}`, lines: null };
           if (r.text.length > MAX_SCRIPT_BYTES) return { text: null, mapUrl: null, error: `the script is over ${MAX_SCRIPT_BYTES >> 20} MB`, lines: null };
-          return { text: r.text, mapUrl: mapUrlOf(r.text, url, r.header('SourceMap') ?? r.header('X-SourceMap')), error: null, lines: null };
+          return { text: r.text, mapUrl: mapUrlOf(r.text, url, r.header('SourceMap') ?? r.header('X-SourceMap')), error: null, lines: null, gen };
         } catch (e) {
           return { text: null, mapUrl: null, error: `the script could not be fetched (${(e as Error).message})`, lines: null };
         }
@@ -253,10 +258,10 @@ export class SourceLocator {
   }
 
   /** `base`: the script's URL, which an inline (data:) map's relative sources are resolved against. */
-  private map(url: string, origin: string | null, base: string): Promise<TraceMap | string> {
+  private map(url: string, origin: string | null, base: string, gen = 0): Promise<TraceMap | string> {
     const how = this.allowed(url, origin);
     const inline = url.startsWith('data:');
-    const key = `${how.cookies ? 1 : 0} ${url.length > 300 ? `${url.slice(0, 200)}…${url.length}` : url}${inline ? ` ${base}` : ''}`;
+    const key = `${how.cookies ? 1 : 0} ${url.length > 300 ? `${url.slice(0, 200)}…${url.length}` : url}${inline ? ` ${base}` : ` ${gen}`}`;
     let p = this.maps.get(key);
     if (!p) {
       p = (async (): Promise<TraceMap | string> => {
@@ -302,6 +307,21 @@ export class SourceLocator {
     }
     const out: LocatedType[] = [];
     const left = new Map(req.types.map((t) => [t.typeId, t]));
+    // A hot update's new function, first in the script its creation stack names, read again: a hot update that keeps a
+    // chunk's URL (Turbopack under `next dev`) rewrites the file, and the text cached (or a definition moved down,
+    // whose text is the old one's) would place it where it was.
+    const refetched = new Set<string>();
+    for (const [typeId, t] of left) {
+      if (!t.hot || t.hint?.kind !== 'stack' || !this.allowed(t.hint.url, origin).ok) continue;
+      const fresh = !refetched.has(t.hint.url);
+      refetched.add(t.hint.url);
+      const st = await this.script(t.hint.url, null, origin, fresh);
+      const at = st.text?.indexOf(t.text) ?? -1;
+      if (at >= 0) {
+        left.delete(typeId);
+        out.push(await this.placed(typeId, t.text, t.hint.url, st, at, origin));
+      }
+    }
     for (let i = req.scripts.length - 1; i >= 0; i--) {
       const s0 = req.scripts[i];
       if (left.size === 0) break;
@@ -320,49 +340,30 @@ export class SourceLocator {
           at = st.text?.indexOf(t.text) ?? -1;
           if (at < 0) continue;
         }
-        const scriptText = st.text!;
         left.delete(typeId);
-        st.lines ??= lineStarts(scriptText);
-        const gen = lineColumn(st.lines, at);
-        const result: LocatedType = {
-          typeId, url: s.url, line: gen.line, column: gen.column, state: 'no-map', file: displayFile(s.url), fileUrl: s.url,
-          fileLine: gen.line, fileColumn: gen.column, originalName: null, why: null,
-        };
-        if (st.mapUrl !== null) {
-          const map = await this.map(st.mapUrl, origin, s.url);
-          if (typeof map === 'string') {
-            result.state = 'map-error';
-            result.why = map;
-          } else {
-            const pos = originalPositionFor(map, { line: gen.line, column: gen.column });
-            const nameAt = nameOffset(scriptText, at, t.text);
-            const named = nameAt >= 0 ? originalPositionFor(map, lineColumn(st.lines, nameAt)) : null;
-            const orig = pos.source !== null ? pos : named && named.source !== null ? named : null;
-            if (orig && orig.source !== null && orig.line !== null) {
-              result.state = 'mapped';
-              result.fileUrl = orig.source;
-              result.file = displayFile(orig.source);
-              result.fileLine = orig.line;
-              result.fileColumn = orig.column ?? 0;
-              // The map's names entry at the function's name; else the original source's declaration there.
-              let name = named?.name ?? null;
-              if (name === null && pos.source !== null && pos.line !== null) {
-                const text = originalLine(map, pos.source, pos.line);
-                if (text !== null) name = declaredName(text, pos.column ?? 0) ?? (pos.column ? null : lineDeclaration(text));
-              }
-              result.originalName = name;
-            } else {
-              result.state = 'map-error';
-              result.why = 'the source map has no mapping for it';
-            }
+        out.push(await this.placed(typeId, t.text, s.url, st, at, origin));
+      }
+    }
+    // In the script its creation stack names (a module eval'd with a `sourceURL`, in no <script> element): as cached,
+    // else fetched again once (rewritten since it was read).
+    next: for (const [typeId, t] of left) {
+      if (t.hint?.kind === 'stack' && this.allowed(t.hint.url, origin).ok) {
+        for (const fresh of [false, true]) {
+          if (fresh && refetched.has(t.hint.url)) break;
+          if (fresh) refetched.add(t.hint.url);
+          const st = await this.script(t.hint.url, null, origin, fresh);
+          const at = st.text?.indexOf(t.text) ?? -1;
+          if (at >= 0) {
+            left.delete(typeId);
+            out.push(await this.placed(typeId, t.text, t.hint.url, st, at, origin));
+            continue next;
           }
         }
-        out.push(result);
       }
     }
     for (const [typeId, t] of left) {
       if (t.hint) {
-        out.push(await this.fromHint(typeId, t.hint, origin));
+        out.push(await this.fromHint(typeId, t.hint, origin, t.text));
         continue;
       }
       out.push({
@@ -373,12 +374,53 @@ export class SourceLocator {
     return out;
   }
 
+  /** A type found at `at` in the script `url` (its text `st`): its line and column there, mapped when it names a map. */
+  private async placed(typeId: number, fnText: string, url: string, st: ScriptText, at: number, origin: string | null): Promise<LocatedType> {
+    const scriptText = st.text!;
+    st.lines ??= lineStarts(scriptText);
+    const gen = lineColumn(st.lines, at);
+    const result: LocatedType = {
+      typeId, url, line: gen.line, column: gen.column, state: 'no-map', file: displayFile(url), fileUrl: url,
+      fileLine: gen.line, fileColumn: gen.column, originalName: null, why: null,
+    };
+    if (st.mapUrl !== null) {
+      const map = await this.map(st.mapUrl, origin, url, st.gen);
+      if (typeof map === 'string') {
+        result.state = 'map-error';
+        result.why = map;
+      } else {
+        const pos = originalPositionFor(map, { line: gen.line, column: gen.column });
+        const nameAt = nameOffset(scriptText, at, fnText);
+        const named = nameAt >= 0 ? originalPositionFor(map, lineColumn(st.lines, nameAt)) : null;
+        const orig = pos.source !== null ? pos : named && named.source !== null ? named : null;
+        if (orig && orig.source !== null && orig.line !== null) {
+          result.state = 'mapped';
+          result.fileUrl = orig.source;
+          result.file = displayFile(orig.source);
+          result.fileLine = orig.line;
+          result.fileColumn = orig.column ?? 0;
+          // The map's names entry at the function's name; else the original source's declaration there.
+          let name = named?.name ?? null;
+          if (name === null && pos.source !== null && pos.line !== null) {
+            const text = originalLine(map, pos.source, pos.line);
+            if (text !== null) name = declaredName(text, pos.column ?? 0) ?? (pos.column ? null : lineDeclaration(text));
+          }
+          result.originalName = name;
+        } else {
+          result.state = 'map-error';
+          result.why = 'the source map has no mapping for it';
+        }
+      }
+    }
+    return result;
+  }
+
   /**
    * A type whose text is in no script, placed by React's debug information (docs/SOURCES.md): `source` is already the
    * original file; a `stack` frame's position is in a generated script, mapped when that script can be read and names
    * a map (a Vite module, an eval'd bundle with a sourceURL), else shown as the frame gives it (webpack-internal://).
    */
-  private async fromHint(typeId: number, hint: DebugHint, origin: string | null): Promise<LocatedType> {
+  private async fromHint(typeId: number, hint: DebugHint, origin: string | null, fnText: string | null = null): Promise<LocatedType> {
     const why = 'from React\'s debug information: where its first element is created';
     const result: LocatedType = {
       typeId, url: null, line: 0, column: 0, state: 'react-debug', file: displayFile(hint.url), fileUrl: hint.url,
@@ -389,8 +431,13 @@ export class SourceLocator {
     result.line = hint.line;
     result.column = result.fileColumn;
     const st = await this.script(hint.url, null, origin);
+    // Read, and the function is not in it: the code that ran is not this script's (Turbopack evaluates a hot update's
+    // code under its chunk's URL, with a map of its own that only the page saw). Its map would place it wrongly.
+    if (fnText !== null && st.text !== null && !st.text.includes(fnText)) {
+      return { ...result, why: `${why}; its code is not in the script its stack names (code evaluated under that script's URL, such as a hot update): the generated line, not mapped` };
+    }
     if (st.mapUrl === null) return result;
-    const map = await this.map(st.mapUrl, origin, hint.url);
+    const map = await this.map(st.mapUrl, origin, hint.url, st.gen);
     if (typeof map === 'string') return { ...result, why: `${why}; ${map}` };
     const pos = originalPositionFor(map, { line: hint.line, column: result.fileColumn });
     if (pos.source === null || pos.line === null) return result;

@@ -19,7 +19,7 @@ import type { DirtiedBy, OutsideMeasurement, SelfCost } from './snapshot';
 import { dirtiedByValidator } from './dirtied';
 import { vitalsValidator, type Vitals, type VitalsDelta } from './vitals';
 import { pair, recordingValidator, type Recording } from './recording';
-import { debugHintValidator, locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, type LocatedType, type LocateRequest, type TypeText } from './sources';
+import { debugHintValidator, locatedValidator, locateRequestValidator, MAX_TYPE_TEXT, optionalBool, type LocatedType, type LocateRequest, type TypeText } from './sources';
 import { parseWith } from './guard';
 import {
   anyValue, arrayOf, bool, INVALID, isRecord, nullable, num, numArray, oneOf, str, validItemsOf, type Validator,
@@ -477,7 +477,7 @@ export const validators = {
     dirtied: isRecord({ id, items: arrayOf(dirtiedByValidator, 5), boundary: nullable(str(200)), alone: aloneFrames }),
     stack: isRecord({ id, ms, stack: str(4096), after: writers }),
     types: isRecord({
-      types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9), hint: debugHintValidator }), 2000),
+      types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), length: num(0, 1e9), hint: debugHintValidator, hot: optionalBool }), 2000),
       members: validItemsOf(pair, 20_000),
     }),
   } satisfies Validators<PageToContent>,

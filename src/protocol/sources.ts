@@ -2,7 +2,7 @@
  * Source locations of component types (issue 15; docs/SOURCES.md): what the content script asks the worker to find
  * (`locate`) and what comes back (`located`). The function texts and scripts come from the page: data, capped.
  */
-import { INVALID, isRecord, nullable, num, oneOf, str, validItemsOf, type Validator } from './validate';
+import { bool, INVALID, isRecord, nullable, num, oneOf, str, validItemsOf, type Validator } from './validate';
 
 /**
  * React's own debug information about where a component's first element is created, for development builds whose
@@ -24,6 +24,11 @@ export interface TypeText {
   text: string;
   length: number;
   hint: DebugHint | null;
+  /**
+   * Typed again because a hot update replaced its component's function: the scripts the worker has cached may hold the
+   * old code under the same URL (Turbopack), so the one its stack names is read again first.
+   */
+  hot?: boolean;
 }
 export const MAX_TYPE_TEXT = 2000;
 export const MAX_HINT_URL = 2048;
@@ -55,7 +60,7 @@ export const MAX_LOCATE_SCRIPTS = 200;
 export const MAX_INLINE_SCRIPT = 2 * 1024 * 1024;
 
 export interface LocateRequest {
-  types: { typeId: number; text: string; hint: DebugHint | null }[];
+  types: { typeId: number; text: string; hint: DebugHint | null; hot?: boolean }[];
   /** In document order; `inline` is an inline script's text (its URL is the document's plus #inline-n). */
   scripts: { url: string; inline: string | null }[];
 }
@@ -92,8 +97,11 @@ export const debugHintValidator: Validator<DebugHint | null> = (v) => {
   const r = v === undefined || v === null ? null : hint(v);
   return r === INVALID ? null : r;
 };
+/** A flag added later: absent is false. */
+export const optionalBool = (v: unknown): boolean | typeof INVALID => (v === undefined ? false : bool(v));
+
 export const locateRequestValidator: Validator<LocateRequest> = isRecord({
-  types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), hint: debugHintValidator }), MAX_LOCATE_TYPES),
+  types: validItemsOf(isRecord({ typeId: num(1, 2 ** 31), text: str(MAX_TYPE_TEXT), hint: debugHintValidator, hot: optionalBool }), MAX_LOCATE_TYPES),
   scripts: validItemsOf(isRecord({ url, inline: nullable(str(MAX_INLINE_SCRIPT)) }), MAX_LOCATE_SCRIPTS),
 });
 

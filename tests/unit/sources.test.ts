@@ -142,7 +142,7 @@ describe('component sources: locating and mapping', () => {
   it('text in no script: React\'s debug information places it, mapped when the frame\'s script has a map', async () => {
     const map = { version: 3, sources: ['src/widget.tsx'], names: [], mappings: 'AAAA;AACA;AAEE' };
     const evald = `a\nb\nfunction Widget(){return jsx("div")}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(map)).toString('base64')}`;
-    const served: Record<string, string> = { [`${ORIGIN}/chunk.txt`]: evald };
+    const served: Record<string, string> = { [`${ORIGIN}/chunk.txt`]: evald, [`${ORIGIN}/other.txt`]: evald.replace('Widget', 'Gadget') };
     const loc = new SourceLocator(async (url) => (served[url] !== undefined
       ? { ok: true, status: 200, text: served[url], header: () => null } : { ok: false, status: 404, text: '', header: () => null }));
     const text = 'function Widget(){return jsx("div")}';
@@ -154,13 +154,20 @@ describe('component sources: locating and mapping', () => {
         { typeId: 2, text, hint: { kind: 'stack', url: `${ORIGIN}/chunk.txt`, line: 3, column: 19 } },
         // webpack-internal:// (eval-source-map): shown as the frame gives it, nothing fetched.
         { typeId: 3, text, hint: { kind: 'stack', url: 'webpack-internal:///./src/grid/cell.tsx', line: 40, column: 3 } },
+        // A frame in a script that does not hold the function: code evaluated under its URL (a hot update).
+        { typeId: 5, text, hint: { kind: 'stack', url: `${ORIGIN}/other.txt`, line: 3, column: 19 } },
       ],
       scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-nomap.js`, inline: null }],
     }, `${ORIGIN}/`);
-    expect(r[0]).to.include({ state: 'react-debug', file: 'home/me/app/src/widget.tsx', fileLine: 12, fileColumn: 4, url: null });
-    // Generated line 3 maps to the original line 4, column 2 (AAEE: two lines and two columns on).
-    expect(r[1]).to.include({ state: 'react-debug', file: 'src/widget.tsx', fileUrl: `${ORIGIN}/src/widget.tsx`, fileLine: 4, fileColumn: 2, url: `${ORIGIN}/chunk.txt`, line: 3 });
-    expect(r[2]).to.include({ state: 'react-debug', file: 'src/grid/cell.tsx', fileLine: 40, fileUrl: 'webpack-internal:///./src/grid/cell.tsx' });
+    expect(r.find((x) => x.typeId === 1)).to.include({ state: 'react-debug', file: 'home/me/app/src/widget.tsx', fileLine: 12, fileColumn: 4, url: null });
+    // The frame's script holds the function's text: placed there by it (the definition, not the first element), and
+    // mapped: generated line 3 maps to the original line 4, column 2 (AAEE: two lines and two columns on).
+    const by = new Map(r.map((x) => [x.typeId, x]));
+    expect(by.get(2)).to.include({ state: 'mapped', file: 'src/widget.tsx', fileUrl: `${ORIGIN}/src/widget.tsx`, fileLine: 4, fileColumn: 2, url: `${ORIGIN}/chunk.txt`, line: 3 });
+    expect(by.get(3)).to.include({ state: 'react-debug', file: 'src/grid/cell.tsx', fileLine: 40, fileUrl: 'webpack-internal:///./src/grid/cell.tsx' });
+    // Not in the frame's script: its line as the frame gives it, not mapped through a map of other code.
+    expect(by.get(5)).to.include({ state: 'react-debug', url: `${ORIGIN}/other.txt`, line: 3, fileLine: 3, file: 'other.txt' });
+    expect(by.get(5)!.why).to.match(/not in the script its stack names/);
     // Found in a script, the text wins over the hint.
     const bundle = fs.readFileSync(path.join(BUILD, 'sources-r19-nomap.js'), 'utf8');
     const [found] = await new SourceLocator(fetcher).locate({
@@ -168,6 +175,28 @@ describe('component sources: locating and mapping', () => {
       scripts: [{ url: `${ORIGIN}/build/fixtures/sources-r19-nomap.js`, inline: null }],
     }, `${ORIGIN}/`);
     expect(found.state).to.equal('no-map');
+  });
+
+  it('a hot update that keeps its chunk\'s URL (Turbopack): the chunk and its map are read again, and the new function placed in them', async () => {
+    const mapOf = (mappings: string): string => JSON.stringify({ version: 3, sources: ['app/panel.tsx'], names: [], mappings });
+    const before = 'x\nfunction Panel(){return jsx("p")}\n//# sourceMappingURL=chunk.js.map';
+    const after = 'x\ny\nfunction Panel(){return jsx("p", {id: 1})}\n//# sourceMappingURL=chunk.js.map';
+    const served: Record<string, string> = { [`${ORIGIN}/chunk.js`]: before, [`${ORIGIN}/chunk.js.map`]: mapOf('AAAA;AACA') };
+    let fetches = 0;
+    const loc = new SourceLocator(async (url) => {
+      fetches++;
+      return served[url] !== undefined ? { ok: true, status: 200, text: served[url], header: () => null } : { ok: false, status: 404, text: '', header: () => null };
+    });
+    const ask = (text: string, line: number) => loc.locate({ types: [{ typeId: 1, text, hint: { kind: 'stack', url: `${ORIGIN}/chunk.js`, line, column: 20 } }], scripts: [] }, `${ORIGIN}/`);
+    const [first] = await ask('function Panel(){return jsx("p")}', 2);
+    expect(first).to.include({ state: 'mapped', line: 2, fileLine: 2 });
+    // The edit: the file on the server now holds the new code two lines on, with a map of its own.
+    served[`${ORIGIN}/chunk.js`] = after;
+    served[`${ORIGIN}/chunk.js.map`] = mapOf('AAAA;AACA;AAEA');
+    const n = fetches;
+    const [second] = await ask('function Panel(){return jsx("p", {id: 1})}', 3);
+    expect(second).to.include({ state: 'mapped', line: 3, fileLine: 4 });
+    expect(fetches - n, 'the script and its map, once each').to.equal(2);
   });
 
   it('the frame that created an element: the one after React\'s, in V8 and Firefox formats; bad hints are dropped', () => {

@@ -61,7 +61,7 @@ export class SourceBook {
    * the worker's requests use these.
    */
   private readonly local = new Map<number, number>();
-  private readonly texts = new Map<number, { text: string; hint: DebugHint | null }>();
+  private readonly texts = new Map<number, { text: string; hint: DebugHint | null; hot: boolean }>();
   private readonly located = new Map<number, LocatedType>();
   private readonly asked = new Set<number>();
   /** Bumped whenever a type is located or all are forgotten: rows' names and sources may have changed (panel-feed.ts). */
@@ -82,7 +82,7 @@ export class SourceBook {
   onTypes(types: TypeText[]): boolean {
     for (const t of types) {
       const id = this.localType(t.typeId);
-      if (id !== 0) this.texts.set(id, { text: t.text, hint: t.hint });
+      if (id !== 0) this.texts.set(id, { text: t.text, hint: t.hint, hot: t.hot === true });
     }
     return this.texts.size > this.asked.size;
   }
@@ -93,7 +93,7 @@ export class SourceBook {
     for (const [typeId, t] of this.texts) {
       if (this.asked.has(typeId)) continue;
       this.asked.add(typeId);
-      types.push({ typeId, text: t.text, hint: t.hint });
+      types.push({ typeId, text: t.text, hint: t.hint, hot: t.hot });
       if (types.length >= MAX_LOCATE_TYPES) break;
     }
     return types.length === 0 ? null : { types, scripts: scripts() };

@@ -76,7 +76,7 @@ export class TypeSourcer {
       if (id > this.typedUpTo) continue;
       const e = this.src.entry(id);
       if (e === undefined) continue;
-      const t = this.typeId(e.handle, types);
+      const t = this.typeId(e.handle, types, true);
       if (t !== 0) members.push([id, t]);
       namesChanged = this.noteName(id) || namesChanged;
     }
@@ -117,7 +117,7 @@ export class TypeSourcer {
   }
 
   /** The type id of the handle's function, numbering a new one (its text joins `types`); 0: no function, or capped. */
-  private typeId(handle: object, types: TypeText[]): number {
+  private typeId(handle: object, types: TypeText[], hot = false): number {
     const fn = this.src.typeOf(handle);
     if (typeof fn !== 'function') return 0;
     let t = this.ids.get(fn);
@@ -129,7 +129,7 @@ export class TypeSourcer {
       const text = this.src.sourceOf(fn);
       // Native and bound functions have no text of their own to find.
       if (text !== null && !/\{\s*\[native code\]\s*\}$/.test(text)) {
-        types.push({ typeId: t, text: text.slice(0, MAX_TYPE_TEXT), length: text.length, hint: this.src.debugOf(handle) });
+        types.push({ typeId: t, text: text.slice(0, MAX_TYPE_TEXT), length: text.length, hint: this.src.debugOf(handle), hot });
       }
     }
     return t;

@@ -187,7 +187,10 @@ describe('component sources: locating and mapping', () => {
       fetches++;
       return served[url] !== undefined ? { ok: true, status: 200, text: served[url], header: () => null } : { ok: false, status: 404, text: '', header: () => null };
     });
-    const ask = (text: string, line: number) => loc.locate({ types: [{ typeId: 1, text, hint: { kind: 'stack', url: `${ORIGIN}/chunk.js`, line, column: 20 } }], scripts: [] }, `${ORIGIN}/`);
+    const ask = (text: string, line: number, hot = false) => loc.locate({
+      types: [{ typeId: 1, text, hint: { kind: 'stack', url: `${ORIGIN}/chunk.js`, line, column: 20 }, hot }],
+      scripts: [{ url: `${ORIGIN}/chunk.js`, inline: null }],
+    }, `${ORIGIN}/`);
     const [first] = await ask('function Panel(){return jsx("p")}', 2);
     expect(first).to.include({ state: 'mapped', line: 2, fileLine: 2 });
     // The edit: the file on the server now holds the new code two lines on, with a map of its own.
@@ -197,6 +200,14 @@ describe('component sources: locating and mapping', () => {
     const [second] = await ask('function Panel(){return jsx("p", {id: 1})}', 3);
     expect(second).to.include({ state: 'mapped', line: 3, fileLine: 4 });
     expect(fetches - n, 'the script and its map, once each').to.equal(2);
+    // A definition moved one line down, its text the same: only a hot type reads the file again (the cached text holds
+    // the same function where it was).
+    served[`${ORIGIN}/chunk.js`] = after.replace('y\n', 'y\nz\n');
+    served[`${ORIGIN}/chunk.js.map`] = mapOf('AAAA;AACA;AACA;AAEA');
+    const [stale] = await ask('function Panel(){return jsx("p", {id: 1})}', 4);
+    expect(stale).to.include({ line: 3 });
+    const [moved] = await ask('function Panel(){return jsx("p", {id: 1})}', 4, true);
+    expect(moved).to.include({ state: 'mapped', line: 4, fileLine: 5 });
   });
 
   it('the frame that created an element: the one after React\'s, in V8 and Firefox formats; bad hints are dropped', () => {

@@ -11,59 +11,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Page } from 'puppeteer-core';
 import { APP_DIR, BUNDLERS } from '../../scripts/build-bundlers';
 import { ROOT } from '../../scripts/chrome';
+import { freePort, lineOf, located, placement, TYPES, type Comp } from './app-truth';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { expectMatches } from './truth-match';
-
-/** A port nobody listens on now (Vite is given it with `strictPort`). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** The 1-based line `export function NAME` is on in `file` (the truth for a hot-edited definition). */
-function lineOf(file: string, name: string): number {
-  return fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => new RegExp(`function ${name}\\b`).test(l)) + 1;
-}
-
-interface Comp { id: number; name: string; kind?: string; source: { file: string; line: number } | null }
-
-/** Each type of the app: the file it is defined in (relative to the app's src/) and its definition's lines. */
-const TYPES: Record<string, string> = {
-  App: 'App.tsx', Panel: 'widgets/Panel.tsx', Counter: 'widgets/Counter.tsx', Tags: 'widgets/Tags.tsx', Tag: 'widgets/Tags.tsx',
-  Clock: 'widgets/Clock.tsx',
-};
-
-/** [first, last] line of a type's definition in its file: from its declaration to the line before the next one. */
-function definitionSpan(name: string): [number, number] {
-  const lines = fs.readFileSync(path.join(APP_DIR, 'src', TYPES[name]), 'utf8').split('\n');
-  const decl = /^(?:export )?(?:function|class|const) (\w+)/;
-  const at = lines.findIndex((l) => decl.exec(l)?.[1] === name);
-  if (at < 0) throw new Error(`${name} is not declared in ${TYPES[name]}`);
-  const next = lines.findIndex((l, i) => i > at && decl.test(l));
-  return [at + 1, next < 0 ? lines.length : next];
-}
-
-/** Every type located (a source, or a final "not found"), nothing pending. */
-async function located(page: Page): Promise<Comp[]> {
-  await lc.enable(page);
-  return waitFor(async () => {
-    const comps = ((await lc.snapshot(page)) as { components: Comp[] }).components;
-    const mine = comps.filter((c) => c.name in TYPES);
-    return mine.length >= 7 && mine.every((c) => c.source !== null) ? comps : null;
-  }, { timeout: 60_000, what: 'the app\'s components located' });
-}
 
 describe('the bundler matrix: names and file:line from each bundler\'s source maps (e2e)', function () {
   this.timeout(180_000);
@@ -83,23 +37,8 @@ describe('the bundler matrix: names and file:line from each bundler\'s source ma
       try {
         await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: `${bundler} app` });
         const comps = await located(page);
-        const misses: string[] = [];
-        const seen = new Set<string>();
-        for (const c of comps) {
-          if (!(c.name in TYPES)) {
-            misses.push(`unexpected ${c.name}`);
-            continue;
-          }
-          seen.add(c.name);
-          const [from, to] = definitionSpan(c.name);
-          const file = c.source?.file ?? '';
-          if (file !== `src/${TYPES[c.name]}` && !file.endsWith(`/src/${TYPES[c.name]}`)) misses.push(`${c.name} in ${file}`);
-          else if (c.source!.line < from || c.source!.line > to) misses.push(`${c.name} at line ${c.source!.line} (defined on ${from}–${to})`);
-          if (/webpack:|\/\.\//.test(file)) misses.push(`${c.name}'s file reads ${file}`);
-          if (c.kind !== 'own') misses.push(`${c.name} is ${c.kind}`);
-        }
-        const placed = comps.map((c) => `${c.name}@${c.source?.file.split('/').slice(-2).join('/')}:${c.source?.line}`);
-        console.log(`      [bundlers] ${bundler}: ${placed.join(', ')}`);
+        const { seen, misses, placed } = placement(comps);
+        console.log(`      [bundlers] ${bundler}: ${placed}`);
         expect([...seen].sort(), 'every type of the app').to.deep.equal(Object.keys(TYPES).sort());
         expect(misses, misses.join('; ')).to.deep.equal([]);
         // Judged on the app's own code: minified in the production builds (names given back by the maps), not in

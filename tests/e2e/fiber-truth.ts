@@ -21,9 +21,26 @@ export interface Truth {
 /** Runs in the page: an independent walk of React's fibers from the container. */
 export function groundTruth(rootIds: string[]): Truth[] {
   const out: Truth[] = [];
+  // '#all': every root of the page, the document's and those in open shadow roots (Next.js's dev overlay), in
+  // document order.
+  const containers: any[] = [];
+  const isRoot = (n: any): boolean => n._reactRootContainer !== undefined || Object.keys(n).some((k) => k.startsWith('__reactContainer$'));
+  const scan = (n: ParentNode): void => {
+    for (const el of Array.from(n.querySelectorAll('*'))) {
+      if (isRoot(el)) containers.push(el);
+      if (el.shadowRoot) scan(el.shadowRoot);
+    }
+  };
   for (const rootId of rootIds) {
+    if (rootId !== '#all') containers.push(rootId === '#document' ? document : document.getElementById(rootId));
+    else {
+      if (isRoot(document)) containers.push(document);
+      scan(document);
+    }
+  }
+  for (const c of containers) {
   // '#document': a root on the document itself (hydrateRoot(document, …), as Next.js's app router does).
-  const container = (rootId === '#document' ? document : document.getElementById(rootId)) as HTMLElement & Record<string, any>;
+  const container = c as HTMLElement & Record<string, any>;
   const legacy = container._reactRootContainer;
   const key = Object.keys(container).find((k) => k.startsWith('__reactContainer$'));
   const fiberRoot = legacy ? (legacy._internalRoot ?? legacy) : (container as any)[key as string].stateNode;

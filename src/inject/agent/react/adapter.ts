@@ -27,6 +27,9 @@ function containerOf(c: unknown): Element | null {
   return c instanceof Element ? c : null;
 }
 
+/** React 19's HostHoistable tag (a HOST kind only where the React major has it: fiber.ts). */
+const HOST_HOISTABLE = 26;
+
 export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
   private sink: ComponentSink | null = null;
@@ -454,8 +457,18 @@ export class ReactAdapter implements FrameworkAdapter {
   }
 
   topHostNodes(handle: object, out: Element[]): boolean {
-    return this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
+    const hoisted = this.hoisted;
+    hoisted.length = 0;
+    const through = this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
+    // React 19 puts a hoistable (<title>, <meta>, <link>, <style> rendered anywhere) in <head>: one of the other tops
+    // (the <html> a root layout renders) may hold it already, and it would be counted twice.
+    for (const h of hoisted) if (!out.some((o) => o !== h && o.contains(h))) out.push(h);
+    hoisted.length = 0;
+    return through;
   }
+
+  /** The hoistables met by the walk of `topHostNodes` (kept apart until the other tops are known). */
+  private readonly hoisted: Element[] = [];
 
   /** Appends the top hosts under `first` and its siblings; true when any was reached through a portal. */
   private collectHosts(first: Fiber | null, out: Element[], tags: TagTable, depth: number): boolean {
@@ -463,7 +476,10 @@ export class ReactAdapter implements FrameworkAdapter {
     let through = false;
     for (let c = first; c !== null; c = c.sibling) {
       if (kindOf(tags, c.tag) === HOST) {
-        if (c.stateNode instanceof Element) out.push(c.stateNode);
+        if (c.tag === HOST_HOISTABLE) {
+          // A hoistable's stateNode is its element (a resource's is not an Element: nothing to count).
+          if (c.stateNode instanceof Element) this.hoisted.push(c.stateNode);
+        } else if (c.stateNode instanceof Element) out.push(c.stateNode);
       } else if (c.tag === tags.hostPortal) {
         const before = out.length;
         this.collectHosts(c.child, out, tags, depth + 1);

@@ -1,0 +1,80 @@
+/**
+ * The truth for the bundler matrix's app (tests/fixtures/bundlers/src) wherever it is built or served (bundlers.test.ts,
+ * next.test.ts): its source files say where each type is defined.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { APP_DIR } from '../../scripts/build-bundlers';
+import { lc, waitFor } from './harness';
+
+/** A port nobody listens on now (Vite is given it with `strictPort`). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The 1-based line `export function NAME` is on in `file` (the truth for a hot-edited definition). */
+export function lineOf(file: string, name: string): number {
+  return fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => new RegExp(`function ${name}\\b`).test(l)) + 1;
+}
+
+export interface Comp { id: number; name: string; kind?: string; source: { file: string; line: number } | null }
+
+/** Each type of the app: the file it is defined in (relative to the app's src/) and its definition's lines. */
+export const TYPES: Record<string, string> = {
+  App: 'App.tsx', Panel: 'widgets/Panel.tsx', Counter: 'widgets/Counter.tsx', Tags: 'widgets/Tags.tsx', Tag: 'widgets/Tags.tsx',
+  Clock: 'widgets/Clock.tsx',
+};
+
+/** [first, last] line of a type's definition in its file: from its declaration to the line before the next one. */
+export function definitionSpan(name: string): [number, number] {
+  const lines = fs.readFileSync(path.join(APP_DIR, 'src', TYPES[name]), 'utf8').split('\n');
+  const decl = /^(?:export )?(?:function|class|const) (\w+)/;
+  const at = lines.findIndex((l) => decl.exec(l)?.[1] === name);
+  if (at < 0) throw new Error(`${name} is not declared in ${TYPES[name]}`);
+  const next = lines.findIndex((l, i) => i > at && decl.test(l));
+  return [at + 1, next < 0 ? lines.length : next];
+}
+
+/** Every type located (a source, or a final "not found"), nothing pending. */
+export async function located(page: Page): Promise<Comp[]> {
+  await lc.enable(page);
+  return waitFor(async () => {
+    const comps = ((await lc.snapshot(page)) as { components: Comp[] }).components;
+    const mine = comps.filter((c) => c.name in TYPES);
+    return mine.length >= 7 && mine.every((c) => c.source !== null) ? comps : null;
+  }, { timeout: 60_000, what: 'the app\'s components located' });
+}
+
+/**
+ * Each located component against its type's definition: in the right file (`src/<file>`, however the map names its
+ * folder), inside the definition's lines, a path people read, and the app's own.
+ */
+export function placement(comps: Comp[], framework = false, ownAlso: string[] = []): { seen: Set<string>; misses: string[]; placed: string } {
+  const misses: string[] = [];
+  const seen = new Set<string>();
+  for (const c of comps) {
+    if (!(c.name in TYPES)) {
+      // In a framework's page (Next.js) its own components are there too, and must not pass for the app's.
+      if (!framework || (c.kind === 'own' && !ownAlso.includes(c.name))) misses.push(`unexpected ${c.kind ?? ''} ${c.name}`);
+      continue;
+    }
+    seen.add(c.name);
+    const [from, to] = definitionSpan(c.name);
+    const file = c.source?.file ?? '';
+    if (file !== `src/${TYPES[c.name]}` && !file.endsWith(`/src/${TYPES[c.name]}`)) misses.push(`${c.name} in ${file}`);
+    else if (c.source!.line < from || c.source!.line > to) misses.push(`${c.name} at line ${c.source!.line} (defined on ${from}–${to})`);
+    if (/webpack:|\/\.\//.test(file)) misses.push(`${c.name}'s file reads ${file}`);
+    if (c.kind !== 'own') misses.push(`${c.name} is ${c.kind}`);
+  }
+  const placed = comps.filter((c) => c.name in TYPES).map((c) => `${c.name}@${c.source?.file.split('/').slice(-2).join('/')}:${c.source?.line}`).join(', ');
+  return { seen, misses, placed };
+}

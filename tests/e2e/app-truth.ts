@@ -78,3 +78,24 @@ export function placement(comps: Comp[], framework = false, ownAlso: string[] = 
   const placed = comps.filter((c) => c.name in TYPES).map((c) => `${c.name}@${c.source?.file.split('/').slice(-2).join('/')}:${c.source?.line}`).join(', ');
   return { seen, misses, placed };
 }
+
+/**
+ * The Fast Refresh edits made on disk to the app's Counter.tsx, as a developer makes them (bundlers.test.ts for Vite,
+ * next.test.ts for Next): a label (a re-render, the state kept), the definition moved two lines down (the source line
+ * follows), a hook added (React Refresh remounts Counter: its state starts again, and it is listed once). `edit`
+ * writes the file and waits for the label shown; `at` waits for one Counter at the line. `remountOnly`: the hook alone.
+ */
+export async function counterEdits(counterFile: string, edit: (fn: (text: string) => string, what: string, shown: string) => Promise<void>,
+  at: (line: number, what: string) => Promise<unknown>, remountOnly = false): Promise<void> {
+  if (!remountOnly) {
+    await edit((t) => t.replace('Clicked {count} times', 'Pressed {count} times'), 'the label edit', 'Pressed 2 times');
+    await at(lineOf(counterFile, 'Counter'), 'Counter still at its definition');
+    await edit((t) => t.replace('export function Counter', '// moved\n// down\nexport function Counter').replace('Pressed', 'Hit'),
+      'the moved definition', 'Hit 2 times');
+    const moved = lineOf(counterFile, 'Counter');
+    await at(moved, `Counter at its new line ${moved}`);
+  }
+  await edit((t) => t.replace('const [count, setCount] = useState(0);', 'const [count, setCount] = useState(0);\n  const [tone] = useState(\'calm\');')
+    .replace(/(?:Clicked|Hit) \{count\} times/, 'Hit {count} times, {tone}'), 'the added hook', 'Hit 0 times, calm');
+  await at(lineOf(counterFile, 'Counter'), 'one Counter after the remount');
+}

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { APP_DIR, BUNDLERS } from '../../scripts/build-bundlers';
 import { ROOT } from '../../scripts/chrome';
-import { freePort, lineOf, located, placement, TYPES, type Comp } from './app-truth';
+import { counterEdits, freePort, lineOf, located, placement, TYPES, type Comp } from './app-truth';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { expectMatches } from './truth-match';
 
@@ -96,20 +96,7 @@ describe('the bundler matrix: names and file:line from each bundler\'s source ma
           await expectMatches(page, ['root'], { ordered: false });
         };
         // With React DevTools' backend, only the edit it could upset (the remount); the suite's time is short.
-        if (!rdt) {
-          // 1. The label: a re-render with the state kept.
-          await edit((t) => t.replace('Clicked {count} times', 'Pressed {count} times'), 'the label edit', 'Pressed 2 times');
-          await counterAt(lineOf(counterFile, 'Counter'), 'Counter still at its definition');
-          // 2. The definition moved two lines down: the source line follows.
-          await edit((t) => t.replace('export function Counter', '// moved\n// down\nexport function Counter').replace('Pressed', 'Hit'),
-            'the moved definition', 'Hit 2 times');
-          const moved = lineOf(counterFile, 'Counter');
-          await counterAt(moved, `Counter at its new line ${moved}`);
-        }
-        // 3. A hook added: React Refresh remounts Counter (its state starts again); one Counter, not two.
-        await edit((t) => t.replace('const [count, setCount] = useState(0);', 'const [count, setCount] = useState(0);\n  const [tone] = useState(\'calm\');')
-          .replace(/(?:Clicked|Hit) \{count\} times/, 'Hit {count} times, {tone}'), 'the added hook', 'Hit 0 times, calm');
-        await counterAt(lineOf(counterFile, 'Counter'), 'one Counter after the remount');
+        await counterEdits(counterFile, edit, counterAt, rdt);
         // React DevTools saw every commit too (its backend still gets operations).
         if (rdt) {
           const ops = await rdtOps();

@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { APP_DIR } from '../../scripts/build-bundlers';
 import { ROOT } from '../../scripts/chrome';
-import { freePort, lineOf, located, placement, TYPES, type Comp } from './app-truth';
+import { counterEdits, freePort, lineOf, located, placement, TYPES, type Comp } from './app-truth';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { groundTruth } from './fiber-truth';
 import { ours } from './truth-match';
@@ -160,18 +160,8 @@ describe('Next.js 16: next build && next start, and next dev with Fast Refresh (
         expect(await page.evaluate(() => (window as any).__notReloaded === true), `no reload after ${what}`).to.equal(true);
         await appMatches(page);
       };
-      // 1. The label: a re-render with the state kept.
-      await edit((t) => t.replace('Clicked {count} times', 'Pressed {count} times'), 'the label edit', 'Pressed 2 times');
-      await counterAt(lineOf(counterFile, 'Counter'), 'Counter still at its definition');
-      // 2. The definition moved two lines down: the line follows (before the worker read the chunk again, it did not).
-      await edit((t) => t.replace('export function Counter', '// moved\n// down\nexport function Counter').replace('Pressed', 'Hit'),
-        'the moved definition', 'Hit 2 times');
-      const moved = lineOf(counterFile, 'Counter');
-      await counterAt(moved, `Counter at its new line ${moved}`);
-      // 3. A hook added: React Refresh remounts Counter (its state starts again); one Counter, not two.
-      await edit((t) => t.replace('const [count, setCount] = useState(0);', 'const [count, setCount] = useState(0);\n  const [tone] = useState(\'calm\');')
-        .replace('Hit {count} times', 'Hit {count} times, {tone}'), 'the added hook', 'Hit 0 times, calm');
-      await counterAt(lineOf(counterFile, 'Counter'), 'one Counter after the remount');
+      // The moved definition's line follows too: before the worker read the chunk again, it did not.
+      await counterEdits(counterFile, edit, counterAt);
     } finally {
       await page.close();
       stop(server.proc);

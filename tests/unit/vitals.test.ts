@@ -222,28 +222,23 @@ describe('layout shifts (issue 46)', () => {
   });
 
   it('a frame measured well before the shift against the one after it: the stronger cause wins (its own frame was not measured in time)', () => {
-    let log!: FrameLog;
+    /** The cause of a shift at `startTime`, after a frame by `before` ending at 1000 and Gallery's commit ending at 1080. */
+    const causeAt = (startTime: number, before: (log: FrameLog) => void): string | undefined => {
+      const b = new ShiftBook();
+      const log = new FrameLog();
+      before(log);
+      frame(log, 1070, 1080, [[4, 0, 1, 0]], [4], [], [4]);
+      b.note([{ value: 0.05, startTime, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+      return b.resolve(log, look)[0].cause?.name;
+    };
+    const laidOut = (log: FrameLog): void => frame(log, 900, 1000, [[2, 0, 3, 0]]);
+    const mounted = (log: FrameLog): void => frame(log, 900, 1000, [], [], [2], []);
     // 60 ms before: Banner only laid out again (layout alone); after: Gallery re-rendered (a commit) — Gallery.
-    const b1 = new ShiftBook();
-    log = new FrameLog();
-    frame(log, 900, 1000, [[2, 0, 3, 0]]);
-    frame(log, 1070, 1080, [[4, 0, 1, 0]], [4], [], [4]);
-    b1.note([{ value: 0.05, startTime: 1060, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
-    expect(b1.resolve(log, look)[0].cause?.name).to.equal('Gallery');
+    expect(causeAt(1060, laidOut)).to.equal('Gallery');
     // The same 60 ms before, Banner mounted: the mount wins (a late stamp of its own frame).
-    const b2 = new ShiftBook();
-    log = new FrameLog();
-    frame(log, 900, 1000, [], [], [2], []);
-    frame(log, 1070, 1080, [[4, 0, 1, 0]], [4], [], [4]);
-    b2.note([{ value: 0.05, startTime: 1060, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
-    expect(b2.resolve(log, look)[0].cause?.name).to.equal('Banner');
+    expect(causeAt(1060, mounted)).to.equal('Banner');
     // Measured 5 ms before: that frame's cause, whatever comes after.
-    const b3 = new ShiftBook();
-    log = new FrameLog();
-    frame(log, 990, 1000, [[2, 0, 3, 0]]);
-    frame(log, 1070, 1080, [[4, 0, 1, 0]], [4], [], [4]);
-    b3.note([{ value: 0.05, startTime: 1005, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
-    expect(b3.resolve(log, look)[0].cause?.name).to.equal('Banner');
+    expect(causeAt(1005, laidOut)).to.equal('Banner');
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * `tsx scripts/parallel.ts a b c`: runs `npm run a`, `npm run b` and `npm run c` at once and prints each one's output
- * whole, in the order given, as it finishes; exits non-zero when any of them failed. `npm test` runs the checks that
- * need neither each other nor a browser (web-ext lint, tsc, the unit tests) this way: they overlap instead of queuing.
+ * whole, in the order given, as it finishes; exits non-zero when any of them failed. `npm test` runs what needs
+ * neither of the others this way, in two groups: the builds (extension, fixtures) and tsc; then web-ext lint (the
+ * Firefox build) and the unit tests (some read the built fixtures). They overlap instead of queuing.
  */
 import { spawn } from 'node:child_process';
 import { ROOT } from './chrome';

@@ -306,14 +306,13 @@ function applySettings(): void {
 
 /**
  * The filter is remembered per site (issue 44): `filters` in storage, by origin, at most FILTER_SITES of them. The record
- * is read once and kept here; the panel's copy is the truth and is written back when typing pauses (no read-modify-write
+ * is read once and kept here; the panel's copy is the truth and is written back at each change (no read-modify-write
  * race between two saves, and a restore never reads a save still on its way).
  */
 const FILTERS_KEY = 'filters';
 const FILTER_SITES = 200;
 let filterOrigin: string | null = null;
 let filters: Promise<Record<string, string>> | null = null;
-let filterSaveTimer: ReturnType<typeof setTimeout> | null = null;
 
 function originOf(url: string | undefined): string | null {
   try {
@@ -343,11 +342,9 @@ function saveFilter(text: string): void {
     if (text.trim() !== '') all[origin] = text.slice(0, 500);
     const keys = Object.keys(all);
     for (const k of keys.slice(0, Math.max(0, keys.length - FILTER_SITES))) delete all[k];
-    if (filterSaveTimer !== null) clearTimeout(filterSaveTimer);
-    filterSaveTimer = setTimeout(() => {
-      filterSaveTimer = null;
-      browser.storage.local.set({ [FILTERS_KEY]: all }).catch(() => undefined);
-    }, 300);
+    // At once, not when typing pauses: a filter cleared just before DevTools closes came back the next time (the
+    // timer never ran; nor does a write on pagehide reach storage). The record is the panel's own copy: no race.
+    browser.storage.local.set({ [FILTERS_KEY]: all }).catch(() => undefined);
   });
 }
 

@@ -96,13 +96,17 @@ describe('layout timing: the frame loop (e2e)', function () {
       });
       await waitFor(async () => ((await lc.state(page)).outside?.longFrames ?? 0) >= 2, { what: 'two long frames' });
       expect((await lc.state(page)).degraded.join(' ')).to.not.match(/outside the frame loop/);
+      // Reported from the second such long frame (a descheduled main thread makes one now and then).
+      await page.evaluate(() => (window as any).__foreignLongFrame());
+      await waitFor(async () => ((await lc.state(page)).outside?.longFrames ?? 0) >= 3, { what: 'the first foreign long frame' });
+      expect((await lc.state(page)).degraded.join(' '), 'one such frame is not reported').to.not.match(/outside the frame loop/);
       await page.evaluate(() => (window as any).__foreignLongFrame());
       const st = await waitFor(async () => {
         const s = await lc.state(page);
         return /outside the frame loop/.test(s.degraded.join(' ')) ? s : null;
       }, { what: 'the foreign callback to be reported' });
       log(`degraded: ${JSON.stringify(st!.degraded)}; outside ${JSON.stringify(st!.outside)}`);
-      expect(await page.evaluate(() => (window as any).__foreignRafRuns)).to.equal(1);
+      expect(await page.evaluate(() => (window as any).__foreignRafRuns)).to.equal(2);
       await page.close();
     });
   });

@@ -13,7 +13,7 @@
  */
 import type { OutsideMeasurement } from '../../../protocol';
 import type { AgentLink } from '../../boot/link';
-import { LoafObserver, type LoafTotals } from './loaf';
+import { FOREIGN_RAF_REPORT_FRAMES, LoafObserver, type LoafTotals } from './loaf';
 import { SpanRing } from './span-ring';
 import { StackSampler } from './stacks';
 import { layoutReadTargets } from './targets';
@@ -245,7 +245,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
       o.forcedMs = t.forcedMs;
       o.measuredMs = t.measuredMs;
     }
-    if (t.foreignRafFrames > 0 && !this.foreignRafReported) {
+    if (t.foreignRafFrames >= FOREIGN_RAF_REPORT_FRAMES && !this.foreignRafReported) {
       this.foreignRafReported = true;
       deps.degrade('rAF-phase work ran outside the frame loop in a long frame (a native requestAnimationFrame kept by the page?): its layout is not measured');
     }

@@ -26,6 +26,12 @@ import type { SpanRing } from './span-ring';
  * inside the phase looks like foreign work too.
  */
 export const FOREIGN_RAF_MIN_MS = 30;
+/**
+ * Long frames with such time before it is reported: a page that kept a native rAF runs it frame after frame, while a
+ * main thread descheduled once inside the phase (a CI machine beside a CPU hog, load 10 on two cores) made a single
+ * such frame in a recharts animation and was reported as foreign work.
+ */
+export const FOREIGN_RAF_REPORT_FRAMES = 2;
 
 /** The parts of PerformanceScriptTiming we read (all optional: the API is young). */
 export interface LoafScript {

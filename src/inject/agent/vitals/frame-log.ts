@@ -141,8 +141,8 @@ export class FrameLog implements CostSink {
    * The frames a shift at `t` may belong to. Chrome stamps a `layout-shift` entry when the frame's pre-paint runs:
    * after every rAF callback of that frame, ours (the frame-end measurement) included, and before the next frame's.
    * So the shift's frame is the last one measured before `t`, unless our loop ran again before `t` (a later frame,
-   * not logged, held it), or, while it has not, `t` came over `before` ms after it (a frame we never saw: the gap
-   * beside a CPU hog, or a page callback after ours, is far shorter). Second, the first frame measured after `t`
+   * not logged, held it) or `t` came over `before` ms after it (a frame we never saw: the gap beside a CPU hog, or a
+   * page callback after ours, is far shorter). Second, the first frame measured after `t`
    * within `after` ms: a layout forced earlier moved the nodes, and the next measured frame holds what changed.
    */
   around(t: number, before: number, after: number): [LoggedFrame | null, LoggedFrame | null] {

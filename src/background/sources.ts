@@ -307,21 +307,30 @@ export class SourceLocator {
     }
     const out: LocatedType[] = [];
     const left = new Map(req.types.map((t) => [t.typeId, t]));
-    // A hot update's new function, first in the script its creation stack names, read again: a hot update that keeps a
-    // chunk's URL (Turbopack under `next dev`) rewrites the file, and the text cached (or a definition moved down,
-    // whose text is the old one's) would place it where it was.
+    // The script a type's creation stack names, by its text: as cached, then (`stale`: only) fetched again, once per
+    // URL in a request — a hot update that keeps a chunk's URL (Turbopack under `next dev`) rewrites the file.
     const refetched = new Set<string>();
-    for (const [typeId, t] of left) {
-      if (!t.hot || t.hint?.kind !== 'stack' || !this.allowed(t.hint.url, origin).ok) continue;
-      const fresh = !refetched.has(t.hint.url);
-      refetched.add(t.hint.url);
-      const st = await this.script(t.hint.url, null, origin, fresh);
-      const at = st.text?.indexOf(t.text) ?? -1;
-      if (at >= 0) {
-        left.delete(typeId);
-        out.push(await this.placed(typeId, t.text, t.hint.url, st, at, origin));
+    const inStackScript = async (typeId: number, t: LocateRequest['types'][number], stale: boolean): Promise<boolean> => {
+      const url = t.hint?.kind === 'stack' ? t.hint.url : null;
+      if (url === null || !this.allowed(url, origin).ok) return false;
+      for (const again of stale ? [true] : [false, true]) {
+        // Fetched again in this request already: the cached copy is that one (tried first unless stale).
+        if (again && refetched.has(url) && !stale) break;
+        const fresh = again && !refetched.has(url);
+        if (fresh) refetched.add(url);
+        const st = await this.script(url, null, origin, fresh);
+        const at = st.text?.indexOf(t.text) ?? -1;
+        if (at >= 0) {
+          left.delete(typeId);
+          out.push(await this.placed(typeId, t.text, url, st, at, origin));
+          return true;
+        }
       }
-    }
+      return false;
+    };
+    // A hot update's new function first: the text cached (or a definition moved down, whose text is the old one's)
+    // would place it where it was.
+    for (const [typeId, t] of left) if (t.hot) await inStackScript(typeId, t, true);
     for (let i = req.scripts.length - 1; i >= 0; i--) {
       const s0 = req.scripts[i];
       if (left.size === 0) break;
@@ -344,26 +353,11 @@ export class SourceLocator {
         out.push(await this.placed(typeId, t.text, s.url, st, at, origin));
       }
     }
-    // In the script its creation stack names (a module eval'd with a `sourceURL`, in no <script> element): as cached,
-    // else fetched again once (rewritten since it was read).
-    next: for (const [typeId, t] of left) {
-      if (t.hint?.kind === 'stack' && this.allowed(t.hint.url, origin).ok) {
-        for (const fresh of [false, true]) {
-          if (fresh && refetched.has(t.hint.url)) break;
-          if (fresh) refetched.add(t.hint.url);
-          const st = await this.script(t.hint.url, null, origin, fresh);
-          const at = st.text?.indexOf(t.text) ?? -1;
-          if (at >= 0) {
-            left.delete(typeId);
-            out.push(await this.placed(typeId, t.text, t.hint.url, st, at, origin));
-            continue next;
-          }
-        }
-      }
-    }
+    // In no <script> element: the script its creation stack names (a module eval'd with a `sourceURL`).
+    for (const [typeId, t] of left) await inStackScript(typeId, t, false);
     for (const [typeId, t] of left) {
       if (t.hint) {
-        out.push(await this.fromHint(typeId, t.hint, origin, t.text));
+        out.push(await this.fromHint(typeId, t.hint, origin));
         continue;
       }
       out.push({
@@ -417,10 +411,12 @@ export class SourceLocator {
 
   /**
    * A type whose text is in no script, placed by React's debug information (docs/SOURCES.md): `source` is already the
-   * original file; a `stack` frame's position is in a generated script, mapped when that script can be read and names
-   * a map (a Vite module, an eval'd bundle with a sourceURL), else shown as the frame gives it (webpack-internal://).
+   * original file; a `stack` frame's position is in a generated script, shown as the frame gives it. Called after
+   * `locate` looked for the text in the frame's script: when that script could be read, the code that ran is not its
+   * own (Turbopack evaluates a hot update's code under its chunk's URL, with a map only the page saw), so its map would
+   * place it wrongly; when it could not (webpack-internal://, an error), there is no map to read.
    */
-  private async fromHint(typeId: number, hint: DebugHint, origin: string | null, fnText: string | null = null): Promise<LocatedType> {
+  private async fromHint(typeId: number, hint: DebugHint, origin: string | null): Promise<LocatedType> {
     const why = 'from React\'s debug information: where its first element is created';
     const result: LocatedType = {
       typeId, url: null, line: 0, column: 0, state: 'react-debug', file: displayFile(hint.url), fileUrl: hint.url,
@@ -431,17 +427,8 @@ export class SourceLocator {
     result.line = hint.line;
     result.column = result.fileColumn;
     const st = await this.script(hint.url, null, origin);
-    // Read, and the function is not in it: the code that ran is not this script's (Turbopack evaluates a hot update's
-    // code under its chunk's URL, with a map of its own that only the page saw). Its map would place it wrongly.
-    if (fnText !== null && st.text !== null && !st.text.includes(fnText)) {
-      return { ...result, why: `${why}; its code is not in the script its stack names (code evaluated under that script's URL, such as a hot update): the generated line, not mapped` };
-    }
-    if (st.mapUrl === null) return result;
-    const map = await this.map(st.mapUrl, origin, hint.url, st.gen);
-    if (typeof map === 'string') return { ...result, why: `${why}; ${map}` };
-    const pos = originalPositionFor(map, { line: hint.line, column: result.fileColumn });
-    if (pos.source === null || pos.line === null) return result;
-    return { ...result, file: displayFile(pos.source), fileUrl: pos.source, fileLine: pos.line, fileColumn: pos.column ?? 0 };
+    if (st.text === null) return result;
+    return { ...result, why: `${why}; its code is not in the script its stack names (code evaluated under that script's URL, such as a hot update): the generated line, not mapped` };
   }
 
   private keepAlive(): void {

@@ -69,7 +69,8 @@ export interface LocateRequest {
  * `mapped`: found, and its source map gave the original file, line and (maybe) name. `no-map`: found in a script
  * without a source map (file and line are the script's). `map-error`: the map could not be used (`why`).
  * `react-debug`: its text is in none of the scripts, and React's debug information placed it (the line of the first
- * element it creates, not its definition; mapped when the hint's script has a map). `not-found`: none of these.
+ * element it creates, not its definition: React ≤ 18's original file, or React 19's frame as it gives it). `not-found`:
+ * none of these.
  */
 export type SourceState = 'mapped' | 'no-map' | 'map-error' | 'react-debug' | 'not-found';
 

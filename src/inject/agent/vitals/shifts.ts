@@ -129,14 +129,11 @@ export class ShiftBook {
         }
       }
       // The frame before, else the one after; the document's images (a scan) only when neither frame explains it.
-      let cause: ShiftCause | null;
-      if (p.prev !== null && p.time - p.prev.end <= FRAME_SURE_MS) {
-        cause = frameCause(p.prev, nodes, ids, lookup) ?? frameCause(p.next, nodes, ids, lookup);
-      } else {
-        const before = frameCause(p.prev, nodes, ids, lookup), after = frameCause(p.next, nodes, ids, lookup);
-        cause = before === null || (after !== null && strength(after) > strength(before)) ? after : before;
-      }
-      cause ??= imageCause(nodes, lookup, p.time);
+      const before = frameCause(p.prev, nodes, ids, lookup);
+      const sure = p.prev !== null && p.time - p.prev.end <= FRAME_SURE_MS;
+      const after = sure && before !== null ? null : frameCause(p.next, nodes, ids, lookup);
+      const won = before === null || (!sure && after !== null && after.strength > before.strength) ? after : before;
+      const cause = won?.cause ?? imageCause(nodes, lookup, p.time);
       const record: LayoutShift = { value: p.value, time: p.time, shifted, cause };
       this.list.push(record);
       out.push(record);
@@ -178,19 +175,20 @@ export class ShiftBook {
  */
 export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup,
   at: number): ShiftCause | null {
-  return frameCause(frame, moved, movedIds, lookup) ?? imageCause(moved, lookup, at);
+  return frameCause(frame, moved, movedIds, lookup)?.cause ?? imageCause(moved, lookup, at);
 }
 
-/** How strong a cause's evidence is: a mount (3), a change by a commit or by page code (2), layout alone or a font (1). */
-function strength(c: ShiftCause): number {
-  return c.reason.startsWith('mounted') ? 3 : c.reason.startsWith('re-rendered') || c.reason.includes('outside React') ? 2 : 1;
+/** A frame's cause and how strong its evidence is: a mount (3), a change by a commit or page code (2), layout or a font (1). */
+interface FrameCause {
+  cause: ShiftCause;
+  strength: number;
 }
 
 /** The cause in the frame's own log (mounts, DOM changes, a font swap), or null. */
-function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup): ShiftCause | null {
+function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup): FrameCause | null {
   if (moved.length === 0) return null;
   const first = moved[0];
-  const cause = (id: number, reason: string): ShiftCause => ({ id, name: clip(lookup.nameOf(id)), reason });
+  const cause = (id: number, strength: number, reason: string): FrameCause => ({ cause: { id, name: clip(lookup.nameOf(id)), reason }, strength });
   if (frame !== null) {
     // What happened above the moved nodes comes before what holds them: a wrapper around everything changed too only
     // because something in it did.
@@ -208,7 +206,7 @@ function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds:
     // Mounted this frame (a subtree mounts parent first): no space was kept for it.
     const movedName = movedIds.size > 0 ? lookup.nameOf([...movedIds][0]) : 'the moved content';
     const mounted = order(frame.mounts);
-    if (mounted.length > 0) return cause(mounted[0], `mounted above ${movedName} without space reserved for it`);
+    if (mounted.length > 0) return cause(mounted[0], 3, `mounted above ${movedName} without space reserved for it`);
     // Its own DOM changed this frame (a commit's or page code's changes: the attribution's owners), costliest first:
     // it re-rendered and resized, or page code outside React wrote its DOM.
     const costs = new Map<number, number>();
@@ -217,9 +215,9 @@ function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds:
     const changed = order([...new Set([...frame.changed, ...costs.keys()])].sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0)));
     if (changed.length > 0) {
       const id = changed[0];
-      return cause(id, frame.committed.includes(id) ? `re-rendered and changed size above ${movedName}`
-        : frame.changed.includes(id) ? `its DOM was changed outside React (page code) and changed size above ${movedName}`
-          : `its DOM changed and was laid out again above ${movedName}`);
+      if (frame.committed.includes(id)) return cause(id, 2, `re-rendered and changed size above ${movedName}`);
+      if (frame.changed.includes(id)) return cause(id, 2, `its DOM was changed outside React (page code) and changed size above ${movedName}`);
+      return cause(id, 1, `its DOM changed and was laid out again above ${movedName}`);
     }
     if (frame.fontSwap) {
       // The text set in the font that loaded, above the moved nodes (it changed size and pushed them), else the moved
@@ -227,10 +225,10 @@ function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds:
       const user = frame.fontFamilies.length > 0 ? lookup.fontUserAbove?.(frame.fontFamilies, first) ?? null : null;
       const by = user === null ? 0 : lookup.ownerOf(user);
       if (by > 0 && !movedIds.has(by)) {
-        return cause(by, `a web font loaded (${frame.fontFamilies[0]}) and its text, laid out again in it, changed size above ${movedName}`);
+        return cause(by, 1, `a web font loaded (${frame.fontFamilies[0]}) and its text, laid out again in it, changed size above ${movedName}`);
       }
       const id = lookup.ownerOf(first);
-      if (id > 0) return cause(id, 'a web font loaded and its text was laid out again in the new font');
+      if (id > 0) return cause(id, 1, 'a web font loaded and its text was laid out again in the new font');
     }
   }
   return null;

@@ -46,8 +46,14 @@ describe('Next.js 16: next dev with Fast Refresh (e2e)', function () {
         return cs.length === 1 && cs[0].source?.file.endsWith('src/widgets/Counter.tsx') && cs[0].source.line === line ? cs[0] : null;
       }, { timeout: 30_000, what });
       await counterAt(lineOf(counterFile, 'Counter'), 'Counter placed at its definition');
-      // Next's own components (its router, its dev overlay) are never the app's (the page, app/page.tsx, is).
-      const { misses } = placement(((await lc.snapshot(page)) as { components: Comp[] }).components, true, ['Page']);
+      // Next's own components (its router, its dev overlay) are never the app's (the page, app/page.tsx, is). Judged once
+      // every type is located: a kind comes from its source, and beside a CPU hog the dev overlay's were still on their
+      // way when Counter's had come.
+      const comps = await waitFor(async () => {
+        const cs = ((await lc.snapshot(page)) as { components: Comp[] }).components;
+        return cs.every((c) => c.source !== null) ? cs : null;
+      }, { timeout: 60_000, what: 'every type located' });
+      const { misses } = placement(comps, true, ['Page']);
       expect(misses.filter((m) => m.startsWith('unexpected')), 'Next\'s components taken for the app\'s').to.deep.equal([]);
       await appMatches(page);
       for (let i = 0; i < 2; i++) await page.click('#count');

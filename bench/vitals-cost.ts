@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const server = await startServer();
   const b = await launchBrowser({ dist });
-  const phases: { label: string; ms: number; items: number }[] = [];
+  const phases: { label: string; ms: number; items: number; split: string }[] = [];
   let worst = 0;
   try {
     const page = await b.newPage();
@@ -44,15 +44,23 @@ async function main(): Promise<void> {
     const count = (): Promise<number> => page.evaluate(() => (performance as Performance & { interactionCount?: number }).interactionCount ?? NaN);
     const shiftCount = (): Promise<number> => page.evaluate(() => (window as any).__shiftCount as number);
     const ownMs = async (): Promise<number> => (await lc.internals(page)).vitalsMs as number;
-    /** Our ms over `fn`, and how many interactions (or shifts) the browser counted in it. */
+    const PARTS = ['Input', 'Entries', 'Take'];
+    const parts = async (): Promise<number[]> => {
+      const st = await lc.internals(page);
+      return PARTS.map((k) => st[`vitals${k}Ms`] as number);
+    };
+    let split = '';
+    /** Our ms over `fn`, and how many interactions (or shifts) the browser counted in it; `split`: where those ms went. */
     const phase = async (fn: () => Promise<void>, items = count): Promise<[number, number]> => {
-      const [ms0, n0] = [await ownMs(), await items()];
+      const [ms0, n0, p0] = [await ownMs(), await items(), await parts()];
       await fn();
       // Unread interactions and shifts settle in bulk at the first records batch a second after the first came
       // (observer.ts): a change of the page's own makes one after that, so that their cost lands in this phase.
       await sleep(1200);
       await page.evaluate(() => document.body.appendChild(document.createElement('i')).remove());
       await sleep(300);
+      const p1 = await parts();
+      split = PARTS.map((k, i) => `${k.toLowerCase()} ${(p1[i] - p0[i]).toFixed(2)}`).join(', ');
       return [await ownMs() - ms0, await items() - n0];
     };
     const clicks = async (): Promise<void> => {
@@ -66,7 +74,7 @@ async function main(): Promise<void> {
       await page.focus('#search');
       await page.keyboard.type('x'.repeat(KEYS), { delay: 120 });
     });
-    phases.push({ label: `interactions, nothing reading them (${CLICKS} clicks, ${KEYS} keys)`, ms: ms1, items: n1 });
+    phases.push({ label: `interactions, nothing reading them (${CLICKS} clicks, ${KEYS} keys)`, ms: ms1, items: n1, split });
     // No interactions in these phases: what the agent took in are the shifts.
     const shiftPhase = async (flash: boolean, label: string): Promise<void> => {
       await setSettings(b, { ...DEFAULT_SETTINGS, flashShifts: flash });
@@ -85,7 +93,7 @@ async function main(): Promise<void> {
       // it, once a page.
       await phase(() => shifts(2), shiftCount);
       const [ms, n] = await phase(() => shifts(SHIFTS), shiftCount);
-      phases.push({ label: `${label} (${SHIFTS} made)`, ms, items: n });
+      phases.push({ label: `${label} (${SHIFTS} made)`, ms, items: n, split });
     };
     await shiftPhase(false, 'layout shifts by page code, nothing reading them');
     await shiftPhase(true, 'layout shifts by page code, each outlined as it happens (flashShifts; informational)');
@@ -93,7 +101,7 @@ async function main(): Promise<void> {
     await sleep(300);
     const [ms3, n3] = await phase(clicks);
     await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
-    phases.push({ label: `interactions while a recording reads them (${CLICKS} clicks; informational)`, ms: ms3, items: n3 });
+    phases.push({ label: `interactions while a recording reads them (${CLICKS} clicks; informational)`, ms: ms3, items: n3, split });
     worst = (await lc.internals(page)).vitalsMaxMs as number;
   } finally {
     await b.close();
@@ -101,7 +109,7 @@ async function main(): Promise<void> {
   }
   const per = phases.map((p) => (p.items > 0 ? p.ms / p.items : NaN));
   console.log('');
-  phases.forEach((p, i) => console.log(`${p.label}: ${p.items} items, ${p.ms.toFixed(2)} ms of our own work, ${per[i].toFixed(3)} ms per item`));
+  phases.forEach((p, i) => console.log(`${p.label}: ${p.items} items, ${p.ms.toFixed(2)} ms of our own work (${p.split} ms), ${per[i].toFixed(3)} ms per item`));
   console.log(`budget ${BUDGET_MS} ms per interaction and per shift (phases 1 and 2; 3 and 4 reported); the most one hand-over took per item: ${worst.toFixed(3)} ms`);
   console.log(`${commandLine('bench/vitals-cost.ts')}, ${machineNote()}`);
   const judged = [per[0], per[1]];

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RecordKind } from '../../src/protocol';
 import { MAX_INTERACTIONS, mergeVitals, NO_VITALS, vitalsValidator, type Interaction } from '../../src/protocol/vitals';
 import { INVALID } from '../../src/protocol/validate';
-import { FrameLog } from '../../src/inject/agent/vitals/frame-log';
+import { FrameLog, MAX_SHARES, MAX_SHARES_INPUT } from '../../src/inject/agent/vitals/frame-log';
 import { InteractionBook, interactionType, type EventEntry } from '../../src/inject/agent/vitals/interactions';
 import { causeOf, ShiftBook, type ShiftLookup } from '../../src/inject/agent/vitals/shifts';
 import { LoafLog } from '../../src/inject/agent/vitals/loafs';
@@ -116,6 +116,33 @@ class FakeNode {
     return o.order > this.order ? 4 : 2;
   }
 }
+
+describe('the frame log (issue 46)', () => {
+  it('keeps the costliest shares of a frame: MAX_SHARES, or MAX_SHARES_INPUT while an input is recent', () => {
+    const log = new FrameLog();
+    log.on = true;
+    // 5 000 components in a shuffled order (a multiplicative step through the ids), each costing its id's µs.
+    const ids = Array.from({ length: 5000 }, (_, i) => ((i * 2999) % 5000) + 1);
+    expect(new Set(ids).size).to.equal(5000);
+    const kept = (input: boolean): number[] => {
+      log.inputRecent = input;
+      if (input) log.input(0);
+      for (const id of ids) log.write(RecordKind.Cost, id, id / 2000, id / 2000, 0);
+      log.close(1, 2, 0, 0, 0, []);
+      const f = log.between(0, 10).at(-1)!;
+      const out: number[] = [];
+      for (let i = 0; i < f.shares.length; i += 4) {
+        expect(f.shares[i + 1]).to.equal(f.shares[i] / 2000, 'a share keeps its own figures');
+        out.push(f.shares[i]);
+      }
+      return out.sort((a, b) => b - a);
+    };
+    const quiet = kept(false);
+    expect(quiet).to.deep.equal(Array.from({ length: MAX_SHARES }, (_, i) => 5000 - i));
+    const input = kept(true);
+    expect(input).to.deep.equal(Array.from({ length: MAX_SHARES_INPUT }, (_, i) => 5000 - i));
+  });
+});
 
 describe('layout shifts (issue 46)', () => {
   const root = new FakeNode(0);

@@ -680,6 +680,10 @@ export class Pipeline {
       /** Interactions and layout shifts: entries handled, our ms on them in all, the most one entry took (ms). */
       vitalsEntries: this.vitals.handled,
       vitalsMs: this.vitals.ownMs,
+      /** Of vitalsMs: the input listener's, the observer's callbacks' and the records batches' (bench/vitals-cost.ts). */
+      vitalsInputMs: this.vitals.split.input,
+      vitalsEntriesMs: this.vitals.split.entries,
+      vitalsTakeMs: this.vitals.split.take,
       // Shifts noted or settled, their causes not looked for yet (nothing read them).
       vitalsShiftsWaiting: this.vitals.shifts.pending.length + this.vitals.shifts.settled.length,
       /** 1 while shifts are read as they come (a panel, a recording, the outline): their causes looked for at once. */

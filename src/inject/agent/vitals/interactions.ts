@@ -50,9 +50,16 @@ interface Group {
 }
 
 interface Tracked {
-  /** The longest entry (its duration is the interaction's latency) and its target. */
+  /**
+   * The longest entry (its duration is the interaction's latency) and the first: the target is read from them when
+   * the record is built (the browser's getter makes the node's wrapper; it gives null for a node no longer in the
+   * document, which the record could not name anyway).
+   */
   entry: EventEntry;
-  target: Node | null;
+  first: EventEntry;
+  /** The longest entry's duration and start, as read when it came (each of the browser's getters is a call). */
+  latency: number;
+  start: number;
   /** The earliest input and the latest paint of all its entries: its frames lie between (a key's keyup can be the longest). */
   from: number;
   to: number;
@@ -90,16 +97,15 @@ export class InteractionBook {
       const t = this.tracked.get(id);
       if (t === undefined) {
         this.tracked.set(id, {
-          entry: e, target: e.target, record: null, from: start, to: start + duration, frames: [], loafs: [], stale: false,
+          entry: e, first: e, latency: duration, start, record: null, from: start, to: start + duration, frames: [], loafs: [], stale: false,
         });
       } else {
         if (start < t.from) t.from = start;
         if (start + duration > t.to) t.to = start + duration;
-        if (duration > t.entry.duration) {
+        if (duration > t.latency) {
           t.entry = e;
-          t.target = e.target ?? t.target;
-        } else if (t.target === null) {
-          t.target = e.target;
+          t.latency = duration;
+          t.start = start;
         }
       }
       touched.add(id);
@@ -120,11 +126,10 @@ export class InteractionBook {
         this.kept.push(id);
         fresh++;
       }
-      this.noteLatency(id, t.entry.duration);
-      const e = t.entry;
-      const nextPaint = Math.max(e.startTime + e.duration, e.processingStart);
-      t.frames = log.between(Math.min(t.from, e.startTime), Math.max(t.to, nextPaint) + PAINT_SLACK_MS);
-      t.loafs = loafs?.overlapping(e.startTime, e.startTime + e.duration) ?? [];
+      this.noteLatency(id, t.latency);
+      const nextPaint = Math.max(t.start + t.latency, t.entry.processingStart);
+      t.frames = log.between(Math.min(t.from, t.start), Math.max(t.to, nextPaint) + PAINT_SLACK_MS);
+      t.loafs = loafs?.overlapping(t.start, t.start + t.latency) ?? [];
       t.stale = true;
       this.anyStale = true;
     }
@@ -248,7 +253,8 @@ export class InteractionBook {
       .sort((a, b) => b.layoutMs + b.forcedMs + b.styleMs - (a.layoutMs + a.forcedMs + a.styleMs) || b.renders - a.renders)
       .slice(0, MAX_INTERACTION_COMPONENTS);
     for (const c of components) c.name = clip(lookup.nameOf(c.id));
-    const owner = t.target !== null && t.target.isConnected ? lookup.ownerOf(t.target) : 0;
+    const node = e.target ?? t.first.target;
+    const owner = node !== null && node.isConnected ? lookup.ownerOf(node) : 0;
     const target: ComponentRef | null = owner > 0 ? { id: owner, name: clip(lookup.nameOf(owner)) } : into?.target ?? null;
     const r: Interaction = {
       id, type: interactionType(e.name), target, start: e.startTime, duration: e.duration,

@@ -71,9 +71,9 @@ export interface TraceEvent {
 
 export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'];
 
-/** Runs `body` under page.tracing and returns the events. */
-export async function traced(page: Page, body: () => Promise<void>): Promise<TraceEvent[]> {
-  await page.tracing.start({ categories: TRACE_CATEGORIES });
+/** Runs `body` under page.tracing (TRACE_CATEGORIES unless given) and returns the events. */
+export async function traced(page: Page, body: () => Promise<void>, categories = TRACE_CATEGORIES): Promise<TraceEvent[]> {
+  await page.tracing.start({ categories });
   try {
     await body();
   } finally {

@@ -9,6 +9,7 @@ import type { Page } from 'puppeteer-core';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { at as pixelAt, shot, type RGB } from './overlay-pixels';
+import { traced, TRACE_CATEGORIES, type TraceEvent } from './timing-helpers';
 
 const log = (...a: unknown[]): void => console.log('    [vitals]', ...a);
 
@@ -26,6 +27,21 @@ const inside = (page: Page, sel: string): Promise<{ x: number; y: number }> => p
   return { x: Math.round(r.left + 4), y: Math.round(r.top + r.height / 2) };
 }, sel);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Chrome's own account, the second truth: a trace of the same seconds (EventDispatch in devtools.timeline, LayoutShift
+ * in loading) and a user-timing mark that ties its clock to performance.now(): `at(ms)` is that time in trace µs.
+ */
+async function chromeTrace(page: Page, body: () => Promise<void>): Promise<{ events: TraceEvent[]; at: (ms: number) => number }> {
+  let markMs = 0;
+  const events = await traced(page, async () => {
+    markMs = await page.evaluate(() => performance.mark('lc-vitals-ref').startTime);
+    await body();
+  }, [...TRACE_CATEGORIES, 'loading']);
+  const mark = events.find((e) => e.name === 'lc-vitals-ref' && e.cat.includes('user_timing'));
+  if (mark === undefined) throw new Error('the reference mark is not in the trace');
+  return { events, at: (ms) => mark.ts + (ms - markMs) * 1000 };
+}
 
 interface Ref {
   inp: { value: number; id: number; inputDelay: number; processing: number; presentationDelay: number } | null;
@@ -52,12 +68,15 @@ describe('interactions and layout shifts (e2e)', function () {
   const ref = async (): Promise<Ref> => page.evaluate(() => JSON.parse(JSON.stringify((window as any).__reference)));
 
   it('each interaction: Event Timing\'s duration, web-vitals\' phases and INP, its target\'s component, and the component that caused its layout first', async () => {
-    for (let i = 0; i < 3; i++) {
-      await page.click('#filter');
-      await sleep(400);
-    }
-    await page.focus('#search');
-    await page.keyboard.type('ab', { delay: 250 });
+    const trace = await chromeTrace(page, async () => {
+      for (let i = 0; i < 3; i++) {
+        await page.click('#filter');
+        await sleep(400);
+      }
+      await page.focus('#search');
+      await page.keyboard.type('ab', { delay: 250 });
+      await sleep(300);
+    });
     // Entries come after the paint; web-vitals reports in an idle callback.
     await waitFor(async () => {
       const [s, r] = [await snap(), await ref()];
@@ -80,6 +99,25 @@ describe('interactions and layout shifts (e2e)', function () {
       // The phases add up to the latency (web-vitals' definition: to the paint, or to the handlers' start when the
       // duration, rounded to 8 ms, ends before it — 122.3 against 120 once beside a CPU hog).
       expect(ours.inputDelay + ours.processing + ours.presentationDelay).to.be.within(ours.duration - 0.01, ours.duration + 8);
+    }
+    // Chrome's trace: each interaction's handlers ran where its phases say. Its processing phase (web-vitals': from
+    // the longest entry's handlers' start to the end of the last handlers of that paint) is the span of the trace's
+    // EventDispatch events in it: one begins as the phase does and one ends as it does, within 2 ms (the stamp and the
+    // dispatch can be preempted apart beside a CPU hog; the 8 ms rounding is Event Timing's duration's only). And an
+    // EventDispatch of its first input (pointerdown, keydown) lies between its start and its paint.
+    const dispatches = trace.events.filter((e) => e.name === 'EventDispatch' && e.ph === 'X')
+      .map((e) => ({ from: e.ts, to: e.ts + (e.dur ?? 0), type: String((e.args?.data as { type?: string } | undefined)?.type ?? '') }));
+    log(`trace: ${dispatches.length} EventDispatch events for ${s.interactions.length} interactions`);
+    for (const x of s.interactions) {
+      const pS = trace.at(x.start + x.inputDelay), pE = trace.at(x.start + x.inputDelay + x.processing);
+      const near = (a: number, b: number): boolean => Math.abs(a - b) <= 2000;
+      const what = `${x.type} ${x.id}: processing ${x.processing.toFixed(1)} ms; dispatches ${dispatches
+        .filter((d) => d.to >= pS - 20_000 && d.from <= pE + 20_000).map((d) => `${d.type} ${((d.from - pS) / 1000).toFixed(1)}…${((d.to - pS) / 1000).toFixed(1)}`).join(', ')}`;
+      expect(dispatches.some((d) => near(d.from, pS)), `a dispatch begins with the processing phase (${what})`).to.equal(true);
+      expect(dispatches.some((d) => near(d.to, pE)), `a dispatch ends with it (${what})`).to.equal(true);
+      const first = x.type === 'pointer' ? 'pointerdown' : 'keydown';
+      expect(dispatches.some((d) => d.type === first && d.from >= trace.at(x.start) - 1000 && d.from <= trace.at(x.start + x.duration)),
+        `its ${first} dispatched within it (${what})`).to.equal(true);
     }
     // INP as web-vitals computes it, and its phases as web-vitals' attribution build does.
     expect(s.inp).to.deep.equal({ value: r.inp!.value, interactionId: r.inp!.id });
@@ -121,28 +159,30 @@ describe('interactions and layout shifts (e2e)', function () {
     const w = await h.worker();
     await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, flashShifts: true });
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
-    await page.evaluate(() => (window as any).__banner());
-    // The overlay outlines the shift's cause and what moved for 1.5 s as it happens (setting flashShifts): shots now,
-    // each compared with one taken after, when the outlines are gone and the page is as it was.
-    // Under load the hand-over (100 ms after the entry) can come late: shots for 1.6 s, the after-shot once any flash
-    // begun in them is over.
-    const flashShots = [];
-    for (const t0 = Date.now(); Date.now() - t0 < 1600;) flashShots.push(await shot(page));
-    await sleep(1700);
-    const bannerAt = await inside(page, '#banner');
-    const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);
-    expect(flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE)),
-      `Banner washed orange as its shift happened (${flashShots.length} shots; after ${after})`).to.equal(true);
-    // The image's bytes come 400 ms after React set its source: the shift is the load's, in a frame with no commit.
-    await page.evaluate(() => (window as any).__image('/photo.svg?delay=400'));
-    await waitFor(() => page.evaluate(() => (document.getElementById('photo') as HTMLImageElement | null)?.complete === true), { what: 'the image' });
-    await sleep(600);
-    await page.evaluate(() => (window as any).__pageCode());
-    await sleep(600);
-    // Headline's text set in a web font that arrives 400 ms later: nothing moves until the swap (a frame with no commit).
-    await page.evaluate(() => (window as any).__font());
-    await waitFor(() => page.evaluate(() => document.fonts.check('30px LateFont') && document.fonts.status === 'loaded'), { what: 'the web font' });
-    await waitFor(async () => ((await snap()).shifts.length >= 5 ? true : null), { what: 'five shifts' });
+    const shiftTrace = await chromeTrace(page, async () => {
+      await page.evaluate(() => (window as any).__banner());
+      // The overlay outlines the shift's cause and what moved for 1.5 s as it happens (setting flashShifts): shots now,
+      // each compared with one taken after, when the outlines are gone and the page is as it was.
+      // Under load the hand-over (100 ms after the entry) can come late: shots for 1.6 s, the after-shot once any flash
+      // begun in them is over.
+      const flashShots = [];
+      for (const t0 = Date.now(); Date.now() - t0 < 1600;) flashShots.push(await shot(page));
+      await sleep(1700);
+      const bannerAt = await inside(page, '#banner');
+      const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);
+      expect(flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE)),
+        `Banner washed orange as its shift happened (${flashShots.length} shots; after ${after})`).to.equal(true);
+      // The image's bytes come 400 ms after React set its source: the shift is the load's, in a frame with no commit.
+      await page.evaluate(() => (window as any).__image('/photo.svg?delay=400'));
+      await waitFor(() => page.evaluate(() => (document.getElementById('photo') as HTMLImageElement | null)?.complete === true), { what: 'the image' });
+      await sleep(600);
+      await page.evaluate(() => (window as any).__pageCode());
+      await sleep(600);
+      // Headline's text set in a web font that arrives 400 ms later: nothing moves until the swap (a frame with no commit).
+      await page.evaluate(() => (window as any).__font());
+      await waitFor(() => page.evaluate(() => document.fonts.check('30px LateFont') && document.fonts.status === 'loaded'), { what: 'the web font' });
+      await waitFor(async () => ((await snap()).shifts.length >= 5 ? true : null), { what: 'five shifts' });
+    });
     await sleep(300);
     const s = await snap();
     const r = await ref();
@@ -151,6 +191,31 @@ describe('interactions and layout shifts (e2e)', function () {
     log(`CLS ours ${s.cls}, web-vitals ${r.cls}`);
     expect(s.shifts.map((x: any) => [x.value, Math.round(x.time)])).to.deep.equal(r.shifts.map((x) => [x.value, Math.round(x.startTime)]));
     expect(s.cls).to.be.closeTo(r.cls!, 1e-9);
+    // Chrome's trace: a LayoutShift without recent input for each, of the same score, in the same order; and what it
+    // says moved (its impacted nodes) lies in Feed's DOM, which we name among the moved.
+    const layoutShifts = shiftTrace.events.filter((e) => e.name === 'LayoutShift')
+      .map((e) => e.args?.data as { score: number; had_recent_input: boolean; is_main_frame?: boolean; impacted_nodes?: { node_id: number }[] })
+      .filter((d) => d !== undefined && !d.had_recent_input && d.is_main_frame !== false);
+    expect(layoutShifts.map((d) => d.score.toFixed(6)), 'the trace\'s scores').to.deep.equal(s.shifts.map((x: any) => x.value.toFixed(6)));
+    log(`trace: LayoutShift scores ${layoutShifts.map((d) => d.score.toFixed(4)).join(', ')}; impacted nodes ${layoutShifts.map((d) => d.impacted_nodes?.length ?? 0).join(', ')}`);
+    const cdp = await page.createCDPSession();
+    try {
+      await cdp.send('DOM.getDocument', { depth: 0 });
+      for (const [i, d] of layoutShifts.entries()) {
+        let inFeed = 0;
+        for (const n of d.impacted_nodes ?? []) {
+          const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: n.node_id });
+          const r = await cdp.send('Runtime.callFunctionOn', {
+            objectId: object.objectId!, returnByValue: true,
+            functionDeclaration: 'function () { const e = this.nodeType === 1 ? this : this.parentElement; return !!(e && e.closest("#feed")); }',
+          });
+          if (r.result.value === true) inFeed++;
+        }
+        expect(inFeed, `shift ${i}: impacted nodes in Feed (of ${d.impacted_nodes?.length ?? 0})`).to.be.at.least(1);
+      }
+    } finally {
+      await cdp.detach();
+    }
     for (const x of s.shifts) expect(x.shifted.map((c: any) => c.name)).to.include('Feed');
     expect(s.shifts).to.have.length(5);
     const [banner, src, load, code, font] = s.shifts.map((x: any) => x.cause);

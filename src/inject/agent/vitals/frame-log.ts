@@ -20,9 +20,9 @@ const INPUT_WINDOW_MS = 1000;
 const MAX_CHANGED = 64;
 /**
  * Per-component shares kept per frame at most, the costliest: an interaction lists its 20 costliest components
- * (summed over its frames), a shift's cause is looked for among the costliest. Uncapped, a grid of 5 000 cells kept
- * 5 000 a frame for 240 frames (6 MB of heap in 12 s, StressGrid 100 %). More while an input is recent: those frames are
- * an interaction's.
+ * (summed over its frames), a shift's cause is looked for among the costliest. Uncapped, a frame in which a whole grid
+ * of 5 000 cells changed would keep 5 000 for its 240 frames. More while an input is recent: those frames are an
+ * interaction's.
  */
 export const MAX_SHARES = 64;
 export const MAX_SHARES_INPUT = 256;

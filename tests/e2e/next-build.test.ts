@@ -4,11 +4,9 @@
  * the app's own, Next's components never taken for the app's; counts against React's fibers.
  */
 import { expect } from 'chai';
-import { groundTruth } from './fiber-truth';
 import { freePort, located, placement, TYPES } from './app-truth';
 import { lc, waitFor } from './harness';
 import { appMatches, next, nextApp, stop } from './next-app';
-import { ours } from './truth-match';
 
 describe('Next.js 16: next build && next start (e2e)', function () {
   this.timeout(240_000);
@@ -31,12 +29,9 @@ describe('Next.js 16: next build && next start (e2e)', function () {
       expect(misses, misses.join('; ')).to.deep.equal([]);
       // Judged on the app's own code: minified, its names given back by the maps.
       expect((await lc.state(page)).minified, 'minified').to.equal(true);
+      // Every component, Next's outermost too (their top is the <html> the root layout renders; a <div> rendered beside
+      // it sits in <body>, and counted twice there was one element over the walk).
       await appMatches(page);
-      // Next's outermost component (its top host is the <html> the root layout renders): within one element of the walk
-      // (the gap above); four over it while React 19's hoisted <meta> and <link> tops were counted inside <html> again.
-      const outer = (await ours(page))[0];
-      const truth = (await page.evaluate(groundTruth, ['#all'])).find((t) => t.depth === 0)!;
-      expect(outer.rendered - truth.rendered, `${outer.rendered} against the walk's ${truth.rendered}`).to.be.within(0, 1);
     } finally {
       await page.close();
       stop(server.proc);

@@ -13,6 +13,7 @@
 import { creatorFrame, MAX_HINT_URL, type DebugHint } from '../../../protocol/sources';
 import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, type ComponentRef, type ComponentSink, type FrameworkAdapter } from '../adapter';
 import { diffProps } from './props';
+import { outermost } from '../pipeline/dom-counts';
 import type { FiberRootLike, HookState, RendererLike } from '../../boot/link';
 import { CHILD_DELETION, COMPONENT, componentName, flagsOf, HOST, keyOf, kindOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber,
   type TagTable } from './fiber';
@@ -29,6 +30,8 @@ function containerOf(c: unknown): Element | null {
 
 /** React 19's HostHoistable tag (a HOST kind only where the React major has it: fiber.ts). */
 const HOST_HOISTABLE = 26;
+/** React 19's <html>, <head> and <body> (HostSingleton): one element each, whoever renders it. */
+const HOST_SINGLETON = 27;
 
 export class ReactAdapter implements FrameworkAdapter {
   readonly name = 'react';
@@ -459,13 +462,24 @@ export class ReactAdapter implements FrameworkAdapter {
   topHostNodes(handle: object, out: Element[]): boolean {
     const hoisted = this.hoisted;
     hoisted.length = 0;
+    this.singleton = false;
     const through = this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
     // React 19 puts a hoistable (<title>, <meta>, <link>, <style> rendered anywhere) in <head>: one of the other tops
     // (the <html> a root layout renders) may hold it already, and it would be counted twice.
     for (const h of hoisted) if (!out.some((o) => o !== h && o.contains(h))) out.push(h);
     hoisted.length = 0;
+    // And a host element rendered beside the <html> (Next.js's metadata <div> beside its root layout) goes into the
+    // <body> singleton: inside another top, counted there already.
+    if (this.singleton && out.length > 1) {
+      const kept = outermost(out);
+      out.length = 0;
+      for (const k of kept) out.push(k);
+    }
     return through;
   }
+
+  /** The walk of `topHostNodes` met a singleton. */
+  private singleton = false;
 
   /** The hoistables met by the walk of `topHostNodes` (kept apart until the other tops are known). */
   private readonly hoisted: Element[] = [];
@@ -476,6 +490,7 @@ export class ReactAdapter implements FrameworkAdapter {
     let through = false;
     for (let c = first; c !== null; c = c.sibling) {
       if (kindOf(tags, c.tag) === HOST) {
+        if (c.tag === HOST_SINGLETON) this.singleton = true;
         if (c.tag === HOST_HOISTABLE) {
           // A hoistable's stateNode is its element (a resource's is not an Element: nothing to count).
           if (c.stateNode instanceof Element) this.hoisted.push(c.stateNode);

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { APP_DIR } from '../../scripts/build-bundlers';
 import { lc, waitFor } from './harness';
@@ -98,4 +99,29 @@ export async function counterEdits(counterFile: string, edit: (fn: (text: string
   await edit((t) => t.replace('const [count, setCount] = useState(0);', 'const [count, setCount] = useState(0);\n  const [tone] = useState(\'calm\');')
     .replace(/(?:Clicked|Hit) \{count\} times/, 'Hit {count} times, {tone}'), 'the added hook', 'Hit 0 times, calm');
   await at(lineOf(counterFile, 'Counter'), 'one Counter after the remount');
+}
+
+/**
+ * On a dev server's page of the app: two clicks on Counter, then the Fast Refresh edits of `counterEdits` made on disk
+ * (only the remount while React DevTools' backend is present, `rdt`: its backend must still be fed after them), each
+ * shown within `timeout` ms with no reload and `matches` holding after it.
+ */
+export async function clicksAndEdits(page: Page, counterFile: string, at: (line: number, what: string) => Promise<unknown>,
+  opts: { rdt: boolean; timeout: number; matches: () => Promise<unknown>; label: string }): Promise<void> {
+  const rdtOps = (): Promise<number> => page.evaluate(() => ((window as any).__rdtOperations as number | undefined) ?? 0);
+  const ops0 = await rdtOps();
+  for (let i = 0; i < 2; i++) await page.click('#count');
+  await waitFor(() => page.$eval('#count', (e) => e.textContent === 'Clicked 2 times'), { what: 'two clicks' });
+  const edit = async (fn: (text: string) => string, what: string, shown: string): Promise<void> => {
+    fs.writeFileSync(counterFile, fn(fs.readFileSync(counterFile, 'utf8')));
+    await waitFor(() => page.$eval('#count', (e, t) => e.textContent === t, shown), { timeout: opts.timeout, what });
+    expect(await page.evaluate(() => (window as any).__notReloaded === true), `no reload after ${what}`).to.equal(true);
+    await opts.matches();
+  };
+  await counterEdits(counterFile, edit, at, opts.rdt);
+  if (opts.rdt) {
+    const ops = await rdtOps();
+    console.log(`      [${opts.label}] React DevTools operations: ${ops0} at enable, ${ops} after two clicks and the edit`);
+    expect(ops).to.be.above(ops0);
+  }
 }

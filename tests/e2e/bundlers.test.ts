@@ -15,7 +15,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { APP_DIR, BUNDLERS } from '../../scripts/build-bundlers';
 import { ROOT } from '../../scripts/chrome';
-import { counterEdits, freePort, lineOf, located, placement, TYPES, type Comp } from './app-truth';
+import { clicksAndEdits, freePort, lineOf, located, placement, TYPES, type Comp } from './app-truth';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { expectMatches } from './truth-match';
 
@@ -84,25 +84,11 @@ describe('the bundler matrix: names and file:line from each bundler\'s source ma
         }, { timeout: 30_000, what });
         await counterAt(lineOf(counterFile, 'Counter'), 'Counter placed at its definition');
         await expectMatches(page);
-        const rdtOps = (): Promise<number> => page.evaluate(() => ((window as any).__rdtOperations as number | undefined) ?? 0);
-        const ops0 = await rdtOps();
-        for (let i = 0; i < 2; i++) await page.click('#count');
-        await waitFor(() => page.$eval('#count', (e) => e.textContent === 'Clicked 2 times'), { what: 'two clicks' });
-        const edit = async (fn: (text: string) => string, what: string, shown: string): Promise<void> => {
-          fs.writeFileSync(counterFile, fn(fs.readFileSync(counterFile, 'utf8')));
-          await waitFor(() => page.$eval('#count', (e, t) => e.textContent === t, shown), { timeout: 30_000, what });
-          expect(await page.evaluate(() => (window as any).__notReloaded === true), `no reload after ${what}`).to.equal(true);
-          // A hot update remounts or re-renders: compared as a multiset (a remounted component has a later id).
-          await expectMatches(page, ['root'], { ordered: false });
-        };
-        // With React DevTools' backend, only the edit it could upset (the remount); the suite's time is short.
-        await counterEdits(counterFile, edit, counterAt, rdt);
-        // React DevTools saw every commit too (its backend still gets operations).
-        if (rdt) {
-          const ops = await rdtOps();
-          console.log(`      [bundlers] React DevTools operations: ${ops0} at enable, ${ops} after two clicks and the edits`);
-          expect(ops).to.be.above(ops0);
-        }
+        // A hot update remounts or re-renders: compared as a multiset (a remounted component has a later id). With React
+        // DevTools' backend, only the edit it could upset (the remount); the suite's time is short.
+        await clicksAndEdits(page, counterFile, counterAt, {
+          rdt, timeout: 30_000, matches: () => expectMatches(page, ['root'], { ordered: false }), label: 'bundlers',
+        });
       } finally {
         await page.close();
         await server.close();

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { counterEdits, freePort, lineOf, placement, type Comp } from './app-truth';
+import { clicksAndEdits, freePort, lineOf, placement, type Comp } from './app-truth';
 import { lc, waitFor } from './harness';
 import { appMatches, next, nextApp, stop } from './next-app';
 import { ROOT } from '../../scripts/chrome';
@@ -70,24 +70,9 @@ describe('Next.js 16: next dev with Fast Refresh (e2e)', function () {
           expect(misses.filter((m) => m.startsWith('unexpected')), 'Next\'s components taken for the app\'s').to.deep.equal([]);
         }
         await appMatches(page);
-        const rdtOps = (): Promise<number> => page.evaluate(() => ((window as any).__rdtOperations as number | undefined) ?? 0);
-        const ops0 = await rdtOps();
-        for (let i = 0; i < 2; i++) await page.click('#count');
-        await waitFor(() => page.$eval('#count', (e) => e.textContent === 'Clicked 2 times'), { what: 'two clicks' });
-        const edit = async (fn: (text: string) => string, what: string, shown: string): Promise<void> => {
-          fs.writeFileSync(counterFile, fn(fs.readFileSync(counterFile, 'utf8')));
-          await waitFor(() => page.$eval('#count', (e, t) => e.textContent === t, shown), { timeout: 60_000, what });
-          expect(await page.evaluate(() => (window as any).__notReloaded === true), `no reload after ${what}`).to.equal(true);
-          await appMatches(page);
-        };
         // The moved definition's line follows too: before the worker read the chunk again, it did not. With React
         // DevTools' backend, only the edit it could upset (the remount), as in the Vite test.
-        await counterEdits(counterFile, edit, counterAt, rdt);
-        if (rdt) {
-          const ops = await rdtOps();
-          console.log(`      [next] React DevTools operations: ${ops0} at enable, ${ops} after two clicks and the edit`);
-          expect(ops).to.be.above(ops0);
-        }
+        await clicksAndEdits(page, counterFile, counterAt, { rdt, timeout: 60_000, matches: () => appMatches(page), label: 'next' });
       } finally {
         await page.close();
         // The next page starts from the app as it was.

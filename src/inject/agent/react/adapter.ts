@@ -464,17 +464,17 @@ export class ReactAdapter implements FrameworkAdapter {
     hoisted.length = 0;
     this.singleton = false;
     const through = this.collectHosts((handle as Fiber).child, out, this.anyTags(), 0);
-    // React 19 puts a hoistable (<title>, <meta>, <link>, <style> rendered anywhere) in <head>: one of the other tops
-    // (the <html> a root layout renders) may hold it already, and it would be counted twice.
-    for (const h of hoisted) if (!out.some((o) => o !== h && o.contains(h))) out.push(h);
-    hoisted.length = 0;
-    // And a host element rendered beside the <html> (Next.js's metadata <div> beside its root layout) goes into the
-    // <body> singleton: inside another top, counted there already.
-    if (this.singleton && out.length > 1) {
+    // React 19 puts a hoistable (<title>, <meta>, <link>, <style> rendered anywhere) in <head>, and a host element
+    // rendered beside the <html> (Next.js's metadata <div> beside its root layout) in the <body> singleton: a top can
+    // then sit inside another (the <html> a root layout renders), and is left out, not counted twice. Hoistables go
+    // last (the first top is the one a shift's cause is looked for from).
+    for (const h of hoisted) out.push(h);
+    if ((this.singleton || hoisted.length > 0) && out.length > 1) {
       const kept = outermost(out);
       out.length = 0;
       for (const k of kept) out.push(k);
     }
+    hoisted.length = 0;
     return through;
   }
 

@@ -167,10 +167,9 @@ export class VitalsObserver {
         // the log could forget its frames); a batch is asked for only when something reads them.
         if (this.wantedNow) this.host.wake(SETTLE_MS);
       }
-    } catch (e) {
-      this.host.debug('vitals: events', e);
+    } finally {
+      this.entriesMs(t0);
     }
-    this.entriesMs(t0);
   }
 
   /** A page slow in every frame has a long frame every frame: timed too. */
@@ -178,16 +177,15 @@ export class VitalsObserver {
     const t0 = this.host.now();
     try {
       this.loafs.note(list.getEntries() as unknown as LoafEntry[]);
-    } catch (e) {
-      this.host.debug('vitals: loafs', e);
+    } finally {
+      this.entriesMs(t0);
     }
-    this.entriesMs(t0);
   }
 
   /**
-   * An observer's callback took from `t0` to now. Timed from inside our entry (self-clock.ts): the entry's own swap,
-   * and its check for built-ins the page replaced (once a second, in whichever entry of ours comes first), are the
-   * agent's, paid by its next frame when not here.
+   * An observer's callback took from `t0` to now (what it threw, `guard` reports). Timed from inside our entry
+   * (self-clock.ts): the entry's own swap, and its check for built-ins the page replaced (once a second, in whichever
+   * entry of ours comes first), are the agent's, paid by its next frame when not here.
    */
   private entriesMs(t0: number): void {
     const ms = this.host.now() - t0;
@@ -206,10 +204,9 @@ export class VitalsObserver {
         this.shiftsAt = t0;
         if (this.shiftsRead) this.host.wake(SETTLE_MS);
       }
-    } catch (e) {
-      this.host.debug('vitals: shifts', e);
+    } finally {
+      this.entriesMs(t0);
     }
-    this.entriesMs(t0);
   }
 
   /** When the first interaction entry not settled yet came, and the first shift not settled yet (null: none). */

@@ -14,6 +14,13 @@ import {
   byName, enableAndFind, log, markWindow, one, openFixture, runWork, settled, snap, styleLayoutWithin, traced, type Comp, type Snap,
 } from './timing-helpers';
 
+/**
+ * With DevTools open its front end is a renderer too, and the disabled-by-default timeline category records its every
+ * task: 565 000 events in one recording's trace against 51 000 without that category (8 s of the suite's serial lane
+ * parsing and filtering them). The flushes, the marks and our track's TimeStamp spans are all in these two.
+ */
+const OPEN_CATEGORIES = ['devtools.timeline', 'blink.user_timing'];
+
 describe('layout timing (e2e)', function () {
   this.timeout(180_000);
   let h: Harness;
@@ -108,7 +115,7 @@ describe('layout timing (e2e)', function () {
           await page.evaluate(() => performance.mark('lc-track-start'));
           await runWork(page, frames);
           await page.evaluate(() => performance.mark('lc-track-end'));
-        });
+        }, OPEN_CATEGORIES);
         const w = markWindow(events, 'lc-track-start', 'lc-track-end');
         return events.filter((e) => e.name === 'TimeStamp' && e.pid === w.pid && e.ts >= w.from && e.ts <= w.to
           && (e.args as any)?.data?.trackGroup === 'Layout Cost').length;
@@ -151,7 +158,7 @@ describe('layout timing (e2e)', function () {
         await settled(page);
         recording = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording());
         trace = await page.evaluate(() => (window as any).__LAYOUT_COST__.exportTrace());
-      });
+      }, OPEN_CATEGORIES);
       const mark = events.find((e) => e.name === 'lc-rec-ref' && e.cat.includes('user_timing'))!;
       const shift = mark.ts - ref * 1000; // page clock (µs) → trace clock
       const frames = trace!.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'layout-cost,frame');
@@ -167,13 +174,16 @@ describe('layout timing (e2e)', function () {
       // Against the trace over the recorded frames' own windows, shifted onto its clock.
       const first = frames[0], last = frames[frames.length - 1];
       const from = (first.ts ?? 0) + shift - 2000, to = (last.ts ?? 0) + (last.dur ?? 0) + shift + 2000;
-      const truth = styleLayoutWithin(events, { pid: mark.pid, tid: mark.tid, from, to });
+      // The page's own flushes, picked once: the per-frame windows below look among these only.
+      const flushes = events.filter((e) => e.ph === 'X' && (e.name === 'UpdateLayoutTree' || e.name === 'Layout')
+        && e.pid === mark.pid && e.tid === mark.tid);
+      const truth = styleLayoutWithin(flushes, { pid: mark.pid, tid: mark.tid, from, to });
       // Frame by frame: each recorded frame's layout against the trace's Layout events inside that frame's window.
       const layoutRatios: number[] = [];
       const totalRatios: number[] = [];
       for (const f of frames) {
         const at = (f.ts ?? 0) + shift;
-        const t = styleLayoutWithin(events, { pid: mark.pid, tid: mark.tid, from: at - 100, to: at + (f.dur ?? 0) });
+        const t = styleLayoutWithin(flushes, { pid: mark.pid, tid: mark.tid, from: at - 100, to: at + (f.dur ?? 0) });
         if (t.layoutMs >= 0.5) layoutRatios.push((f.args?.layoutMs ?? 0) / t.layoutMs);
         if (t.styleMs + t.layoutMs >= 0.5) totalRatios.push((f.dur ?? 0) / 1000 / (t.styleMs + t.layoutMs));
       }
@@ -204,8 +214,6 @@ describe('layout timing (e2e)', function () {
       expect(heavy).to.be.greaterThan(0.5 * ours);
       // Lined up: each recorded frame, shifted, starts where the trace has that frame's flush (within 1 ms): its style
       // recalculation, or its layout when style was clean.
-      const flushes = events.filter((e) => e.ph === 'X' && (e.name === 'UpdateLayoutTree' || e.name === 'Layout')
-        && e.pid === mark.pid && e.tid === mark.tid);
       // Frames in which nothing was dirty (a rAF of the page's that changed nothing) flushed nothing: no event to meet.
       const busy = frames.filter((f) => (f.dur ?? 0) > 500);
       let near = 0;

@@ -43,6 +43,8 @@ export interface TableRow {
   minifiedName?: string | null;
   /** Whose code it is (protocol/component-kind.ts); absent: own (the `<page>` row, groups). */
   kind?: ComponentKind;
+  /** Its type is still being placed: the own-only view leaves it out until its kind is known. */
+  placing?: boolean;
 }
 
 /** "cell.tsx:42" for the table (the pinned view shows the whole path). */
@@ -79,7 +81,7 @@ export function toRow(r: ComponentRow): TableRow {
   const label = capText(r.name) || 'Anonymous';
   const min = r.minifiedName ? capText(r.minifiedName) : null;
   return {
-    source: r.source ?? null, minifiedName: min, kind: r.kind ?? 'own',
+    source: r.source ?? null, minifiedName: min, kind: r.kind ?? 'own', ...(r.placing === true ? { placing: true } : {}),
     id: r.id, isPage: false, parentId: r.parentId, label,
     // The filter finds a component by its shown name, its minified name and its file.
     search: `${label}${min ? ` ${min}` : ''}${r.source ? ` ${r.source.file}` : ''}`.toLowerCase(), key: r.key === null ? null : capText(r.key),
@@ -177,7 +179,8 @@ export function rowMatches(r: TableRow, q: RowQuery): boolean {
 export function ownRows(rows: readonly TableRow[]): TableRow[] {
   const byId = new Map<number, TableRow>();
   for (const r of rows) if (!r.isPage) byId.set(r.id, r);
-  const foreign = (r: TableRow | undefined): r is TableRow => r !== undefined && r.kind !== undefined && r.kind !== 'own';
+  // A row whose type is still being placed is left out too: shown now, it could go again a moment later (issue 44).
+  const foreign = (r: TableRow | undefined): r is TableRow => r !== undefined && ((r.kind !== undefined && r.kind !== 'own') || r.placing === true);
   const out: TableRow[] = [];
   for (const r of rows) {
     if (!r.isPage && foreign(r)) continue;

@@ -107,6 +107,8 @@ export interface ComponentRow {
   minifiedName?: string | null;
   /** Whose code it is (protocol/component-kind.ts); absent: own. */
   kind?: ComponentKind;
+  /** Its type is still being placed (content/agent/sources.ts, PLACING_MS): its kind is not known yet. */
+  placing?: boolean;
 }
 
 /** A component type's source location as the panel shows and opens it (1-based line and column). */
@@ -126,6 +128,7 @@ const componentRow: Validator<ComponentRow> = isRecord({
   lastFrameMs: ms, authored: num(0, 1e8), rendered: num(0, 1e8), portaledIn: num(0, 1e8), commits: num(0, 1e12),
   source: rowSource, minifiedName: (v: unknown) => (v === undefined ? null : nullable(name)(v)),
   kind: (v: unknown) => (v === undefined ? 'own' : oneOf(COMPONENT_KINDS)(v)),
+  placing: (v: unknown) => (v === undefined ? false : bool(v)),
 });
 
 export interface PinnedDetail extends ComponentRow {

@@ -109,6 +109,35 @@ describe('real apps (e2e)', function () {
     await page.close();
   });
 
+  it('your components first from the first frame: no library meter while types are being placed', async () => {
+    const w = await h.worker();
+    // As below: every component with elements surfaces through its parent's meter; libraries hidden (the default).
+    await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, surfaceRenderedFraction: 0 });
+    const page = await h.newPage();
+    try {
+      await page.goto(h.url('real-dashboard-dev.html'), { waitUntil: 'load' });
+      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'ready' });
+      // From the moment the overlay goes on until every type is placed: every component that got a meter, by id.
+      await lc.enable(page);
+      const drawn = new Set<number>();
+      let polls = 0, placedAll = false;
+      for (const until = Date.now() + 20_000; Date.now() < until && !placedAll; polls++) {
+        const comps = await snapshot(page);
+        for (const c of comps) if (c.drawn) drawn.add(c.id);
+        placedAll = comps.length > 0 && comps.every((c) => c.source !== null);
+      }
+      expect(placedAll, 'every component placed within 20 s').to.equal(true);
+      const final = new Map((await snapshot(page)).map((c) => [c.id, c]));
+      const foreign = [...drawn].map((id) => final.get(id)).filter((c) => c !== undefined && c.kind !== 'own').map((c) => `${c!.kind} ${c!.name}`);
+      console.log(`      [real] before placing: ${polls} snapshots, ${drawn.size} components drawn, of them not the app's own: ${foreign.length}`);
+      expect(drawn.size).to.be.greaterThan(0);
+      expect(foreign, 'meters drawn for library or framework components').to.deep.equal([]);
+    } finally {
+      await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS });
+      await page.close();
+    }
+  });
+
   it('your components first: recharts\' own components are "library" by the source map; meters for yours only unless asked', async () => {
     const w = await h.worker();
     // Every component with elements surfaces through its parent's meter (the page is idle: no ms to surface by).

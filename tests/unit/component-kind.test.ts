@@ -70,6 +70,17 @@ describe('the table: your components first, filters by name, kind and file', () 
     expect(tree.map((r) => [r.label, r.treeDepth ?? 0, r.layoutMs])).to.deep.equal([['<page>', 0, 0], ['App', 0, 9], ['ChartCard', 1, 7]]);
   });
 
+  it('leaves out a row whose type is still being placed, and re-parents past it', () => {
+    const placing = buildRows({
+      frameId: 1, frames: 1, pinned: null, strip: [], page: { styleMs: 0, layoutMs: 0, forcedMs: 0 },
+      rows: [row(1, 'App', null, 'own', 'src/App.tsx', 9), { ...row(2, 'Pie', 1, 'own', 'src/Pie.tsx', 8), placing: true },
+        row(3, 'Card', 2, 'own', 'src/Card.tsx', 7)],
+    });
+    const own = ownRows(placing);
+    expect(own.map((r) => r.label)).to.deep.equal(['<page>', 'App', 'Card']);
+    expect(own.find((r) => r.label === 'Card')!.parentId).to.equal(1);
+  });
+
   it('parses kind: and file: tokens; the rest is a name', () => {
     expect(parseQuery('  Card kind:library,framework file:SRC/cards ')).to.deep.equal({ text: 'card', files: ['src/cards'], kinds: ['library', 'framework'] });
     expect(parseQuery('kind:nonsense')).to.deep.equal({ text: '', files: [], kinds: [] });
@@ -120,5 +131,61 @@ describe('"names look minified" judges the app\'s own code', () => {
     own.onTypes(names.map(([agentId]) => ({ typeId: agentId, text: `function x${agentId}(){}`, length: 16, hint: null })));
     own.onLocated(names.map(([agentId]) => placed(own.localType(agentId), `http://localhost:3000/src/${agentId}.js`)));
     expect(own.ownNamesMinified()).to.equal(true);
+  });
+});
+
+describe('a type being placed (issue 44: no meter that appears and goes)', () => {
+  it('is left out of the own-only views until its kind is known, and shown as the app\'s own if no answer comes', async () => {
+    const { SourceBook, PLACING_MS } = await import('../../src/content/agent/sources');
+    let now = 1000;
+    const timers: { at: number; fn: () => void }[] = [];
+    const book = new SourceBook(() => now, (fn, ms) => timers.push({ at: now + ms, fn }));
+    const advance = (to: number): void => {
+      now = to;
+      for (let t = timers.findIndex((x) => x.at <= now); t >= 0; t = timers.findIndex((x) => x.at <= now)) timers.splice(t, 1)[0].fn();
+    };
+    const text = (agentId: number) => ({ typeId: agentId, text: `function x${agentId}(){}`, length: 16, hint: null });
+    const at = (typeId: number, url: string) => ({
+      typeId, url, line: 1, column: 0, state: 'mapped' as const, file: url, fileUrl: url, fileLine: 1, fileColumn: 0, originalName: null, why: null,
+    });
+    book.onTypes([text(1), text(2), text(3)]);
+    const [lib, own, lost] = [1, 2, 3].map((a) => book.localType(a));
+    for (const t of [lib, own, lost]) {
+      expect(book.placing(t), `type ${t} before an answer`).to.equal(true);
+      expect(book.foreign(t), 'hidden meanwhile').to.equal(true);
+      expect(book.kindOf(t), 'the snapshot still says own').to.equal('own');
+    }
+    advance(1500);
+    book.onLocated([at(lib, 'http://localhost:5173/node_modules/.vite/deps/recharts.js'), at(own, 'http://localhost:5173/src/App.tsx')]);
+    expect([book.placing(lib), book.foreign(lib), book.kindOf(lib)]).to.deep.equal([false, true, 'library']);
+    expect([book.placing(own), book.foreign(own), book.kindOf(own)]).to.deep.equal([false, false, 'own']);
+    expect(book.placing(lost)).to.equal(true);
+    // No answer for the third: after PLACING_MS it is shown as the app's own, and the version says so (a redraw).
+    const v = book.version;
+    advance(1000 + PLACING_MS - 1);
+    expect(book.placing(lost)).to.equal(true);
+    advance(1000 + PLACING_MS + 2);
+    expect([book.placing(lost), book.foreign(lost), book.kindOf(lost)]).to.deep.equal([false, false, 'own']);
+    expect(book.version).to.be.greaterThan(v);
+    // A type seen again (a hot update's new text) that was placed before is not hidden again.
+    book.onTypes([{ ...text(2), text: 'function x2(){ return 1 }', hot: true }]);
+    expect(book.placing(own)).to.equal(false);
+    // A new one later gets its own window; reset forgets every window.
+    book.onTypes([text(4)]);
+    expect(book.placing(book.localType(4))).to.equal(true);
+    book.reset();
+    expect(book.placing(1)).to.equal(false);
+    // Components not typed yet (type 0): hidden while components keep mounting, shown PLACING_MS after the last mount.
+    expect(book.foreign(0)).to.equal(false);
+    book.noteMounts();
+    expect([book.placing(0), book.foreign(0)]).to.deep.equal([true, true]);
+    advance(now + PLACING_MS - 500);
+    book.noteMounts(); // more mounted: the window runs from here
+    advance(now + PLACING_MS - 1);
+    expect(book.placing(0)).to.equal(true);
+    const w = book.version;
+    advance(now + 2);
+    expect([book.placing(0), book.foreign(0)]).to.deep.equal([false, false]);
+    expect(book.version).to.be.greaterThan(w);
   });
 });

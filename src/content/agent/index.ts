@@ -309,6 +309,7 @@ class Controller {
         this.lastSeq = p.seq;
         if (gap) this.page.send('resync', {});
         const geometry = this.store.geometry;
+        const structure = this.store.structure;
         try {
           this.self.add(p.selfMs);
           this.self.time(() => this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys));
@@ -317,6 +318,8 @@ class Controller {
           this.page.drops.drop();
           console.debug('[layout-cost] records batch dropped', e);
         }
+        // New components are typed a pass later, then placed: until then the own-only views leave them out (issue 44).
+        if (this.store.structure !== structure) this.sources.noteMounts();
         this.scheduleRender(this.store.geometry === geometry);
         if (p.vitals !== undefined) this.takeVitals(p.vitals);
         break;

@@ -15,6 +15,14 @@ const KINDS: readonly ComponentKind[] = ['own', 'library', 'framework'];
 
 const MAX_TYPES = 20_000;
 
+/**
+ * How long a new type is "being placed" (issue 44): its kind is not known until the worker answers (usually well under
+ * a second), and a meter drawn for it as the app's own would appear and go once it is placed as a library's. Hidden in
+ * the own-only views meanwhile, and shown as the app's own after this long without an answer (a component we cannot
+ * place is shown, never hidden).
+ */
+export const PLACING_MS = 3000;
+
 export interface SourceSummary {
   /** Types seen, located (found in a script), mapped (through a source map), waiting for an answer. */
   types: number;
@@ -55,6 +63,12 @@ export function pageScripts(doc: Document, perf: Performance, href: string): Loc
  * to type here cost ≈ 14 B per component (docs/PERFORMANCE.md, memory).
  */
 export class SourceBook {
+  /** `now` (ms) and `later` (a timer) are the browser's; the unit tests give their own. */
+  constructor(
+    private readonly now: () => number = () => Date.now(),
+    private readonly later: (fn: () => void, ms: number) => unknown = (fn, ms) => setTimeout(fn, ms),
+  ) {}
+
   /**
    * The agent's type ids (they only grow, across overlay toggles too) → this script's own, 1 to MAX_TYPES from each
    * reset: small enough to share a component's one integer with its depth (store.ts `shape`). Every other table here and
@@ -74,6 +88,8 @@ export class SourceBook {
       if (this.local.size >= MAX_TYPES || !Number.isInteger(agentId)) return 0;
       t = this.local.size + 1;
       this.local.set(agentId, t);
+      // Its kind is not known until it is placed (its text may come a batch later): from first sight.
+      this.startPlacing(t);
     }
     return t;
   }
@@ -82,9 +98,92 @@ export class SourceBook {
   onTypes(types: TypeText[]): boolean {
     for (const t of types) {
       const id = this.localType(t.typeId);
-      if (id !== 0) this.texts.set(id, { text: t.text, hint: t.hint, hot: t.hot === true });
+      if (id === 0) continue;
+      this.texts.set(id, { text: t.text, hint: t.hint, hot: t.hot === true });
     }
     return this.texts.size > this.asked.size;
+  }
+
+  /** Local types being placed (1) — not answered yet, and first seen under PLACING_MS ago. */
+  private readonly placingBits = new Uint8Array(MAX_TYPES + 1);
+  /** Each placing type's deadline (ms, `now()`'s clock), in the order they began: deadlines only grow. */
+  private readonly placingQueue: [number, number][] = [];
+  private placingHead = 0;
+  private placingTimer = false;
+
+  private startPlacing(id: number): void {
+    this.placingBits[id] = 1;
+    this.placingQueue.push([id, this.now() + PLACING_MS]);
+    this.armPlacing();
+  }
+
+  private armPlacing(): void {
+    if (this.placingTimer || this.placingHead >= this.placingQueue.length) return;
+    this.placingTimer = true;
+    const wait = Math.max(0, this.placingQueue[this.placingHead][1] - this.now());
+    this.later(() => {
+      this.placingTimer = false;
+      this.expirePlacing();
+      this.armPlacing();
+    }, wait + 1);
+  }
+
+  /** Types past their deadline unanswered are the app's own from now on: a new version redraws what shows them. */
+  private expirePlacing(): void {
+    const now = this.now();
+    let changed = false;
+    while (this.placingHead < this.placingQueue.length && this.placingQueue[this.placingHead][1] <= now) {
+      const [id] = this.placingQueue[this.placingHead++];
+      if (this.placingBits[id] === 1) {
+        this.placingBits[id] = 0;
+        changed = true;
+      }
+    }
+    if (this.placingHead === this.placingQueue.length) {
+      this.placingQueue.length = 0;
+      this.placingHead = 0;
+    }
+    if (changed) this.version++;
+  }
+
+  /**
+   * Components not typed yet (type 0: the agent names their types in a pass each second) count as being placed while
+   * components keep mounting, and PLACING_MS after the last mount; a flag the timer turns off, not a clock read per
+   * component. Type 0 also means "over MAX_TYPES": those show once mounting pauses.
+   */
+  private untypedHidden = false;
+  private untypedUntil = 0;
+  private untypedTimer = false;
+
+  /** Components mounted (content/agent/index.ts, after a records batch that mounted some): they are typed later. */
+  noteMounts(): void {
+    this.untypedUntil = this.now() + PLACING_MS;
+    if (!this.untypedHidden) {
+      this.untypedHidden = true;
+      this.version++;
+    }
+    this.armUntyped();
+  }
+
+  private armUntyped(): void {
+    if (this.untypedTimer) return;
+    this.untypedTimer = true;
+    this.later(() => {
+      this.untypedTimer = false;
+      if (!this.untypedHidden) return;
+      if (this.now() >= this.untypedUntil) {
+        this.untypedHidden = false;
+        this.version++;
+      } else {
+        this.armUntyped();
+      }
+    }, Math.max(0, this.untypedUntil - this.now()) + 1);
+  }
+
+  /** True while a type's kind is not known yet (issue 44): the own-only views leave it out until it is placed. */
+  placing(typeId: number): boolean {
+    if (typeId === 0) return this.untypedHidden;
+    return typeId > 0 && typeId <= MAX_TYPES && this.placingBits[typeId] === 1;
   }
 
   /** The next batch to look up (types not asked yet), or null. */
@@ -111,6 +210,7 @@ export class SourceBook {
     for (const t of types) {
       if (!this.texts.has(t.typeId)) continue;
       this.located.set(t.typeId, t);
+      if (t.typeId > 0 && t.typeId <= MAX_TYPES) this.placingBits[t.typeId] = 0;
       const k = t.state === 'not-found' ? 'own' : kindOfType(t.fileUrl ?? t.file, t.url);
       if (t.typeId > 0 && t.typeId <= MAX_TYPES) this.kinds[t.typeId] = KINDS.indexOf(k);
     }
@@ -150,9 +250,10 @@ export class SourceBook {
     return KINDS[typeId > 0 && typeId <= MAX_TYPES ? this.kinds[typeId] : 0];
   }
 
-  /** True when components of this type are a library's or the framework's. */
+  /** True when components of this type are a library's or the framework's, or not placed yet (`placing`). */
   foreign(typeId: number): boolean {
-    return typeId > 0 && typeId <= MAX_TYPES && this.kinds[typeId] !== 0;
+    if (typeId === 0) return this.untypedHidden;
+    return typeId > 0 && typeId <= MAX_TYPES && (this.kinds[typeId] !== 0 || this.placingBits[typeId] === 1);
   }
 
   private of(typeId: number): LocatedType | null {
@@ -195,6 +296,10 @@ export class SourceBook {
     this.located.clear();
     this.asked.clear();
     this.kinds.fill(0);
+    this.placingBits.fill(0);
+    this.placingQueue.length = 0;
+    this.placingHead = 0;
+    this.untypedHidden = false;
     this.pageNames.clear();
   }
 }

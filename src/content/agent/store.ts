@@ -636,12 +636,15 @@ export class RollupStore {
     const e = this.ema(c);
     const src = this.sources;
     const n = src ? src.nameOf(c.typeId, c.name) : { name: c.name, minifiedName: null };
-    return {
+    const row: ComponentRow = {
       id: c.id, name: n.name, parentId: c.parentId, depth: c.depth, key: this.keyOf(c.id), styleMs: e.styleMs,
       layoutMs: e.layoutMs, forcedMs: e.forcedMs, lastFrameMs: e.lastFrameMs, authored: c.authored,
       rendered: c.rendered, portaledIn: c.portaledIn, commits: this.commitsOf(c.id), source: src ? src.rowSource(c.typeId) : null,
       minifiedName: n.minifiedName, kind: src ? src.kindOf(c.typeId) : 'own',
     };
+    // Only while it is so (a few seconds at most): not a field of every row the panel is sent.
+    if (src !== null && src.placing(c.typeId)) row.placing = true;
+    return row;
   }
 
   /** `meterAt`: where the overlay drew each component's meter (the overlay's, not the store's, to know). */

@@ -31,6 +31,8 @@ import { TypeSourcer } from './types';
 
 /** Component types are looked at this often while on (never on the commit path). */
 const TYPES_INTERVAL_MS = 1000;
+/** The first pass after the overlay goes on (ms): meters wait for their components to be placed (issue 44). */
+const TYPES_FIRST_MS = 50;
 /** API calls waiting for an answer, at most (the oldest goes). */
 const MAX_WAITERS = 1024;
 /** Before the content script's first config: off. */
@@ -123,6 +125,8 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     } else {
       pipeline.start();
       pipeline.configure(cfg);
+      // The first pass soon after the back-fill: until a component is typed and placed, the own-only views leave it out.
+      if (typesTimer === null) setTimeout(typesPass, TYPES_FIRST_MS);
       typesTimer ??= setInterval(typesPass, TYPES_INTERVAL_MS);
     }
     link.announce();

@@ -12,7 +12,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 /** Rooms may import src/protocol and src/overlay, never each other. */
-const ROOMS = ['inject', 'content', 'background', 'devtools-panel'];
+const ROOMS = ['inject', 'content', 'background', 'devtools-panel', 'popup'];
 const SHARED = ['protocol', 'overlay'];
 
 class RoomBoundaryPlugin {
@@ -106,6 +106,20 @@ export function firefoxManifest(chromeManifest) {
   return m;
 }
 
+/**
+ * The automation build's manifest (issue 48, docs/SITES.md): the same extension on every site from the first page load,
+ * as before the default sites. A browser driven over CDP cannot accept a permission prompt, so the CLI audit and the
+ * puppeteer/Playwright helpers load this copy (dist-all-sites/) into the throwaway browsers they launch.
+ */
+export function allSitesManifest(chromeManifest) {
+  const m = structuredClone(chromeManifest);
+  m.host_permissions = ['<all_urls>'];
+  delete m.optional_host_permissions;
+  for (const cs of m.content_scripts) cs.matches = ['<all_urls>'];
+  m.description = `${m.description} (automation build: runs on every site)`;
+  return m;
+}
+
 /** After each build, <output>-firefox (dist-firefox/) gets the same files with Firefox's manifest. */
 class FirefoxPlugin {
   apply(compiler) {
@@ -116,6 +130,10 @@ class FirefoxPlugin {
       fs.cpSync(from, to, { recursive: true });
       const manifest = JSON.parse(fs.readFileSync(path.join(from, 'manifest.json'), 'utf8'));
       fs.writeFileSync(path.join(to, 'manifest.json'), JSON.stringify(firefoxManifest(manifest), null, 2));
+      const all = `${from}-all-sites`;
+      fs.rmSync(all, { recursive: true, force: true });
+      fs.cpSync(from, all, { recursive: true });
+      fs.writeFileSync(path.join(all, 'manifest.json'), JSON.stringify(allSitesManifest(manifest), null, 2));
     });
   }
 }
@@ -137,6 +155,7 @@ export default (env, argv) => {
       background: './src/background/index.ts',
       devtools: './src/devtools-panel/devtools.ts',
       panel: './src/devtools-panel/index.ts',
+      popup: './src/popup/index.ts',
     },
     output: { path: path.join(root, 'dist'), filename: '[name].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },
@@ -165,6 +184,7 @@ export default (env, argv) => {
           { from: 'icons/*.png' },
           { from: 'src/devtools-panel/*.html', to: '[name][ext]' },
           { from: 'src/devtools-panel/*.css', to: '[name][ext]' },
+          { from: 'src/popup/*.html', to: '[name][ext]' },
         ],
       }),
     ],

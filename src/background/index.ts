@@ -7,6 +7,7 @@
  */
 import browser from 'webextension-polyfill';
 import { Screenshots } from './capture';
+import { grantedSites, parseSiteChanged, SITE_SCRIPT_IDS, siteAccess, siteScripts } from '../protocol/sites';
 import { SourceLocator } from './sources';
 import {
   DropCounter, envelope, nextMode, parseMessage, PORT_NAME_CONTENT, PORT_NAME_DEVTOOLS, PORT_NAME_PANEL, Source,
@@ -47,7 +48,7 @@ const restored: Promise<void> = (async () => {
 /** One storage.session write per burst of mode changes (issue 11: 5 000 enable/disable calls made 5 000 writes). */
 const PERSIST_DELAY_MS = 100;
 let persistTimer: ReturnType<typeof setTimeout> | null = null;
-const counters = { persists: 0, contentAgent: 0, helloRegistrations: 0 };
+const counters = { persists: 0, contentAgent: 0, helloRegistrations: 0, siteRegistrations: 0, offers: 0 };
 
 /**
  * Frames say hello (and so touch the extension APIs at load) only while some tab is being inspected: while any tab
@@ -57,7 +58,47 @@ const counters = { persists: 0, contentAgent: 0, helloRegistrations: 0 };
  */
 const HELLO_SCRIPT_ID = 'layout-cost-hello';
 let helloRegistered: boolean | null = null;
+/** The matches the hello script is registered with (they follow the granted sites). */
+let helloMatches = '';
 let helloSync: Promise<void> = Promise.resolve();
+
+/**
+ * Where it runs (issue 48, docs/SITES.md): the manifest's own scripts cover the default sites (every site in the
+ * automation build); for each site the user granted beyond them, the same two scripts are registered here, kept
+ * across browser restarts. The browser's grants are the record: this follows them at start and on every change.
+ */
+const COVERED: readonly string[] = (() => {
+  try {
+    return chrome.runtime.getManifest().content_scripts?.[0]?.matches ?? [];
+  } catch {
+    return [];
+  }
+})();
+let granted: string[] = [];
+let sitesSync: Promise<void> = Promise.resolve();
+
+function syncSites(): Promise<void> {
+  sitesSync = sitesSync.then(async () => {
+    try {
+      granted = grantedSites((await chrome.permissions.getAll()).origins, COVERED);
+      const want = siteScripts(granted, COVERED);
+      const have = await chrome.scripting.getRegisteredContentScripts({ ids: Object.values(SITE_SCRIPT_IDS) });
+      const key = (xs: { id: string; matches?: string[] }[]) => JSON.stringify(xs.map((x) => [x.id, x.matches ?? []]).sort());
+      if (key(have) !== key(want)) {
+        if (have.length > 0) await chrome.scripting.unregisterContentScripts({ ids: have.map((x) => x.id) });
+        if (want.length > 0) await chrome.scripting.registerContentScripts(want);
+        counters.siteRegistrations++;
+      }
+    } catch {
+      drops.drop();
+    }
+  });
+  // The hello script's matches follow the sites.
+  return sitesSync.then(() => {
+    syncHello();
+    return helloSync;
+  });
+}
 
 function anyTabActive(): boolean {
   if (panels.size > 0) return true;
@@ -68,16 +109,26 @@ function anyTabActive(): boolean {
 function syncHello(): void {
   helloSync = helloSync.then(async () => {
     const want = anyTabActive();
+    const matches = [...COVERED, ...granted];
     try {
       if (helloRegistered === null) {
-        helloRegistered = (await chrome.scripting.getRegisteredContentScripts({ ids: [HELLO_SCRIPT_ID] })).length > 0;
+        const found = await chrome.scripting.getRegisteredContentScripts({ ids: [HELLO_SCRIPT_ID] });
+        helloRegistered = found.length > 0;
+        helloMatches = JSON.stringify(found[0]?.matches ?? []);
+      }
+      if (want && helloRegistered && helloMatches !== JSON.stringify(matches)) {
+        // The sites changed while it was registered: registered again below with the new ones.
+        await chrome.scripting.unregisterContentScripts({ ids: [HELLO_SCRIPT_ID] });
+        helloRegistered = false;
       }
       if (want && !helloRegistered) {
+        // Only where our scripts run: the default sites and the granted ones (issue 48).
         await chrome.scripting.registerContentScripts([{
-          id: HELLO_SCRIPT_ID, js: ['content-hello.js'], matches: ['<all_urls>'], allFrames: true, matchOriginAsFallback: true,
+          id: HELLO_SCRIPT_ID, js: ['content-hello.js'], matches, allFrames: true, matchOriginAsFallback: true,
           runAt: 'document_start', persistAcrossSessions: false,
         }]);
         helloRegistered = true;
+        helloMatches = JSON.stringify(matches);
         counters.helloRegistrations++;
       } else if (!want && helloRegistered) {
         await chrome.scripting.unregisterContentScripts({ ids: [HELLO_SCRIPT_ID] });
@@ -386,6 +437,11 @@ function onPanelConnect(port: Port): void {
  * a port only while it has something to say).
  */
 browser.runtime.onMessage.addListener((raw: unknown, sender: browser.Runtime.MessageSender) => {
+  // Our own pages (the popup, the panel), never a content script's frame.
+  if (typeof sender.url === 'string' && sender.url.startsWith(chrome.runtime.getURL('')) && sender.id === chrome.runtime.id) {
+    const site = parseSiteChanged(raw);
+    if (site !== null) return siteChanged(site.tabId);
+  }
   const tabId = sender.tab?.id;
   const msg = parseMessage(raw, Source.Content);
   if (tabId === undefined || msg === null) {
@@ -441,13 +497,53 @@ browser.runtime.onConnect.addListener((port) => {
   } else port.disconnect();
 });
 
+/**
+ * The toolbar button or Ctrl+Shift+L: where Layout Cost runs, the overlay's next mode; elsewhere the popup that offers
+ * to run it there (issue 48). Either press grants activeTab, so the tab's URL is known here.
+ */
+function pressed(tab: chrome.tabs.Tab | undefined): void {
+  const tabId = tab?.id;
+  if (tabId === undefined) return;
+  void restored.then(() => sitesSync).then(async () => {
+    const access = siteAccess(tab?.url, COVERED, granted);
+    if (access !== 'off' && access !== 'never') return toggle(tabId);
+    counters.offers++;
+    try {
+      // The popup learns the page from its own address: the press's activeTab grant shows the worker the URL, not it.
+      const url = typeof tab?.url === 'string' && tab.url.length <= 4096 ? `&url=${encodeURIComponent(tab.url)}` : '';
+      await chrome.action.setPopup({ tabId, popup: `popup.html?tab=${tabId}${url}` });
+      // Chrome 127+: open it now; before, or where the browser declines, the next press opens it.
+      await (chrome.action as { openPopup?: (o?: { windowId?: number }) => Promise<void> }).openPopup?.({ windowId: tab?.windowId });
+    } catch {
+      drops.drop();
+    }
+    return undefined;
+  });
+}
+
 chrome.commands.onCommand.addListener((command, tab) => {
-  if (command === 'cycle-mode' && tab?.id !== undefined) void restored.then(() => toggle(tab.id as number));
+  if (command === 'cycle-mode') pressed(tab);
 });
 
-chrome.action.onClicked.addListener((tab) => {
-  if (tab.id !== undefined) void restored.then(() => toggle(tab.id as number));
+chrome.action.onClicked.addListener((tab) => pressed(tab));
+
+// A new document in a tab: the button toggles again until a press finds the site off (the offer's popup is per tab).
+chrome.tabs.onUpdated.addListener((tabId, info) => {
+  if (info.status === 'loading') chrome.action.setPopup({ tabId, popup: '' }).catch(() => drops.drop());
 });
+
+chrome.permissions.onAdded.addListener(() => void syncSites());
+chrome.permissions.onRemoved.addListener(() => void syncSites());
+
+/** The popup's or the panel's word that the user granted or revoked a site: follow the grants, then reload the tab. */
+async function siteChanged(tabId: number): Promise<null> {
+  await syncSites();
+  if (tabId >= 0) {
+    await chrome.action.setPopup({ tabId, popup: '' }).catch(() => drops.drop());
+    await chrome.tabs.reload(tabId).catch(() => drops.drop());
+  }
+  return null;
+}
 
 browser.tabs.onRemoved.addListener((tabId) => {
   contents.delete(tabId);
@@ -461,7 +557,8 @@ browser.tabs.onRemoved.addListener((tabId) => {
 /** For tests and debugging through the worker target: the router's own counters. */
 (globalThis as Record<string, unknown>).__layoutCostBackground = {
   drops, modes, contents, panels, toggle, setTabMode, counters, helloRegistered: () => helloRegistered,
+  sites: () => ({ covered: COVERED, granted, helloMatches }), syncSites, pressed,
 };
 
-// A restarted worker finds its registration as it left it; make it match the restored modes.
-void restored.then(syncHello);
+// A restarted worker finds its registrations as it left them; make them match the grants and the restored modes.
+void restored.then(syncSites);

@@ -130,7 +130,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   const outDir = path.resolve(v.out ?? 'layout-cost-report');
   const started = Date.now();
   const run = await runAudit({
-    url: url.href, chrome, extension: path.join(ROOT, 'dist'), seconds, waitReactMs: waitReact * 1000, steps: v.steps ?? null, headful: v.headful === true,
+    url: url.href, chrome, extension: path.join(ROOT, 'dist-all-sites'), seconds, waitReactMs: waitReact * 1000, steps: v.steps ?? null, headful: v.headful === true,
     log: (line) => io.err(`layout-cost: ${line}`),
   });
   const report = buildReport({

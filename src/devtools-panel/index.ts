@@ -28,6 +28,7 @@ import { Tabs } from './tabs';
 import { VitalsView } from './vitals-view';
 import { followTheme } from './theme';
 import { ToolbarView } from './toolbar-view';
+import { SiteBar } from './site-view';
 
 /** The table is rebuilt at most this often, however fast updates arrive. */
 const TABLE_MIN_INTERVAL_MS = 250;
@@ -119,8 +120,25 @@ const recordingView = new RecordingView({
 });
 toolbar.root.append(recordingView.toolbarItems);
 
+const siteBar = new SiteBar({
+  tabId,
+  url: () => new Promise((resolve) => {
+    if (!inspected) {
+      chrome.tabs.get(tabId).then((t) => resolve(t.url ?? null), () => resolve(null));
+      return;
+    }
+    inspected.eval('location.href', (href: unknown, exc?: chrome.devtools.inspectedWindow.EvaluationExceptionInfo) => {
+      resolve(!exc && typeof href === 'string' ? href : null);
+    });
+  }),
+  flash: (ok, message) => showFlash(ok ? 'info' : 'warn', message),
+});
+settingsView.root.append(siteBar.settings);
+siteBar.refresh().catch((e: unknown) => console.debug('[layout-cost] where it runs', e));
+(globalThis as { chrome?: { devtools?: typeof chrome.devtools } }).chrome?.devtools?.network?.onNavigated.addListener((url: string) => void siteBar.refresh(typeof url === 'string' ? url : undefined));
+
 const app = document.getElementById('app') as HTMLElement;
-app.append(toolbar.root, statusView.root, recordingView.root, el('main', { class: 'layout' }, table.root, tabs.root));
+app.append(toolbar.root, statusView.root, siteBar.root, recordingView.root, el('main', { class: 'layout' }, table.root, tabs.root));
 
 function onMessage(msg: BackgroundMessage): void {
   switch (msg.type) {
@@ -130,6 +148,7 @@ function onMessage(msg: BackgroundMessage): void {
     case 'status': {
       const before = model.pinnedId;
       model.onStatus(msg.payload);
+      if (msg.payload.frameId === 0) siteBar.seen(msg.payload.url);
       // Show what was just pinned (from the table, the chain or the page's Inspect mode).
       if (model.pinnedId !== null && model.pinnedId !== before) tabs.selectId('pinned');
       break;

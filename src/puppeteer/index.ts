@@ -42,8 +42,13 @@ function packageVersion(): string {
   }
 }
 
-/** The built extension (the package's dist/): pass it to puppeteer (`enableExtensions: [extensionPath]`). */
-export const extensionPath = path.join(ROOT, 'dist');
+/**
+ * The extension for automation (the package's dist-all-sites/): pass it to puppeteer (`enableExtensions:
+ * [extensionPath]`). The store build runs on development sites only until the user allows another (a permission
+ * prompt no CDP client can accept); this copy's manifest grants every site, so a test browser works on your staging
+ * host as on localhost (issue 48, docs/SITES.md).
+ */
+export const extensionPath = path.join(ROOT, 'dist-all-sites');
 
 /** Installs the extension into a running browser (puppeteer ≥ 23, launched with `pipe: true, enableExtensions: true`). */
 export async function install(browser: Browser): Promise<string> {

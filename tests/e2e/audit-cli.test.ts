@@ -202,7 +202,7 @@ describe('layout-cost/puppeteer, the helper (e2e)', function () {
     expect(findChrome()).to.be.a('string');
     h = await launch();
     const lib = await import(path.join(ROOT, 'lib', 'puppeteer.mjs'));
-    expect(lib.extensionPath).to.equal(path.join(ROOT, 'dist'));
+    expect(lib.extensionPath).to.equal(path.join(ROOT, 'dist-all-sites'));
     const page = await h.newPage('timing-load-r19.html');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
     const lc = await lib.attach(page);

@@ -175,11 +175,16 @@ let probes = 0;
 /** What the last `probeFirefoxDevtoolsPanel` got: its answer, or why it found no panel to ask (for timeout messages). */
 export let lastFirefoxProbe = '';
 
-export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
+/**
+ * `extension`: another build than dist/ (sites.test.ts's copies); `userDataDir`: a profile kept on close (a browser
+ * restart's test), else a fresh one removed on close.
+ */
+export async function launch(opts: { args?: string[]; extension?: string; userDataDir?: string } = {}): Promise<Harness> {
   const executablePath = findChrome();
   if (!executablePath) throw new Error('no Chrome/Chromium found: set CHROME_PATH or run npm install');
-  if (!fs.existsSync(path.join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run npm run build');
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-e2e-'));
+  const dist = opts.extension ?? DIST;
+  if (!fs.existsSync(path.join(dist, 'manifest.json'))) throw new Error(`${path.relative(ROOT, dist)}/ is missing: run npm run build`);
+  const userDataDir = opts.userDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-e2e-'));
   const browser = await puppeteer.launch({
     executablePath,
     headless: true,
@@ -189,7 +194,7 @@ export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
     args: [...QUIET_FLAGS, ...LINUX_CI_FLAGS, '--window-size=1280,900', ...(opts.args ?? [])],
     defaultViewport: { width: 1280, height: 900 },
   });
-  const extensionId = await browser.installExtension(DIST);
+  const extensionId = await browser.installExtension(dist);
   const server = await startServer();
   const workerTarget = await browser.waitForTarget(
     (t) => t.type() === 'service_worker' && t.url() === `chrome-extension://${extensionId}/background.js`,
@@ -219,7 +224,7 @@ export async function launch(opts: { args?: string[] } = {}): Promise<Harness> {
     async close() {
       await browser.close().catch(() => undefined);
       await server.close();
-      fs.rmSync(userDataDir, { recursive: true, force: true });
+      if (opts.userDataDir === undefined) fs.rmSync(userDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -132,6 +132,7 @@ const siteBar = new SiteBar({
     });
   }),
   flash: (ok, message) => showFlash(ok ? 'info' : 'warn', message),
+  changed: () => schedule(),
 });
 settingsView.root.append(siteBar.settings);
 siteBar.refresh().catch((e: unknown) => console.debug('[layout-cost] where it runs', e));
@@ -199,6 +200,7 @@ function render(): void {
   restoreFilter(model.status?.url);
   const list = notices(model.status, {
     connected: model.connected, otherReactFrames: model.otherReactFrames(), shortcut, tableRows: model.table?.rows.length ?? null,
+    siteOff: siteBar.off,
   });
   statusView.update(flash ? [...list, flash] : list);
   const rec = recordingView.recording;

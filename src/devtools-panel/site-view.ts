@@ -13,6 +13,8 @@ export interface SiteCallbacks {
   /** The inspected tab (-1 outside DevTools). */
   tabId: number;
   flash(ok: boolean, message: string): void;
+  /** Where it stands changed (the panel's status line follows). */
+  changed(): void;
 }
 
 export class SiteBar {
@@ -66,8 +68,15 @@ export class SiteBar {
     this.show(siteView(url, this.covered, origins));
   }
 
+  /** Layout Cost does not run on the inspected page. */
+  get off(): boolean {
+    return this.site !== null && (this.site.access === 'off' || this.site.access === 'never');
+  }
+
   private show(v: Site): void {
+    const was = this.off;
     this.site = v;
+    if (this.off !== was) this.cb.changed();
     const name = v.name ?? 'this page';
     const off = v.access === 'off' || v.access === 'never';
     this.root.hidden = !off;

@@ -25,6 +25,8 @@ export interface StatusContext {
   shortcut: string;
   /** Component rows in the last table update (the content script caps them), or null before one. */
   tableRows?: number | null;
+  /** Layout Cost does not run on the inspected site (the site bar says so and offers it): no "waiting for the page". */
+  siteOff?: boolean;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -35,7 +37,7 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
   const out: Notice[] = [];
   if (!ctx.connected) out.push({ id: 'reconnecting', level: 'warn', text: 'Reconnecting to the extension…' });
   if (s === null) {
-    out.push({ id: 'waiting', level: 'info', text: 'Waiting for the page… (reload it if the extension was just installed)' });
+    if (!ctx.siteOff) out.push({ id: 'waiting', level: 'info', text: 'Waiting for the page… (reload it if the extension was just installed)' });
     return out;
   }
   if (s.renderers === 0) {

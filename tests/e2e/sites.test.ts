@@ -113,17 +113,8 @@ describe('where it runs: a site not enabled (e2e)', function () {
       await page.close();
     }
   });
-});
 
-describe('where it runs: the panel on a site not enabled (e2e)', function () {
-  this.timeout(120_000);
-  let h: Harness;
-  before(async () => {
-    h = await launch({ args: [RULES] });
-  });
-  after(async () => h?.close());
-
-  it('says why it shows nothing and offers the site; on a default site no bar, and Settings says where it runs', async () => {
+  it('the panel says why it shows nothing and offers the site; on a default site no bar, and Settings says where it runs', async () => {
     const page = await h.browser.newPage();
     await page.goto(at(h, SITE, 'basic-r19.html'), { waitUntil: 'load' });
     const { panel, devtools } = await openPanel(h, page);
@@ -137,6 +128,8 @@ describe('where it runs: the panel on a site not enabled (e2e)', function () {
       expect(off.text).to.include(`Layout Cost does not run on ${SITE}`);
       expect(off.text).to.include(`Run Layout Cost on ${SITE}`);
       expect(off.here).to.equal(`It does not run on ${SITE}.`);
+      // Not "waiting for the page": the bar says why nothing comes.
+      await waitFor(async () => (await panel.$('[data-notice="waiting"]')) === null, { what: 'no "waiting for the page"' });
       // The same tab on a default site: the panel reads the page again on navigation.
       await page.goto(h.url('basic-r19.html'), { waitUntil: 'load' });
       const on = await waitFor(async () => ((await bar()).access === 'default' ? bar() : null), { what: 'the bar gone' });

@@ -23,6 +23,8 @@ describe('panel honest states', () => {
   it('waits for the page, and says when the worker is reconnecting', () => {
     expect(ids(null)).to.deep.equal(['waiting']);
     expect(ids(null, { ...ctx, connected: false })).to.deep.equal(['reconnecting', 'waiting']);
+    // Layout Cost does not run on the site (the site bar offers it): no "waiting for the page".
+    expect(ids(null, { ...ctx, siteOff: true })).to.deep.equal([]);
   });
   it('says there is no React, pointing at other frames that have it', () => {
     expect(ids(status({ renderers: 0 }))).to.deep.equal(['no-react']);

@@ -1,7 +1,9 @@
 /**
  * Screenshots for containment experiments' pixel comparison (pixel-diff.ts),
- * taken with `chrome.tabs.captureVisibleTab`, which the `<all_urls>` host
- * permission allows (docs/DIAGNOSE.md). Chrome allows two captures a second:
+ * taken with `chrome.tabs.captureVisibleTab`, which Chrome allows with the
+ * `<all_urls>` host permission ("On all sites", the automation build) or an
+ * activeTab grant (a press of the toolbar button or Ctrl+Shift+L on the page;
+ * docs/DIAGNOSE.md, docs/SITES.md). Chrome allows two captures a second:
  * captures wait their turn. Images are cropped to the component's area at
  * once and kept only until the third step has been compared.
  */
@@ -26,7 +28,14 @@ export class Screenshots {
     this.queue = run.catch(() => undefined);
     return run.catch((e: unknown) => {
       this.steps.delete(tabId);
-      return fail(`no screenshot (${String((e as Error)?.message ?? e).slice(0, 160)})`);
+      const why = String((e as Error)?.message ?? e);
+      // Chrome captures a tab for an extension only with <all_urls> or a fresh activeTab grant (issue 48: the store
+      // build holds the default sites, not <all_urls>): say how to get one.
+      if (/activeTab|all_urls/.test(why)) {
+        return fail('no screenshot: Chrome lets an extension capture the tab only just after you press its toolbar button or '
+          + 'Ctrl+Shift+L on the page, or with "On all sites" on: press Ctrl+Shift+L on the page, then Try again');
+      }
+      return fail(`no screenshot (${why.slice(0, 160)})`);
     });
   }
 

@@ -13,8 +13,13 @@ import { junitXml } from './junit';
 import { RunError } from './page-api';
 import { buildReport } from './report';
 import { runAudit } from './run';
+import { ConfigError, parseShard } from './config';
+import { auditConfig, compareDirs, mergeDirs } from './multi';
 
 const USAGE = `Usage: layout-cost audit <url> [options]
+       layout-cost audit --config FILE [--runs N] [--shard I/N] [--out DIR] [options]
+       layout-cost merge DIR… [--out DIR]
+       layout-cost compare BASE_DIR HEAD_DIR [--out DIR] [--threshold 1.2]
 
 Loads <url> in Chrome or Chromium with the Layout Cost extension, records the
 style, layout and forced-reflow cost of every React component while it runs
@@ -34,7 +39,22 @@ Options:
   -h, --help      this text
   -v, --version   the version
 
-Exit status: 0 every budget holds, 1 a budget is exceeded, 2 usage or run error.`;
+Every route (docs/CI.md, "Every route"):
+  --config FILE   routes to audit: { "routes": [{ "name", "url", "steps"?,
+                  "budget"?, "seconds"? }], "budget"? }; writes DIR/<route>/
+                  report.json (all runs pooled, each run in runs[]) and
+                  DIR/summary.json
+  --runs N        audit every route N times, each in a fresh page (default 1)
+  --shard I/N     only the routes at positions k with k mod N = I - 1
+merge             one report set from several (shards): every route once
+compare           per route and component, own style + layout ms per frame,
+                  base against head; DIR/compare.json and DIR/summary.md
+  --threshold R   slower by more than R times (default 1.2), beyond the noise
+                  of the runs (needs 2+ runs a side; 3+ recommended)
+
+Exit status: 0 every budget holds (compare: nothing significantly slower),
+1 a budget is exceeded (compare: a component significantly slower), 2 usage or
+run error (a route that could not be audited).`;
 
 export class UsageError extends Error {}
 
@@ -52,7 +72,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
       io.err('Try layout-cost --help');
       return 2;
     }
-    if (e instanceof RunError || e instanceof BudgetError) {
+    if (e instanceof RunError || e instanceof BudgetError || e instanceof ConfigError) {
       io.err(`layout-cost: ${e instanceof BudgetError ? 'budget: ' : ''}${e.message}`);
       return 2;
     }
@@ -69,6 +89,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
       options: {
         budget: { type: 'string' }, out: { type: 'string' }, seconds: { type: 'string' }, steps: { type: 'string' },
         'wait-react': { type: 'string' }, chrome: { type: 'string' }, headful: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+        config: { type: 'string' }, runs: { type: 'string' }, shard: { type: 'string' }, threshold: { type: 'string' },
       },
     });
   } catch (e) {
@@ -84,7 +105,22 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     io.out(version);
     return 0;
   }
-  if (positionals[0] !== 'audit') throw new UsageError(positionals.length === 0 ? 'no command (audit <url>)' : `unknown command ${JSON.stringify(positionals[0])} (audit <url>)`);
+  if (positionals[0] === 'merge') {
+    if (positionals.length < 2) throw new UsageError('merge needs the report folders to merge');
+    return mergeDirs(positionals.slice(1), path.resolve(v.out ?? 'layout-cost-merged'), io);
+  }
+  if (positionals[0] === 'compare') {
+    if (positionals.length !== 3) throw new UsageError('compare needs BASE_DIR and HEAD_DIR');
+    let threshold = 1.2;
+    if (v.threshold !== undefined) {
+      threshold = Number(v.threshold);
+      if (!Number.isFinite(threshold) || threshold <= 1 || threshold > 100) throw new UsageError(`--threshold must be a ratio above 1, not ${JSON.stringify(v.threshold)}`);
+    }
+    return compareDirs(positionals[1], positionals[2], path.resolve(v.out ?? 'layout-cost-compare'), threshold, io);
+  }
+  if (positionals[0] !== 'audit') throw new UsageError(positionals.length === 0 ? 'no command (audit <url>)' : `unknown command ${JSON.stringify(positionals[0])} (audit, merge, compare)`);
+  if (v.config !== undefined) return auditWithConfig(v, positionals, version, io);
+  if (v.runs !== undefined || v.shard !== undefined) throw new UsageError('--runs and --shard go with --config');
   if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'audit needs a URL' : `one URL, not ${positionals.length - 1}`);
   let url: URL;
   try {
@@ -121,12 +157,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
       throw e;
     }
   }
-  const chrome = v.chrome ?? findChrome();
-  if (!chrome || !fs.existsSync(chrome)) {
-    throw new RunError(v.chrome ? `--chrome: no browser at ${v.chrome}`
-      : process.env.CHROME_PATH ? `CHROME_PATH is ${process.env.CHROME_PATH}, but there is no browser there`
-        : 'no Chrome or Chromium found: install one, set CHROME_PATH, or pass --chrome PATH');
-  }
+  const chrome = browserPath(v.chrome);
   const outDir = path.resolve(v.out ?? 'layout-cost-report');
   const started = Date.now();
   const run = await runAudit({
@@ -156,4 +187,35 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     : `${report.failures} of ${report.checks.length} budget checks failed`);
   io.out(`report: ${path.join(outDir, 'report.html')}`);
   return report.passed ? 0 : 1;
+}
+
+function browserPath(given: string | undefined): string {
+  const chrome = given ?? findChrome();
+  if (!chrome || !fs.existsSync(chrome)) {
+    throw new RunError(given ? `--chrome: no browser at ${given}`
+      : process.env.CHROME_PATH ? `CHROME_PATH is ${process.env.CHROME_PATH}, but there is no browser there`
+        : 'no Chrome or Chromium found: install one, set CHROME_PATH, or pass --chrome PATH');
+  }
+  return chrome;
+}
+
+async function auditWithConfig(v: Record<string, string | boolean | undefined>, positionals: string[], version: string, io: CliIo): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError('audit --config takes its URLs from the config, not the command line');
+  for (const k of ['budget', 'steps', 'seconds']) if (v[k] !== undefined) throw new UsageError(`--${k} goes in the config's routes with --config`);
+  let runs = 1;
+  if (v.runs !== undefined) {
+    runs = Number(v.runs);
+    if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs must be a whole number 1‥100, not ${JSON.stringify(v.runs)}`);
+  }
+  const shard = typeof v.shard === 'string' ? parseShard(v.shard) : null;
+  let waitReact = 15;
+  if (typeof v['wait-react'] === 'string') {
+    waitReact = Number(v['wait-react']);
+    if (!Number.isFinite(waitReact) || waitReact <= 0 || waitReact > 600) throw new UsageError(`--wait-react must be a number of seconds (0‥600], not ${JSON.stringify(v['wait-react'])}`);
+  }
+  return auditConfig({
+    config: path.resolve(String(v.config)), runs, shard, outDir: path.resolve(typeof v.out === 'string' ? v.out : 'layout-cost-report'),
+    chrome: browserPath(typeof v.chrome === 'string' ? v.chrome : undefined), extension: path.join(ROOT, 'dist-all-sites'),
+    headful: v.headful === true, waitReactMs: waitReact * 1000, version,
+  }, io);
 }

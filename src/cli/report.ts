@@ -57,6 +57,12 @@ export interface TypeReport extends Figures {
   instances: number;
   /** All instances together: mean inclusive layout ms per frame (outermost instances only). */
   totalLayoutMsPerFrame: number;
+  /**
+   * Its own style + layout ms per frame, all its instances together (self cost: what its children did is theirs), over
+   * every frame of the run: what `layout-cost compare` compares (issue 47; inclusive figures would flag every
+   * ancestor of a slower child).
+   */
+  ownMsPerFrame: Dist;
 }
 
 export interface Check {
@@ -253,6 +259,23 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
   const worstDist = (list: InstanceReport[], f: (r: InstanceReport) => Dist): Dist => ({
     p50: worst(list, (r) => f(r).p50) ?? 0, p95: worst(list, (r) => f(r).p95) ?? 0, max: worst(list, (r) => f(r).max) ?? 0,
   });
+  // Own (self) style + layout per frame by type: each frame's sum over the type's instances.
+  const ownByName = new Map<string, number[]>();
+  for (const f of rec.frames) {
+    const inFrame = new Map<string, number>();
+    for (const c of f.components) {
+      if (c.id === 0) continue;
+      const v = c.selfStyleMs + c.selfLayoutMs;
+      if (!(v > 0)) continue;
+      const name = info(c.id)?.name;
+      if (name !== undefined) inFrame.set(name, (inFrame.get(name) ?? 0) + v);
+    }
+    for (const [name, v] of inFrame) {
+      const l = ownByName.get(name);
+      if (l) l.push(v);
+      else ownByName.set(name, [v]);
+    }
+  }
   const types: TypeReport[] = [];
   for (const [name, list] of byName) {
     let total = 0;
@@ -262,7 +285,7 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
       forcedMs: worstDist(list, (r) => r.forcedMs), forcedCount: worst(list, (r) => r.forcedCount) ?? 0,
       rendered: worst(list, (r) => r.rendered), authored: worst(list, (r) => r.authored), inflation: worst(list, (r) => r.inflation),
       interactionLayoutMs: worst(list, (r) => r.interactionLayoutMs) ?? 0, cls: round(list.reduce((t, r) => t + r.cls, 0), 4),
-      totalLayoutMsPerFrame: round(n > 0 ? total / n : 0),
+      totalLayoutMsPerFrame: round(n > 0 ? total / n : 0), ownMsPerFrame: roundDist(dist(ownByName.get(name) ?? [], n)),
     });
   }
   const cost = (d: Figures): number => d.layoutMs.p95 + d.styleMs.p95 + d.forcedMs.p95

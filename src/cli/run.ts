@@ -58,10 +58,14 @@ async function loadSteps(file: string): Promise<Steps> {
 }
 
 export async function runAudit(o: RunOptions): Promise<RunResult> {
+  return withBrowser(o, (browser) => auditPage(browser, o));
+}
+
+/** A browser with the extension for `fn` (several runs of several routes share one), closed after. */
+export async function withBrowser<T>(o: Pick<RunOptions, 'chrome' | 'extension' | 'headful'>, fn: (browser: Browser) => Promise<T>): Promise<T> {
   if (!fs.existsSync(path.join(o.extension, 'manifest.json'))) {
     throw new RunError(`the extension is not built (no ${path.join(o.extension, 'manifest.json')}): run npm run build`);
   }
-  const steps = o.steps ? await loadSteps(o.steps) : null;
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-audit-'));
   let browser: Browser | null = null;
   try {
@@ -74,8 +78,19 @@ export async function runAudit(o: RunOptions): Promise<RunResult> {
       throw new RunError(`could not start ${o.chrome}: ${(e as Error).message.split('\n')[0]}`);
     }
     await browser.installExtension(o.extension);
-    const version = await browser.version();
-    const page = await browser.newPage();
+    return await fn(browser);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+/** One run in a fresh page of `browser`: load, enable, record over the steps or the watch, snapshot; the page closed. */
+export async function auditPage(browser: Browser, o: RunOptions): Promise<RunResult> {
+  const steps = o.steps ? await loadSteps(o.steps) : null;
+  const version = await browser.version();
+  const page = await browser.newPage();
+  try {
     o.log(`loading ${o.url}`);
     let status = 0;
     try {
@@ -109,7 +124,6 @@ export async function runAudit(o: RunOptions): Promise<RunResult> {
     const screenshot = Buffer.from(await page.screenshot({ type: 'png' }));
     return { recording, snapshot: snap, domElements: dom, screenshot, browser: version, seconds };
   } finally {
-    await browser?.close().catch(() => undefined);
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await page.close().catch(() => undefined);
   }
 }

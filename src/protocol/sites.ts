@@ -17,8 +17,11 @@ export const DEFAULT_SITES: readonly string[] = [
   '*://*.localhost/*', '*://127.0.0.1/*', '*://[::1]/*', '*://*.test/*', '*://*.local/*', 'file:///*',
 ];
 
-/** What "On all sites" grants (one optional host permission). */
-export const ALL_SITES = '*://*/*';
+/**
+ * What "On all sites" grants (the one optional host permission). `<all_urls>` rather than every http(s) host: Chrome lets an
+ * extension capture a tab (an experiment's pixel comparison) only with `<all_urls>` or a fresh activeTab grant.
+ */
+export const ALL_SITES = '<all_urls>';
 
 /** The ids of the worker's registrations for granted sites: the boot in the isolated world, and in the page's. */
 export const SITE_SCRIPT_IDS = { content: 'layout-cost-sites', main: 'layout-cost-sites-main' } as const;
@@ -70,11 +73,11 @@ export function anyMatches(patterns: readonly string[], url: string | undefined 
  * every site in the automation build), "On all sites" standing for every one.
  */
 export function grantedSites(origins: readonly string[] | undefined, covered: readonly string[]): string[] {
-  if (covered.includes('<all_urls>') || covered.includes(ALL_SITES)) return [];
+  if (covered.includes('<all_urls>') || covered.includes('*://*/*')) return [];
   const out: string[] = [];
   for (const o of origins ?? []) {
     if (typeof o !== 'string' || covered.includes(o)) continue;
-    if (o === '<all_urls>' || o === ALL_SITES) return [ALL_SITES];
+    if (o === '<all_urls>' || o === '*://*/*') return [ALL_SITES];
     if (!out.includes(o)) out.push(o);
   }
   return out;

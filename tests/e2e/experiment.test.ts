@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { DIST_ALL_SITES, launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { enableAndFind, log, offCpuWithin, one, openFixture, snap, styleLayoutWithin, traced, type TraceEvent } from './timing-helpers';
 
 interface Figures { frames: number; styleMs: number; layoutMs: number; forcedMs: number; medianMs: number }
@@ -233,7 +233,9 @@ describe('containment experiments in the panel (e2e)', function () {
   after(async () => h?.close());
 
   it('Try on the pinned component measures on the live page and offers the rule to copy', async () => {
-    h = await launch();
+    // The automation build: the pixel comparison's screenshots need <all_urls> (or an activeTab grant from a press of
+    // the toolbar button, which nothing over CDP can make), which the store build holds only with "On all sites".
+    h = await launch({ extension: DIST_ALL_SITES });
     const page = await openFixture(h, 'experiment-r19.html');
     await enableAndFind(page, 'Ticker');
     const ticker = one(await snap(page), 'Ticker').id;

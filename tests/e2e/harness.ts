@@ -14,6 +14,8 @@ import { startServer, type StaticServer } from '../../scripts/server';
 
 export const DIST = path.join(ROOT, 'dist');
 export const DIST_FIREFOX = path.join(ROOT, 'dist-firefox');
+/** The automation build: every site, and `<all_urls>` (what an experiment's screenshots need; docs/SITES.md). */
+export const DIST_ALL_SITES = path.join(ROOT, 'dist-all-sites');
 
 export interface Harness {
   browser: Browser;

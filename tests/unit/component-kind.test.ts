@@ -177,8 +177,10 @@ describe('a type being placed (issue 44: no meter that appears and goes)', () =>
     expect(book.placing(1)).to.equal(false);
     // Components not typed yet (type 0): hidden while components keep mounting, shown PLACING_MS after the last mount.
     expect(book.foreign(0)).to.equal(false);
+    const v0 = book.version;
     book.noteMounts();
     expect([book.placing(0), book.foreign(0)]).to.deep.equal([true, true]);
+    expect(book.version, 'mounts send the panel no whole table').to.equal(v0);
     advance(now + PLACING_MS - 500);
     book.noteMounts(); // more mounted: the window runs from here
     advance(now + PLACING_MS - 1);

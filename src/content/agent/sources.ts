@@ -158,10 +158,9 @@ export class SourceBook {
   /** Components mounted (content/agent/index.ts, after a records batch that mounted some): they are typed later. */
   noteMounts(): void {
     this.untypedUntil = this.now() + PLACING_MS;
-    if (!this.untypedHidden) {
-      this.untypedHidden = true;
-      this.version++;
-    }
+    // No new version: the mounts themselves redraw the overlay, and a version sends the panel a whole table (a page
+    // that mounts all the time would send nothing but whole tables).
+    this.untypedHidden = true;
     this.armUntyped();
   }
 

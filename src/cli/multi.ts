@@ -1,0 +1,236 @@
+/**
+ * CI at scale (issue 47; docs/CI.md): `audit --config` (every route, `--runs` times, a `--shard` of them),
+ * `merge` (shards' report sets into one) and `compare` (base against head). The file work around the pure parts:
+ * config.ts, pool.ts, report.ts, compare.ts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { BudgetError, defaultBudget, parseBudget } from './budget';
+import { compareExit, compareSets, summaryMarkdown, type SideRoute } from './compare';
+import { ConfigError, parseConfig, shardRoutes, type RouteConfig } from './config';
+import { reportHtml } from './html';
+import { junitXml } from './junit';
+import { RunError } from './page-api';
+import { fixPooledCounts, poolRuns } from './pool';
+import { buildReport, type AuditInput, type AuditReport } from './report';
+import { auditPage, withBrowser } from './run';
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** One run's figures in a route's report (`runs[]`): what compare reads. */
+export interface RunFigures {
+  frames: number;
+  seconds: number;
+  passed: boolean;
+  failures: number;
+  /** Own style + layout ms per frame at p95, by component type (types with none left out). */
+  own: Record<string, number>;
+}
+
+export interface RouteReport extends AuditReport {
+  route: { name: string; hash: string };
+  runs: RunFigures[];
+}
+
+export interface SummaryRoute {
+  name: string;
+  dir: string;
+  url: string;
+  hash: string;
+  verdict: 'pass' | 'fail' | 'error';
+  failures: number;
+  frames: number;
+  error?: string;
+}
+
+export interface Summary {
+  kind: 'layout-cost-summary';
+  version: 1;
+  tool: { name: 'layout-cost'; version: string };
+  date: string;
+  runs: number;
+  shard: string | null;
+  routes: SummaryRoute[];
+}
+
+const SUMMARY = 'summary.json';
+
+function runFigures(r: AuditReport): RunFigures {
+  const own: Record<string, number> = {};
+  for (const t of r.types) if (t.ownMsPerFrame.p95 > 0) own[t.name] = t.ownMsPerFrame.p95;
+  return { frames: r.frames, seconds: r.seconds, passed: r.passed, failures: r.failures, own };
+}
+
+export interface ConfigRun {
+  config: string;
+  runs: number;
+  shard: { index: number; count: number } | null;
+  outDir: string;
+  chrome: string;
+  extension: string;
+  headful: boolean;
+  waitReactMs: number;
+  version: string;
+}
+
+/** `audit --config`: 0 every route's budgets hold, 1 one fails, 2 a route could not be audited. */
+export async function auditConfig(o: ConfigRun, io: Io): Promise<number> {
+  let text: string;
+  try {
+    text = fs.readFileSync(o.config, 'utf8');
+  } catch {
+    throw new ConfigError(`--config: cannot read ${o.config}`);
+  }
+  const { routes } = parseConfig(text, o.config, (f) => JSON.parse(fs.readFileSync(f, 'utf8')), 5);
+  // Every budget checked before a browser starts: a typo fails in a second, not after the first route's run.
+  const budgets = new Map(routes.map((r) => {
+    try {
+      return [r.name, r.budget ? parseBudget(r.budget) : defaultBudget()] as const;
+    } catch (e) {
+      if (e instanceof BudgetError) throw new BudgetError(`route ${JSON.stringify(r.name)}: ${e.message}`);
+      throw e;
+    }
+  }));
+  const mine = shardRoutes(routes, o.shard);
+  io.err(`layout-cost: ${mine.length} of ${routes.length} routes${o.shard ? ` (shard ${o.shard.index + 1}/${o.shard.count})` : ''}, ${o.runs} run${o.runs === 1 ? '' : 's'} each`);
+  fs.mkdirSync(o.outDir, { recursive: true });
+  const summary: Summary = {
+    kind: 'layout-cost-summary', version: 1, tool: { name: 'layout-cost', version: o.version }, date: new Date().toISOString(),
+    runs: o.runs, shard: o.shard ? `${o.shard.index + 1}/${o.shard.count}` : null, routes: [],
+  };
+  const write = (): void => fs.writeFileSync(path.join(o.outDir, SUMMARY), `${JSON.stringify(summary, null, 2)}\n`);
+  if (mine.length > 0) {
+    await withBrowser({ chrome: o.chrome, extension: o.extension, headful: o.headful }, async (browser) => {
+      for (const r of mine) {
+        const entry = await auditRoute(r, budgets.get(r.name)!, o, io, (k) => auditPage(browser, {
+          url: r.url, chrome: o.chrome, extension: o.extension, seconds: r.seconds, waitReactMs: o.waitReactMs, steps: r.steps,
+          headful: o.headful, log: (line) => io.err(`layout-cost: ${r.name} run ${k + 1}: ${line}`),
+        }));
+        summary.routes.push(entry);
+        write();
+      }
+    });
+  }
+  write();
+  const errors = summary.routes.filter((r) => r.verdict === 'error').length;
+  const fails = summary.routes.filter((r) => r.verdict === 'fail').length;
+  io.out(`${summary.routes.length} routes: ${summary.routes.length - errors - fails} pass, ${fails} fail, ${errors} could not be audited`);
+  io.out(`summary: ${path.join(o.outDir, SUMMARY)}`);
+  return errors > 0 ? 2 : fails > 0 ? 1 : 0;
+}
+
+async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>, o: ConfigRun, io: Io,
+  run: (k: number) => ReturnType<typeof auditPage>): Promise<SummaryRoute> {
+  const base = { name: r.name, dir: r.dir, url: r.url, hash: r.hash };
+  const started = Date.now();
+  try {
+    const inputs: AuditInput[] = [];
+    let shot: Buffer | null = null;
+    for (let k = 0; k < o.runs; k++) {
+      const res = await run(k);
+      inputs.push({ url: r.url, browser: res.browser, toolVersion: o.version, seconds: res.seconds, recording: res.recording,
+        snapshot: res.snapshot, domElements: res.domElements });
+      shot = res.screenshot;
+    }
+    const perRun = inputs.map((i) => buildReport(i, budget));
+    const pooled = fixPooledCounts(buildReport(poolRuns(inputs), budget), perRun);
+    const report: RouteReport = { ...pooled, route: { name: r.name, hash: r.hash }, runs: perRun.map(runFigures) };
+    const dir = path.join(o.outDir, r.dir);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    fs.writeFileSync(path.join(dir, 'junit.xml'), junitXml(pooled, (Date.now() - started) / 1000));
+    if (shot) {
+      fs.writeFileSync(path.join(dir, 'report.html'), reportHtml(pooled, shot));
+      fs.writeFileSync(path.join(dir, 'screenshot.png'), shot);
+    }
+    io.out(`${pooled.passed ? 'pass' : 'FAIL'} ${r.name}: ${pooled.frames} frames over ${o.runs} run${o.runs === 1 ? '' : 's'}`
+      + `${pooled.passed ? '' : `, ${pooled.failures} budget check${pooled.failures === 1 ? '' : 's'} failed`}`);
+    for (const c of pooled.checks) if (!c.pass) io.out(`  FAIL ${c.message}`);
+    return { ...base, verdict: pooled.passed ? 'pass' : 'fail', failures: pooled.failures, frames: pooled.frames };
+  } catch (e) {
+    if (!(e instanceof RunError)) throw e;
+    io.err(`layout-cost: ${r.name}: ${e.message}`);
+    io.out(`ERROR ${r.name}: ${e.message}`);
+    return { ...base, verdict: 'error', failures: 0, frames: 0, error: e.message };
+  }
+}
+
+function readSummary(dir: string): Summary {
+  const file = path.join(dir, SUMMARY);
+  let v: unknown;
+  try {
+    v = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    throw new ConfigError(`${dir} holds no report set (no readable ${SUMMARY}; made by audit --config)`);
+  }
+  const s = v as Partial<Summary>;
+  if (s.kind !== 'layout-cost-summary' || !Array.isArray(s.routes)) throw new ConfigError(`${file} is not a layout-cost summary`);
+  for (const r of s.routes) {
+    if (typeof r?.name !== 'string' || typeof r.dir !== 'string' || typeof r.hash !== 'string' || !/^[A-Za-z0-9._-]+$/.test(r.dir) || /^\.+$/.test(r.dir)) {
+      throw new ConfigError(`${file}: a route entry is malformed`);
+    }
+  }
+  return s as Summary;
+}
+
+/** `merge DIR… --out DIR`: every route once; the same route audited two ways is refused (exit 2). */
+export function mergeDirs(dirs: string[], outDir: string, io: Io): number {
+  if (dirs.length === 0) throw new ConfigError('merge needs the report folders to merge');
+  const seen = new Map<string, { from: string; route: SummaryRoute }>();
+  const merged: SummaryRoute[] = [];
+  let runs = 0, version = '';
+  for (const d of dirs) {
+    const s = readSummary(d);
+    runs = Math.max(runs, s.runs ?? 0);
+    version ||= s.tool?.version ?? '';
+    for (const r of s.routes) {
+      const had = seen.get(r.name);
+      if (had) {
+        if (had.route.hash !== r.hash) throw new ConfigError(`route ${JSON.stringify(r.name)} was audited two different ways (${had.from} and ${d})`);
+        continue;
+      }
+      seen.set(r.name, { from: d, route: r });
+      merged.push(r);
+    }
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  for (const r of merged) {
+    const from = path.join(seen.get(r.name)!.from, r.dir);
+    if (fs.existsSync(from) && path.resolve(from) !== path.resolve(outDir, r.dir)) fs.cpSync(from, path.join(outDir, r.dir), { recursive: true });
+  }
+  const summary: Summary = {
+    kind: 'layout-cost-summary', version: 1, tool: { name: 'layout-cost', version }, date: new Date().toISOString(), runs, shard: null, routes: merged,
+  };
+  fs.writeFileSync(path.join(outDir, SUMMARY), `${JSON.stringify(summary, null, 2)}\n`);
+  io.out(`${merged.length} routes merged from ${dirs.length} folders into ${outDir}`);
+  return 0;
+}
+
+function sideOf(dir: string): SideRoute[] {
+  return readSummary(dir).routes.map((r) => {
+    if (r.verdict === 'error') return { name: r.name, verdict: 'error' as const, error: r.error ?? 'not audited', report: null };
+    try {
+      const rep = JSON.parse(fs.readFileSync(path.join(dir, r.dir, 'report.json'), 'utf8')) as Partial<RouteReport>;
+      const runs = Array.isArray(rep.runs) ? rep.runs.filter((x) => x && typeof x.own === 'object' && x.own !== null)
+        .map((x) => ({ own: Object.fromEntries(Object.entries(x.own).filter(([, v]) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) })) : [];
+      if (runs.length === 0) return { name: r.name, verdict: 'error' as const, error: 'its report has no runs', report: null };
+      return { name: r.name, verdict: r.verdict, report: { runs } };
+    } catch {
+      return { name: r.name, verdict: 'error' as const, error: `no readable ${path.join(r.dir, 'report.json')}`, report: null };
+    }
+  });
+}
+
+/** `compare BASE HEAD`: compare.json and summary.md; 0, 1 (significantly slower), 2 (a route not audited). */
+export function compareDirs(baseDir: string, headDir: string, outDir: string, threshold: number, io: Io): number {
+  const c = compareSets(sideOf(baseDir), sideOf(headDir), threshold);
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'compare.json'), `${JSON.stringify(c, null, 2)}\n`);
+  const md = summaryMarkdown(c);
+  fs.writeFileSync(path.join(outDir, 'summary.md'), md);
+  io.out(md.trimEnd());
+  return compareExit(c);
+}

@@ -151,10 +151,12 @@ async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>
     for (const c of pooled.checks) if (!c.pass) io.out(`  FAIL ${c.message}`);
     return { ...base, verdict: pooled.passed ? 'pass' : 'fail', failures: pooled.failures, frames: pooled.frames };
   } catch (e) {
-    if (!(e instanceof RunError)) throw e;
-    io.err(`layout-cost: ${r.name}: ${e.message}`);
-    io.out(`ERROR ${r.name}: ${e.message}`);
-    return { ...base, verdict: 'error', failures: 0, frames: 0, error: e.message };
+    // Any failure of this route's runs (a RunError, or the browser's protocol giving up on the page) is this route's:
+    // the others are still audited, and the run exits 2.
+    const message = e instanceof RunError ? e.message : `unexpected: ${String((e as Error)?.message ?? e).split('\n')[0].slice(0, 300)}`;
+    io.err(`layout-cost: ${r.name}: ${message}`);
+    io.out(`ERROR ${r.name}: ${message}`);
+    return { ...base, verdict: 'error', failures: 0, frames: 0, error: message };
   }
 }
 

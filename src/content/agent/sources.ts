@@ -154,6 +154,13 @@ export class SourceBook {
   private untypedHidden = false;
   private untypedUntil = 0;
   private untypedTimer = false;
+  /** Bumped when untyped components show again: the overlay redraws (drawVersion); the panel's rows do not change. */
+  private untypedFlips = 0;
+
+  /** What the overlay's plan keys on: the sources' version and the untyped window's ends. */
+  get drawVersion(): number {
+    return this.version + this.untypedFlips;
+  }
 
   /** Components mounted (content/agent/index.ts, after a records batch that mounted some): they are typed later. */
   noteMounts(): void {
@@ -172,7 +179,7 @@ export class SourceBook {
       if (!this.untypedHidden) return;
       if (this.now() >= this.untypedUntil) {
         this.untypedHidden = false;
-        this.version++;
+        this.untypedFlips++;
       } else {
         this.armUntyped();
       }

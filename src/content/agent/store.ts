@@ -642,8 +642,10 @@ export class RollupStore {
       rendered: c.rendered, portaledIn: c.portaledIn, commits: this.commitsOf(c.id), source: src ? src.rowSource(c.typeId) : null,
       minifiedName: n.minifiedName, kind: src ? src.kindOf(c.typeId) : 'own',
     };
-    // Only while it is so (a few seconds at most): not a field of every row the panel is sent.
-    if (src !== null && src.placing(c.typeId)) row.placing = true;
+    // Only while it is so (a few seconds at most): not a field of every row the panel is sent. A type being placed
+    // (typed, not located): the located answer's new version sends the panel a whole table that clears it. Not a
+    // component still untyped: its typing changes only its row's values, which would never clear the flag.
+    if (src !== null && c.typeId !== 0 && src.placing(c.typeId)) row.placing = true;
     return row;
   }
 

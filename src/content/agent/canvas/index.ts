@@ -257,7 +257,7 @@ export class Overlay {
     const now = performance.now();
     const key: ChoiceKey = {
       mode: this.mode, settings: this.settings, structure: store.structure, version: store.version, frameNo: store.frameNo,
-      sources: store.sources?.version ?? 0,
+      sources: store.sources?.drawVersion ?? 0,
     };
     const c = this.choice;
     const reuse = choiceReuse(c, key, now, CHOICE_REFRESH_MS);

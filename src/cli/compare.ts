@@ -149,3 +149,60 @@ export function summaryMarkdown(c: Comparison): string {
   lines.push('', '🔴 significant: the whole interval lies past the threshold. ⚪ past the threshold, within the noise.');
   return `${lines.join('\n')}\n`;
 }
+
+// Characters XML 1.0 cannot carry (as junit.ts drops them).
+const XML_BAD = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const xml = (s: string): string => s.replace(XML_BAD, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  .replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const html = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const describe = (r: Change): string => `${r.component} on ${r.route}: ${ms(r.base)} → ${ms(r.head)} ms of its own style + layout per frame`
+  + ` (p95), ${r.ratio.toFixed(2)}× (${interval(r)})`;
+
+/** junit.xml: each regression past the threshold a test case, failed when significant; a route not audited an error. */
+export function compareJunit(c: Comparison): string {
+  const cases = [...c.regressions, ...c.improvements];
+  const failures = c.regressions.filter((r) => r.significant).length;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="layout-cost compare" tests="${cases.length + c.errors.length}" failures="${failures}" errors="${c.errors.length}">`,
+    `  <testsuite name="layout-cost compare" tests="${cases.length + c.errors.length}" failures="${failures}" errors="${c.errors.length}" skipped="0">`,
+  ];
+  for (const r of cases) {
+    lines.push(`    <testcase classname="${xml(`layout-cost.compare.${r.route}`)}" name="${xml(r.component)}" time="0">`);
+    const slower = c.regressions.includes(r);
+    if (slower && r.significant) lines.push(`      <failure message="${xml(`${describe(r)}: significantly slower`)}" type="regression">${xml(describe(r))}</failure>`);
+    else lines.push(`      <system-out>${xml(`${describe(r)}${slower ? ': within the noise' : ': faster'}`)}</system-out>`);
+    lines.push('    </testcase>');
+  }
+  for (const e of c.errors) {
+    lines.push(`    <testcase classname="layout-cost.compare.${xml(e.route)}" name="${xml(`${e.route} (${e.side})`)}" time="0">`,
+      `      <error message="${xml(e.error)}" type="not-audited"/>`, '    </testcase>');
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}
+
+/** report.html: one self-contained file (no script, a CSP that allows nothing else); names are escaped text. */
+export function compareHtml(c: Comparison): string {
+  const sig = c.regressions.filter((r) => r.significant).length;
+  const row = (r: Change, slower: boolean): string => `<tr class="${r.significant ? (slower ? 'bad' : 'good') : ''}">`
+    + `<td>${r.significant ? (slower ? 'slower' : 'faster') : 'noise'}</td><td>${html(r.component)}</td><td>${html(r.route)}</td>`
+    + `<td class="n">${ms(r.base)}</td><td class="n">${ms(r.head)}</td><td class="n">${r.ratio.toFixed(2)}×</td><td class="n">${html(interval(r))}</td></tr>`;
+  const table = (title: string, rows: Change[], slower: boolean): string => (rows.length === 0 ? ''
+    : `<h2>${title}</h2><table><tr><th></th><th>Component</th><th>Route</th><th>base ms</th><th>head ms</th><th>ratio</th><th>interval</th></tr>${rows.map((r) => row(r, slower)).join('')}</table>`);
+  const list = (title: string, xs: { route: string; component: string | null }[]): string => (xs.length === 0 ? ''
+    : `<h2>${title}</h2><ul>${xs.map((x) => `<li>${x.component === null ? `route ${html(x.route)}` : `${html(x.component)} <small>(${html(x.route)})</small>`}</li>`).join('')}</ul>`);
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Layout Cost compare</title><style>
+body{font:14px system-ui,sans-serif;margin:24px;color:#1f1f1f}table{border-collapse:collapse;margin:8px 0 16px}td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}
+.n{text-align:right;font-variant-numeric:tabular-nums}tr.bad td:first-child{color:#b3261e;font-weight:600}tr.good td:first-child{color:#1e7b34;font-weight:600}p.method{color:#5f6368;max-width:60em}
+</style></head><body>
+<h1>${c.errors.length > 0 ? 'Could not compare: a route failed to audit' : sig > 0 ? `${sig} component${sig === 1 ? '' : 's'} significantly slower` : 'No component significantly slower'}</h1>
+<p class="method">Own style + layout ms per frame (p95 over frames, one figure per run; under ${FLOOR_MS} ms reads ${FLOOR_MS}), ${c.runs.base} base and ${c.runs.head} head runs,
+${c.comparisons} components compared. The ratio is head's geometric mean over base's; the interval is Welch's t on the logs at ${(c.confidence * 100).toFixed(2)} % each
+(Bonferroni: 95 % over all). Significant: the whole interval past the threshold of ${c.threshold}×.</p>
+${c.errors.map((e) => `<p><b>${html(e.route)}</b> (${e.side}): ${html(e.error)}</p>`).join('')}
+${table('Slower', c.regressions, true)}${table('Faster', c.improvements, false)}${list('Added', c.added)}${list('Removed', c.removed)}
+</body></html>
+`;
+}

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BudgetError, defaultBudget, parseBudget } from './budget';
-import { compareExit, compareSets, summaryMarkdown, type SideRoute } from './compare';
+import { compareExit, compareHtml, compareJunit, compareSets, summaryMarkdown, type SideRoute } from './compare';
 import { ConfigError, parseConfig, shardRoutes, type RouteConfig } from './config';
 import { reportHtml } from './html';
 import { junitXml } from './junit';
@@ -233,6 +233,8 @@ export function compareDirs(baseDir: string, headDir: string, outDir: string, th
   fs.writeFileSync(path.join(outDir, 'compare.json'), `${JSON.stringify(c, null, 2)}\n`);
   const md = summaryMarkdown(c);
   fs.writeFileSync(path.join(outDir, 'summary.md'), md);
+  fs.writeFileSync(path.join(outDir, 'junit.xml'), compareJunit(c));
+  fs.writeFileSync(path.join(outDir, 'report.html'), compareHtml(c));
   io.out(md.trimEnd());
   return compareExit(c);
 }

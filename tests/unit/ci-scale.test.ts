@@ -3,7 +3,7 @@
  */
 import { expect } from 'chai';
 import { ConfigError, mergeBudgets, parseConfig, parseShard, safeDir, shardRoutes } from '../../src/cli/config';
-import { compareExit, compareSets, summaryMarkdown, type SideRoute } from '../../src/cli/compare';
+import { compareExit, compareHtml, compareJunit, compareSets, summaryMarkdown, type SideRoute } from '../../src/cli/compare';
 import { ratioInterval, studentCdf, studentQuantile } from '../../src/cli/stats';
 
 describe('compare\'s statistics', () => {
@@ -134,8 +134,18 @@ describe('layout-cost compare', () => {
     const worse = compareSets(side({ home: { A: [1, 1, 1.01], B: [1, 1, 1] } }), [...side({ home: { A: [5, 5, 5.1] } }), ...failed.map((f) => ({ ...f, name: 'other' }))], 1.2);
     expect(worse.regressions.some((r) => r.significant)).to.equal(true);
     expect(compareExit(worse), 'an error wins over a regression').to.equal(2);
+    // JUnit: the significant regression a failed test case, a route not audited an error.
+    const junit = compareJunit(worse);
+    expect(junit).to.match(/<testcase classname="layout-cost\.compare\.home" name="A" time="0">\s*<failure message="A on home: 1\.00 → 5\.03 ms/);
+    expect(junit).to.include('<error message="could not load http://x/" type="not-audited"/>');
+    expect(junit).to.include('failures="1" errors="1"');
     // Names are data: no Markdown or HTML from them.
     const odd = compareSets(side({ 'r|1': { 'A|<b>': [1, 1.01, 0.99] } }), side({ 'r|1': { 'A|<b>': [9, 9.1, 8.9] } }), 1.2);
     expect(summaryMarkdown(odd)).to.include('A\\| b ');
+    const page = compareHtml(odd);
+    expect(page).to.include('A|&lt;b&gt;');
+    expect(page).to.not.include('<b>');
+    expect(page).to.not.match(/<script/i);
+    expect(page).to.include("default-src 'none'");
   });
 });

@@ -43,7 +43,7 @@ export const LAST = ['next-build.test.ts', 'next-dev.test.ts'];
  * (a page to load, a frame, a panel), and beside a CPU hog three workers get more of the machine than two do
  * (2026-11-28, the lane beside `yes`: 151 s with three, 166 s with two).
  */
-const JOBS = 4;
+const JOBS = 3;
 
 const MOCHA = path.join(ROOT, 'node_modules', '.bin', 'mocha');
 const TIMEOUT = ['--timeout', '120000'];

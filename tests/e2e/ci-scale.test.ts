@@ -1,7 +1,7 @@
 /**
  * CI at scale (issue 47; docs/CI.md, "Every route"), through the real CLI: a config of two routes audited twice each
- * in two shards, merged, then compared with a head where the timing fixture's Heavy lays out three times the cells
- * (`?cells=2100`): compare finds Heavy 2–6× slower, and nothing significant on the route it does not render on; base
+ * in two shards, merged, then compared with a head where the timing fixture's Heavy lays out six times the cells
+ * (`?cells=4200`): compare finds Heavy slower (1.5× at least), and nothing significant on the route it does not render on; base
  * against itself flags nothing; a merge of two different audits of one route is refused; a route that cannot load
  * makes the audit an error. The false-positive rate and the power beside a CPU hog are bench/ci-compare.ts's.
  */
@@ -57,14 +57,14 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('two shards merged, against a head where Heavy costs 3×: Heavy slower on its route, nothing significant elsewhere; base against itself: nothing', async () => {
+  it('two shards merged, against a head where Heavy lays out 6× the cells: Heavy slower on its route, nothing significant elsewhere; base against itself: nothing', async () => {
     const base = config('base', null);
     const out = (d: string): string => path.join(tmp, d);
     // Base in two shards (as two CI jobs would), head in one; one after another (three browsers at once on two cores
     // measure the machine, not the page).
     const s1 = await cli(['audit', '--config', base, '--runs', '2', '--shard', '1/2', '--out', out('base-1')]);
     const s2 = await cli(['audit', '--config', base, '--runs', '2', '--shard', '2/2', '--out', out('base-2')]);
-    const head = await cli(['audit', '--config', config('head', 2100), '--runs', '2', '--out', out('head')]);
+    const head = await cli(['audit', '--config', config('head', 4200), '--runs', '2', '--out', out('head')]);
     for (const r of [s1, s2, head]) expect(r.code, r.stderr).to.equal(0);
     expect(json(out('base-1/summary.json')).routes.map((r: any) => r.name)).to.deep.equal(['heavy']);
     expect(json(out('base-2/summary.json')).routes.map((r: any) => [r.name, r.dir])).to.deep.equal([['basic page', 'basic_page']]);
@@ -90,10 +90,12 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     expect(cmp.code, cmp.stdout + cmp.stderr).to.equal(c.regressions.some((r: any) => r.significant) ? 1 : 0);
     const heavyRow = c.regressions.find((r: any) => r.route === 'heavy' && r.component === 'Heavy');
     expect(heavyRow, 'Heavy slower').to.not.equal(undefined);
-    expect(heavyRow.ratio).to.be.within(2, 6);
+    // Six times the cells: 4–6× on a quiet machine; beside a CPU hog, in the parallel lane, two runs of 0.8 s read
+    // as little as 1.74× for three times the cells — hence six, and a floor of 1.5×.
+    expect(heavyRow.ratio).to.be.within(1.5, 12);
     expect(heavyRow.low).to.be.a('number');
     // Nothing on the route Heavy does not render on. (On its own route its sibling Light's own share grows with it:
-    // a text change beside 2 100 cells is weighed by the relayout its probe makes there — issue 43's to judge.)
+    // a text change beside 4 200 cells is weighed by the relayout its probe makes there — issue 43's to judge.)
     expect(c.regressions.filter((r: any) => r.route !== 'heavy' && r.significant)).to.deep.equal([]);
     const md = fs.readFileSync(out('cmp/summary.md'), 'utf8');
     expect(md).to.match(/^## Layout Cost: /);

@@ -26,6 +26,9 @@ describe('recording and table views in the panel (e2e)', function () {
     const { panel, devtools } = await openPanel(h, page);
     try {
       await waitFor(() => panel.$('#record'), { what: 'the Record button' });
+      // Record asks the page's frame, which the panel knows from the page's first status: beside a CPU hog the button
+      // was once clicked before that came (it then does nothing). The table's Heavy row says the panel has the frame.
+      await waitForRows(panel, (rows) => rows.some((r) => r.cells.name === 'Heavy'), 'Heavy in the table', 30_000);
       await panel.evaluate(() => (document.querySelector('#record') as HTMLButtonElement).click());
       expect(await panel.$eval('#record', (b) => b.getAttribute('aria-pressed'))).to.equal('true');
       await page.evaluate(() => (window as any).__work.start());

@@ -90,9 +90,10 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     expect(cmp.code, cmp.stdout + cmp.stderr).to.equal(c.regressions.some((r: any) => r.significant) ? 1 : 0);
     const heavyRow = c.regressions.find((r: any) => r.route === 'heavy' && r.component === 'Heavy');
     expect(heavyRow, 'Heavy slower').to.not.equal(undefined);
-    // Six times the cells: 4–6× on a quiet machine; beside a CPU hog, in the parallel lane, two runs of 0.8 s read
-    // as little as 1.74× for three times the cells — hence six, and a floor of 1.5×.
-    expect(heavyRow.ratio).to.be.within(1.5, 12);
+    // Six times the cells: 2.4–3.7× on a quiet machine; beside a CPU hog, in the parallel lane, two runs of 0.8 s
+    // read as little as 1.74× for three times the cells and as much as 16× for six (a head frame of 183 ms): slower, by
+    // 1.5× at least, is what two such runs can hold; the ratio's accuracy is bench/ci-compare.ts's.
+    expect(heavyRow.ratio).to.be.at.least(1.5);
     expect(heavyRow.low).to.be.a('number');
     // Nothing on the route Heavy does not render on. (On its own route its sibling Light's own share grows with it:
     // a text change beside 4 200 cells is weighed by the relayout its probe makes there — issue 43's to judge.)

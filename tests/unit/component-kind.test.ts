@@ -170,6 +170,9 @@ describe('a type being placed (issue 44: no meter that appears and goes)', () =>
     // A type seen again (a hot update's new text) that was placed before is not hidden again.
     book.onTypes([{ ...text(2), text: 'function x2(){ return 1 }', hot: true }]);
     expect(book.placing(own)).to.equal(false);
+    // A hot update's new type for a component already shown stays shown while it is placed again.
+    book.onTypes([{ ...text(9), hot: true }]);
+    expect(book.placing(book.localType(9))).to.equal(false);
     // A new one later gets its own window; reset forgets every window.
     book.onTypes([text(4)]);
     expect(book.placing(book.localType(4))).to.equal(true);

@@ -99,6 +99,8 @@ export class SourceBook {
     for (const t of types) {
       const id = this.localType(t.typeId);
       if (id === 0) continue;
+      // A hot update's new type for a component already shown (Fast Refresh): it stays shown while it is placed again.
+      if (t.hot === true && id <= MAX_TYPES) this.placingBits[id] = 0;
       this.texts.set(id, { text: t.text, hint: t.hint, hot: t.hot === true });
     }
     return this.texts.size > this.asked.size;

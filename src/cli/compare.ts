@@ -10,6 +10,8 @@
  * the threshold; an improvement when its upper bound lies under 1 / threshold. With one run on a side there is no
  * interval and nothing is significant: `--runs 3` or more on each side.
  */
+import { htmlEscape } from './html';
+import { xmlEscape } from './junit';
 import { ratioInterval } from './stats';
 
 export const FLOOR_MS = 0.1;
@@ -150,11 +152,8 @@ export function summaryMarkdown(c: Comparison): string {
   return `${lines.join('\n')}\n`;
 }
 
-// Characters XML 1.0 cannot carry (as junit.ts drops them).
-const XML_BAD = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const xml = (s: string): string => s.replace(XML_BAD, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-  .replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-const html = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const xml = xmlEscape;
+const html = htmlEscape;
 const describe = (r: Change): string => `${r.component} on ${r.route}: ${ms(r.base)} → ${ms(r.head)} ms of its own style + layout per frame`
   + ` (p95), ${r.ratio.toFixed(2)}× (${interval(r)})`;
 

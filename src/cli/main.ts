@@ -137,11 +137,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     seconds = Number(v.seconds);
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--seconds must be a number of seconds (0‥3600], not ${JSON.stringify(v.seconds)}`);
   }
-  let waitReact = 15;
-  if (v['wait-react'] !== undefined) {
-    waitReact = Number(v['wait-react']);
-    if (!Number.isFinite(waitReact) || waitReact <= 0 || waitReact > 600) throw new UsageError(`--wait-react must be a number of seconds (0‥600], not ${JSON.stringify(v['wait-react'])}`);
-  }
+  const waitReact = waitReactOf(v['wait-react']);
   let budget: Budget = defaultBudget();
   if (v.budget !== undefined) {
     let text: string;
@@ -189,6 +185,14 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   return report.passed ? 0 : 1;
 }
 
+/** `--wait-react N` (seconds; 15 when not given). */
+function waitReactOf(given: string | undefined): number {
+  if (given === undefined) return 15;
+  const n = Number(given);
+  if (!Number.isFinite(n) || n <= 0 || n > 600) throw new UsageError(`--wait-react must be a number of seconds (0‥600], not ${JSON.stringify(given)}`);
+  return n;
+}
+
 function browserPath(given: string | undefined): string {
   const chrome = given ?? findChrome();
   if (!chrome || !fs.existsSync(chrome)) {
@@ -208,11 +212,7 @@ async function auditWithConfig(v: Record<string, string | boolean | undefined>, 
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs must be a whole number 1‥100, not ${JSON.stringify(v.runs)}`);
   }
   const shard = typeof v.shard === 'string' ? parseShard(v.shard) : null;
-  let waitReact = 15;
-  if (typeof v['wait-react'] === 'string') {
-    waitReact = Number(v['wait-react']);
-    if (!Number.isFinite(waitReact) || waitReact <= 0 || waitReact > 600) throw new UsageError(`--wait-react must be a number of seconds (0‥600], not ${JSON.stringify(v['wait-react'])}`);
-  }
+  const waitReact = waitReactOf(typeof v['wait-react'] === 'string' ? v['wait-react'] : undefined);
   return auditConfig({
     config: path.resolve(String(v.config)), runs, shard, outDir: path.resolve(typeof v.out === 'string' ? v.out : 'layout-cost-report'),
     chrome: browserPath(typeof v.chrome === 'string' ? v.chrome : undefined), extension: path.join(ROOT, 'dist-all-sites'),

@@ -13,27 +13,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { findChrome, ROOT } from '../../scripts/chrome';
 import { startServer, type StaticServer } from '../../scripts/server';
+import { cli, type Ran } from './cli-run';
 import { launch, waitFor, type Harness } from './harness';
 
-const BIN = path.join(ROOT, 'bin', 'layout-cost.mjs');
 const STEPS = path.join(ROOT, 'tests', 'fixtures', 'audit', 'steps-work.mjs');
-
-interface Ran { code: number | null; stdout: string; stderr: string }
-
-/** Async (the fixture server lives in this process: a blocking spawn would starve it). */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => { stdout += String(d); });
-    p.stderr.on('data', (d) => { stderr += String(d); });
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const errorLine = (r: Ran): string => r.stderr.split('\n').filter((l) => l.startsWith('layout-cost:') && !/loading|watching|running/.test(l)).join('\n');
 

@@ -5,29 +5,15 @@
  * against itself flags nothing; a merge of two different audits of one route is refused; a route that cannot load
  * makes the audit an error. The false-positive rate and the power beside a CPU hog are bench/ci-compare.ts's.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/chrome';
 import { startServer, type StaticServer } from '../../scripts/server';
+import { cli } from './cli-run';
 
-const BIN = path.join(ROOT, 'bin', 'layout-cost.mjs');
 const STEPS = path.join(ROOT, 'tests', 'fixtures', 'audit', 'steps-short.mjs');
-
-interface Ran { code: number | null; stdout: string; stderr: string }
-
-/** Async (the fixture server lives in this process). */
-function cli(args: string[]): Promise<Ran> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => { stdout += String(d); });
-    p.stderr.on('data', (d) => { stderr += String(d); });
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const json = (f: string): any => JSON.parse(fs.readFileSync(f, 'utf8'));
 

@@ -157,12 +157,14 @@ describe('always on, on enable (e2e)', function () {
     console.log(`    [always-on] own time over ${a.windowMs.toFixed(0)} ms: state().self ${ours.toFixed(1)} ms `
       + `(shares ${shares.map((x) => (x * 100).toFixed(2)).join(', ')} %); the profile: our JS ${jsMs.toFixed(1)} ms, `
       + `natives it called ${nativeMs.toFixed(1)} ms, the page's style and layout it flushed ${flushMs.toFixed(1)} ms`);
-    // The self figure is sampled once a second, the profile every 0.2 ms: at least 60 % of our JS, and at most twice
-    // what ran under our frames. The self clock reads wall time inside our code; beside a CPU hog and a second
-    // browser a preempted thread's wall time runs past the profile's samples (2026-11-27: 718 ms against 364 ms, one
-    // second read 26 %), while counting the page's own flushed style and layout would add 700–1 000 ms here.
+    // The self figure is sampled once a second, the profile every 0.2 ms: at least 40 % of our JS, and at most twice
+    // what ran under our frames. Both read wall time, and a preempted thread skews each its own way: beside a CPU hog
+    // and a second browser the self clock ran past the profile (2026-11-27: 718 ms against 364 ms, one second read
+    // 26 %), and in CI beside the parallel lane the profile ran past the self clock (2026-11-28: 335 ms against 644 ms;
+    // alone, 290–360 ms against 280–300 ms). Missing our code would read near 0; counting the page's own flushed style
+    // and layout would add 700–1 000 ms here.
     expect(jsMs, 'the profile saw our code run').to.be.greaterThan(20);
-    expect(ours).to.be.within(0.6 * jsMs, 2 * (jsMs + nativeMs) + 3);
+    expect(ours).to.be.within(0.4 * jsMs, 2 * (jsMs + nativeMs) + 3);
     expect(((await lc.snapshot(page)) as any).self).to.have.keys(['msPerFrame', 'mainThreadShare']);
     const again = await traced(page, prefix, async () => {
       await lc.disable(page);

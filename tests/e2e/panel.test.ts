@@ -85,12 +85,16 @@ describe('DevTools panel (e2e)', function () {
         // Whole rows (new components) and the ids of rows sent as values (9 numbers each, id first).
         const changed = t.values.filter((_, i) => i % 9 === 0);
         w.__tables.push({ whole: t.whole, seq: t.seq, ids: [...t.rows.map((r) => r.id), ...changed], removed: t.removed });
-        return apply(t);
+        const missed = apply(t);
+        // The first update reads as missed: the panel asks for a whole table (tableResync, through the worker), as it
+        // does when one is lost, rather than this test waiting up to 10 s for the periodic one.
+        if (w.__tables.length === 1 && !t.whole) return true;
+        return missed;
       };
     });
     type Seen = { whole: boolean; seq: number; ids: number[]; removed: number[] };
     const seen = () => panel.evaluate(() => (window as any).__tables as Seen[]);
-    // Act just after a whole table: the next ones (19, ≈ 10 s) are changes only.
+    // Act just after a whole table (the resync's answer): the next ones (19, ≈ 10 s) are changes only.
     await waitFor(async () => (await seen()).some((t) => t.whole), { what: 'a whole table', timeout: 15_000 });
     const quiet = await seen();
     const from = quiet.length;

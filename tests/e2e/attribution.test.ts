@@ -113,6 +113,43 @@ describe('attribution with several components changing in one frame (e2e)', func
     }
   });
 
+  it('from the first frame after enable: 700 cells beside three one-line texts, split as the trace has them alone, not alike', async () => {
+    const page = await open(h, 'heavy-light');
+    try {
+      const names = await page.evaluate(() => (window as any).__actors as string[]);
+      expect(names).to.deep.equal(['HeavyCells', 'LightA', 'LightB', 'LightC']);
+      await run(page, 15, 15); // warm-up: JIT, first layouts (the overlay off: nothing of ours has measured a place yet)
+      const heavy = await aloneLayout(page, 1);
+      const lights = await aloneLayout(page, 14);
+      const truth = lights / (heavy + lights);
+      // The overlay on and recording from its first frame; the first frames in which all four change.
+      await lc.enable(page);
+      await waitFor(async () => {
+        const s = await lc.snapshot(page) as { components: { name: string }[] };
+        return names.every((n) => s.components.some((c) => c.name === n));
+      }, { what: 'the actors' });
+      await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+      await run(page, 15, 6);
+      const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording()) as Recording;
+      const ids = new Set(names.slice(1).map((n) => Number(Object.entries(rec.components).find(([, c]) => c.name === n)?.[0] ?? -1)));
+      const shares = rec.frames.filter((f) => f.layoutMs > 0.3).slice(0, 5).map((f) => {
+        let mine = 0;
+        // Inclusive: each Light's text is its child's (LightText).
+        for (const c of f.components) if (ids.has(c.id)) mine += c.layoutMs;
+        return mine / f.layoutMs;
+      });
+      log(`first frames: alone HeavyCells ${heavy.toFixed(2)} ms, the three texts ${lights.toFixed(2)} ms a tick: true share of the `
+        + `texts ${(truth * 100).toFixed(1)} %, ours in the first ${shares.length} frames ${shares.map((x) => (x * 100).toFixed(1)).join(', ')} %`);
+      expect(shares.length).to.be.at.least(3);
+      expect([...ids].every((id) => id > 0), 'the three texts recorded').to.equal(true);
+      // Split alike until a background batch of probes lands (seven frames on a slow page), the texts took three
+      // quarters; the frame that first needs a place measures it (one rough probe): within 15 points from then on.
+      for (const x of shares) expect(Math.abs(x - truth), 'the texts\' share of a first frame').to.be.at.most(0.15);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a forced reflow in a layout effect: its ms stay with the reader, and the component whose write it laid out is named beside it', async () => {
     const page = await open(h, 'forced');
     try {

@@ -81,13 +81,14 @@ const MAX_QUEUE = 32;
 const CONTENT_PAD = [{ paddingBottom: '0.001px', composite: 'add' }, { paddingBottom: '0.001px', composite: 'add' }];
 /**
  * Text: its letter spacing reshapes it, and (one site alone) the padding marks its box's intrinsic widths dirty, as new
- * text does (a table's column widths are worked out again). Many sites together get the spacing only: padding on many
+ * text does (a table's column widths are worked out again); on the right, as new text widens a line (a bottom padding
+ * also moved every block after the site, which new text on one line does not). Many sites together get the spacing only: padding on many
  * spans of one line box costs more than their new text does (measured: 256 of 400 spans padded 2.2× one span, their
  * text changing 1.5×, their spacing 1.2×).
  */
 const TEXT_ONE = [
-  { letterSpacing: '0.0001px', paddingBottom: '0.001px', composite: 'add' },
-  { letterSpacing: '0.0001px', paddingBottom: '0.001px', composite: 'add' },
+  { letterSpacing: '0.0001px', paddingRight: '0.001px', composite: 'add' },
+  { letterSpacing: '0.0001px', paddingRight: '0.001px', composite: 'add' },
 ];
 const TEXT_MANY = [{ letterSpacing: '0.0001px', composite: 'add' }, { letterSpacing: '0.0001px', composite: 'add' }];
 const BOX_PAD = [{ paddingRight: '1px', composite: 'add' }, { paddingRight: '1px', composite: 'add' }];
@@ -148,6 +149,10 @@ export class Probes {
   spentMs = 0;
   /** Probes made since start (internals; the timing tests subtract their layouts). */
   made = 0;
+  /** Places measured in the frame that first needed them (`first`), since start. */
+  firsts = 0;
+  /** Probe ms the frame being split may still spend on first estimates (`firstMay`). */
+  private firstLeft = 0;
   /** False where the engine's Web Animations are missing or replaced: no probes, estimates stay unknown. */
   usable = true;
   private readonly animate: ((this: Element, k: Keyframe[], o: KeyframeAnimationOptions) => Animation) | null;
@@ -180,9 +185,53 @@ export class Probes {
    * at `key` itself; null while there is none. With `want`, a missing or stale one is queued for the next `run`.
    */
   estimate(flavor: number, key: Element, sites: readonly Element[], want: boolean): Estimate | null {
-    const e = this.estimates[flavor].get(key);
-    if (want && (e === undefined || this.host.now() - e.at > Probes.ttl(e))) this.enqueue(flavor, key, sites);
+    let e = this.estimates[flavor].get(key);
+    if (want && e === undefined && this.firstLeft > 0) e = this.first(flavor, key, sites);
+    if (want && (e === undefined || e.count === 0 || this.host.now() - e.at > Probes.ttl(e))) this.enqueue(flavor, key, sites);
     return e ?? null;
+  }
+
+  /**
+   * Lets the next `estimate` calls measure a place they have no estimate of at once (`first`), until `ms` of probes are spent this frame and within the budget: the frame that first
+   * needs a place is split by what the engine says of it, not by a guess. Call with layout clean (the frame's end,
+   * measured); `firstDone` closes it.
+   */
+  firstMay(ms: number): void {
+    const allowed = ALLOWANCE_MS + BUDGET_SHARE * (this.host.now() - this.startedAt);
+    this.firstLeft = this.usable ? Math.min(ms, allowed - this.spentMs) : 0;
+  }
+
+  firstDone(): void {
+    this.firstLeft = 0;
+  }
+
+  /**
+   * The first estimate of a place: the smaller of two probes of one site and, for several, one of the sample (what
+   * each further site adds). Rough (few measurements, on a page that just started): the batch that refines it replaces
+   * it.
+   */
+  private first(flavor: number, key: Element, given: readonly Element[]): Estimate | undefined {
+    const sites = given.slice(0, MAX_SAMPLE).filter((el) => el.isConnected);
+    if (sites.length === 0) return undefined;
+    const t0 = this.host.now();
+    // Twice, the smaller: a preempted probe reads high, and this one splits the frame.
+    const a = this.probe(flavor, sites, 1);
+    const b = a < 0 ? -1 : this.probe(flavor, sites, 1);
+    const one = b < 0 ? a : Math.min(a, b);
+    let per = 0;
+    if (one >= 0 && sites.length > 1 && flavor !== PROBE_CONTENT) {
+      const all = this.probe(flavor, sites, sites.length);
+      if (all >= 0) per = Math.max(0, (all - one) / (sites.length - 1));
+    }
+    const at = this.host.now();
+    const cost = at - t0;
+    this.spentMs += cost;
+    this.firstLeft -= cost;
+    this.firsts++;
+    if (one < 0) return undefined;
+    const e: Estimate = { one, per, at, cost, count: 0 };
+    this.estimates[flavor].set(key, e);
+    return e;
   }
 
   private enqueue(flavor: number, key: Element, sites: readonly Element[]): void {
@@ -241,9 +290,11 @@ export class Probes {
     let expected = 0;
     while (this.batch.length < PROBES_PER_FRAME * 2 && this.queue.length > 0) {
       const q = this.queue[0];
+      // A first estimate's refinement goes as a new place's does (its cost was paid in the frame that needed it).
       const known = this.estimates[q.flavor].get(q.key);
-      if (this.spentMs + expected + (known?.cost ?? 0) > allowed) break;
-      expected += known?.cost ?? 0;
+      const cost = known === undefined || known.count === 0 ? 0 : known.cost;
+      if (this.spentMs + expected + cost > allowed) break;
+      expected += cost;
       this.queue.shift();
       this.queued[q.flavor].delete(q.key);
       const sites = q.sites.filter((el) => el.isConnected);
@@ -277,7 +328,8 @@ export class Probes {
       else {
         // The first probe is made when the overlay has just started (code not optimised yet, caches cold: up to twice
         // what later ones read): the second replaces it, the ones after are averaged.
-        const w = old.count === 1 ? 1 : 1 / Math.min(old.count, AVERAGED);
+        // A first estimate (count 0, one probe in the frame that needed it) is replaced too.
+        const w = old.count <= 1 ? 1 : 1 / Math.min(old.count, AVERAGED);
         old.one += w * (one - old.one);
         old.per += w * (per - old.per);
         old.at = at;
@@ -375,6 +427,8 @@ export class Probes {
     this.queue = [];
     this.batch = [];
     this.made = 0;
+    this.firsts = 0;
+    this.firstLeft = 0;
     this.spentMs = 0;
   }
 }

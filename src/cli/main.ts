@@ -46,6 +46,8 @@ Every route (docs/CI.md, "Every route"):
                   DIR/summary.json
   --runs N        audit every route N times, each in a fresh page (default 1)
   --shard I/N     only the routes at positions k with k mod N = I - 1
+  --workers K     K browsers at once, each auditing whole routes (default 1;
+                  more only where each has a core of its own)
 merge             one report set from several (shards): every route once
 compare           per route and component, own style + layout ms per frame,
                   base against head; DIR/compare.json and DIR/summary.md
@@ -89,7 +91,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
       options: {
         budget: { type: 'string' }, out: { type: 'string' }, seconds: { type: 'string' }, steps: { type: 'string' },
         'wait-react': { type: 'string' }, chrome: { type: 'string' }, headful: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
-        config: { type: 'string' }, runs: { type: 'string' }, shard: { type: 'string' }, threshold: { type: 'string' },
+        config: { type: 'string' }, runs: { type: 'string' }, shard: { type: 'string' }, workers: { type: 'string' }, threshold: { type: 'string' },
       },
     });
   } catch (e) {
@@ -120,7 +122,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals[0] !== 'audit') throw new UsageError(positionals.length === 0 ? 'no command (audit <url>)' : `unknown command ${JSON.stringify(positionals[0])} (audit, merge, compare)`);
   if (v.config !== undefined) return auditWithConfig(v, positionals, version, io);
-  if (v.runs !== undefined || v.shard !== undefined) throw new UsageError('--runs and --shard go with --config');
+  if (v.runs !== undefined || v.shard !== undefined || v.workers !== undefined) throw new UsageError('--runs, --shard and --workers go with --config');
   if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'audit needs a URL' : `one URL, not ${positionals.length - 1}`);
   let url: URL;
   try {
@@ -211,10 +213,15 @@ async function auditWithConfig(v: Record<string, string | boolean | undefined>, 
     runs = Number(v.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs must be a whole number 1‥100, not ${JSON.stringify(v.runs)}`);
   }
+  let workers = 1;
+  if (v.workers !== undefined) {
+    workers = Number(v.workers);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 16) throw new UsageError(`--workers must be a whole number 1‥16, not ${JSON.stringify(v.workers)}`);
+  }
   const shard = typeof v.shard === 'string' ? parseShard(v.shard) : null;
   const waitReact = waitReactOf(typeof v['wait-react'] === 'string' ? v['wait-react'] : undefined);
   return auditConfig({
-    config: path.resolve(String(v.config)), runs, shard, outDir: path.resolve(typeof v.out === 'string' ? v.out : 'layout-cost-report'),
+    config: path.resolve(String(v.config)), runs, workers, shard, outDir: path.resolve(typeof v.out === 'string' ? v.out : 'layout-cost-report'),
     chrome: browserPath(typeof v.chrome === 'string' ? v.chrome : undefined), extension: path.join(ROOT, 'dist-all-sites'),
     headful: v.headful === true, waitReactMs: waitReact * 1000, version,
   }, io);

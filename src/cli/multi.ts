@@ -67,6 +67,8 @@ function runFigures(r: AuditReport): RunFigures {
 export interface ConfigRun {
   config: string;
   runs: number;
+  /** Browsers at once, each auditing whole routes (`--workers`). */
+  workers: number;
   shard: { index: number; count: number } | null;
   outDir: string;
   chrome: string;
@@ -95,31 +97,63 @@ export async function auditConfig(o: ConfigRun, io: Io): Promise<number> {
     }
   }));
   const mine = shardRoutes(routes, o.shard);
-  io.err(`layout-cost: ${mine.length} of ${routes.length} routes${o.shard ? ` (shard ${o.shard.index + 1}/${o.shard.count})` : ''}, ${o.runs} run${o.runs === 1 ? '' : 's'} each`);
+  const workers = Math.max(1, Math.min(o.workers, mine.length));
+  io.err(`layout-cost: ${mine.length} of ${routes.length} routes${o.shard ? ` (shard ${o.shard.index + 1}/${o.shard.count})` : ''}, `
+    + `${o.runs} run${o.runs === 1 ? '' : 's'} each${workers > 1 ? `, ${workers} browsers at once` : ''}`);
   fs.mkdirSync(o.outDir, { recursive: true });
   const summary: Summary = {
     kind: 'layout-cost-summary', version: 1, tool: { name: 'layout-cost', version: o.version }, date: new Date().toISOString(),
     runs: o.runs, shard: o.shard ? `${o.shard.index + 1}/${o.shard.count}` : null, routes: [],
   };
-  const write = (): void => fs.writeFileSync(path.join(o.outDir, SUMMARY), `${JSON.stringify(summary, null, 2)}\n`);
-  if (mine.length > 0) {
-    await withBrowser({ chrome: o.chrome, extension: o.extension, headful: o.headful }, async (browser) => {
-      for (const r of mine) {
-        const entry = await auditRoute(r, budgets.get(r.name)!, o, io, (k) => auditPage(browser, {
-          url: r.url, chrome: o.chrome, extension: o.extension, seconds: r.seconds, waitReactMs: o.waitReactMs, steps: r.steps,
-          headful: o.headful, log: (line) => io.err(`layout-cost: ${r.name} run ${k + 1}: ${line}`),
-        }));
-        summary.routes.push(entry);
-        write();
-      }
-    });
-  }
+  // Routes in the config's order, whichever worker finished them first.
+  const done: (SummaryRoute | undefined)[] = mine.map(() => undefined);
+  const write = (): void => {
+    summary.routes = done.filter((r): r is SummaryRoute => r !== undefined);
+    writeSummary(o.outDir, summary);
+  };
+  // Each worker its own browser, taking the next route as it finishes one: a route's runs stay in one browser, one
+  // after another (runs side by side would measure each other).
+  let next = 0;
+  const worker = (): Promise<void> => withBrowser({ chrome: o.chrome, extension: o.extension, headful: o.headful }, async (browser) => {
+    for (let i = next++; i < mine.length; i = next++) {
+      const r = mine[i];
+      done[i] = await auditRoute(r, budgets.get(r.name)!, o, io, (k) => auditPage(browser, {
+        url: r.url, chrome: o.chrome, extension: o.extension, seconds: r.seconds, waitReactMs: o.waitReactMs, steps: r.steps,
+        headful: o.headful, log: (line) => io.err(`layout-cost: ${r.name} run ${k + 1}: ${line}`),
+      }));
+      write();
+    }
+  });
+  if (mine.length > 0) await Promise.all(Array.from({ length: workers }, worker));
   write();
   const errors = summary.routes.filter((r) => r.verdict === 'error').length;
   const fails = summary.routes.filter((r) => r.verdict === 'fail').length;
   io.out(`${summary.routes.length} routes: ${summary.routes.length - errors - fails} pass, ${fails} fail, ${errors} could not be audited`);
   io.out(`summary: ${path.join(o.outDir, SUMMARY)}`);
   return errors > 0 ? 2 : fails > 0 ? 1 : 0;
+}
+
+/** A route's runs, written as `outDir/<dir>/`: report.json (pooled, with each run's figures), junit.xml, report.html. */
+export function writeRoute(outDir: string, r: Pick<SummaryRoute, 'name' | 'dir' | 'hash'>, inputs: readonly AuditInput[],
+  budget: ReturnType<typeof parseBudget>, shot: Buffer | null, seconds: number): AuditReport {
+  const perRun = inputs.map((i) => buildReport(i, budget));
+  const pooled = fixPooledCounts(buildReport(poolRuns(inputs), budget), perRun);
+  const report: RouteReport = { ...pooled, route: { name: r.name, hash: r.hash }, runs: perRun.map(runFigures) };
+  const dir = path.join(outDir, r.dir);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, 'junit.xml'), junitXml(pooled, seconds));
+  if (shot) {
+    fs.writeFileSync(path.join(dir, 'report.html'), reportHtml(pooled, shot));
+    fs.writeFileSync(path.join(dir, 'screenshot.png'), shot);
+  }
+  return pooled;
+}
+
+/** A report set's summary.json in `outDir`. */
+export function writeSummary(outDir: string, summary: Summary): void {
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, SUMMARY), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>, o: ConfigRun, io: Io,
@@ -135,17 +169,7 @@ async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>
         snapshot: res.snapshot, domElements: res.domElements });
       shot = res.screenshot;
     }
-    const perRun = inputs.map((i) => buildReport(i, budget));
-    const pooled = fixPooledCounts(buildReport(poolRuns(inputs), budget), perRun);
-    const report: RouteReport = { ...pooled, route: { name: r.name, hash: r.hash }, runs: perRun.map(runFigures) };
-    const dir = path.join(o.outDir, r.dir);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-    fs.writeFileSync(path.join(dir, 'junit.xml'), junitXml(pooled, (Date.now() - started) / 1000));
-    if (shot) {
-      fs.writeFileSync(path.join(dir, 'report.html'), reportHtml(pooled, shot));
-      fs.writeFileSync(path.join(dir, 'screenshot.png'), shot);
-    }
+    const pooled = writeRoute(o.outDir, r, inputs, budget, shot, (Date.now() - started) / 1000);
     io.out(`${pooled.passed ? 'pass' : 'FAIL'} ${r.name}: ${pooled.frames} frames over ${o.runs} run${o.runs === 1 ? '' : 's'}`
       + `${pooled.passed ? '' : `, ${pooled.failures} budget check${pooled.failures === 1 ? '' : 's'} failed`}`);
     for (const c of pooled.checks) if (!c.pass) io.out(`  FAIL ${c.message}`);

@@ -76,3 +76,24 @@ export function fixPooledCounts(pooled: AuditReport, perRun: readonly AuditRepor
     types: pooled.types.map((t) => ({ ...t, instances: most.get(t.name) ?? t.instances })),
   };
 }
+
+/**
+ * Segments of one run (one page's document, its recording cut where a report was asked for) as one input: the same
+ * page, so the same ids; frames in order, the last segment's snapshot and scalars, seconds summed.
+ */
+export function joinSegments(segments: readonly AuditInput[]): AuditInput {
+  if (segments.length === 0) throw new Error('joinSegments: no segments');
+  if (segments.length === 1) return segments[0];
+  const last = segments[segments.length - 1];
+  const recs = segments.map((s) => s.recording);
+  const recording: Recording = {
+    ...last.recording,
+    startedAt: recs[0].startedAt,
+    frames: recs.flatMap((r) => r.frames),
+    components: Object.assign({}, ...recs.map((r) => r.components)) as Recording['components'],
+    droppedFrames: recs.reduce((t, r) => t + r.droppedFrames, 0),
+    interactions: recs.flatMap((r) => r.interactions ?? []),
+    shifts: recs.flatMap((r) => r.shifts ?? []),
+  };
+  return { ...last, recording, seconds: segments.reduce((t, s) => t + s.seconds, 0) };
+}

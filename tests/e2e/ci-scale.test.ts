@@ -106,7 +106,8 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
   it('a route that cannot be audited makes the run an error (exit 2), and compare on it too', async () => {
     const f = path.join(tmp, 'broken.json');
     fs.writeFileSync(f, JSON.stringify({ routes: [{ name: 'gone', url: url('missing.html') }, { name: 'basic', url: url('basic-r19.html'), seconds: 0.3 }] }));
-    const r = await cli(['audit', '--config', f, '--out', path.join(tmp, 'broken')]);
+    // Two browsers at once (--workers 2): the summary keeps the config's order whichever finishes first.
+    const r = await cli(['audit', '--config', f, '--workers', '2', '--out', path.join(tmp, 'broken')]);
     expect(r.code, r.stderr).to.equal(2);
     const s = json(path.join(tmp, 'broken', 'summary.json'));
     expect(s.routes.map((x: any) => [x.name, x.verdict])).to.deep.equal([['gone', 'error'], ['basic', 'pass']]);
@@ -117,7 +118,8 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     const usage: [string[], RegExp][] = [
       [['audit', '--config', f, '--runs', '0'], /--runs must be a whole number/],
       [['audit', '--config', f, '--shard', '3/2'], /--shard must be I\/N/],
-      [['audit', url('basic-r19.html'), '--runs', '2'], /--runs and --shard go with --config/],
+      [['audit', '--config', f, '--workers', '0'], /--workers must be a whole number/],
+      [['audit', url('basic-r19.html'), '--runs', '2'], /--runs, --shard and --workers go with --config/],
       [['audit', '--config', path.join(tmp, 'nope.json')], /--config: cannot read/],
       [['compare', path.join(tmp, 'broken')], /compare needs BASE_DIR and HEAD_DIR/],
       [['compare', tmp, tmp, '--threshold', '1'], /--threshold must be a ratio above 1/],

@@ -149,3 +149,46 @@ describe('layout-cost compare', () => {
     expect(page).to.include("default-src 'none'");
   });
 });
+
+describe('runs and segments as one report input', () => {
+  const frame = (n: number, ids: number[]): any => ({
+    frame: n, time: n * 16, styleMs: 1, layoutMs: 2, forcedMs: 0, componentsLeftOut: 0, mounts: [], unmounts: [], commits: [], stacks: [],
+    components: ids.map((id) => ({ id, selfStyleMs: 0.5, selfLayoutMs: 1, selfForcedMs: 0, styleMs: 0.5, layoutMs: 1, forcedMs: 0, forcedCount: 0 })),
+  });
+  const input = (frames: any[], ids: number[], seconds: number): any => ({
+    url: 'http://x/', browser: 'b', toolVersion: 't', seconds, domElements: 10,
+    recording: {
+      kind: 'layout-cost-recording', version: 1, url: 'http://x/', startedAt: 1, stoppedAt: 2, timeOrigin: 0, droppedFrames: 1, frames,
+      components: Object.fromEntries(ids.map((id) => [String(id), { name: `C${id}`, parentId: id === 1 ? null : 1, depth: 0, key: null }])),
+    },
+    snapshot: { components: ids.map((id) => ({ id, parentId: id === 1 ? null : 1, name: `C${id}` })), interactions: [], shifts: [] },
+  });
+
+  it('runs: each run\'s ids moved apart (the same number is another component in the next run); seconds summed', async () => {
+    const { poolRuns } = await import('../../src/cli/pool');
+    const a = input([frame(1, [1, 2])], [1, 2], 1);
+    const b = input([frame(1, [1, 2]), frame(2, [2])], [1, 2], 2);
+    const p = poolRuns([a, b]);
+    expect(p.recording.frames).to.have.length(3);
+    const ids = p.recording.frames.flatMap((f) => f.components.map((c) => c.id));
+    expect(new Set(ids).size).to.equal(4);
+    expect(Object.keys(p.recording.components)).to.have.length(4);
+    expect(p.snapshot.components).to.have.length(4);
+    expect(p.seconds).to.equal(3);
+    expect(p.recording.droppedFrames).to.equal(2);
+  });
+
+  it('segments of one run: the same page, so the same ids; frames in order', async () => {
+    const { joinSegments } = await import('../../src/cli/pool');
+    const a = input([frame(1, [1, 2])], [1, 2], 1);
+    const b = input([frame(2, [2]), frame(3, [1])], [1, 2, 3], 2);
+    const j = joinSegments([a, b]);
+    expect(j.recording.frames.map((f) => f.frame)).to.deep.equal([1, 2, 3]);
+    expect(new Set(j.recording.frames.flatMap((f) => f.components.map((c) => c.id)))).to.deep.equal(new Set([1, 2]));
+    expect(Object.keys(j.recording.components).sort()).to.deep.equal(['1', '2', '3']);
+    expect(j.snapshot.components).to.have.length(3);
+    expect(j.seconds).to.equal(3);
+    expect(joinSegments([a])).to.equal(a);
+    expect(() => joinSegments([])).to.throw(/no segments/);
+  });
+});

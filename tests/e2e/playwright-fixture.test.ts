@@ -1,0 +1,87 @@
+/**
+ * `layout-cost/playwright` (issue 47; docs/CI.md, "Playwright"): the @playwright/test fixture, run by Playwright's own
+ * runner on the system Chromium, in two shards, whose report sets `layout-cost merge` joins. The specs are
+ * tests/fixtures/playwright/layout.spec.mjs, written as a user would: a budget held and one exceeded through
+ * `expectWithin`, a page attached on its own when it loads, and `layoutCostBudget` failing a test after its body.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { expect } from 'chai';
+import { ROOT, findChrome } from '../../scripts/chrome';
+import { startServer, type StaticServer } from '../../scripts/server';
+import { cli, type Ran } from './cli-run';
+
+const CONFIG = path.join(ROOT, 'tests', 'fixtures', 'playwright', 'playwright.config.mjs');
+
+function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', CONFIG, ...args],
+      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    p.stdout.on('data', (d) => { stdout += String(d); });
+    p.stderr.on('data', (d) => { stderr += String(d); });
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const json = (f: string): any => JSON.parse(fs.readFileSync(f, 'utf8'));
+
+describe('layout-cost/playwright: the @playwright/test fixture (e2e)', function () {
+  this.timeout(240_000);
+  let server: StaticServer;
+  let tmp: string;
+  before(async () => {
+    server = await startServer();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-pw-'));
+  });
+  after(async () => {
+    await server?.close();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('two shards of a Playwright run: budgets held and exceeded, a test failed by layoutCostBudget, the report sets merged', async () => {
+    const env = { LC_ORIGIN: server.origin, CHROME_PATH: findChrome() as string };
+    // One shard after the other, as two CI jobs would (two browsers at once on two cores measure each other).
+    const runs: Ran[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const out = path.join(tmp, `shard-${shard[0]}`);
+      runs.push(await playwright(['--shard', shard], { ...env, LC_OUT: out }));
+    }
+    runs.forEach((r, i) => expect(r.code, `shard ${i + 1}: ${r.stdout}\n${r.stderr}`).to.equal(0));
+    // Each shard's worker wrote its own report set (s<shard>of2-w<worker>), one route per test it ran.
+    const sets = [1, 2].flatMap((k) => {
+      const dir = path.join(tmp, `shard-${k}`, 'layout-cost');
+      return fs.readdirSync(dir).map((d) => path.join(dir, d));
+    });
+    expect(sets.map((d) => path.basename(d)).sort()).to.deep.equal(['s1of2-w0', 's2of2-w0']);
+    const merged = await cli(['merge', ...sets, '--out', path.join(tmp, 'merged')]);
+    expect(merged.code, merged.stderr).to.equal(0);
+    const summary = json(path.join(tmp, 'merged', 'summary.json'));
+    const names = summary.routes.map((r: any) => r.name).sort();
+    expect(names).to.deep.equal([
+      'a budget for every test (layoutCostBudget) › fails after its body when Heavy is over',
+      'attached on its own when the document loads',
+      'Heavy over a tight budget: expectWithin names it',
+      'Heavy within a generous budget',
+    ].sort());
+    // The whole test as one run of its route: frames recorded, Heavy's own figure for compare.
+    const generous = summary.routes.find((r: any) => r.name === 'Heavy within a generous budget');
+    const report = json(path.join(tmp, 'merged', generous.dir, 'report.json'));
+    expect(report.frames).to.be.at.least(15);
+    expect(report.runs).to.have.length(1);
+    expect(report.runs[0].own.Heavy).to.be.greaterThan(0.1);
+    const auto = summary.routes.find((r: any) => r.name === 'attached on its own when the document loads');
+    expect(json(path.join(tmp, 'merged', auto.dir, 'report.json')).page.components).to.be.greaterThan(3);
+    // layoutCostBudget: the run's verdict is a failure, and Playwright failed the test (expected: test.fail()) naming Heavy.
+    const over = summary.routes.find((r: any) => r.name.startsWith('a budget for every test'));
+    expect(over.verdict).to.equal('fail');
+    const results = [1, 2].map((k) => json(path.join(tmp, `shard-${k}`, 'results.json')));
+    const specs = results.flatMap((r) => r.suites.flatMap(function all(s: any): any[] { return [...(s.specs ?? []), ...(s.suites ?? []).flatMap(all)]; }));
+    const failed = specs.find((s: any) => s.title === 'fails after its body when Heavy is over');
+    const result = failed.tests[0].results[0];
+    expect(result.status).to.equal('failed');
+    expect(result.errors.map((e: any) => e.message).join('\n')).to.match(/Layout Cost: 1 budget exceeded:\s+Heavy: /);
+  });
+});

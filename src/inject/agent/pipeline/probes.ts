@@ -82,9 +82,9 @@ const CONTENT_PAD = [{ paddingBottom: '0.001px', composite: 'add' }, { paddingBo
 /**
  * Text: its letter spacing reshapes it, and (one site alone) the padding marks its box's intrinsic widths dirty, as new
  * text does (a table's column widths are worked out again); on the right, as new text widens a line (a bottom padding
- * also moved every block after the site, which new text on one line does not). Many sites together get the spacing only: padding on many
- * spans of one line box costs more than their new text does (measured: 256 of 400 spans padded 2.2× one span, their
- * text changing 1.5×, their spacing 1.2×).
+ * also moved every block after the site, which new text on one line does not). Many sites together get the spacing
+ * only: padding on many spans of one line box costs more than their new text does (measured: 256 of 400 spans padded
+ * 2.2× one span, their text changing 1.5×, their spacing 1.2×).
  */
 const TEXT_ONE = [
   { letterSpacing: '0.0001px', paddingRight: '0.001px', composite: 'add' },
@@ -192,9 +192,9 @@ export class Probes {
   }
 
   /**
-   * Lets the next `estimate` calls measure a place they have no estimate of at once (`first`), until `ms` of probes are spent this frame and within the budget: the frame that first
-   * needs a place is split by what the engine says of it, not by a guess. Call with layout clean (the frame's end,
-   * measured); `firstDone` closes it.
+   * Lets the next `estimate` calls measure a place they have no estimate of at once (`first`), until `ms` of probes
+   * are spent this frame, within the budget: the frame that first needs a place is split by what the engine says of
+   * it, not by a guess. Call with layout clean (the frame's end, measured); `firstDone` closes it.
    */
   firstMay(ms: number): void {
     const allowed = ALLOWANCE_MS + BUDGET_SHARE * (this.host.now() - this.startedAt);
@@ -328,7 +328,7 @@ export class Probes {
       else {
         // The first probe is made when the overlay has just started (code not optimised yet, caches cold: up to twice
         // what later ones read): the second replaces it, the ones after are averaged.
-        // A first estimate (count 0, one probe in the frame that needed it) is replaced too.
+        // A first estimate (count 0, made in the frame that needed it) is replaced too.
         const w = old.count <= 1 ? 1 : 1 / Math.min(old.count, AVERAGED);
         old.one += w * (one - old.one);
         old.per += w * (per - old.per);

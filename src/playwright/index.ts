@@ -178,11 +178,18 @@ class Session implements LayoutCostFixture {
   /** After the test body: the whole test as one run of its route, written to the worker's report set. */
   async finish(info: TestInfo, outDir: string, spec: BudgetSpec | undefined): Promise<void> {
     if (this.attaching === null) return;
-    try {
-      await this.cut(false);
-    } catch (e) {
-      // The page went away (closed, crashed) or never had React: the segments so far are the run.
-      if (this.segments.length === 0) throw e;
+    // Still attaching, or it failed (a page without React, a login page before the app): the body recorded nothing of
+    // this document. Waited a second at most: a test must not pay the 15 s wait for React at its end.
+    const live = this.recording || await Promise.race([
+      this.attaching.then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 1000)),
+    ]);
+    if (live) {
+      try {
+        await this.cut(false);
+      } catch (e) {
+        // The page went away (closed, crashed): the segments so far are the run.
+        if (this.segments.length === 0) throw e;
+      }
     }
     if (this.segments.length === 0) return;
     const budget = toBudget(spec);

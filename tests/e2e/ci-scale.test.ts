@@ -75,7 +75,10 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     // (its runs, its rounds). Here: the plumbing end to end, and the figure itself.
     expect(cmp.code, cmp.stdout + cmp.stderr).to.equal(c.regressions.some((r: any) => r.significant) ? 1 : 0);
     const heavyRow = c.regressions.find((r: any) => r.route === 'heavy' && r.component === 'Heavy');
-    expect(heavyRow, 'Heavy slower').to.not.equal(undefined);
+    // (On a miss, what each side measured: compare's lists and every run's own figures.)
+    const runsOf = (d: string): unknown => json(out(`${d}/heavy/report.json`)).runs.map((r: any) => ({ frames: r.frames, own: r.own }));
+    expect(heavyRow, `Heavy slower: ${JSON.stringify({ improvements: c.improvements, added: c.added, removed: c.removed,
+      base: runsOf('base'), head: runsOf('head') }).slice(0, 3000)}`).to.not.equal(undefined);
     // Six times the cells: 2.4–3.7× on a quiet machine; beside a CPU hog, in the parallel lane, two runs of 0.8 s
     // read as little as 1.74× for three times the cells and as much as 16× for six (a head frame of 183 ms): slower, by
     // 1.5× at least, is what two such runs can hold; the ratio's accuracy is bench/ci-compare.ts's.

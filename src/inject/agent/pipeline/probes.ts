@@ -145,14 +145,16 @@ export class Probes {
   /** The keys being measured, over one frame or more (`run`), and what they cost so far. */
   private batch: Measure[] = [];
   private batchCost = 0;
-  /** Probe ms spent since start. */
+  /** Probe ms spent since start, and the part of it first estimates took (their own allowance: `firstMay`). */
   spentMs = 0;
+  private firstSpentMs = 0;
   /** Probes made since start (internals; the timing tests subtract their layouts). */
   made = 0;
   /** Places measured in the frame that first needed them (`first`), since start. */
   firsts = 0;
-  /** Probe ms the frame being split may still spend on first estimates (`firstMay`). */
+  /** Probe ms the frame being split may still spend on first estimates (`firstMay`), and the places it measured. */
   private firstLeft = 0;
+  private firstKeys = 0;
   /** False where the engine's Web Animations are missing or replaced: no probes, estimates stay unknown. */
   usable = true;
   private readonly animate: ((this: Element, k: Keyframe[], o: KeyframeAnimationOptions) => Animation) | null;
@@ -167,6 +169,7 @@ export class Probes {
   start(): void {
     this.startedAt = this.host.now();
     this.spentMs = 0;
+    this.firstSpentMs = 0;
   }
 
   private static ttl(e: Estimate): number {
@@ -186,19 +189,23 @@ export class Probes {
    */
   estimate(flavor: number, key: Element, sites: readonly Element[], want: boolean): Estimate | null {
     let e = this.estimates[flavor].get(key);
-    if (want && e === undefined && this.firstLeft > 0) e = this.first(flavor, key, sites);
+    if (want && e === undefined && this.firstLeft > 0 && this.firstKeys < PROBES_PER_FRAME) e = this.first(flavor, key, sites);
     if (want && (e === undefined || e.count === 0 || this.host.now() - e.at > Probes.ttl(e))) this.enqueue(flavor, key, sites);
     return e ?? null;
   }
 
   /**
    * Lets the next `estimate` calls measure a place they have no estimate of at once (`first`), until `ms` of probes
-   * are spent this frame, within the budget: the frame that first needs a place is split by what the engine says of
-   * it, not by a guess. Call with layout clean (the frame's end, measured); `firstDone` closes it.
+   * are spent this frame or PROBES_PER_FRAME places are measured, within the budget: the frame that first needs a
+   * place is split by what the engine says of it, not by a guess (the places past the cap weigh what the measured ones
+   * do, as any place not probed yet). Call with layout clean (the frame's end, measured); `firstDone` closes it.
    */
   firstMay(ms: number): void {
+    // An allowance of their own: the batch that refines them must not wait for the budget they spent (on a run of a
+    // second, a rough first estimate would stand to the end).
     const allowed = ALLOWANCE_MS + BUDGET_SHARE * (this.host.now() - this.startedAt);
-    this.firstLeft = this.usable ? Math.min(ms, allowed - this.spentMs) : 0;
+    this.firstLeft = this.usable ? Math.min(ms, allowed - this.firstSpentMs) : 0;
+    this.firstKeys = 0;
   }
 
   firstDone(): void {
@@ -206,27 +213,31 @@ export class Probes {
   }
 
   /**
-   * The first estimate of a place: the smaller of two probes of one site and, for several, one of the sample (what
-   * each further site adds). Rough (few measurements, on a page that just started): the batch that refines it replaces
-   * it.
+   * The first estimate of a place: a probe of one site and, for several, one of the sample (what each further site
+   * adds), and one site again while the frame's time allows. Rough (few measurements, on a page that just started):
+   * the batch that refines it replaces it.
    */
   private first(flavor: number, key: Element, given: readonly Element[]): Estimate | undefined {
     const sites = given.slice(0, MAX_SAMPLE).filter((el) => el.isConnected);
     if (sites.length === 0) return undefined;
     const t0 = this.host.now();
-    // Twice, the smaller: a preempted probe reads high, and this one splits the frame.
-    const a = this.probe(flavor, sites, 1);
-    const b = a < 0 ? -1 : this.probe(flavor, sites, 1);
-    const one = b < 0 ? a : Math.min(a, b);
-    let per = 0;
-    if (one >= 0 && sites.length > 1 && flavor !== PROBE_CONTENT) {
-      const all = this.probe(flavor, sites, sites.length);
-      if (all >= 0) per = Math.max(0, (all - one) / (sites.length - 1));
+    let one = this.probe(flavor, sites, 1);
+    // The sample together (what each further site adds: a grid's cells are that many relayouts), then, while the
+    // frame's time allows, one site again, the smaller kept (a preempted probe reads high). Each is two layouts of the
+    // place: on a page whose place costs what its frame does, the first two already match the frame.
+    let all = -1;
+    if (one >= 0 && sites.length > 1 && flavor !== PROBE_CONTENT) all = this.probe(flavor, sites, sites.length);
+    if (one >= 0 && this.host.now() - t0 < this.firstLeft / 2) {
+      const again = this.probe(flavor, sites, 1);
+      if (again >= 0) one = Math.min(one, again);
     }
+    const per = all >= 0 ? Math.max(0, (all - one) / (sites.length - 1)) : 0;
     const at = this.host.now();
     const cost = at - t0;
     this.spentMs += cost;
+    this.firstSpentMs += cost;
     this.firstLeft -= cost;
+    this.firstKeys++;
     this.firsts++;
     if (one < 0) return undefined;
     const e: Estimate = { one, per, at, cost, count: 0 };
@@ -293,7 +304,7 @@ export class Probes {
       // A first estimate's refinement goes as a new place's does (its cost was paid in the frame that needed it).
       const known = this.estimates[q.flavor].get(q.key);
       const cost = known === undefined || known.count === 0 ? 0 : known.cost;
-      if (this.spentMs + expected + cost > allowed) break;
+      if (this.spentMs - this.firstSpentMs + expected + cost > allowed) break;
       expected += cost;
       this.queue.shift();
       this.queued[q.flavor].delete(q.key);
@@ -430,5 +441,6 @@ export class Probes {
     this.firsts = 0;
     this.firstLeft = 0;
     this.spentMs = 0;
+    this.firstSpentMs = 0;
   }
 }

@@ -8,24 +8,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { ROOT, findChrome } from '../../scripts/chrome';
 import { startServer, type StaticServer } from '../../scripts/server';
-import { cli, type Ran } from './cli-run';
+import { cli, node, type Ran } from './cli-run';
 
 const CONFIG = path.join(ROOT, 'tests', 'fixtures', 'playwright', 'playwright.config.mjs');
 
-function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', CONFIG, ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => { stdout += String(d); });
-    p.stderr.on('data', (d) => { stderr += String(d); });
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const playwright = (args: string[], env: NodeJS.ProcessEnv): Promise<Ran> =>
+  node(path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), ['test', '-c', CONFIG, ...args], env);
 
 const json = (f: string): any => JSON.parse(fs.readFileSync(f, 'utf8'));
 

@@ -118,9 +118,13 @@ class Session implements LayoutCostFixture {
 
   constructor(private readonly page: PwPage) {}
 
-  /** A new document: whatever the old one recorded is gone with it. */
+  /**
+   * A new document: whatever the old one recorded is gone with it, and its segments too (its ids name other
+   * components than the new document's): the test's report is its last document's.
+   */
   loaded(): void {
     this.recording = false;
+    this.segments = [];
     this.attaching = this.start();
     // Not awaited here: an error shows when the test awaits attach() or a report.
     this.attaching.catch(() => undefined);
@@ -186,9 +190,8 @@ class Session implements LayoutCostFixture {
     if (live) {
       try {
         await this.cut(false);
-      } catch (e) {
-        // The page went away (closed, crashed): the segments so far are the run.
-        if (this.segments.length === 0) throw e;
+      } catch {
+        // The page went away (the test closed it, it crashed): the segments so far are the run, if any.
       }
     }
     if (this.segments.length === 0) return;

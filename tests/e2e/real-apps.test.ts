@@ -94,8 +94,18 @@ describe('real apps (e2e)', function () {
     return page;
   }
 
+  /**
+   * The development dashboard, loaded once for the tests that only read it (counts, portal layers, then the tooltip,
+   * which hovers and closes it): each load costs its mount animations and the placing of 90 types by the source map.
+   */
+  let dashboard: Page | null = null;
+  const dashboardDev = async (): Promise<Page> => {
+    if (dashboard === null || dashboard.isClosed()) dashboard = await open('real-dashboard-dev.html', 10_000);
+    return dashboard;
+  };
+
   it('recharts dashboard: counts equal the walk, the developer\'s components by name, nothing degraded', async () => {
-    const page = await open('real-dashboard-dev.html', 10_000);
+    const page = await dashboardDev();
     await allMatch(page);
     const names = (await snapshot(page)).map((c) => c.name);
     for (const n of ['Dashboard', 'RangePicker', 'KpiRow', 'RevenueChart', 'TrafficChart', 'SignupsChart', 'ChannelsChart']) {
@@ -106,7 +116,6 @@ describe('real apps (e2e)', function () {
     expect((await lc.state(page)).degraded).to.deep.equal([]);
     await shot(page, 'real-dashboard.png');
     expect(errors).to.deep.equal([]);
-    await page.close();
   });
 
   it('your components first from the first frame: no library meter while types are being placed', async () => {
@@ -180,7 +189,7 @@ describe('real apps (e2e)', function () {
   });
 
   it('recharts portals its shapes into empty <g> layers a sibling renders: counted there as portaled in', async () => {
-    const page = await open('real-dashboard-dev.html', 10_000);
+    const page = await dashboardDev();
     // A cartesian chart: 12 zIndex layers (grid, bars, lines, axes, labels, cursors…), each an empty <g> that
     // ZIndexSvgPortal renders and ZIndexLayer components elsewhere in the tree portal into.
     const layers = await page.evaluate(() => [...document.querySelector('.recharts-wrapper')!.querySelectorAll('g[class^="recharts-zIndex-layer_"]')]
@@ -193,13 +202,12 @@ describe('real apps (e2e)', function () {
       expect(c.rendered - c.portaledIn, 'nothing but the <g> is its own').to.equal(1);
     }
     expect(svgPortals.some((c) => c.portaledIn > 0)).to.equal(true);
-    await page.close();
   });
 
   // The tooltip portals into the chart's own wrapper <div> (inside RevenueChart's top host). Its content grows from
   // 2 to 14 elements on hover: every ancestor's rendered must follow (it stayed 11 short before the portal fix).
   it('recharts tooltip: ancestors\' counts follow the tooltip filling in inside its portal', async () => {
-    const page = await open('real-dashboard-dev.html', 10_000);
+    const page = await dashboardDev();
     await meters(page);
     await call(page, '__hoverBar', 3);
     await waitFor(() => page.evaluate(() => document.querySelectorAll('.recharts-tooltip-item').length > 0), { what: 'tooltip' });

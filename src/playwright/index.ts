@@ -22,20 +22,18 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { test as base, chromium, type BrowserContext, type Page as PwPage, type TestInfo } from '@playwright/test';
 import { findChrome, LINUX_CI_FLAGS } from '../../scripts/chrome';
-import { BudgetError, defaultBudget, parseBudget, type Budget } from '../cli/budget';
 import { safeDir } from '../cli/config';
 import { writeRoute, writeSummary, type Summary, type SummaryRoute } from '../cli/multi';
 import * as api from '../cli/page-api';
 import { joinSegments } from '../cli/pool';
 import { buildReport, type AuditInput, type AuditReport } from '../cli/report';
-import { extensionPath } from '../puppeteer/index';
+import { budgetFailures, budgetOf, extensionPath, packageVersion, type BudgetSpec } from '../puppeteer/index';
 import type { Snapshot } from '../protocol/snapshot';
 
 export { expect } from '@playwright/test';
 export type { AuditReport } from '../cli/report';
 
-/** A budget as in a budget file (docs/CI.md): `{ defaults, components, page }`. */
-export type BudgetSpec = Record<string, unknown>;
+export type { BudgetSpec } from '../puppeteer/index';
 
 export interface LayoutCostFixture {
   /**
@@ -62,30 +60,6 @@ interface WorkerFixtures {
   /** The browser (default: CHROME_PATH, else a Chromium or Chrome found on the machine). A worker option. */
   layoutCostChrome: string | undefined;
   layoutCostContext: BrowserContext;
-}
-
-function toBudget(spec: BudgetSpec | undefined): Budget {
-  if (spec === undefined) return defaultBudget();
-  try {
-    return parseBudget(spec);
-  } catch (e) {
-    if (e instanceof BudgetError) throw new BudgetError(`budget: ${e.message}`);
-    throw e;
-  }
-}
-
-function failures(r: AuditReport): string | null {
-  if (r.passed) return null;
-  const lines = r.checks.filter((c) => !c.pass).map((c) => `  ${c.message}`);
-  return `Layout Cost: ${r.failures} budget${r.failures === 1 ? '' : 's'} exceeded:\n${lines.join('\n')}`;
-}
-
-function packageVersion(): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(extensionPath, '..', 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** This worker's report set: its routes (a test repeated with --repeat-each is one route with several runs). */
@@ -166,7 +140,7 @@ class Session implements LayoutCostFixture {
   }
 
   async report(spec?: BudgetSpec): Promise<AuditReport> {
-    const budget = toBudget(spec);
+    const budget = budgetOf(spec);
     await this.cut(true);
     if (this.segments.length === 0) throw new api.RunError('Layout Cost recorded nothing: no React page was loaded in this test');
     return buildReport(joinSegments(this.segments), budget);
@@ -174,7 +148,7 @@ class Session implements LayoutCostFixture {
 
   async expectWithin(spec: BudgetSpec): Promise<AuditReport> {
     const r = await this.report(spec);
-    const f = failures(r);
+    const f = budgetFailures(r);
     if (f !== null) throw new Error(f);
     return r;
   }
@@ -195,7 +169,7 @@ class Session implements LayoutCostFixture {
       }
     }
     if (this.segments.length === 0) return;
-    const budget = toBudget(spec);
+    const budget = budgetOf(spec);
     const run = joinSegments(this.segments);
     const { dir, summary } = setFor(info, outDir);
     const name = [info.project.name, ...info.titlePath.slice(1)].filter((x) => x !== '').join(' › ').slice(0, 200);
@@ -215,7 +189,7 @@ class Session implements LayoutCostFixture {
     summary.runs = Math.max(...summary.routes.map((r) => set.routes.get(r.name)!.runs.length));
     writeSummary(dir, summary);
     if (spec !== undefined) {
-      const f = failures(buildReport(run, budget));
+      const f = budgetFailures(buildReport(run, budget));
       if (f !== null) throw new Error(f);
     }
   }

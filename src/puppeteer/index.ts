@@ -34,12 +34,31 @@ export type { LayoutCostState, Snapshot } from '../protocol/snapshot';
 export { RunError } from '../cli/page-api';
 export { BudgetError } from '../cli/budget';
 
-function packageVersion(): string {
+/** This package's version (reports name the tool that made them). */
+export function packageVersion(): string {
   try {
     return (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   } catch {
     return 'unknown';
   }
+}
+
+/** A budget spec as a budget (none: no checks); a malformed one throws a BudgetError saying so. */
+export function budgetOf(spec: BudgetSpec | undefined): Budget {
+  if (spec === undefined) return { defaults: {}, components: [], page: { domElements: null } };
+  try {
+    return parseBudget(spec);
+  } catch (e) {
+    if (e instanceof BudgetError) throw new BudgetError(`budget: ${e.message}`);
+    throw e;
+  }
+}
+
+/** What `expectWithin` throws when a report fails its budget (every check exceeded, a line each); null when it holds. */
+export function budgetFailures(r: AuditReport): string | null {
+  if (r.passed) return null;
+  const lines = r.checks.filter((c) => !c.pass).map((c) => `  ${c.message}`);
+  return `Layout Cost: ${r.failures} budget${r.failures === 1 ? '' : 's'} exceeded:\n${lines.join('\n')}`;
 }
 
 /**
@@ -105,13 +124,7 @@ export async function attach(page: Page, opts: AttachOptions = {}): Promise<Layo
       return api.stopRecording(page);
     },
     async report(spec) {
-      let budget: Budget;
-      try {
-        budget = spec === undefined ? { defaults: {}, components: [], page: { domElements: null } } : parseBudget(spec);
-      } catch (e) {
-        if (e instanceof BudgetError) throw new BudgetError(`budget: ${e.message}`);
-        throw e;
-      }
+      const budget = budgetOf(spec);
       const since = recordingSince ?? Date.now();
       const recording = await api.stopRecording(page);
       const [snapshot, dom] = [await api.snapshot(page), await api.domElements(page)];
@@ -124,10 +137,8 @@ export async function attach(page: Page, opts: AttachOptions = {}): Promise<Layo
     },
     async expectWithin(spec) {
       const r = await lc.report(spec);
-      if (!r.passed) {
-        const lines = r.checks.filter((c) => !c.pass).map((c) => `  ${c.message}`);
-        throw new Error(`Layout Cost: ${r.failures} budget${r.failures === 1 ? '' : 's'} exceeded:\n${lines.join('\n')}`);
-      }
+      const f = budgetFailures(r);
+      if (f !== null) throw new Error(f);
       return r;
     },
   };

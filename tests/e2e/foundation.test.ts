@@ -42,6 +42,35 @@ describe('foundation (e2e)', function () {
     expect(shape.state.react.roots).to.equal(1);
   });
 
+  it('owner(node) names the component React\'s fibers say rendered each element, and 0 for anything else', async () => {
+    await lc.enable(page, 'components');
+    await waitFor(async () => (await lc.snapshot(page)).components.length > 0, { what: 'components' });
+    const snap = await lc.snapshot(page);
+    const names = new Map(snap.components.map((c) => [c.id, c.name]));
+    const rows = await page.evaluate(() => {
+      const api = (window as any).__LAYOUT_COST__;
+      const out: [string | null, number][] = [];
+      for (const el of Array.from(document.body.querySelectorAll('*'))) {
+        const key = Object.keys(el).find((k) => k.startsWith('__reactFiber$'));
+        if (!key) continue;
+        // The truth: the nearest function, class, forwardRef or memo fiber above the element's own.
+        let f = (el as any)[key].return;
+        while (f && ![0, 1, 11, 14, 15].includes(f.tag)) f = f.return;
+        const t = f ? (f.tag === 14 ? f.type.type : f.type) : null;
+        out.push([t ? (t.displayName ?? (t.name || 'Anonymous')) : null, api.owner(el)]);
+      }
+      const thrower = new Proxy({}, { get() { throw new Error('no'); } });
+      out.push(['-', api.owner({})], ['-', api.owner(null)], ['-', api.owner(thrower)], ['-', api.owner(document.createElement('div'))]);
+      return out;
+    });
+    const elements = rows.slice(0, -4);
+    expect(elements.length).to.be.greaterThan(5);
+    for (const [truth, id] of elements) expect(names.get(id) ?? null, `owner ${id}`).to.equal(truth);
+    expect(rows.slice(-4).map((r) => r[1])).to.deep.equal([0, 0, 0, 0]);
+    await lc.disable(page);
+    await waitFor(async () => (await lc.state(page)).mode === 'off', { what: 'off' });
+  });
+
   it('delivers page → content → worker → panel and back', async () => {
     const { panel, devtools } = await openPanel(h, page);
     // page → … → panel: enabling through the page API shows up in the panel.

@@ -26,7 +26,7 @@ function setup() {
   const api = (win as unknown as Record<string, Api>)[API_KEY];
   const attach = (): void => {
     agent = {
-      call: (c) => called.push(c), nodeOf: () => null, stats: () => ({}),
+      call: (c) => called.push(c), nodeOf: () => null, ownerOf: () => 7, stats: () => ({}),
       state: () => ({ enabled: true, mode: 'heatmap' } as LayoutCostState),
     };
   };
@@ -72,6 +72,13 @@ describe('boot API: calls forwarded as the page made them', () => {
 });
 
 describe('agent: the content script\'s state, checked where it is kept', () => {
+  it('answers owner(node) 0 before the agent, and the agent\'s answer after', () => {
+    const { api, attach } = setup();
+    expect(api.owner({})).to.equal(0);
+    attach();
+    expect(api.owner({})).to.equal(7);
+  });
+
   it('keeps a well-formed state', () => {
     const s = contentState({ mode: 'heatmap', pinned: 7, capped: true, dropped: 3, self: { msPerFrame: 0.2, mainThreadShare: 0.011 }, minified: false });
     expect(s).to.deep.equal({ mode: 'heatmap', pinned: 7, capped: true, dropped: 3, self: { msPerFrame: 0.2, mainThreadShare: 0.011 }, minified: false });

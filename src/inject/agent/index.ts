@@ -245,6 +245,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     state: (): LayoutCostState => pristine.run(() => state()),
     stats: () => pristine.run(() => stats()),
     nodeOf: (id) => pristine.run(() => pipeline.nodeOf(id)),
+    ownerOf: (node) => pristine.run(() => pipeline.ownerOfNode(node)),
   };
   function call(c: ApiRequest): void {
     const reqId = nextReq++;

@@ -65,6 +65,8 @@ export function installApi(win: Window & typeof globalThis, deps: ApiDeps): void
       },
       /** The first DOM node of a component (for `inspect(__LAYOUT_COST__.node(id))`). */
       node: (id: unknown): Node | null => (typeof id === 'number' ? deps.agent()?.nodeOf(id) ?? null : null),
+      /** The id of the component that rendered a DOM node (0: none, or the overlay is off). */
+      owner: (n: unknown): number => deps.agent()?.ownerOf(n) ?? 0,
       /** Sizes of the agent's tables and the document_start state: numbers for bug reports and leak tests. */
       internals: () => deps.internals(),
     };

@@ -162,6 +162,8 @@ export interface AgentHandle {
   state(): LayoutCostState;
   /** The first host node of a mounted component. */
   nodeOf(id: number): Node | null;
+  /** The component that rendered a node (0: none); anything the page passes is checked there. */
+  ownerOf(node: unknown): number;
   /** Whether the channel is made, and the sizes of the agent's tables (`__LAYOUT_COST__.internals()`). */
   stats(): Record<string, number | boolean>;
 }

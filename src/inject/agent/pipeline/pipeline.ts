@@ -735,6 +735,21 @@ export class Pipeline {
     return e ? (this.registry.hostsOf(e)[0] ?? null) : null;
   }
 
+  /**
+   * `__LAYOUT_COST__.owner(node)`: the mounted component that rendered a node, or 0. The page passes anything: an
+   * object that is not one of this document's nodes (a getter that throws, a proxy) answers 0.
+   */
+  ownerOfNode(node: unknown): number {
+    try {
+      if (this.adapter === null || typeof node !== 'object' || node === null) return 0;
+      if (typeof (node as Node).nodeType !== 'number' || (node as Node).ownerDocument !== document) return 0;
+      const id = this.adapter.ownerOf(node as Node);
+      return this.registry.entries.has(id) ? id : 0;
+    } catch {
+      return 0;
+    }
+  }
+
   /** A copy of a component's top host elements (empty when it is not mounted). */
   hostsOf(id: number): Element[] {
     const e = this.registry.entries.get(id);

@@ -46,7 +46,7 @@ describe('foundation (e2e)', function () {
     await lc.enable(page, 'components');
     await waitFor(async () => (await lc.snapshot(page)).components.length > 0, { what: 'components' });
     const snap = await lc.snapshot(page);
-    const names = new Map(snap.components.map((c) => [c.id, c.name]));
+    const names = new Map((snap.components as { id: number; name: string }[]).map((c) => [c.id, c.name]));
     const rows = await page.evaluate(() => {
       const api = (window as any).__LAYOUT_COST__;
       const out: [string | null, number][] = [];

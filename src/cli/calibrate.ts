@@ -21,10 +21,10 @@
  * skipped and counted).
  *
  * The script is a string (the bundler's helpers do not exist in the page), for browsers driven over CDP: the bench
- * today, the CI audit next.
+ * (bench/attribution.ts) and `layout-cost audit --calibrate` (run.ts, calibrated.ts).
  */
 
-/** The page's record of the pass: read back by `readCalibration`. */
+/** Where the page keeps the pass (`start()`, `stop()` → its log). */
 export const CALIBRATION_KEY = '__LAYOUT_COST_CALIBRATION__';
 export const MARK_PREFIX = 'lcc:';
 export const ANIM_PREFIX = 'lcc-anim:';

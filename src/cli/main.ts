@@ -12,6 +12,7 @@ import { reportHtml } from './html';
 import { junitXml } from './junit';
 import { RunError } from './page-api';
 import { buildReport } from './report';
+import { applyCalibration, calibrationFactors, type CalibrationReport } from './calibrated';
 import { runAudit } from './run';
 import { ConfigError, parseShard } from './config';
 import { auditConfig, compareDirs, mergeDirs } from './multi';
@@ -34,6 +35,9 @@ Options:
   --wait-react N  wait this long (default 15 s) for React to render before
                   calling the page not a React page
   --steps FILE    an ES module: export default async (page) => { … } (puppeteer)
+  --calibrate     a second pass that replays each batch of DOM changes one
+                  component at a time under Chrome's trace; each component
+                  type's figures are scaled to its share there (docs/CI.md)
   --chrome PATH   the browser (default: CHROME_PATH, then the usual places)
   --headful       show the browser window
   -h, --help      this text
@@ -90,7 +94,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
       args: argv, allowPositionals: true, strict: true,
       options: {
         budget: { type: 'string' }, out: { type: 'string' }, seconds: { type: 'string' }, steps: { type: 'string' },
-        'wait-react': { type: 'string' }, chrome: { type: 'string' }, headful: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+        'wait-react': { type: 'string' }, chrome: { type: 'string' }, headful: { type: 'boolean' }, calibrate: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
         config: { type: 'string' }, runs: { type: 'string' }, shard: { type: 'string' }, workers: { type: 'string' }, threshold: { type: 'string' },
       },
     });
@@ -121,6 +125,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     return compareDirs(positionals[1], positionals[2], path.resolve(v.out ?? 'layout-cost-compare'), threshold, io);
   }
   if (positionals[0] !== 'audit') throw new UsageError(positionals.length === 0 ? 'no command (audit <url>)' : `unknown command ${JSON.stringify(positionals[0])} (audit, merge, compare)`);
+  if (v.calibrate && v.config !== undefined) throw new UsageError('--calibrate audits one URL (not yet with --config)');
   if (v.config !== undefined) return auditWithConfig(v, positionals, version, io);
   if (v.runs !== undefined || v.shard !== undefined || v.workers !== undefined) throw new UsageError('--runs, --shard and --workers go with --config');
   if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'audit needs a URL' : `one URL, not ${positionals.length - 1}`);
@@ -160,11 +165,20 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   const started = Date.now();
   const run = await runAudit({
     url: url.href, chrome, extension: path.join(ROOT, 'dist-all-sites'), seconds, waitReactMs: waitReact * 1000, steps: v.steps ?? null, headful: v.headful === true,
-    log: (line) => io.err(`layout-cost: ${line}`),
+    calibrate: v.calibrate === true, log: (line) => io.err(`layout-cost: ${line}`),
   });
+  let recording = run.recording;
+  let calibration: CalibrationReport | undefined;
+  if (run.calibration) {
+    const live = new Map(run.snapshot.components.map((c) => [c.id, c]));
+    const info = (id: number) => live.get(id) ?? recording.components[String(id)] ?? null;
+    const calNames = new Map(run.calibration.snapshot.components.map((c) => [c.id, c.name]));
+    calibration = calibrationFactors(recording, (id) => info(id)?.name ?? null, run.calibration.calibration, (id) => calNames.get(id) ?? null);
+    recording = applyCalibration(recording, calibration, (id) => info(id)?.name ?? null, (id) => info(id)?.parentId ?? null);
+  }
   const report = buildReport({
-    url: url.href, browser: run.browser, toolVersion: version, seconds: run.seconds, recording: run.recording,
-    snapshot: run.snapshot, domElements: run.domElements,
+    url: url.href, browser: run.browser, toolVersion: version, seconds: run.seconds, recording,
+    snapshot: run.snapshot, domElements: run.domElements, calibration,
   }, budget);
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -176,6 +190,11 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   io.out(`${report.frames} frames measured in ${run.seconds.toFixed(1)} s; ${report.page.components} components, ${report.page.domElements} DOM elements`);
   if (report.frames === 0) io.out('no frame was measured: nothing on the page changed during the run (interact with --steps, or watch longer)');
   else if (top.length) io.out(`costliest:\n${top.join('\n')}`);
+  if (calibration) {
+    const moved = calibration.types.filter((t) => Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 || Math.abs(t.styleShare - t.overlayStyleShare) > 0.05);
+    io.out(`calibrated: ${calibration.measured} of ${calibration.batches} batches replayed${calibration.broken ? ` (stopped: ${calibration.broken})` : ''}; `
+      + `${moved.length === 0 ? 'every type within 5 points of the overlay\'s share' : `moved by more than 5 points: ${moved.slice(0, 5).map((t) => `${t.name} layout ${pctOf(t.overlayLayoutShare)} → ${pctOf(t.layoutShare)}`).join(', ')}`}`);
+  }
   for (const c of report.checks) {
     if (!c.pass) io.out(`FAIL ${c.message}`);
     else if (c.level === 'warn' && c.value > c.limit) io.out(`WARN ${c.message}`);
@@ -186,6 +205,8 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   io.out(`report: ${path.join(outDir, 'report.html')}`);
   return report.passed ? 0 : 1;
 }
+
+const pctOf = (x: number): string => `${(x * 100).toFixed(1)} %`;
 
 /** `--wait-react N` (seconds; 15 when not given). */
 function waitReactOf(given: string | undefined): number {

@@ -13,6 +13,7 @@
 import type { Recording } from '../protocol/recording';
 import type { SelfCost, Snapshot } from '../protocol/snapshot';
 import { budgetFor, METRICS, type Budget, type Metric, type Stat } from './budget';
+import type { CalibrationReport } from './calibrated';
 
 export const REPORT_VERSION = 1;
 /** Instances listed in the report, costliest first (every type is listed). */
@@ -109,6 +110,8 @@ export interface AuditReport {
     shifts: number;
   };
   self: SelfCost | null;
+  /** `--calibrate`: the pass's shares and the factors the figures below were scaled by (absent: not calibrated). */
+  calibration?: CalibrationReport;
   types: TypeReport[];
   instances: InstanceReport[];
   instancesLeftOut: number;
@@ -127,6 +130,8 @@ export interface AuditInput {
   snapshot: Snapshot;
   domElements: number;
   date?: Date;
+  /** The recording's figures were scaled by this calibration (calibrated.ts `applyCalibration`). */
+  calibration?: CalibrationReport;
 }
 
 /** Nearest-rank percentile of `n` values of which `values` are the non-zero ones (the rest are 0). */
@@ -310,6 +315,7 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
       interactions: interactions.length, shifts: (snap.shifts ?? []).length,
     },
     self: snap.self ? { msPerFrame: round(snap.self.msPerFrame), mainThreadShare: round(snap.self.mainThreadShare, 4) } : null,
+    ...(input.calibration ? { calibration: input.calibration } : {}),
     types: types.slice(0, MAX_TYPES), instances: carried.slice(0, MAX_INSTANCES), instancesLeftOut: Math.max(0, carried.length - MAX_INSTANCES),
     checks, passed: failures === 0, failures, warnings: checks.filter((c) => c.level === 'warn' && c.value > c.limit).length,
   };

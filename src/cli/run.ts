@@ -14,6 +14,7 @@ import { LINUX_CI_FLAGS, QUIET_FLAGS } from '../../scripts/chrome';
 import type { Recording } from '../protocol/recording';
 import type { Snapshot } from '../protocol/snapshot';
 import { domElements, enable, RunError, snapshot, startRecording, stopRecording, waitForComponents } from './page-api';
+import { calibrateOver, type Calibration } from './calibrate';
 
 export interface RunOptions {
   url: string;
@@ -24,6 +25,8 @@ export interface RunOptions {
   waitReactMs?: number;
   steps: string | null;
   headful: boolean;
+  /** After the judged run, the calibration pass in a fresh page of the same browser (calibrate.ts). */
+  calibrate?: boolean;
   /** Progress lines (stderr in the CLI). */
   log(line: string): void;
 }
@@ -35,6 +38,8 @@ export interface RunResult {
   screenshot: Buffer;
   browser: string;
   seconds: number;
+  /** The calibration pass, and its page's components (its own ids) at the end. */
+  calibration?: { calibration: Calibration; snapshot: Snapshot };
 }
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -58,7 +63,50 @@ async function loadSteps(file: string): Promise<Steps> {
 }
 
 export async function runAudit(o: RunOptions): Promise<RunResult> {
-  return withBrowser(o, (browser) => auditPage(browser, o));
+  return withBrowser(o, async (browser) => {
+    const run = await auditPage(browser, o);
+    if (o.calibrate) run.calibration = await calibratePage(browser, o);
+    return run;
+  });
+}
+
+/**
+ * The calibration pass (calibrate.ts): the URL loaded afresh, the overlay on, the same steps (or watch) with each batch
+ * of DOM changes replayed one component at a time and Chrome's trace over it. Its ms are not judged.
+ */
+export async function calibratePage(browser: Browser, o: RunOptions): Promise<{ calibration: Calibration; snapshot: Snapshot }> {
+  const steps = o.steps ? await loadSteps(o.steps) : null;
+  const page = await browser.newPage();
+  try {
+    o.log(`calibrating: loading ${o.url} again`);
+    try {
+      await page.goto(o.url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+    } catch (e) {
+      throw new RunError(`could not load ${o.url}: ${(e as Error).message.split('\n')[0]}`);
+    }
+    await enable(page);
+    await waitForComponents(page, o.waitReactMs);
+    let calibration: Calibration;
+    try {
+      calibration = await calibrateOver(page, async () => {
+        if (steps) {
+          try {
+            await steps(page);
+          } catch (e) {
+            throw new RunError(`the steps failed in the calibration pass: ${(e as Error).message.split('\n')[0]}`);
+          }
+        } else {
+          await new Promise((r) => setTimeout(r, o.seconds * 1000));
+        }
+      });
+    } catch (e) {
+      if (e instanceof RunError) throw e;
+      throw new RunError(`the calibration pass failed: ${(e as Error).message.split('\n')[0]}`);
+    }
+    return { calibration, snapshot: await snapshot(page) };
+  } finally {
+    await page.close().catch(() => undefined);
+  }
 }
 
 /** A browser with the extension for `fn` (several runs of several routes share one), closed after. */

@@ -8,6 +8,9 @@ import {
   ANIM_PREFIX, CALIBRATE_SCRIPT, calibrationFromTrace, calibrationLogValidator, EventSplitter, MARK_PREFIX, type CalibrationLog,
   type TraceEvent,
 } from '../../src/cli/calibrate';
+import { applyCalibration, calibrationFactors } from '../../src/cli/calibrated';
+import type { Calibration } from '../../src/cli/calibrate';
+import type { Recording } from '../../src/protocol/recording';
 
 const P = 1, T = 1;
 const mark = (name: string, ts: number): TraceEvent => ({ name, cat: 'blink.user_timing', ph: 'R', ts, pid: P, tid: T });
@@ -95,5 +98,56 @@ describe('calibration pass', () => {
     const long = calibrationLogValidator({ ...log({}), broken: 'x'.repeat(5000), skipped: { ['k'.repeat(500)]: 2, bad: 'x' } })!;
     expect(long.broken!.length).to.equal(200);
     expect(Object.keys(long.skipped)).to.deep.equal(['k'.repeat(80)]);
+  });
+});
+
+describe('calibrated figures (audit --calibrate)', () => {
+  const comp = (id: number, selfLayoutMs: number, layoutMs: number, selfStyleMs = 0, styleMs = 0) => ({
+    id, selfLayoutMs, layoutMs, selfStyleMs, styleMs, selfForcedMs: 0, forcedMs: 0, forcedCount: 0,
+  });
+  // App (1) › Cell (2), App › Box (3): the overlay gave Cell 2 ms and Box 2 ms of its own layout each frame.
+  const rec = {
+    kind: 'layout-cost-recording', version: 1, url: 'x', startedAt: 0, stoppedAt: 1, timeOrigin: 0, droppedFrames: 0,
+    limits: { maxRows: 1, maxFrameComponents: 1 },
+    components: { 1: { name: 'App', parentId: null, depth: 0, key: null }, 2: { name: 'Cell', parentId: 1, depth: 1, key: null },
+      3: { name: 'Box', parentId: 1, depth: 1, key: null } },
+    frames: [0, 1].map((i) => ({ frame: i, time: i, styleMs: 0, layoutMs: 4, forcedMs: 0, componentsLeftOut: 0, mounts: [], unmounts: [], stacks: [],
+      components: [comp(1, 0, 4), comp(2, 2, 2), comp(3, 2, 2)] })),
+  } as unknown as Recording;
+  const names: Record<number, string> = { 1: 'App', 2: 'Cell', 3: 'Box' };
+  const parents: Record<number, number | null> = { 1: null, 2: 1, 3: 1 };
+  // The pass (its own page's ids: 12 is a Cell, 13 a Box): Chrome's ms put Cell at 3 of 4.
+  const cal = (cell: number, box: number): Calibration => ({
+    components: new Map([[12, { layoutMs: cell, styleMs: 0, windows: 1, layoutCauses: 1, styleCauses: 0, animationMs: 0 }],
+      [13, { layoutMs: box, styleMs: 0, windows: 1, layoutCauses: 1, styleCauses: 0, animationMs: 0 }]]),
+    unexplainedMs: 0, batches: 1, measured: 1, skipped: {}, broken: null, lostWindows: 0,
+  });
+  const calName = (id: number) => ({ 12: 'Cell', 13: 'Box' } as Record<number, string>)[id] ?? null;
+
+  it('scales each type\'s own figures to its share in the pass, and moves its ancestors\' inclusive figures with them', () => {
+    const report = calibrationFactors(rec, (id) => names[id] ?? null, cal(30, 10), calName);
+    const cell = report.types.find((t) => t.name === 'Cell')!;
+    expect(cell.layoutShare).to.equal(0.75);
+    expect(cell.overlayLayoutShare).to.equal(0.5);
+    expect(cell.layoutFactor).to.equal(1.5);
+    expect(report.types.find((t) => t.name === 'Box')!.layoutFactor).to.equal(0.5);
+    const out = applyCalibration(rec, report, (id) => names[id] ?? null, (id) => parents[id] ?? null);
+    const f = out.frames[0].components;
+    expect(f.find((c) => c.id === 2)).to.include({ selfLayoutMs: 3, layoutMs: 3 });
+    expect(f.find((c) => c.id === 3)).to.include({ selfLayoutMs: 1, layoutMs: 1 });
+    // App's subtree: 3 + 1, as before; the frame's total is the page's.
+    expect(f.find((c) => c.id === 1)).to.include({ layoutMs: 4, selfLayoutMs: 0 });
+    expect(out.frames[0].layoutMs).to.equal(4);
+    // The recording given is unchanged.
+    expect(rec.frames[0].components[1].selfLayoutMs).to.equal(2);
+  });
+
+  it('gives 0 to a type the pass saw cause nothing, and leaves a type only one side saw as it was', () => {
+    const report = calibrationFactors(rec, (id) => names[id] ?? null, cal(10, 0), (id) => (id === 12 ? 'Cell' : id === 13 ? 'Box' : null));
+    expect(report.types.find((t) => t.name === 'Box')!.layoutFactor).to.equal(0);
+    const onlyCell = calibrationFactors(rec, (id) => names[id] ?? null, cal(10, 5), (id) => (id === 12 ? 'Cell' : null));
+    expect(onlyCell.types.map((t) => t.name)).to.deep.equal(['Cell']);
+    const out = applyCalibration(rec, onlyCell, (id) => names[id] ?? null, (id) => parents[id] ?? null);
+    expect(out.frames[0].components.find((c) => c.id === 3)).to.include({ selfLayoutMs: 2 });
   });
 });

@@ -223,6 +223,9 @@ function judge(name: string, names: string[], truth: { style: number; layout: nu
   const calOf = (n: string) => calMs.get(idOf.get(n) ?? -1);
   const calSumLayout = names.reduce((t, n) => t + (calOf(n)?.layoutMs ?? 0), 0);
   const calSumStyle = names.reduce((t, n) => t + (calOf(n)?.styleMs ?? 0), 0);
+  if (cal.measured > 0) {
+    notes.push(`calibrated ms a batch: ${names.map((n) => `${n} layout ${((calOf(n)?.layoutMs ?? 0) / cal.measured).toFixed(3)}, style ${((calOf(n)?.styleMs ?? 0) / cal.measured).toFixed(3)}`).join('; ')}`);
+  }
   if (cal.broken !== null) notes.push(`calibration stopped: ${cal.broken}`);
   if (cal.lostWindows > 0) notes.push(`calibration: ${cal.lostWindows} windows lost`);
   notes.push(`calibration: ${cal.measured} of ${cal.batches} batches replayed${Object.keys(cal.skipped).length ? ` (skipped: ${JSON.stringify(cal.skipped)})` : ''}; `

@@ -298,6 +298,30 @@ export interface Calibration {
   lostWindows: number;
 }
 
+/** What `audit --calibrate` reports, per component type (calibrated.ts makes it). */
+export interface TypeCalibration {
+  name: string;
+  /** Shares of the calibrated ms (the pass) and of the overlay's own ms (the judged recording), 0‥1. */
+  layoutShare: number;
+  styleShare: number;
+  overlayLayoutShare: number;
+  overlayStyleShare: number;
+  /** What its own figures were multiplied by (null: left as they were). */
+  layoutFactor: number | null;
+  styleFactor: number | null;
+}
+
+export interface CalibrationReport {
+  batches: number;
+  measured: number;
+  skipped: Record<string, number>;
+  lostWindows: number;
+  broken: string | null;
+  /** The pass's frame style and layout that no replay and no animation explained. */
+  unexplainedMs: number;
+  types: TypeCalibration[];
+}
+
 const STYLE = 'UpdateLayoutTree';
 const LAYOUT = 'Layout';
 /** JS on the main thread: a Layout inside one was forced by script (the page's or ours), not the frame's own. */

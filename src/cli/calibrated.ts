@@ -10,30 +10,11 @@
  * report says so). The frames' totals are the page's and do not change.
  */
 import type { RecordedComponent, Recording } from '../protocol/recording';
-import type { Calibration } from './calibrate';
+import type { Snapshot } from '../protocol/snapshot';
+import type { Calibration, CalibrationReport, TypeCalibration } from './calibrate';
+import type { AuditInput } from './report';
 
-export interface TypeCalibration {
-  name: string;
-  /** Shares of the calibrated ms (the pass) and of the overlay's own ms (the judged recording), 0‥1. */
-  layoutShare: number;
-  styleShare: number;
-  overlayLayoutShare: number;
-  overlayStyleShare: number;
-  /** What its own figures were multiplied by (null: left as they were). */
-  layoutFactor: number | null;
-  styleFactor: number | null;
-}
-
-export interface CalibrationReport {
-  batches: number;
-  measured: number;
-  skipped: Record<string, number>;
-  lostWindows: number;
-  broken: string | null;
-  /** The pass's frame style and layout that no replay and no animation explained. */
-  unexplainedMs: number;
-  types: TypeCalibration[];
-}
+export type { CalibrationReport, TypeCalibration } from './calibrate';
 
 /** A factor is kept within this (a share of almost nothing against a real one is not a measurement to scale by). */
 const MAX_FACTOR = 20;
@@ -122,4 +103,18 @@ export function applyCalibration(rec: Recording, report: CalibrationReport, recN
     return { ...f, components: [...byId.values()] };
   });
   return { ...rec, frames };
+}
+
+/**
+ * One run's input with its figures calibrated: the pass (its own page's ids, named by its snapshot) against the run's
+ * recording (named by the run's snapshot, then the recording for what unmounted).
+ */
+export function calibrateInput(input: AuditInput, pass: { calibration: Calibration; snapshot: Snapshot }): AuditInput {
+  const live = new Map(input.snapshot.components.map((c) => [c.id, c]));
+  const info = (id: number) => live.get(id) ?? input.recording.components[String(id)] ?? null;
+  const calNames = new Map(pass.snapshot.components.map((c) => [c.id, c.name]));
+  const name = (id: number): string | null => info(id)?.name ?? null;
+  const calibration = calibrationFactors(input.recording, name, pass.calibration, (id) => calNames.get(id) ?? null);
+  const recording = applyCalibration(input.recording, calibration, name, (id) => info(id)?.parentId ?? null);
+  return { ...input, recording, calibration };
 }

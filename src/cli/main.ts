@@ -11,8 +11,8 @@ import { BudgetError, defaultBudget, parseBudgetText, type Budget } from './budg
 import { reportHtml } from './html';
 import { junitXml } from './junit';
 import { RunError } from './page-api';
-import { buildReport } from './report';
-import { applyCalibration, calibrationFactors, type CalibrationReport } from './calibrated';
+import { buildReport, type AuditInput } from './report';
+import { calibrateInput } from './calibrated';
 import { runAudit } from './run';
 import { ConfigError, parseShard } from './config';
 import { auditConfig, compareDirs, mergeDirs } from './multi';
@@ -37,7 +37,8 @@ Options:
   --steps FILE    an ES module: export default async (page) => { … } (puppeteer)
   --calibrate     a second pass that replays each batch of DOM changes one
                   component at a time under Chrome's trace; each component
-                  type's figures are scaled to its share there (docs/CI.md)
+                  type's figures are scaled to its share there (docs/CI.md;
+                  with --config: one pass a route, after its runs)
   --chrome PATH   the browser (default: CHROME_PATH, then the usual places)
   --headful       show the browser window
   -h, --help      this text
@@ -125,7 +126,6 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     return compareDirs(positionals[1], positionals[2], path.resolve(v.out ?? 'layout-cost-compare'), threshold, io);
   }
   if (positionals[0] !== 'audit') throw new UsageError(positionals.length === 0 ? 'no command (audit <url>)' : `unknown command ${JSON.stringify(positionals[0])} (audit, merge, compare)`);
-  if (v.calibrate && v.config !== undefined) throw new UsageError('--calibrate audits one URL (not yet with --config)');
   if (v.config !== undefined) return auditWithConfig(v, positionals, version, io);
   if (v.runs !== undefined || v.shard !== undefined || v.workers !== undefined) throw new UsageError('--runs, --shard and --workers go with --config');
   if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'audit needs a URL' : `one URL, not ${positionals.length - 1}`);
@@ -167,19 +167,13 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     url: url.href, chrome, extension: path.join(ROOT, 'dist-all-sites'), seconds, waitReactMs: waitReact * 1000, steps: v.steps ?? null, headful: v.headful === true,
     calibrate: v.calibrate === true, log: (line) => io.err(`layout-cost: ${line}`),
   });
-  let recording = run.recording;
-  let calibration: CalibrationReport | undefined;
-  if (run.calibration) {
-    const live = new Map(run.snapshot.components.map((c) => [c.id, c]));
-    const info = (id: number) => live.get(id) ?? recording.components[String(id)] ?? null;
-    const calNames = new Map(run.calibration.snapshot.components.map((c) => [c.id, c.name]));
-    calibration = calibrationFactors(recording, (id) => info(id)?.name ?? null, run.calibration.calibration, (id) => calNames.get(id) ?? null);
-    recording = applyCalibration(recording, calibration, (id) => info(id)?.name ?? null, (id) => info(id)?.parentId ?? null);
-  }
-  const report = buildReport({
-    url: url.href, browser: run.browser, toolVersion: version, seconds: run.seconds, recording,
-    snapshot: run.snapshot, domElements: run.domElements, calibration,
-  }, budget);
+  let input: AuditInput = {
+    url: url.href, browser: run.browser, toolVersion: version, seconds: run.seconds, recording: run.recording,
+    snapshot: run.snapshot, domElements: run.domElements,
+  };
+  if (run.calibration) input = calibrateInput(input, run.calibration);
+  const calibration = input.calibration;
+  const report = buildReport(input, budget);
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, 'junit.xml'), junitXml(report, (Date.now() - started) / 1000));
@@ -244,6 +238,6 @@ async function auditWithConfig(v: Record<string, string | boolean | undefined>, 
   return auditConfig({
     config: path.resolve(String(v.config)), runs, workers, shard, outDir: path.resolve(typeof v.out === 'string' ? v.out : 'layout-cost-report'),
     chrome: browserPath(typeof v.chrome === 'string' ? v.chrome : undefined), extension: path.join(ROOT, 'dist-all-sites'),
-    headful: v.headful === true, waitReactMs: waitReact * 1000, version,
+    headful: v.headful === true, waitReactMs: waitReact * 1000, version, calibrate: v.calibrate === true,
   }, io);
 }

@@ -13,7 +13,8 @@ import { junitXml } from './junit';
 import { RunError } from './page-api';
 import { fixPooledCounts, poolRuns } from './pool';
 import { buildReport, type AuditInput, type AuditReport } from './report';
-import { auditPage, withBrowser } from './run';
+import { auditPage, calibratePage, withBrowser, type RunOptions } from './run';
+import { calibrateInput } from './calibrated';
 
 export interface Io {
   out(line: string): void;
@@ -76,6 +77,8 @@ export interface ConfigRun {
   headful: boolean;
   waitReactMs: number;
   version: string;
+  /** After a route's runs, its calibration pass; every run's figures scaled by it (`--calibrate`). */
+  calibrate?: boolean;
 }
 
 /** `audit --config`: 0 every route's budgets hold, 1 one fails, 2 a route could not be audited. */
@@ -117,10 +120,12 @@ export async function auditConfig(o: ConfigRun, io: Io): Promise<number> {
   const worker = (): Promise<void> => withBrowser({ chrome: o.chrome, extension: o.extension, headful: o.headful }, async (browser) => {
     for (let i = next++; i < mine.length; i = next++) {
       const r = mine[i];
-      done[i] = await auditRoute(r, budgets.get(r.name)!, o, io, (k) => auditPage(browser, {
+      const opts = (label: string): RunOptions => ({
         url: r.url, chrome: o.chrome, extension: o.extension, seconds: r.seconds, waitReactMs: o.waitReactMs, steps: r.steps,
-        headful: o.headful, log: (line) => io.err(`layout-cost: ${r.name} run ${k + 1}: ${line}`),
-      }));
+        headful: o.headful, log: (line) => io.err(`layout-cost: ${r.name} ${label}: ${line}`),
+      });
+      done[i] = await auditRoute(r, budgets.get(r.name)!, o, io, (k) => auditPage(browser, opts(`run ${k + 1}`)),
+        o.calibrate ? () => calibratePage(browser, opts('calibration')) : null);
       write();
     }
   });
@@ -157,7 +162,7 @@ export function writeSummary(outDir: string, summary: Summary): void {
 }
 
 async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>, o: ConfigRun, io: Io,
-  run: (k: number) => ReturnType<typeof auditPage>): Promise<SummaryRoute> {
+  run: (k: number) => ReturnType<typeof auditPage>, calibrate: (() => ReturnType<typeof calibratePage>) | null): Promise<SummaryRoute> {
   const base = { name: r.name, dir: r.dir, url: r.url, hash: r.hash };
   const started = Date.now();
   try {
@@ -168,6 +173,11 @@ async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>
       inputs.push({ url: r.url, browser: res.browser, toolVersion: o.version, seconds: res.seconds, recording: res.recording,
         snapshot: res.snapshot, domElements: res.domElements });
       shot = res.screenshot;
+    }
+    if (calibrate !== null) {
+      // One pass for the route, after its runs; each run's figures scaled by its own shares against it.
+      const pass = await calibrate();
+      for (let k = 0; k < inputs.length; k++) inputs[k] = calibrateInput(inputs[k], pass);
     }
     const pooled = writeRoute(o.outDir, r, inputs, budget, shot, (Date.now() - started) / 1000);
     io.out(`${pooled.passed ? 'pass' : 'FAIL'} ${r.name}: ${pooled.frames} frames over ${o.runs} run${o.runs === 1 ? '' : 's'}`

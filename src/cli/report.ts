@@ -13,7 +13,7 @@
 import type { Recording } from '../protocol/recording';
 import type { SelfCost, Snapshot } from '../protocol/snapshot';
 import { budgetFor, METRICS, type Budget, type Metric, type Stat } from './budget';
-import type { CalibrationReport } from './calibrated';
+import type { CalibrationReport } from './calibrate';
 
 export const REPORT_VERSION = 1;
 /** Instances listed in the report, costliest first (every type is listed). */

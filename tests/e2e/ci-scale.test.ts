@@ -146,7 +146,6 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
       [['audit', '--config', f, '--workers', '0'], /--workers must be a whole number/],
       [['audit', url('basic-r19.html'), '--runs', '2'], /--runs, --shard and --workers go with --config/],
       [['audit', '--config', path.join(tmp, 'nope.json')], /--config: cannot read/],
-      [['audit', '--config', f, '--calibrate'], /--calibrate audits one URL/],
       [['compare', path.join(tmp, 'broken')], /compare needs BASE_DIR and HEAD_DIR/],
       [['compare', tmp, tmp, '--threshold', '1'], /--threshold must be a ratio above 1/],
       [['merge', path.join(tmp, 'nothing-here')], /holds no report set/],

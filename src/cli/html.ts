@@ -33,6 +33,27 @@ function typeRow(t: TypeReport): string {
     + `<td class="n">${ratio(t.inflation)}</td></tr>`;
 }
 
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+const factor = (f: number | null): string => (f === null ? '–' : `×${f.toFixed(2)}`);
+
+/** `--calibrate`: the shares the figures below were scaled to. */
+function calibrationSection(r: AuditReport): string {
+  const c = r.calibration;
+  if (!c) return '';
+  const rows = c.types.filter((t) => t.layoutShare + t.styleShare + t.overlayLayoutShare + t.overlayStyleShare > 0).slice(0, TOP)
+    .map((t) => `<tr><td class="name">${htmlEscape(t.name)}</td><td class="n">${pct(t.overlayLayoutShare)}</td><td class="n">${pct(t.layoutShare)}</td>`
+      + `<td class="n">${factor(t.layoutFactor)}</td><td class="n">${pct(t.overlayStyleShare)}</td><td class="n">${pct(t.styleShare)}</td>`
+      + `<td class="n">${factor(t.styleFactor)}</td></tr>`).join('\n');
+  const skipped = Object.entries(c.skipped).map(([k, v]) => `${v} (${htmlEscape(k)})`).join(', ');
+  return `<h2>Calibrated</h2>
+<p>The figures below are scaled to a second pass (<code>--calibrate</code>) that replayed each batch of DOM changes one component
+at a time under Chrome's trace: ${count(c.measured)} of ${count(c.batches)} batches replayed${skipped ? `, skipped: ${skipped}` : ''}${c.lostWindows ? `, ${count(c.lostWindows)} windows lost from the trace` : ''}${c.broken ? `; the pass stopped: ${htmlEscape(c.broken)}` : ''}.</p>
+${rows ? `<table><thead><tr><th>Type</th><th class="n">Layout share, overlay</th><th class="n">calibrated</th><th class="n">factor</th><th class="n">Style share, overlay</th><th class="n">calibrated</th><th class="n">factor</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>` : '<p>No component changed the DOM during the pass.</p>'}`;
+}
+
 export function reportHtml(r: AuditReport, screenshotPng: Buffer | null): string {
   const checks = [...r.checks].sort((a, b) => Number(a.pass) - Number(b.pass));
   const verdict = r.passed
@@ -94,6 +115,7 @@ ${checks.map(checkRow).join('\n')}
 <dt>Layout Cost itself</dt><dd>${self}</dd>
 </dl>
 ${shot}
+${calibrationSection(r)}
 <h2>Component types, costliest first</h2>
 <table><thead><tr><th>Type</th><th class="n">Layout p50</th><th class="n">p95</th><th class="n">max</th><th class="n">Style p95</th><th class="n">Forced p95</th><th class="n">Forced reflows</th><th class="n">Rendered</th><th class="n">Authored</th><th class="n">Inflation</th></tr></thead>
 <tbody>

@@ -151,6 +151,7 @@ describe('attribution with several components changing in one frame (e2e)', func
       for (let i = 0; i < 2; i++) expect(Math.abs(shares[i] - truth[i]), `${['TableCell', 'StrictBox'][i]} (±${tolerance * 100} points)`).to.be.at.most(tolerance);
       // Applied: the cell's own figures were scaled by its factor (the report's types carry the calibrated figures).
       expect(calib.types.find((t) => t.name === 'TableCell')!.layoutFactor).to.be.a('number');
+      expect(fs.readFileSync(path.join(out, 'report', 'report.html'), 'utf8')).to.include('<h2>Calibrated</h2>');
     } finally {
       await page.close();
       fs.rmSync(out, { recursive: true, force: true });

@@ -184,7 +184,9 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   io.out(`${report.frames} frames measured in ${run.seconds.toFixed(1)} s; ${report.page.components} components, ${report.page.domElements} DOM elements`);
   if (report.frames === 0) io.out('no frame was measured: nothing on the page changed during the run (interact with --steps, or watch longer)');
   else if (top.length) io.out(`costliest:\n${top.join('\n')}`);
-  if (calibration) {
+  if (calibration && calibration.measured === 0) {
+    io.out('calibrated: the DOM did not change during the pass; the figures are the overlay\'s');
+  } else if (calibration) {
     const moved = calibration.types.filter((t) => Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 || Math.abs(t.styleShare - t.overlayStyleShare) > 0.05);
     io.out(`calibrated: ${calibration.measured} of ${calibration.batches} batches replayed${calibration.broken ? ` (stopped: ${calibration.broken})` : ''}; `
       + `${moved.length === 0 ? 'every type within 5 points of the overlay\'s share' : `moved by more than 5 points: ${moved.slice(0, 5).map((t) => `${t.name} layout ${pctOf(t.overlayLayoutShare)} → ${pctOf(t.layoutShare)}`).join(', ')}`}`);

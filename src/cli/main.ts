@@ -189,7 +189,10 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   } else if (calibration) {
     const moved = calibration.types.filter((t) => Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 || Math.abs(t.styleShare - t.overlayStyleShare) > 0.05);
     io.out(`calibrated: ${calibration.measured} of ${calibration.batches} batches replayed${calibration.broken ? ` (stopped: ${calibration.broken})` : ''}; `
-      + `${moved.length === 0 ? 'every type within 5 points of the overlay\'s share' : `moved by more than 5 points: ${moved.slice(0, 5).map((t) => `${t.name} layout ${pctOf(t.overlayLayoutShare)} → ${pctOf(t.layoutShare)}`).join(', ')}`}`);
+      + `${moved.length === 0 ? 'every type within 5 points of the overlay\'s share' : `moved by more than 5 points: ${moved.slice(0, 5).map((t) => [
+        Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 ? `${t.name} layout ${pctOf(t.overlayLayoutShare)} → ${pctOf(t.layoutShare)}` : '',
+        Math.abs(t.styleShare - t.overlayStyleShare) > 0.05 ? `${t.name} style ${pctOf(t.overlayStyleShare)} → ${pctOf(t.styleShare)}` : '',
+      ].filter(Boolean).join(', ')).join(', ')}`}`);
   }
   for (const c of report.checks) {
     if (!c.pass) io.out(`FAIL ${c.message}`);

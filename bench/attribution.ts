@@ -3,10 +3,11 @@
  * of the frame's style and layout? The fixture `attribution-r19.html?s=<scenario>` has two to four "actors" that change
  * once per animation frame (bit i of `__work.start(mask)`), all in one synchronous commit.
  *
- *   npx tsx bench/attribution.ts [--ticks 60] [--only table-box,kinds] [--doc] [--no-build] [--json FILE]
+ *   npx tsx bench/attribution.ts [--ticks 60] [--rounds 4] [--only table-box,kinds] [--doc] [--no-build] [--json FILE]
  *
- * Truth, per scenario, from Chrome's trace with the overlay off: each actor changing alone for `--ticks` frames, the
- * renderer main thread's outermost Layout and UpdateLayoutTree per tick; an actor's true share is its cost alone over
+ * Truth, per scenario, from Chrome's trace with the overlay off: each actor changing alone for `--ticks` frames in
+ * `--rounds` rounds (the order turning; the median round), the renderer main thread's outermost Layout and
+ * UpdateLayoutTree per tick; an actor's true share is its cost alone over
  * the sum of every actor's cost alone. Ours: the overlay on, every actor changing together, a recording of the same
  * number of frames after a warm-up; an actor's share is its own cost (its subtree's, less the subtrees of actors
  * inside it) summed over the recorded frames, over the frames' totals.
@@ -30,6 +31,8 @@ import { calibrateOver, type Calibration } from '../src/cli/calibrate';
 const args = parseArgs();
 const TICKS = numArg(args, 'ticks', 60);
 const WARMUP = numArg(args, 'warmup', 40);
+/** The truth's alone runs in rounds, the actors' order turning each round; an actor's cost is its rounds' median. */
+const ROUNDS = numArg(args, 'rounds', 4);
 const ONLY = args.get('only')?.split(',');
 /** Points of the frame's ms an actor's share may differ from its share alone. */
 const SHARE_POINTS = 10;
@@ -121,11 +124,11 @@ async function runTicks(page: Page, mask: number, n: number): Promise<number> {
 }
 
 /** Per tick, the trace's style and layout with only the actors of `mask` changing. */
-async function alone(page: Page, mask: number, label: string): Promise<{ style: number; layout: number }> {
+async function alone(page: Page, mask: number, label: string, n = TICKS): Promise<{ style: number; layout: number }> {
   let ticks = 0;
   const events = await traced(page, async () => {
     await page.evaluate((l) => performance.mark(`lc-a-${l}-start`), label);
-    ticks = await runTicks(page, mask, TICKS);
+    ticks = await runTicks(page, mask, n);
     await page.evaluate((l) => performance.mark(`lc-a-${l}-end`), label);
   });
   const sl = styleLayout(events, `lc-a-${label}-start`, `lc-a-${label}-end`);
@@ -141,7 +144,21 @@ async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: st
     // Truth: each actor alone, the overlay off (a warm-up first: JIT, first layouts).
     await runTicks(page, (1 << names.length) - 1, 20);
     const truth: { style: number; layout: number }[] = [];
-    for (let i = 0; i < names.length; i++) truth.push(await alone(page, 1 << i, `${i}`));
+    // In rounds, the order turning: a machine that slows for a while slows every actor's alone runs alike, and one
+    // round's outlier does not move the median (one 60-tick run a side read a true share 5–7 points apart between runs).
+    const rounds: { style: number; layout: number }[][] = names.map(() => []);
+    const per = Math.max(5, Math.round(TICKS / ROUNDS));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < names.length; k++) {
+        const i = (k + r) % names.length;
+        rounds[i].push(await alone(page, 1 << i, `${i}-${r}`, per));
+      }
+    }
+    const median = (xs: number[]): number => {
+      const v = [...xs].sort((a, b) => a - b);
+      return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    };
+    for (const rs of rounds) truth.push({ style: median(rs.map((x) => x.style)), layout: median(rs.map((x) => x.layout)) });
     // Ours: all together, the overlay on.
     await lc.enable(page);
     await waitFor(async () => (await lc.state(page)).agent === true, 'the agent');
@@ -329,8 +346,9 @@ function writeDoc(results: ScenarioResult[]): void {
 
 \`${commandLine('bench/attribution.ts')}\`, ${today()}; ${machineNote()}.
 
-Truth: Chrome's trace with the overlay off and each actor changing alone for ${TICKS} frames (outermost Layout and
-UpdateLayoutTree per tick); its true share is that over the sum of every actor's cost alone. Ours: the overlay on, the
+Truth: Chrome's trace with the overlay off and each actor changing alone, in ${ROUNDS} rounds of ${Math.max(5, Math.round(TICKS / ROUNDS))} frames with the
+actors' order turning (outermost Layout and UpdateLayoutTree per tick, the median of the rounds); its true share is
+that over the sum of every actor's cost alone. Ours: the overlay on, the
 actors changing together, a recording of ${TICKS} frames after ${WARMUP} of warm-up. Within ±${SHARE_POINTS} points,
 and ≤ ${NULL_SHARE * 100} % of layout for a change that causes none; splits of less than ${MIN_LAYOUT_MS} ms of layout
 or ${MIN_STYLE_MS} ms of style a tick are not judged (–). Calibrated: the CI audit's calibration pass

@@ -22,7 +22,7 @@
 import fs from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import { commandLine, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
-import { mdTable, table } from './lib/stats';
+import { mdTable, median, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
 import { recordStatus } from './lib/status';
 import type { Recording } from '../src/protocol/recording';
@@ -154,10 +154,6 @@ async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: st
         rounds[i].push(await alone(page, 1 << i, `${i}-${r}`, per));
       }
     }
-    const median = (xs: number[]): number => {
-      const v = [...xs].sort((a, b) => a - b);
-      return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    };
     for (const rs of rounds) truth.push({ style: median(rs.map((x) => x.style)), layout: median(rs.map((x) => x.layout)) });
     // Ours: all together, the overlay on.
     await lc.enable(page);

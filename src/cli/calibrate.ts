@@ -40,6 +40,7 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
   const OPTS = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true, characterDataOldValue: true };
   const UNSAFE = 'iframe,frame,object,embed,video,audio';
   const st = { on: false, batches: 0, measured: 0, skipped: {}, windows: [], pres: [], anims: [], broken: null };
+  const MARK = ${JSON.stringify(MARK_PREFIX)};
   let seq = 0, mo = null, raf = 0;
   const skip = (why) => { st.skipped[why] = (st.skipped[why] || 0) + 1; };
   const owner = (n) => { try { return window.__LAYOUT_COST__.owner(n) | 0; } catch (e) { return 0; } };
@@ -64,11 +65,7 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
     for (let k = 0; k < coolant.length; k += 8) coolant[k] += 1;
   };
   const focused = () => { const a = document.activeElement; return a && a !== document.body && a !== document.documentElement ? a : null; };
-  const unsafe = (n) => {
-    if (n.nodeType !== 1) return false;
-    const f = focused();
-    return n.matches(UNSAFE) || n.querySelector(UNSAFE) !== null || (f !== null && n.contains(f));
-  };
+  const unsafe = (n, f) => n.nodeType === 1 && (n.matches(UNSAFE) || n.querySelector(UNSAFE) !== null || (f !== null && n.contains(f)));
   // Where a record's nodes go back (undo) or go (redo): before its next sibling, else after its previous one.
   const at = (r) => r.nextSibling !== null ? r.nextSibling : r.previousSibling !== null ? r.previousSibling.nextSibling : null;
   const undoList = (r) => {
@@ -92,10 +89,11 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
     const lists = [];
     const seenAttr = new Map();
     const seenText = new Set();
+    const f = focused();
     for (const r of records) {
       if (r.type === 'childList') {
-        for (const n of r.addedNodes) if (unsafe(n)) return skip('a frame, media or the focused element');
-        for (const n of r.removedNodes) if (unsafe(n)) return skip('a frame, media or the focused element');
+        for (const n of r.addedNodes) if (unsafe(n, f)) return skip('a frame, media or the focused element');
+        for (const n of r.removedNodes) if (unsafe(n, f)) return skip('a frame, media or the focused element');
         let id = listOwner.get(r.target);
         if (id === undefined) {
           const first = r.addedNodes.length > 0 && r.addedNodes[0].isConnected ? r.addedNodes[0] : r.target;
@@ -144,8 +142,8 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
         plan.push(rest);
       }
     }
-    // In turns: the first replay of a batch can cost a little more (the engine's caches after the undo), and the
-    // components of a batch are mostly the same from one to the next.
+    // In turns: what a replay leaves warm for the next one falls on each component alike (the components of a batch
+    // are mostly the same from one to the next).
     if (plan.length > 1) plan = plan.slice(seq % plan.length).concat(plan.slice(0, seq % plan.length));
     // A running animation's style and layout are pending before the batch: laid out with the state before it below.
     const animIds = animated();
@@ -158,26 +156,27 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
         for (const a of g.attrs) setAttr(a.el, a.ns, a.name, a.from);
         for (const t of g.texts) t.node.data = t.from;
       }
-      if (animIds !== null) performance.mark(${JSON.stringify(MARK_PREFIX)} + s + ':pre');
+      if (animIds !== null) performance.mark(MARK + s + ':pre');
       flush();
       if (animIds !== null) {
-        performance.mark(${JSON.stringify(MARK_PREFIX)} + s + ':pre:end');
+        performance.mark(MARK + s + ':pre:end');
         st.pres.push([s, animIds]);
       }
       let i = 0;
       for (const p of plan) {
         cool();
-        performance.mark(${JSON.stringify(MARK_PREFIX)} + s + ':' + i);
+        performance.mark(MARK + s + ':' + i);
         for (const g of p.parts) {
           for (const r of g.lists) redoList(r);
           for (const a of g.attrs) setAttr(a.el, a.ns, a.name, a.to);
           for (const t of g.texts) t.node.data = t.to;
         }
         flush();
-        performance.mark(${JSON.stringify(MARK_PREFIX)} + s + ':' + i + ':end');
+        performance.mark(MARK + s + ':' + i + ':end');
         st.windows.push([s, i, p.ids.slice(0, 1000)]);
         i++;
       }
+      st.measured++;
     } catch (e) {
       st.broken = String(e && e.message || e).slice(0, 200);
     }
@@ -188,14 +187,13 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
       for (let j = 0; same && j < kids.length; j++) same = now[j] === kids[j];
       if (!same) { target.replaceChildren(...kids); if (st.broken === null) st.broken = 'a child list could not be replayed'; }
     }
-    st.measured++;
     mo.takeRecords();
   }
   function frame() {
     if (!st.on) return;
     raf = requestAnimationFrame(frame);
     const ids = animated();
-    if (ids !== null && st.anims.length < ${MAX_WINDOWS} && st.on) {
+    if (ids !== null && st.anims.length < ${MAX_WINDOWS}) {
       st.anims.push(ids);
       performance.mark(${JSON.stringify(ANIM_PREFIX)} + (st.anims.length - 1));
     }
@@ -277,7 +275,6 @@ export interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { data?: { nodeId?: number; reason?: string } };
 }
 
 /** One component's calibrated figures: Chrome's ms for its changes made alone. */
@@ -489,10 +486,9 @@ export function calibrationFromTrace(events: readonly TraceEvent[], log: Calibra
  * (`disabled-by-default-devtools.timeline.invalidationTracking`): it writes an event with a script stack for every
  * node the page, the undo and the replay touch — on the attribution bench's 490-cell grid Chrome's 400 MB buffer was
  * full after 35 frames (290 000 events), and the rest of the pass was lost. `calibrationFromTrace` reads it when a
- * trace has it (`INVALIDATION_CATEGORY`), for short passes.
+ * trace has it (a trace recorded by other means, over a short pass).
  */
 export const CALIBRATION_CATEGORIES = ['devtools.timeline', 'blink.user_timing'];
-export const INVALIDATION_CATEGORY = 'disabled-by-default-devtools.timeline.invalidationTracking';
 
 /**
  * Splits the trace's JSON (`{"traceEvents":[{…},{…}]}`, hundreds of MB with invalidation tracking's stacks) into its
@@ -584,7 +580,7 @@ const TRACE_SETTLE_MS = 500;
  * A trace of `body` with the calibration's categories in a buffer big enough for invalidation tracking, read back as
  * a stream (Chrome drops what does not fit: a window whose marks were dropped is counted as lost, not guessed).
  */
-export async function traceCalibration(page: TracedPage, body: () => Promise<void>, categories = CALIBRATION_CATEGORIES): Promise<TraceEvent[]> {
+export async function traceCalibration(page: TracedPage, body: () => Promise<void>): Promise<TraceEvent[]> {
   const cdp = await page.createCDPSession();
   try {
     const complete = new Promise<{ stream?: string }>((resolve) => {
@@ -596,7 +592,7 @@ export async function traceCalibration(page: TracedPage, body: () => Promise<voi
     });
     await cdp.send('Tracing.start', {
       transferMode: 'ReturnAsStream',
-      traceConfig: { recordMode: 'recordUntilFull', traceBufferSizeInKb: TRACE_BUFFER_KB, includedCategories: categories },
+      traceConfig: { recordMode: 'recordUntilFull', traceBufferSizeInKb: TRACE_BUFFER_KB, includedCategories: CALIBRATION_CATEGORIES },
     });
     // The renderer starts recording a moment after the browser answers: marks made at once were lost.
     await new Promise((r) => setTimeout(r, TRACE_SETTLE_MS));
@@ -631,7 +627,7 @@ export async function traceCalibration(page: TracedPage, body: () => Promise<voi
  * The pass in a page already showing its components (the overlay on): the script, the trace over `body` (the steps),
  * the figures. Throws when the page's log is not what the script writes.
  */
-export async function calibrateOver(page: TracedPage, body: () => Promise<void>, categories = CALIBRATION_CATEGORIES): Promise<Calibration> {
+export async function calibrateOver(page: TracedPage, body: () => Promise<void>): Promise<Calibration> {
   await page.evaluate(CALIBRATE_SCRIPT);
   let raw: unknown = null;
   const events = await traceCalibration(page, async () => {
@@ -641,7 +637,7 @@ export async function calibrateOver(page: TracedPage, body: () => Promise<void>,
     } finally {
       raw = await page.evaluate(`window.${CALIBRATION_KEY}.stop()`);
     }
-  }, categories);
+  });
   const log = calibrationLogValidator(raw);
   if (log === null) throw new Error('the calibration pass left no readable log in the page');
   return calibrationFromTrace(events, log);

@@ -33,7 +33,8 @@ function typeRow(t: TypeReport): string {
     + `<td class="n">${ratio(t.inflation)}</td></tr>`;
 }
 
-const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+/** A share (0‥1) as a percentage: "75.0 %". */
+export const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const factor = (f: number | null): string => (f === null ? '–' : `×${f.toFixed(2)}`);
 
 /** `--calibrate`: the shares the figures below were scaled to. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findChrome, ROOT } from '../../scripts/chrome';
 import { BudgetError, defaultBudget, parseBudgetText, type Budget } from './budget';
-import { reportHtml } from './html';
+import { pct, reportHtml } from './html';
 import { junitXml } from './junit';
 import { RunError } from './page-api';
 import { buildReport, type AuditInput } from './report';
@@ -190,8 +190,8 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     const moved = calibration.types.filter((t) => Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 || Math.abs(t.styleShare - t.overlayStyleShare) > 0.05);
     io.out(`calibrated: ${calibration.measured} of ${calibration.batches} batches replayed${calibration.broken ? ` (stopped: ${calibration.broken})` : ''}; `
       + `${moved.length === 0 ? 'every type within 5 points of the overlay\'s share' : `moved by more than 5 points: ${moved.slice(0, 5).map((t) => [
-        Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 ? `${t.name} layout ${pctOf(t.overlayLayoutShare)} → ${pctOf(t.layoutShare)}` : '',
-        Math.abs(t.styleShare - t.overlayStyleShare) > 0.05 ? `${t.name} style ${pctOf(t.overlayStyleShare)} → ${pctOf(t.styleShare)}` : '',
+        Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 ? `${t.name} layout ${pct(t.overlayLayoutShare)} → ${pct(t.layoutShare)}` : '',
+        Math.abs(t.styleShare - t.overlayStyleShare) > 0.05 ? `${t.name} style ${pct(t.overlayStyleShare)} → ${pct(t.styleShare)}` : '',
       ].filter(Boolean).join(', ')).join(', ')}`}`);
   }
   for (const c of report.checks) {
@@ -204,8 +204,6 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   io.out(`report: ${path.join(outDir, 'report.html')}`);
   return report.passed ? 0 : 1;
 }
-
-const pctOf = (x: number): string => `${(x * 100).toFixed(1)} %`;
 
 /** `--wait-react N` (seconds; 15 when not given). */
 function waitReactOf(given: string | undefined): number {

@@ -78,27 +78,10 @@ export async function calibratePage(browser: Browser, o: RunOptions): Promise<{ 
   const steps = o.steps ? await loadSteps(o.steps) : null;
   const page = await browser.newPage();
   try {
-    o.log(`calibrating: loading ${o.url} again`);
-    try {
-      await page.goto(o.url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
-    } catch (e) {
-      throw new RunError(`could not load ${o.url}: ${(e as Error).message.split('\n')[0]}`);
-    }
-    await enable(page);
-    await waitForComponents(page, o.waitReactMs);
+    await openMeasured(page, o, 'calibrating: loading');
     let calibration: Calibration;
     try {
-      calibration = await calibrateOver(page, async () => {
-        if (steps) {
-          try {
-            await steps(page);
-          } catch (e) {
-            throw new RunError(`the steps failed in the calibration pass: ${(e as Error).message.split('\n')[0]}`);
-          }
-        } else {
-          await new Promise((r) => setTimeout(r, o.seconds * 1000));
-        }
-      });
+      calibration = await calibrateOver(page, () => act(page, steps, o, 'the steps failed in the calibration pass'));
     } catch (e) {
       if (e instanceof RunError) throw e;
       throw new RunError(`the calibration pass failed: ${(e as Error).message.split('\n')[0]}`);
@@ -106,6 +89,36 @@ export async function calibratePage(browser: Browser, o: RunOptions): Promise<{ 
     return { calibration, snapshot: await snapshot(page) };
   } finally {
     await page.close().catch(() => undefined);
+  }
+}
+
+/** The URL loaded in `page`, the overlay on, its components measured: any failure a RunError. */
+async function openMeasured(page: Page, o: RunOptions, what: string): Promise<void> {
+  o.log(`${what} ${o.url}`);
+  let status = 0;
+  try {
+    const res = await page.goto(o.url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+    status = res?.status() ?? 0;
+  } catch (e) {
+    throw new RunError(`could not load ${o.url}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (status >= 400) throw new RunError(`${o.url} answered HTTP ${status}`);
+  await enable(page);
+  await waitForComponents(page, o.waitReactMs);
+}
+
+/** The user's steps on `page`, or `seconds` of watching. */
+async function act(page: Page, steps: Steps | null, o: RunOptions, failed: string): Promise<void> {
+  if (steps) {
+    o.log(`running the steps in ${o.steps}`);
+    try {
+      await steps(page);
+    } catch (e) {
+      throw new RunError(`${failed}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  } else {
+    o.log(`watching for ${o.seconds} s`);
+    await new Promise((r) => setTimeout(r, o.seconds * 1000));
   }
 }
 
@@ -139,30 +152,10 @@ export async function auditPage(browser: Browser, o: RunOptions): Promise<RunRes
   const version = await browser.version();
   const page = await browser.newPage();
   try {
-    o.log(`loading ${o.url}`);
-    let status = 0;
-    try {
-      const res = await page.goto(o.url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
-      status = res?.status() ?? 0;
-    } catch (e) {
-      throw new RunError(`could not load ${o.url}: ${(e as Error).message.split('\n')[0]}`);
-    }
-    if (status >= 400) throw new RunError(`${o.url} answered HTTP ${status}`);
-    await enable(page);
-    await waitForComponents(page, o.waitReactMs);
+    await openMeasured(page, o, 'loading');
     await startRecording(page);
     const t0 = Date.now();
-    if (steps) {
-      o.log(`running the steps in ${o.steps}`);
-      try {
-        await steps(page);
-      } catch (e) {
-        throw new RunError(`the steps failed: ${(e as Error).message.split('\n')[0]}`);
-      }
-    } else {
-      o.log(`watching for ${o.seconds} s`);
-      await new Promise((r) => setTimeout(r, o.seconds * 1000));
-    }
+    await act(page, steps, o, 'the steps failed');
     // Event Timing and layout-shift entries come after the paint, and the agent hands them over 100 ms later.
     await new Promise((r) => setTimeout(r, VITALS_SETTLE_MS));
     const recording = await stopRecording(page);

@@ -5,9 +5,10 @@
  *
  *   npx tsx bench/attribution.ts [--ticks 60] [--rounds 4] [--only table-box,kinds] [--doc] [--no-build] [--json FILE]
  *
- * Truth, per scenario, from Chrome's trace with the overlay off: each actor changing alone for `--ticks` frames in
- * `--rounds` rounds (the order turning; the median round), the renderer main thread's outermost Layout and
- * UpdateLayoutTree per tick; an actor's true share is its cost alone over
+ * Truth, per scenario, from Chrome's trace with the overlay off: each actor changing alone for `--ticks` frames, the
+ * actors taking turns frame by frame (`__work.turns`; the scenario whose actor animates while on: in `--rounds`
+ * rounds, the order turning), the renderer main thread's outermost Layout and UpdateLayoutTree per frame, the median
+ * of `--rounds` runs' means; an actor's true share is its cost alone over
  * the sum of every actor's cost alone. Ours: the overlay on, every actor changing together, a recording of the same
  * number of frames after a warm-up; an actor's share is its own cost (its subtree's, less the subtrees of actors
  * inside it) summed over the recorded frames, over the frames' totals.
@@ -97,6 +98,10 @@ function styleLayout(events: TraceEvent[], from: string, to: string): { style: n
   const a = events.find((e) => e.name === from && e.cat.includes('user_timing'));
   const b = events.find((e) => e.name === to && e.cat.includes('user_timing'));
   if (!a || !b) throw new Error(`marks ${from}/${to} missing from the trace`);
+  return styleLayoutBetween(events, a, b);
+}
+
+function styleLayoutBetween(events: TraceEvent[], a: TraceEvent, b: TraceEvent): { style: number; layout: number } {
   const picked = events.filter((e) => e.ph === 'X' && (e.name === 'Layout' || e.name === 'UpdateLayoutTree')
     && e.pid === a.pid && e.tid === a.tid && e.ts >= a.ts && e.ts <= b.ts).sort((x, y) => x.ts - y.ts);
   let style = 0, layout = 0, cover = -Infinity;
@@ -135,6 +140,43 @@ async function alone(page: Page, mask: number, label: string, n = TICKS): Promis
   return { style: sl.style / ticks, layout: sl.layout / ticks };
 }
 
+/**
+ * Per actor, the trace's style and layout of a frame in which it alone changed, the actors taking turns frame by
+ * frame (the fixture's `__work.turns`): each actor's frames sit between every other's, so a machine that slows for a
+ * while slows them alike. `perActor` frames each, in `ROUNDS` runs of consecutive frames; an actor's cost is the
+ * median of its runs' means.
+ */
+async function inTurns(page: Page, n: number, perActor: number): Promise<{ style: number; layout: number }[]> {
+  const total = perActor * n;
+  const events = await traced(page, async () => {
+    await page.evaluate(() => performance.mark('lc-turns-start'));
+    const t0 = await ticksOf(page);
+    await page.evaluate((m) => (window as any).__work.turns(m), (1 << n) - 1);
+    await waitFor(async () => (await ticksOf(page)) >= t0 + total, `${total} ticks`, 120_000);
+    await page.evaluate(() => (window as any).__work.stop());
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.evaluate(() => performance.mark('lc-turns-end'));
+  });
+  const marks = events.filter((e) => e.cat.includes('user_timing') && (e.name.startsWith('lc-turn:') || e.name === 'lc-turns-end'))
+    .sort((x, y) => x.ts - y.ts);
+  const frames: { style: number; layout: number }[][] = Array.from({ length: n }, () => []);
+  for (let k = 0; k + 1 < marks.length; k++) {
+    const i = Number(marks[k].name.slice('lc-turn:'.length));
+    if (!Number.isInteger(i) || i < 0 || i >= n) continue;
+    frames[i].push(styleLayoutBetween(events, marks[k], marks[k + 1]));
+  }
+  return frames.map((fs, i) => {
+    if (fs.length < ROUNDS) throw new Error(`actor ${i}: ${fs.length} frames in turns`);
+    const runs: { style: number; layout: number }[] = [];
+    const size = Math.floor(fs.length / ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      const run = fs.slice(r * size, r === ROUNDS - 1 ? fs.length : (r + 1) * size);
+      runs.push({ style: run.reduce((a, x) => a + x.style, 0) / run.length, layout: run.reduce((a, x) => a + x.layout, 0) / run.length });
+    }
+    return { style: median(runs.map((x) => x.style)), layout: median(runs.map((x) => x.layout)) };
+  });
+}
+
 async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: string, name: string): Promise<ScenarioResult> {
   const page = await b.newPage();
   try {
@@ -143,18 +185,22 @@ async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: st
     const names = await page.evaluate(() => (window as any).__actors as string[]);
     // Truth: each actor alone, the overlay off (a warm-up first: JIT, first layouts).
     await runTicks(page, (1 << names.length) - 1, 20);
-    const truth: { style: number; layout: number }[] = [];
-    // In rounds, the order turning: a machine that slows for a while slows every actor's alone runs alike, and one
-    // round's outlier does not move the median (one 60-tick run a side read a true share 5–7 points apart between runs).
-    const rounds: { style: number; layout: number }[][] = names.map(() => []);
     const per = Math.max(5, Math.round(TICKS / ROUNDS));
-    for (let r = 0; r < ROUNDS; r++) {
-      for (let k = 0; k < names.length; k++) {
-        const i = (k + r) % names.length;
-        rounds[i].push(await alone(page, 1 << i, `${i}-${r}`, per));
+    let truth: { style: number; layout: number }[];
+    if (await page.evaluate(() => (window as any).__work.turnable === true)) {
+      truth = await inTurns(page, names.length, per * ROUNDS);
+    } else {
+      // An actor that animates while on cannot take turns frame by frame: its alone runs in rounds, the order turning
+      // (a machine that slows for a while slows every actor's runs alike; one round's outlier does not move the median).
+      const rounds: { style: number; layout: number }[][] = names.map(() => []);
+      for (let r = 0; r < ROUNDS; r++) {
+        for (let k = 0; k < names.length; k++) {
+          const i = (k + r) % names.length;
+          rounds[i].push(await alone(page, 1 << i, `${i}-${r}`, per));
+        }
       }
+      truth = rounds.map((rs) => ({ style: median(rs.map((x) => x.style)), layout: median(rs.map((x) => x.layout)) }));
     }
-    for (const rs of rounds) truth.push({ style: median(rs.map((x) => x.style)), layout: median(rs.map((x) => x.layout)) });
     // Ours: all together, the overlay on.
     await lc.enable(page);
     await waitFor(async () => (await lc.state(page)).agent === true, 'the agent');
@@ -342,9 +388,10 @@ function writeDoc(results: ScenarioResult[]): void {
 
 \`${commandLine('bench/attribution.ts')}\`, ${today()}; ${machineNote()}.
 
-Truth: Chrome's trace with the overlay off and each actor changing alone, in ${ROUNDS} rounds of ${Math.max(5, Math.round(TICKS / ROUNDS))} frames with the
-actors' order turning (outermost Layout and UpdateLayoutTree per tick, the median of the rounds); its true share is
-that over the sum of every actor's cost alone. Ours: the overlay on, the
+Truth: Chrome's trace with the overlay off and each actor changing alone, ${Math.max(5, Math.round(TICKS / ROUNDS)) * ROUNDS} frames an actor, the
+actors taking turns frame by frame (outermost Layout and UpdateLayoutTree per frame, the median of ${ROUNDS} runs'
+means; the animation scenario, whose actor animates while on: ${ROUNDS} rounds of alone runs, the order turning); its
+true share is that over the sum of every actor's cost alone. Ours: the overlay on, the
 actors changing together, a recording of ${TICKS} frames after ${WARMUP} of warm-up. Within ±${SHARE_POINTS} points,
 and ≤ ${NULL_SHARE * 100} % of layout for a change that causes none; splits of less than ${MIN_LAYOUT_MS} ms of layout
 or ${MIN_STYLE_MS} ms of style a tick are not judged (–). Calibrated: the CI audit's calibration pass

@@ -175,12 +175,16 @@ describe('causes: what a change costs the engine', () => {
     const mounted = { id: 7, marks: 0 };
     causes.add(mounted, E(el(ul, 9)), CHANGE_ADDED);
     const asked: [number, unknown, number, boolean][] = [];
+    let settled = 0;
     const probes = {
       estimate(flavor: number, key: FakeEl, sites: unknown[], want: boolean) {
         asked.push([flavor, key, sites.length, want]);
         if (flavor === PROBE_BOX) return { one: 1.5, per: 0, at: 0 };
         // The grid: 2 ms for one cell, 0.5 ms for each further one.
         return key === grid ? { one: 2, per: 0.5, at: 0 } : null;
+      },
+      settle() {
+        settled++;
       },
     } as unknown as Probes;
     const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
@@ -199,6 +203,8 @@ describe('causes: what a change costs the engine', () => {
     expect(asked.every(([, , , want]) => want)).to.equal(true);
     // The grid was asked for once, with its four cells as the sample (their text changed: the text probe).
     expect(asked.filter(([f, key]) => f === PROBE_TEXT && key === grid).map(([, , n]) => n)).to.deep.equal([4]);
+    // Once the frame's places are all asked for: the ones due queued with the rest (probes.ts, `settle`).
+    expect(settled).to.equal(1);
   });
 
   it('asks for no probe when the frame\'s changes all sit in one place (a grid\'s cells)', () => {
@@ -206,7 +212,7 @@ describe('causes: what a change costs the engine', () => {
     const grid = el();
     for (let i = 1; i <= 3; i++) causes.add({ id: i, marks: 0 }, E(el(grid)), CHANGE_TEXT);
     const asked: boolean[] = [];
-    const probes = { estimate: (_f: number, _k: unknown, _s: unknown, want: boolean) => (asked.push(want), null) } as unknown as Probes;
+    const probes = { estimate: (_f: number, _k: unknown, _s: unknown, want: boolean) => (asked.push(want), null), settle() {} } as unknown as Probes;
     const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
     weigh(causes, probes, w);
     expect(asked).to.deep.equal([]);

@@ -223,6 +223,8 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     known++;
   }
   boxSample.length = 0;
+  // Every place of the frame queued when one is due (before the groups, whose samples it may copy, are let go).
+  probes?.settle();
   for (const map of groups) {
     for (const g of map.values()) spare.push(g);
     map.clear();

@@ -1,0 +1,134 @@
+/**
+ * The probes' schedule (pipeline/probes.ts, issue 43): which places are measured together and when. The engine's part
+ * (a Web Animation dirtying layout, the forced layout timed) is the e2e suite's and bench/attribution.ts's; here the
+ * window is a few plain objects whose forced layout advances a clock by what each place costs.
+ */
+import { expect } from 'chai';
+import { PROBE_BOX, Probes } from '../../src/inject/agent/pipeline/probes';
+
+interface Place {
+  isConnected: boolean;
+  parentElement: null;
+  name: string;
+  ms: number;
+}
+
+/**
+ * A window whose forced layout costs what changed since the last one: each place an animation started or stopped on,
+ * its `ms` (on `clock.now`).
+ */
+function world() {
+  const clock = { now: 0 };
+  const dirty = new Set<Place>();
+  const measured: string[] = [];
+  class SVGElement {}
+  class SVGSVGElement {}
+  const win = {
+    Element: {
+      prototype: {
+        animate(this: Place) {
+          dirty.add(this);
+          measured.push(this.name);
+          return { cancel: () => dirty.add(this) };
+        },
+      },
+    },
+    SVGElement, SVGSVGElement,
+    CSSKeywordValue: undefined,
+    getComputedStyle: () => ({ display: 'block', boxSizing: 'border-box' }),
+    document: {
+      getAnimations: () => [],
+      documentElement: {
+        getBoundingClientRect: () => {
+          for (const p of dirty) clock.now += p.ms;
+          dirty.clear();
+        },
+      },
+    },
+  };
+  const probes = new Probes({ win: win as never, now: () => clock.now, pause() {}, resume() {}, debug() {} }, () => true);
+  const place = (name: string, ms: number): Place => ({ isConnected: true, parentElement: null, name, ms });
+  return { clock, probes, measured, place };
+}
+
+describe('probes: the schedule', () => {
+  it('measures places queued together in one batch, once the budget allows all of them (not one now, one later)', () => {
+    const { clock, probes, measured, place } = world();
+    const a = place('A', 10), b = place('B', 10);
+    probes.start();
+    const ask = () => {
+      const got = [a, b].map((p) => probes.estimate(PROBE_BOX, p as never, [p as never], true));
+      probes.settle();
+      return got;
+    };
+    // Nothing known: both queued, then measured in turns (the first batch within the allowance), a probe a frame.
+    expect(ask()).to.deep.equal([null, null]);
+    expect(probes.pending).to.equal(2);
+    for (let i = 0; i < 8; i++) probes.run();
+    expect(measured).to.deep.equal(['A', 'B', 'A', 'B']);
+    const first = ask();
+    expect(first.map((e) => e?.one)).to.deep.equal([10, 10]);
+    // Stale 20 s on (each probe cost 40 ms: 0.5 s of wait per ms), both queued again.
+    clock.now = 20_100;
+    measured.length = 0;
+    ask();
+    expect(probes.pending).to.equal(2);
+    // At 35 s the budget (30 ms, then 0.3 % of the time) has room for one place's refresh, not both: none is made.
+    clock.now = 35_000;
+    for (let i = 0; i < 4; i++) probes.run();
+    expect(measured).to.deep.equal([]);
+    expect(probes.pending).to.equal(2);
+    // At 45 s it has room for both: one batch, in turns.
+    clock.now = 45_000;
+    for (let i = 0; i < 8; i++) probes.run();
+    expect(measured).to.deep.equal(['A', 'B', 'A', 'B']);
+    expect(probes.pending).to.equal(0);
+    const again = ask();
+    expect(again[0]?.at).to.equal(again[1]?.at);
+    expect(again[0]?.count).to.equal(2);
+  });
+
+  it('queues every place of a frame when one is due: a cheap place refreshed often brings the costly one with it', () => {
+    const { clock, probes, measured, place } = world();
+    const cheap = place('cheap', 0.5), costly = place('costly', 10);
+    probes.start();
+    const ask = (places: Place[], want = true) => {
+      const got = places.map((p) => probes.estimate(PROBE_BOX, p as never, [p as never], want));
+      probes.settle();
+      return got;
+    };
+    // Each first seen in a frame of its own: the cheap one kept 3 s (0.5 s for each ms its probes took), the costly
+    // one 40 s.
+    ask([cheap]);
+    for (let i = 0; i < 12; i++) probes.run();
+    clock.now = 200;
+    ask([costly]);
+    for (let i = 0; i < 12; i++) probes.run();
+    expect(ask([cheap, costly], false).map((e) => e?.count)).to.deep.equal([1, 1]);
+    // Four seconds on, only the cheap one is stale; a frame asks for both: both are queued, and measured in one batch
+    // once the budget has room for the costly one too.
+    clock.now = 4_000;
+    measured.length = 0;
+    ask([cheap, costly]);
+    expect(probes.pending).to.equal(2);
+    clock.now = 60_000;
+    for (let i = 0; i < 12; i++) probes.run();
+    expect(measured.slice(0, 2)).to.deep.equal(['cheap', 'costly']);
+    const [c, k] = ask([cheap, costly], false);
+    expect(c?.count).to.equal(2);
+    expect(k?.count).to.equal(2);
+    expect(c?.at).to.equal(k?.at);
+  });
+
+  it('queues nothing from a frame whose places are all fresh, or that asks without wanting', () => {
+    const { probes, place } = world();
+    const a = place('A', 1);
+    probes.start();
+    probes.estimate(PROBE_BOX, a as never, [a as never], false);
+    probes.settle();
+    expect(probes.pending).to.equal(0);
+    probes.estimate(PROBE_BOX, a as never, [a as never], true);
+    probes.settle();
+    expect(probes.pending).to.equal(1);
+  });
+});

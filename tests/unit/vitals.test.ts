@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RecordKind } from '../../src/protocol';
 import { MAX_INTERACTIONS, mergeVitals, NO_VITALS, vitalsValidator, type Interaction } from '../../src/protocol/vitals';
 import { INVALID } from '../../src/protocol/validate';
-import { FrameLog, MAX_SHARES, MAX_SHARES_INPUT } from '../../src/inject/agent/vitals/frame-log';
+import { FrameLog, MAX_MOUNTS, MAX_SHARES, MAX_SHARES_INPUT } from '../../src/inject/agent/vitals/frame-log';
 import { InteractionBook, interactionType, type EventEntry } from '../../src/inject/agent/vitals/interactions';
 import { causeOf, ShiftBook, type ShiftLookup } from '../../src/inject/agent/vitals/shifts';
 import { LoafLog } from '../../src/inject/agent/vitals/loafs';
@@ -216,6 +216,12 @@ describe('layout shifts (issue 46)', () => {
     log.close(1010, 1020, 0, 0, 0, []);
     expect(log.at(1006, 1)!.renders).to.deep.equal([4]);
     expect(log.at(1020, 1)!.renders).to.deep.equal([]);
+    // A frame that mounted a thousand rows keeps the first MAX_MOUNTS (the outermost: a subtree mounts parent first).
+    for (let id = 100; id < 1100; id++) log.mounted(id);
+    log.close(1030, 1040, 0, 0, 0, []);
+    const m = log.at(1040, 1)!.mounts;
+    expect(m.length).to.equal(MAX_MOUNTS);
+    expect(m[0]).to.equal(100);
   });
 
   it('a shift noted before its frame is logged finds its cause once the frame closes (a layout forced before the frame-end one)', () => {

@@ -9,8 +9,14 @@ import type { CostSink } from '../pipeline/attribution';
 
 /** Frames kept (≈ 4 s at 60 Hz): an interaction's entries come within a frame or two of its paint. */
 export const FRAME_LOG_SIZE = 240;
-/** Renders or mounts logged per frame at most (a back-fill mounts the whole tree at once). */
+/** Renders logged per frame at most (only while an input is recent: `inputRecent`). */
 const MAX_IDS = 5000;
+/**
+ * Mounts logged per frame at most, the first (a subtree mounts parent first: the outermost, which a shift's cause is
+ * looked for among). Logged in every frame: at 5 000 a page that remounts a 1 000-row list every 100 ms held 1.2 MB
+ * of ids in the log's 240 frames (the soak's heap grew by that much in its first 24 s, docs/PERFORMANCE.md, memory).
+ */
+export const MAX_MOUNTS = 256;
 /** Renders are logged this long after an input (`input`). */
 const INPUT_WINDOW_MS = 1000;
 /**
@@ -111,7 +117,7 @@ export class FrameLog implements CostSink {
   }
 
   mounted(id: number): void {
-    if (this.on && this.open.mounts.length < MAX_IDS) this.open.mounts.push(id);
+    if (this.on && this.open.mounts.length < MAX_MOUNTS) this.open.mounts.push(id);
   }
 
   fontSwapped(families: readonly string[] = []): void {

@@ -492,6 +492,7 @@ export class Probes {
     this.queue = [];
     this.batch = [];
     this.cursor = 0;
+    this.due = false;
     this.settle();
     this.made = 0;
     this.firsts = 0;

@@ -23,7 +23,7 @@
 import fs from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import { commandLine, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor } from './lib/env';
-import { mdTable, median, table } from './lib/stats';
+import { mdTable, mean, median, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
 import { recordStatus } from './lib/status';
 import type { Recording } from '../src/protocol/recording';
@@ -32,8 +32,10 @@ import { calibrateOver, type Calibration } from '../src/cli/calibrate';
 const args = parseArgs();
 const TICKS = numArg(args, 'ticks', 60);
 const WARMUP = numArg(args, 'warmup', 40);
-/** The truth's alone runs in rounds, the actors' order turning each round; an actor's cost is its rounds' median. */
+/** The truth's frames per actor come in this many runs; an actor's cost alone is the median of its runs' means. */
 const ROUNDS = numArg(args, 'rounds', 4);
+/** Frames of each actor alone in one run. */
+const PER_RUN = Math.max(5, Math.round(TICKS / ROUNDS));
 const ONLY = args.get('only')?.split(',');
 /** Points of the frame's ms an actor's share may differ from its share alone. */
 const SHARE_POINTS = 10;
@@ -171,7 +173,7 @@ async function inTurns(page: Page, n: number, perActor: number): Promise<{ style
     const size = Math.floor(fs.length / ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
       const run = fs.slice(r * size, r === ROUNDS - 1 ? fs.length : (r + 1) * size);
-      runs.push({ style: run.reduce((a, x) => a + x.style, 0) / run.length, layout: run.reduce((a, x) => a + x.layout, 0) / run.length });
+      runs.push({ style: mean(run.map((x) => x.style)), layout: mean(run.map((x) => x.layout)) });
     }
     return { style: median(runs.map((x) => x.style)), layout: median(runs.map((x) => x.layout)) };
   });
@@ -185,10 +187,9 @@ async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: st
     const names = await page.evaluate(() => (window as any).__actors as string[]);
     // Truth: each actor alone, the overlay off (a warm-up first: JIT, first layouts).
     await runTicks(page, (1 << names.length) - 1, 20);
-    const per = Math.max(5, Math.round(TICKS / ROUNDS));
     let truth: { style: number; layout: number }[];
     if (await page.evaluate(() => (window as any).__work.turnable === true)) {
-      truth = await inTurns(page, names.length, per * ROUNDS);
+      truth = await inTurns(page, names.length, PER_RUN * ROUNDS);
     } else {
       // An actor that animates while on cannot take turns frame by frame: its alone runs in rounds, the order turning
       // (a machine that slows for a while slows every actor's runs alike; one round's outlier does not move the median).
@@ -196,7 +197,7 @@ async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: st
       for (let r = 0; r < ROUNDS; r++) {
         for (let k = 0; k < names.length; k++) {
           const i = (k + r) % names.length;
-          rounds[i].push(await alone(page, 1 << i, `${i}-${r}`, per));
+          rounds[i].push(await alone(page, 1 << i, `${i}-${r}`, PER_RUN));
         }
       }
       truth = rounds.map((rs) => ({ style: median(rs.map((x) => x.style)), layout: median(rs.map((x) => x.layout)) }));
@@ -388,7 +389,7 @@ function writeDoc(results: ScenarioResult[]): void {
 
 \`${commandLine('bench/attribution.ts')}\`, ${today()}; ${machineNote()}.
 
-Truth: Chrome's trace with the overlay off and each actor changing alone, ${Math.max(5, Math.round(TICKS / ROUNDS)) * ROUNDS} frames an actor, the
+Truth: Chrome's trace with the overlay off and each actor changing alone, ${PER_RUN * ROUNDS} frames an actor, the
 actors taking turns frame by frame (outermost Layout and UpdateLayoutTree per frame, the median of ${ROUNDS} runs'
 means; the animation scenario, whose actor animates while on: ${ROUNDS} rounds of alone runs, the order turning); its
 true share is that over the sum of every actor's cost alone. Ours: the overlay on, the

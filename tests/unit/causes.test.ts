@@ -121,6 +121,13 @@ describe('causes: what a change costs the engine', () => {
     how = diffProps(sink, div, { className: 'cell b2', children: 42 }, { className: 'cell b1', children: 41 });
     expect(how).to.equal(CHANGE_TEXT | CHANGE_STYLE);
     expect(calls).to.deep.equal(['style width']);
+    // A removed prop is found whatever order the two objects list their keys in (the same order is the short cut).
+    calls.length = 0;
+    expect(diffProps(sink, div, { id: 'q', className: 'a' }, { className: 'a', id: 'q', hidden: true })).to.equal(CHANGE_STYLE);
+    expect(diffProps(sink, div, { className: 'a', id: 'q' }, { className: 'a', id: 'q', hidden: true })).to.equal(CHANGE_STYLE);
+    expect(diffProps(sink, div, { className: 'a', id: 'q' }, { className: 'a', id: 'q' })).to.equal(0);
+    expect(diffProps(sink, div, { title: 'x', id: 'q', className: 'a' }, { hidden: true, id: 'q', className: 'a' })).to.equal(CHANGE_STYLE);
+    expect(calls).to.deep.equal(['attr hidden true→null', 'attr hidden true→null', 'attr title null→x', 'attr hidden true→null']);
   });
 
   it('keeps per component the places its changes dirtied, one per parent for siblings, and how they restyle', () => {

@@ -428,25 +428,7 @@ export class ReactAdapter implements FrameworkAdapter {
       // Moved (a keyed list reordered): its elements are detached and attached again.
       if ((flags & PLACEMENT) !== 0) this.inserted(f, owner, tags, dom);
     } else if (owner !== null && (flags & (PLACEMENT | UPDATE)) !== 0 && (kind === HOST || f.tag === tags.hostText)) {
-      const sink = this.sink as ComponentSink;
-      if ((flags & PLACEMENT) !== 0) {
-        sink.structure(owner);
-        this.inserted(f, owner, tags, dom);
-      } else if (f.tag === tags.hostText) {
-        if (f.memoizedProps !== prev.memoizedProps && dom !== null) sink.changed(owner, dom, CHANGE_TEXT);
-      } else {
-        const el = f.stateNode;
-        if (el instanceof Element) {
-          let how: number;
-          try {
-            how = diffProps(sink, el, f.memoizedProps, prev.memoizedProps);
-          } catch {
-            // A hostile getter in the props: a change of unknown kind.
-            how = CHANGE_TEXT;
-          }
-          if (how !== 0) sink.changed(owner, el, how, dom);
-        }
-      }
+      this.updateHost(f, prev, owner, flags, tags, dom);
     } else if (f.tag === tags.hostPortal) {
       // Keep the fiber whose children are current (the content's top hosts are read from it).
       this.trackPortal(f, true);
@@ -457,6 +439,33 @@ export class ReactAdapter implements FrameworkAdapter {
     const inner = kind === HOST ? (f.stateNode instanceof Element ? f.stateNode : dom)
       : f.tag === tags.hostPortal ? containerOf((f.stateNode as { containerInfo?: unknown } | null)?.containerInfo) : dom;
     this.updateChildren(f, prev, ref, depth, tags, inner);
+  }
+
+  /**
+   * A host element or text placed or updated under `owner`: what it changed in the DOM, if anything. (Its own method:
+   * kept out of updateFiber, which every re-rendered component fiber of a busy commit goes through too.)
+   */
+  private updateHost(f: Fiber, prev: Fiber, owner: ComponentRef, flags: number, tags: TagTable,
+    dom: Element | null): void {
+    const sink = this.sink as ComponentSink;
+    if ((flags & PLACEMENT) !== 0) {
+      sink.structure(owner);
+      this.inserted(f, owner, tags, dom);
+    } else if (f.tag === tags.hostText) {
+      if (f.memoizedProps !== prev.memoizedProps && dom !== null) sink.changed(owner, dom, CHANGE_TEXT);
+    } else {
+      const el = f.stateNode;
+      if (el instanceof Element) {
+        let how: number;
+        try {
+          how = diffProps(sink, el, f.memoizedProps, prev.memoizedProps);
+        } catch {
+          // A hostile getter in the props: a change of unknown kind.
+          how = CHANGE_TEXT;
+        }
+        if (how !== 0) sink.changed(owner, el, how, dom);
+      }
+    }
   }
 
   topHostNodes(handle: object, out: Element[]): boolean {

@@ -15,9 +15,13 @@ const SILENT = new Set(['suppressHydrationWarning', 'suppressContentEditableWarn
 /** React's prop names whose attribute is named otherwise. */
 const ATTRIBUTE: Record<string, string> = { className: 'class', htmlFor: 'for', tabIndex: 'tabindex', readOnly: 'readonly' };
 const MAX_KEYS = 256;
+/** The keys of the props last compared, in order (reused: no allocation a commit). */
+const KEYS: string[] = [];
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const isText = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint';
+/** Whether an element with this `children` prop has no child elements (text, or nothing). */
+const isLeaf = (c: unknown): boolean => c === undefined || c === null || isText(c);
 /** The attribute's value as React writes it: false drops a boolean attribute, but aria-* and data-* say "false". */
 function str(v: unknown, name = ''): string | null {
   if (v === null || v === undefined) return null;
@@ -35,32 +39,38 @@ export function diffProps(sink: ComponentSink, el: Element, next: unknown, prev:
   // Nothing to compare (not React's shape): a change somewhere in it.
   if (typeof next !== 'object' || next === null || typeof prev !== 'object' || prev === null) return CHANGE_TEXT;
   const a = next as Props, b = prev as Props;
-  const leaf = a.children === undefined || a.children === null || isText(a.children);
   let how = 0;
   let kind = 0;
   let classBefore: string | null = null, classAfter: string | null = null;
   let n = 0;
+  const keys = KEYS;
   for (const k in a) {
-    if (++n > MAX_KEYS) break;
+    if (n >= MAX_KEYS) break;
+    keys[n++] = k;
     const v = a[k], w = b[k];
     if (v === w) continue;
     if (k === 'className') {
-      classBefore = str(w);
-      classAfter = str(v);
+      classBefore = typeof w === 'string' ? w : str(w);
+      classAfter = typeof v === 'string' ? v : str(v);
     } else if (k === 'children') {
       // Element children are fibers of their own; only a text child is this element's own write.
       // (Different values of one type differ as text too: no string made for a grid cell's number.)
       if ((isText(v) || isText(w)) && (typeof v === typeof w || String(v) !== String(w))) how |= CHANGE_TEXT;
     } else kind |= prop(sink, el, k, v, w);
   }
+  const na = n;
   n = 0;
   for (const k in b) {
-    if (++n > MAX_KEYS) break;
-    if (k in a || b[k] === undefined) continue;
+    const i = n++;
+    if (i >= MAX_KEYS) break;
+    // Props of one element site list their keys in one order: the key in `a`'s place is the same string, no look-up.
+    if ((i < na && keys[i] === k) || k in a || b[k] === undefined) continue;
     if (k === 'className') classBefore = str(b[k]);
     else if (k === 'children') how |= isText(b[k]) ? CHANGE_TEXT : 0;
     else kind |= prop(sink, el, k, undefined, b[k]);
   }
+  if (classBefore === classAfter && kind === 0) return how;
+  const leaf = isLeaf(a.children);
   if (classBefore !== classAfter) {
     // A leaf whose text changed too is a cause already: its class only restyles it (no subtree to restyle, and what
     // it may move is moved by the text). No look-up for the busy grid's cells.

@@ -43,6 +43,7 @@ import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseAr
 import { mdTable, median, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
 import { installHookTimer } from './lib/hook-timer';
+import { recordStatus } from './lib/status';
 
 /** `none2` is a second browser without the extension: the A/A control for browser-to-browser differences. */
 const CONFIGS = ['none', 'none2', 'off', 'on'] as const;
@@ -207,7 +208,11 @@ async function main(): Promise<void> {
   const cmpHeader = ['share', 'pair', 'commit median', 'commit p90', 'ratio per block', 'across blocks [95 % CI]', 'verdict'];
   const cmpRows: string[][] = [];
   let allSame = true;
+  /** For the status row: the hook's median with the overlay off, and off / none, at each share. */
+  const offHooks: number[] = [], offRatios: number[] = [];
   for (const pct of PCTS) {
+    const off = data.get(key('off', pct));
+    if (off) offHooks.push(median(off.hook));
     for (const cfg of CONFIGS) {
       const s = data.get(key(cfg, pct));
       if (!s) continue;
@@ -232,6 +237,7 @@ async function main(): Promise<void> {
       // Off must not be slower than no extension: the interval across blocks includes 1, or ends below 1 + SAME_SHARE.
       const same = (ci.lo <= 1 && ci.hi >= 1) || ci.hi <= 1 + SAME_SHARE;
       if (other === 'off' && !same) allSame = false;
+      if (other === 'off') offRatios.push(ci.gm);
       cmpRows.push([`${pct} %`, other === 'off' ? 'off / none' : other === 'on' ? 'on / none (for reference)' : 'none2 / none (A/A control)',
         `${f(median(none.commit), 2)} → ${f(median(o.commit), 2)} ms`,
         `${f(quantile(none.commit, 0.9), 2)} → ${f(quantile(o.commit, 0.9), 2)} ms`,
@@ -247,6 +253,11 @@ async function main(): Promise<void> {
   console.log(table(cmpHeader, cmpRows));
 
   if (args.get('doc') === 'true') {
+    recordStatus('commit-hook', commandLine('bench/commit-hook.ts'), [{
+      budget: 'hook per commit, overlay off', target: '≈ no extension',
+      figure: `${offHooks.length > 0 ? f(Math.max(...offHooks)) : '—'} ms; off/none ${offRatios.length > 0 ? f(Math.max(...offRatios), 2) : '—'}×`,
+      verdict: allSame ? 'pass' : 'FAIL', paths: ['src/inject/boot/hook.ts'],
+    }]);
     writeSection('commit-hook', `## Hook cost per commit (StressGrid)
 
 Command: \`${commandLine('bench/commit-hook.ts')}\` — run ${today()}, ${version}, ${machineNote()}.

@@ -18,6 +18,7 @@ import { findFirefox } from '../scripts/chrome';
 import { commandLine, numArg, parseArgs, prepareBuild, sleep, startServer, waitFor, EXIT_SKIPPED } from './lib/env';
 import { mdTable, median, quantile, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 import type { Recording } from '../src/protocol/recording';
 
 const args = parseArgs();
@@ -119,6 +120,11 @@ async function main(): Promise<void> {
     console.log(`${version}; cross-origin isolated ${isolated}; frame-end: median ratio ${median(ratios).toFixed(3)} (worst round ${(worst * 100).toFixed(1)} % off; different seconds); paired → ${ok ? 'pass' : 'FAIL'} (≤ ${TOLERANCE * 100} %)`);
     if (!ok) process.exitCode = 1;
     if (args.has('doc')) {
+      recordStatus('firefox-timing', commandLine('bench/firefox-timing.ts'), [{
+        budget: 'Firefox: forced reflows vs the page\'s timing', target: 'agree',
+        figure: Number.isFinite(pairedWorst) ? `within ${(pairedWorst * 100).toFixed(1)} %` : 'rounds missing',
+        verdict: ok ? 'pass' : 'FAIL', paths: ['src/inject/agent/timing', 'src/inject/agent/pipeline/pipeline.ts'],
+      }]);
       writeSection('firefox-timing', [
         `### Timing in Firefox against the page's own timing (${today()})`,
         '',

@@ -26,8 +26,9 @@ import type { CDPSession } from 'puppeteer-core';
 import { commandLine, comparedBuilds, comparedNote, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild,
   roundOrder, sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
 import { attribute, BuildNames, mergeFunctions, profileFor, type Attribution } from './lib/profile';
-import { f2, mdTable, spread, table } from './lib/stats';
+import { f2, mdTable, median, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 
 const args = parseArgs();
 const ROWS = numArg(args, 'rows', 4000);
@@ -149,6 +150,11 @@ ${mdTable(header, rows)}
 
 ${tops.join('\n\n')}`);
   } else if (args.has('doc')) {
+    const mine = runs.filter((x) => x.build === 'this').map((x) => x.charged);
+    recordStatus('idle', commandLine('bench/idle.ts'), [{
+      budget: `overlay on, idle ${ROWS.toLocaleString('en-US').replace(',', ' ')}-row page`, target: '—',
+      figure: `${f2(median(mine))} ms/s`, verdict: 'info', paths: ['src/content/agent', 'src/overlay'],
+    }]);
     writeSection('idle', `## Overlay on, idle page
 
 ${today()}, \`${commandLine('bench/idle.ts')}\`, ${machineNote()}.

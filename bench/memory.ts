@@ -33,6 +33,7 @@ import { commandLine, enableOverlay, launchBrowser, lc, machineNote, numArg, par
   waitFor, type BenchBrowser } from './lib/env';
 import { mdTable, median, slope, slopeStdErr, table } from './lib/stats';
 import { passFail, today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 
 const BYTES_PER_ELEMENT_BUDGET = 64;
 /** "Flat": the on-minus-off heap slope projected over 10 minutes stays under this. */
@@ -269,6 +270,16 @@ async function main(): Promise<void> {
   if (!pass || vFresh.text === 'FAIL' || vStable.text === 'FAIL') process.exitCode = 1;
 
   if (args.get('doc') === 'true') {
+    const soakVerdict = vFresh.text === 'FAIL' || vStable.text === 'FAIL' ? 'FAIL' : vFresh.text === 'pass' && vStable.text === 'pass' ? 'pass' : 'info';
+    recordStatus('memory', commandLine('bench/memory.ts'), [{
+      budget: 'state per tracked element', target: `≤ ${BYTES_PER_ELEMENT_BUDGET} B (≤ 32 B)`,
+      figure: `${b1(perElJs)} B JS + ${b1(perElEmb)} B Blink`, verdict: pass ? 'pass' : 'FAIL',
+      paths: ['src/inject/agent', 'src/content/agent'],
+    }, {
+      budget: '10-minute mount/unmount soak', target: 'flat',
+      figure: `fresh +${kb(vFresh.excess)} ± ${kb(vFresh.err)}, stable +${kb(vStable.excess)} ± ${kb(vStable.err)} (${SECONDS} s)`,
+      verdict: soakVerdict, paths: ['src/inject/agent', 'src/content/agent'],
+    }]);
     writeSection('memory', `## Memory: state per tracked element, mount/unmount soak
 
 Command: \`${commandLine('bench/memory.ts')}\` — run ${today()}, ${version}, ${machineNote()}. The spec's soak is 10 minutes:

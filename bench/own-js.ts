@@ -20,14 +20,17 @@
  * the most that drawing off the page's main thread could save.
  *
  * With `--base`, both builds run in this process, one browser each, a fresh
- * tab per measurement, the order flipping every round.
+ * tab per measurement, the order flipping every round, and the run is judged: this build's median per commit at each
+ * share no higher than the base's costliest round (issue 43's cost target against the build before attribution); a
+ * miss exits 1 and, with `--doc`, is a FAIL row of the status table.
  */
 import type { CDPSession } from 'puppeteer-core';
-import { commandLine, comparedBuilds, comparedNote, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild,
+import { commandLine, comparedBuilds, comparedNote, describeBuild, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild,
   roundOrder, sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
 import { attribute, BuildNames, mergeFunctions, profileFor, roomOf, ROOMS, type Attribution } from './lib/profile';
 import { f2, f3, mdTable, median, spread, table } from './lib/stats';
 import { today, writeSection } from './lib/doc';
+import { recordStatus } from './lib/status';
 
 const args = parseArgs();
 const ROUNDS = numArg(args, 'rounds', 4);
@@ -177,7 +180,28 @@ async function main(): Promise<void> {
     }
   }
 
+  // Judged only against a base (issue 43's cost target: overlay-on own time within the method's spread of the build
+  // before attribution): this build's median no higher than the base's highest round.
+  const verdicts = builds.length < 2 ? [] : PCTS.map((pct) => {
+    const perCommit = (label: string): number[] => runs.filter((x) => x.build === label && x.pct === pct).map((x) => x.ownMs / x.commits);
+    const base = perCommit('base'), mine = perCommit('this');
+    const pass = median(mine) <= Math.max(...base);
+    console.log(`${pct} %: this ${f3(median(mine))} ms per commit against base ${spread(base, 3)}: ${pass ? 'pass' : 'FAIL'}`);
+    return { pct, base, mine, pass };
+  });
+  if (verdicts.some((v) => !v.pass)) process.exitCode = 1;
+
   if (args.has('doc')) {
+    if (verdicts.length > 0) {
+      const against = describeBuild(builds[0][1]).replace(/^the build of /, '');
+      recordStatus('own-js', commandLine('bench/own-js.ts'), verdicts.map((v) => ({
+        budget: `own JS per commit, StressGrid ${v.pct} %, vs ${against}`,
+        target: 'within the base\'s spread',
+        figure: `${f3(median(v.mine))} vs ${spread(v.base, 3)} ms`,
+        verdict: v.pass ? 'pass' : 'FAIL',
+        paths: ['src/inject/agent', 'src/content/agent', 'src/overlay'],
+      })));
+    }
     writeSection('own-js', `## Own JS per commit (overlay on, StressGrid)
 
 ${today()}, \`${commandLine('bench/own-js.ts')}\`, ${machineNote()}.

@@ -63,7 +63,7 @@ export function recordStatus(bench: string, command: string, rows: StatusRow[], 
 /** The table's order: the main thread first, then load, memory, drawing, the numbers' truth; others after, by name. */
 const ORDER = [
   'overhead', 'always-on', 'inject-size', 'commit-hook', 'commit-proportional', 'memory', 'canvas-flush', 'accuracy',
-  'attribution', 'containment', 'firefox-timing', 'idle',
+  'attribution', 'own-js', 'containment', 'firefox-timing', 'idle',
 ];
 
 export function readStatus(): StatusFile[] {

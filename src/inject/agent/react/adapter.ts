@@ -441,10 +441,7 @@ export class ReactAdapter implements FrameworkAdapter {
     this.updateChildren(f, prev, ref, depth, tags, inner);
   }
 
-  /**
-   * A host element or text placed or updated under `owner`: what it changed in the DOM, if anything. (Its own method:
-   * kept out of updateFiber, which every re-rendered component fiber of a busy commit goes through too.)
-   */
+  /** A host element or text placed or updated under `owner`: what it changed in the DOM, if anything. */
   private updateHost(f: Fiber, prev: Fiber, owner: ComponentRef, flags: number, tags: TagTable,
     dom: Element | null): void {
     const sink = this.sink as ComponentSink;

@@ -277,7 +277,7 @@ async function main(): Promise<void> {
       paths: ['src/inject/agent', 'src/content/agent'],
     }, {
       budget: '10-minute mount/unmount soak', target: 'flat',
-      figure: `fresh +${kb(vFresh.excess)} ± ${kb(vFresh.err)}, stable +${kb(vStable.excess)} ± ${kb(vStable.err)} (${SECONDS} s)`,
+      figure: `fresh +${Math.round(vFresh.excess / 1024)} ± ${Math.round(vFresh.err / 1024)} KB, stable +${Math.round(vStable.excess / 1024)} ± ${Math.round(vStable.err / 1024)} KB${SECONDS < 600 ? ` (${SECONDS} s)` : ''}`,
       verdict: soakVerdict, paths: ['src/inject/agent', 'src/content/agent'],
     }]);
     writeSection('memory', `## Memory: state per tracked element, mount/unmount soak

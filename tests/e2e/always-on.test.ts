@@ -80,14 +80,23 @@ describe('always on, on enable (e2e)', function () {
   });
 
   it('a page load with the overlay off evaluates only inject.js and content.js, in every frame', async () => {
-    const page = await h.browser.newPage();
     const prefix = `chrome-extension://${h.extensionId}/`;
-    const files = await traced(page, prefix, async () => {
-      await page.goto(h.url('frames10.html'), { waitUntil: 'load' });
-      await waitFor(() => page.evaluate(() => [...document.querySelectorAll('iframe')]
+    const load = async (p: Page): Promise<Record<string, number>> => traced(p, prefix, async () => {
+      await p.goto(h.url('frames10.html'), { waitUntil: 'load' });
+      await waitFor(() => p.evaluate(() => [...document.querySelectorAll('iframe')]
         .every((f) => (f as HTMLIFrameElement).contentDocument?.readyState !== 'loading')), { what: 'frames' });
       await new Promise((r) => setTimeout(r, 300));
     });
+    let page = await h.browser.newPage();
+    let files = await load(page);
+    if ((files['inject.js'] ?? 0) < 11 || (files['content.js'] ?? 0) < 11) {
+      // Beside a CPU hog one cross-site frame's evaluations were once missing from the trace (10 of 11, both files):
+      // loaded once more in a fresh tab. More than 11, or a third file, fails at once.
+      console.log(`    [always-on] ${JSON.stringify(files)} in the trace: the load once more`);
+      await page.close();
+      page = await h.browser.newPage();
+      files = await load(page);
+    }
     // Eleven documents (the page and ten frames, five of them cross-site): each evaluated both boot files, nothing else.
     expect(files).to.deep.equal({ 'inject.js': 11, 'content.js': 11 });
     // In none was the private channel made (it is made when wanted), no page sees the secret it will need, and none

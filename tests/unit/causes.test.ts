@@ -68,6 +68,42 @@ describe('causes: what a change costs the engine', () => {
     expect(styleTextKind('transform: none', 'transform: none; height: 2px')).to.equal(K_STYLE | K_LAYOUT);
   });
 
+  it('reads a style text change the same whether the two texts line up declaration by declaration or not', () => {
+    // A reference: each text as a map of trimmed, lower-cased names to trimmed values; the properties whose value
+    // differs or that one side lacks, OR-ed.
+    const decls = (t: string): Map<string, string> => {
+      const m = new Map<string, string>();
+      for (const part of t.split(';')) {
+        const c = part.indexOf(':');
+        if (c < 0 || part.slice(0, c).trim() === '') continue;
+        m.set(part.slice(0, c).trim().toLowerCase(), part.slice(c + 1).trim());
+      }
+      return m;
+    };
+    const reference = (x: string, y: string): number => {
+      const a = decls(x), b = decls(y);
+      let k = 0;
+      for (const [p, v] of a) if (b.get(p) !== v) k |= propertyKind(p);
+      for (const [p] of b) if (!a.has(p)) k |= propertyKind(p);
+      return k;
+    };
+    const texts = ['', 'width: 21px;', 'width: 22px;', 'width:22px', ' width : 22px ; ', 'color: red; width: 22px;',
+      'width: 22px; color: red;', 'width: 22px; color: blue;', 'WIDTH: 22px', 'transform: translate(1px, 2px); opacity: 0.5',
+      'transform: translate(1px, 3px); opacity: 0.5', 'transform: translate(1px, 3px); opacity: 1', ';;width: 21px;;',
+      'background: url("a;b")', 'background: url("a;c")', ': x; width: 21px', 'top: 1px; left: 2px; width: 3px',
+      'top: 1px; left: 2px; width: 4px', 'top: 1px; left: 2px', 'color: red !important', 'color: blue !important'];
+    let checked = 0;
+    for (const x of texts) for (const y of texts) {
+      // A `;` inside a value is split the same way by both (neither parses CSS), so they agree there too.
+      expect(styleTextKind(x, y), `${JSON.stringify(x)} → ${JSON.stringify(y)}`).to.equal(reference(x, y));
+      checked++;
+    }
+    expect(checked).to.equal(texts.length ** 2);
+    expect(styleTextKind('width: 21px;', 'width: 22px;')).to.equal(K_STYLE | K_LAYOUT);
+    expect(styleTextKind('top: 1px; color: red', 'top: 1px; color: blue')).to.equal(K_STYLE | K_TREE);
+    expect(styleTextKind(null, 'opacity: 1')).to.equal(K_STYLE);
+  });
+
   it('indexes the sheets: a class no selector reads costs nothing; a colour rule is style; a width rule layout', () => {
     let now = 0;
     const sheets = [sheet(rule('.cell.b1', ['color']), rule('.kind.wide', ['width']), rule('.dark .row', ['color']),

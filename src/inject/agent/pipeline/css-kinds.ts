@@ -93,11 +93,88 @@ export function propertyKind(name: string): number {
  * into K_* bits. A text the simple split cannot read (a `;` inside a value) at worst names a property twice.
  */
 export function styleTextKind(before: string | null, after: string | null): number {
+  if (before === after) return 0;
+  const same = sameShapeKind(before ?? '', after ?? '');
+  if (same >= 0) return same;
   const a = declarations(before), b = declarations(after);
   let kind = 0;
   for (const [p, v] of a) if (b.get(p) !== v) kind |= propertyKind(p);
   for (const [p] of b) if (!a.has(p)) kind |= propertyKind(p);
   return kind;
+}
+
+/**
+ * `styleTextKind` without allocating, for the common write: the same properties in the same order, some values
+ * changed (page code or a library setting `el.style.width` on thousands of elements a frame makes a record each).
+ * -1 when the two texts do not line up declaration by declaration: then the maps decide.
+ */
+function sameShapeKind(a: string, b: string): number {
+  const na = Math.min(a.length, 4096), nb = Math.min(b.length, 4096);
+  let i = 0, j = 0, kind = 0;
+  for (;;) {
+    const hasA = nextDeclaration(a, i, na, DA), hasB = nextDeclaration(b, j, nb, DB);
+    if (!hasA || !hasB) return hasA === hasB ? kind : -1;
+    if (!sameRange(a, DA[0], DA[1], b, DB[0], DB[1])) return -1;
+    if (!sameRange(a, DA[2], DA[3], b, DB[2], DB[3])) {
+      // The same property as the last record's (a loop writing one property of many elements) is not sliced again.
+      if (!sameRange(a, DA[0], DA[1], lastName, 0, lastName.length)) {
+        lastName = a.slice(DA[0], DA[1]);
+        lastKind = propertyKind(lastName.toLowerCase());
+      }
+      kind |= lastKind;
+    }
+    i = DA[4];
+    j = DB[4];
+  }
+}
+
+let lastName = '';
+let lastKind = 0;
+
+/** One declaration's name [0, 1), value [2, 3) (both trimmed) and where the next starts [4]. */
+const DA = [0, 0, 0, 0, 0];
+const DB = [0, 0, 0, 0, 0];
+
+/** The next `name: value` in `text` from `from` (a part without a name before a colon is skipped, as `declarations` does). */
+function nextDeclaration(text: string, from: number, n: number, out: number[]): boolean {
+  while (from < n) {
+    let end = text.indexOf(';', from);
+    if (end < 0 || end > n) end = n;
+    const colon = text.indexOf(':', from);
+    if (colon > from && colon < end) {
+      const name = skipSpace(text, from, colon);
+      if (name < colon) {
+        out[0] = name;
+        out[1] = trimEnd(text, name, colon);
+        out[2] = skipSpace(text, colon + 1, end);
+        out[3] = trimEnd(text, out[2], end);
+        out[4] = end + 1;
+        return true;
+      }
+    }
+    from = end + 1;
+  }
+  return false;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+function skipSpace(text: string, from: number, to: number): number {
+  while (from < to && isSpace(text.charCodeAt(from))) from++;
+  return from;
+}
+
+function trimEnd(text: string, from: number, to: number): number {
+  while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+  return to;
+}
+
+function sameRange(a: string, a0: number, a1: number, b: string, b0: number, b1: number): boolean {
+  if (a1 - a0 !== b1 - b0) return false;
+  for (let k = 0; k < a1 - a0; k++) if (a.charCodeAt(a0 + k) !== b.charCodeAt(b0 + k)) return false;
+  return true;
 }
 
 function declarations(text: string | null): Map<string, string> {

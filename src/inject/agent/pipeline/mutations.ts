@@ -94,9 +94,18 @@ export class MutationTracker {
     this.shadow.onAttach = null;
   }
 
-  /** Handle queued records now (at frame end) instead of waiting for the microtask. */
-  drain(): void {
+  /**
+   * Handle queued records now (at frame end) instead of waiting for the microtask. With `writes` false (the page's
+   * code forced a flush: its reader paid for everything written before it), attribute and text records are let go
+   * unread: thousands of cells written before a read would otherwise cost a look-up and a diff each inside the page's
+   * read. Nodes added or removed are still handled (element counts).
+   */
+  drain(writes = true): void {
     if (this.observer) this.handle(this.observer.takeRecords());
+    if (!writes) {
+      this.attrs?.takeRecords();
+      return;
+    }
     if (this.attrs) {
       const t0 = this.discovering ? this.now() : 0;
       this.handle(this.attrs.takeRecords());
@@ -141,7 +150,9 @@ export class MutationTracker {
   }
 
   private handle(records: MutationRecord[]): void {
+    if (records.length === 0) return;
     let any = false;
+    const at = this.now();
     let last: Node | null = null;
     const causes = this.registry.causes;
     for (const r of records) {
@@ -175,7 +186,7 @@ export class MutationTracker {
           if (n instanceof Element) this.registry.changed(e, n, CHANGE_ADDED | CHANGE_FOREIGN);
         }
       }
-      if (r.type !== 'childList') this.foreign(e);
+      if (r.type !== 'childList') this.foreign(e, at);
     }
     if (any) this.onDirty();
   }
@@ -192,12 +203,12 @@ export class MutationTracker {
     return e !== undefined && this.fromCommit(e);
   }
 
-  private foreign(e: Entry): void {
+  private foreign(e: Entry, at: number): void {
     if (!this.scoped.has(e)) {
       if (this.scoped.size >= MAX_SCOPED) return;
       this.scopedChanged = true;
     }
-    this.scoped.set(e, this.now());
+    this.scoped.set(e, at);
   }
 }
 

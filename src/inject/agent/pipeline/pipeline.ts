@@ -475,13 +475,14 @@ export class Pipeline {
    * The page's code forced a flush (timing/forced-reflow.ts): the style and layout of everything changed before it is
    * done and paid by the reader (docs/TIMING.md §3). What was pending is no cause of the frame's end any more; with
    * `names`, the components whose changes it laid out are named for the sampled stack. A commit whose layout effect
-   * read is reported first (React tells the hook after its layout effects), and other code's writes are read.
+   * read is reported first (React tells the hook after its layout effects); other code's attribute and text writes are
+   * read only to name their writers, else let go (mutations.ts `drain`).
    */
   private readonly flushedByPage = (reader: number, names: boolean): string[] | undefined => {
     let out: string[] | undefined;
     try {
       this.adapter?.catchUp?.();
-      this.mutations.drain();
+      this.mutations.drain(names);
       const causes = this.registry.causes;
       if (names) {
         const list: string[] = [];

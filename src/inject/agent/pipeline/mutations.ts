@@ -77,9 +77,12 @@ export class MutationTracker {
   /** Both observers' callback: the agent's own work (self-clock.ts). */
   private readonly observed = (records: MutationRecord[]): void => {
     this.clock?.enter();
+    // A discovery frame's records mostly come here, between the commits that write them: its cost counts them too.
+    const t0 = this.discovering ? this.now() : 0;
     try {
       this.handle(records);
     } finally {
+      if (this.discovering) this.discoveryCost += this.now() - t0;
       this.clock?.leave();
     }
   };

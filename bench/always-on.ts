@@ -204,6 +204,13 @@ async function main(): Promise<void> {
     recordStatus('always-on', commandLine('bench/always-on.ts'), statusRows);
     writeSection('always-on', `## Always on: a page load with the overlay off
 
+**On a site not enabled: nothing** (issue 48, docs/SITES.md). Since the default sites, a page on any other host
+evaluates no script of ours at all: \`tests/e2e/sites.test.ts\` loads a React page on \`example.com\` (mapped to the
+fixture server) under Chrome's trace and finds no \`EvaluateScript\` with our URL, and no \`window.__LAYOUT_COST__\`; the
+same page on 127.0.0.1 evaluates \`content.js\` and \`inject.js\`. Zero ms per load there, by construction rather than by
+measurement noise. The figures below are what a page load costs where Layout Cost runs (the default sites, and those
+the user granted).
+
 ${today()}, \`${commandLine('bench/always-on.ts')}\`, ${version}, ${machineNote()}.
 
 Every \`EvaluateScript\` and \`FunctionCall\` of ours (a \`chrome-extension://\` URL, every process) during a page load,

@@ -12,6 +12,7 @@
 import type { RecordedComponent, Recording } from '../protocol/recording';
 import type { Snapshot } from '../protocol/snapshot';
 import type { Calibration, CalibrationReport, TypeCalibration } from './calibrate';
+import { pct } from './html';
 import type { AuditInput } from './report';
 
 export type { CalibrationReport, TypeCalibration } from './calibrate';
@@ -117,4 +118,15 @@ export function calibrateInput(input: AuditInput, pass: { calibration: Calibrati
   const calibration = calibrationFactors(input.recording, name, pass.calibration, (id) => calNames.get(id) ?? null);
   const recording = applyCalibration(input.recording, calibration, name, (id) => info(id)?.parentId ?? null);
   return { ...input, recording, calibration };
+}
+
+/** What the CLI prints of a calibration: how much of the pass was replayed and which types' shares it moved. */
+export function calibrationLine(c: CalibrationReport): string {
+  if (c.measured === 0) return 'calibrated: the DOM did not change during the pass; the figures are the overlay\'s';
+  const moved = c.types.filter((t) => Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 || Math.abs(t.styleShare - t.overlayStyleShare) > 0.05);
+  const what = moved.length === 0 ? 'every type within 5 points of the overlay\'s share' : `moved by more than 5 points: ${moved.slice(0, 5).map((t) => [
+    Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 ? `${t.name} layout ${pct(t.overlayLayoutShare)} → ${pct(t.layoutShare)}` : '',
+    Math.abs(t.styleShare - t.overlayStyleShare) > 0.05 ? `${t.name} style ${pct(t.overlayStyleShare)} → ${pct(t.styleShare)}` : '',
+  ].filter(Boolean).join(', ')).join(', ')}`;
+  return `calibrated: ${c.measured} of ${c.batches} batches replayed${c.broken ? ` (stopped: ${c.broken})` : ''}; ${what}`;
 }

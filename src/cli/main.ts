@@ -8,11 +8,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findChrome, ROOT } from '../../scripts/chrome';
 import { BudgetError, defaultBudget, parseBudgetText, type Budget } from './budget';
-import { pct, reportHtml } from './html';
+import { reportHtml } from './html';
 import { junitXml } from './junit';
 import { RunError } from './page-api';
 import { buildReport, type AuditInput } from './report';
-import { calibrateInput } from './calibrated';
+import { calibrateInput, calibrationLine } from './calibrated';
 import { runAudit } from './run';
 import { ConfigError, parseShard } from './config';
 import { auditConfig, compareDirs, mergeDirs } from './multi';
@@ -184,16 +184,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   io.out(`${report.frames} frames measured in ${run.seconds.toFixed(1)} s; ${report.page.components} components, ${report.page.domElements} DOM elements`);
   if (report.frames === 0) io.out('no frame was measured: nothing on the page changed during the run (interact with --steps, or watch longer)');
   else if (top.length) io.out(`costliest:\n${top.join('\n')}`);
-  if (calibration && calibration.measured === 0) {
-    io.out('calibrated: the DOM did not change during the pass; the figures are the overlay\'s');
-  } else if (calibration) {
-    const moved = calibration.types.filter((t) => Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 || Math.abs(t.styleShare - t.overlayStyleShare) > 0.05);
-    io.out(`calibrated: ${calibration.measured} of ${calibration.batches} batches replayed${calibration.broken ? ` (stopped: ${calibration.broken})` : ''}; `
-      + `${moved.length === 0 ? 'every type within 5 points of the overlay\'s share' : `moved by more than 5 points: ${moved.slice(0, 5).map((t) => [
-        Math.abs(t.layoutShare - t.overlayLayoutShare) > 0.05 ? `${t.name} layout ${pct(t.overlayLayoutShare)} → ${pct(t.layoutShare)}` : '',
-        Math.abs(t.styleShare - t.overlayStyleShare) > 0.05 ? `${t.name} style ${pct(t.overlayStyleShare)} → ${pct(t.styleShare)}` : '',
-      ].filter(Boolean).join(', ')).join(', ')}`}`);
-  }
+  if (calibration) io.out(calibrationLine(calibration));
   for (const c of report.checks) {
     if (!c.pass) io.out(`FAIL ${c.message}`);
     else if (c.level === 'warn' && c.value > c.limit) io.out(`WARN ${c.message}`);

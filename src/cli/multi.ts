@@ -14,7 +14,7 @@ import { RunError } from './page-api';
 import { fixPooledCounts, poolRuns } from './pool';
 import { buildReport, type AuditInput, type AuditReport } from './report';
 import { auditPage, calibratePage, withBrowser, type RunOptions } from './run';
-import { calibrateInput } from './calibrated';
+import { calibrateInput, calibrationLine } from './calibrated';
 
 export interface Io {
   out(line: string): void;
@@ -182,6 +182,7 @@ async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>
     const pooled = writeRoute(o.outDir, r, inputs, budget, shot, (Date.now() - started) / 1000);
     io.out(`${pooled.passed ? 'pass' : 'FAIL'} ${r.name}: ${pooled.frames} frames over ${o.runs} run${o.runs === 1 ? '' : 's'}`
       + `${pooled.passed ? '' : `, ${pooled.failures} budget check${pooled.failures === 1 ? '' : 's'} failed`}`);
+    if (pooled.calibration) io.out(`  ${calibrationLine(pooled.calibration)}`);
     for (const c of pooled.checks) if (!c.pass) io.out(`  FAIL ${c.message}`);
     return { ...base, verdict: pooled.passed ? 'pass' : 'fail', failures: pooled.failures, frames: pooled.frames };
   } catch (e) {

@@ -128,6 +128,31 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     expect(clash.stderr).to.match(/route "heavy" was audited two different ways/);
   });
 
+  it('--config with --calibrate: one calibration pass after a route\'s runs, every run scaled by it, in report.json and report.html', async () => {
+    const f = path.join(tmp, 'calibrated.json');
+    fs.writeFileSync(f, JSON.stringify({
+      budget: { page: { domElements: false } }, // the table is 1 500 rows: Lighthouse's DOM size would fail
+      routes: [{ name: 'table box', url: url('attribution-r19.html?s=table-box'), steps: path.join(ROOT, 'tests', 'fixtures', 'audit', 'steps-actors.mjs') }],
+    }));
+    const r = await cli(['audit', '--config', f, '--runs', '2', '--calibrate', '--out', path.join(tmp, 'calibrated')]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/pass table box: \d+ frames over 2 runs\n {2}calibrated: \d+ of \d+ batches replayed/);
+    const report = json(path.join(tmp, 'calibrated', 'table_box', 'report.json'));
+    expect(report.runs).to.have.length(2);
+    const calib = report.calibration as { measured: number; broken: string | null; types: { name: string; layoutShare: number; layoutFactor: number | null }[] };
+    expect(calib, 'the pass reached the route\'s report').to.be.an('object');
+    expect(calib.broken).to.equal(null);
+    expect(calib.measured).to.be.at.least(20);
+    // The table's relayout is the bigger cost by far (bench/attribution.ts, the table-box scenario: ≈ 80 %): the pass
+    // says so whatever the overlay's split was, and the cell's figures were scaled by its factor.
+    const cell = calib.types.find((t) => t.name === 'TableCell');
+    expect(cell, 'TableCell in the pass').to.not.equal(undefined);
+    expect(cell!.layoutShare).to.be.greaterThan(0.5);
+    expect(cell!.layoutFactor).to.be.a('number');
+    expect(fs.readFileSync(path.join(tmp, 'calibrated', 'table_box', 'report.html'), 'utf8')).to.include('<h2>Calibrated</h2>');
+    expect(json(path.join(tmp, 'calibrated', 'summary.json')).routes.map((x: any) => [x.name, x.verdict])).to.deep.equal([['table box', 'pass']]);
+  });
+
   it('a route that cannot be audited makes the run an error (exit 2), and compare on it too', async () => {
     const f = path.join(tmp, 'broken.json');
     fs.writeFileSync(f, JSON.stringify({ routes: [{ name: 'gone', url: url('missing.html') }, { name: 'basic', url: url('basic-r19.html'), seconds: 0.3 }] }));

@@ -8,6 +8,8 @@ import os from 'node:os';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { median } from '../../bench/lib/stats';
+import { WRITER_RECORDS } from '../../src/inject/agent/pipeline/mutations';
+import { STACK_INTERVAL_MS } from '../../src/inject/agent/timing/stacks';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import {
@@ -414,4 +416,43 @@ describe('layout timing (e2e)', function () {
     });
   });
 
+  it('page code that writes 3 000 cells and then reads: the writes are the read\'s, their records let go unread (a few hundred per sampled stack)', async () => {
+    const page = await openFixture(h, 'self-timed.html');
+    try {
+      // Board's name is minified in this fixture: its one component.
+      await lc.enable(page);
+      await waitFor(async () => (await snap(page)).components.length > 0, { what: 'Board' });
+      const internals = async (): Promise<{ watched: number; records: number }> => {
+        const i = await lc.internals(page);
+        return { watched: i.foreignWatched as number, records: i.foreignRecords as number };
+      };
+      // Not reading: each frame's 3 000 width writes reach frame end, where they are Board's causes; a discovery frame
+      // found that page code writes in Board, which is watched from then on. (The test can fail: the records are read.)
+      const before = await waitFor(async () => {
+        const i = await internals();
+        return i.watched >= 1 && i.records >= 6000 ? i : null;
+      }, { timeout: 20_000, what: 'Board watched for page code\'s writes' });
+      // Reading right after the writes (the fixture's self-timing): the read pays for them. Their records are made
+      // (Board is still watched) and let go, but for the first WRITER_RECORDS when the read's stack is sampled.
+      await page.evaluate(() => { (window as any).__selfTime = true; });
+      await new Promise((r) => setTimeout(r, 300));
+      const r0 = (await internals()).records;
+      const n0 = await page.evaluate(() => (window as any).__selfTimes.length as number);
+      const t0 = Date.now();
+      await new Promise((r) => setTimeout(r, 1500));
+      const after = await internals();
+      const reads = await page.evaluate(() => (window as any).__selfTimes.length as number) - n0;
+      const ms = Date.now() - t0;
+      await page.evaluate(() => { (window as any).__selfTime = false; });
+      const cap = (Math.ceil(ms / STACK_INTERVAL_MS) + 1) * WRITER_RECORDS;
+      log(`self-timed: ${before.records} records read while the page did not read; then ${after.records - r0} in ${reads} `
+        + `frames with a read (${ms} ms; at most ${cap}); Board watched: ${after.watched}`);
+      expect(reads).to.be.at.least(5);
+      expect(after.watched).to.be.at.least(1);
+      expect(after.records - r0).to.be.at.most(cap);
+      expect(after.records - r0).to.be.below(3000 * reads);
+    } finally {
+      await page.close();
+    }
+  });
 });

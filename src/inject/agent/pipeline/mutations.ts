@@ -30,6 +30,8 @@ const UNEXPLAINED_MS = 250;
 const FORGET_MS = 10_000;
 /** Components observed for foreign writes, at most. */
 const MAX_SCOPED = 64;
+/** Attribute and text records read to name the writers before a page's forced read (the first; the rest let go). */
+export const WRITER_RECORDS = 256;
 
 export class MutationTracker {
   private observer: MutationObserver | null = null;
@@ -57,6 +59,7 @@ export class MutationTracker {
     if (this.observer) return;
     this.observer = new MutationObserver(this.observed);
     this.attrs = new MutationObserver(this.observed);
+    this.read = 0;
     this.observeAll(this.observer, TREE);
     this.shadow.onAttach = (_host, root) => {
       this.observer?.observe(root, TREE);
@@ -98,21 +101,21 @@ export class MutationTracker {
   }
 
   /**
-   * Handle queued records now (at frame end) instead of waiting for the microtask. With `writes` false (the page's
-   * code forced a flush: its reader paid for everything written before it), attribute and text records are let go
-   * unread: thousands of cells written before a read would otherwise cost a look-up and a diff each inside the page's
-   * read. Nodes added or removed are still handled (element counts).
+   * Handle queued records now (at frame end) instead of waiting for the microtask. `limit`: attribute and text records
+   * read at most, the rest let go unread. A page's forced read passes 0 (its reader paid for everything written before
+   * it: thousands of cells written before a read would otherwise cost a look-up and a diff each inside the page's
+   * read), or WRITER_RECORDS when the read's writers are to be named. Nodes added or removed are always read (element
+   * counts).
    */
-  drain(writes = true): void {
+  drain(limit = Infinity): void {
     if (this.observer) this.handle(this.observer.takeRecords());
-    if (!writes) {
-      this.attrs?.takeRecords();
-      return;
-    }
-    if (this.attrs) {
-      const t0 = this.discovering ? this.now() : 0;
+    if (!this.attrs) return;
+    if (limit === Infinity && this.discovering) {
+      const t0 = this.now();
       this.handle(this.attrs.takeRecords());
-      if (this.discovering) this.discoveryCost += this.now() - t0;
+      this.discoveryCost += this.now() - t0;
+    } else {
+      this.handle(this.attrs.takeRecords(), limit);
     }
   }
 
@@ -120,6 +123,9 @@ export class MutationTracker {
   get watched(): number {
     return this.scoped.size;
   }
+
+  /** Attribute and text records read since start (internals, tests): those let go at a page's read are not. */
+  read = 0;
 
   /**
    * At frame end, after `drain` and the frame's weighing: ends a discovery frame, starts the next when it is due (or
@@ -152,19 +158,22 @@ export class MutationTracker {
     for (const e of this.scoped.keys()) for (const h of this.registry.hostsOf(e)) attrs.observe(h, ATTRS);
   }
 
-  private handle(records: MutationRecord[]): void {
-    if (records.length === 0) return;
+  private handle(records: MutationRecord[], limit = Infinity): void {
+    const n = Math.min(records.length, limit);
+    if (n === 0) return;
     let any = false;
     const at = this.now();
     let last: Node | null = null;
     const causes = this.registry.causes;
-    for (const r of records) {
+    for (let i = 0; i < n; i++) {
+      const r = records[i];
       if (r.type === 'childList') {
         if (r.target === last || isOverlay(r)) continue;
         last = r.target;
       }
       const target = r.type === 'characterData' ? r.target.parentElement : r.target;
       if (!(target instanceof Element) || target.localName === OVERLAY_TAG) continue;
+      if (r.type !== 'childList') this.read++;
       const e = this.registry.entries.get(this.ownerOf(target));
       if (e === undefined) continue;
       any = true;

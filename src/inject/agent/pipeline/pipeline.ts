@@ -22,7 +22,7 @@ import { PerfTrack, type FrameShare } from '../timing/perf-track';
 import { DomCounter } from './dom-counts';
 import { FrameLoop } from './frame-loop';
 import { Interner, KeyBatch } from './interner';
-import { MutationTracker } from './mutations';
+import { MutationTracker, WRITER_RECORDS } from './mutations';
 import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
 import { CAUSED, GONE, Registry, type Entry } from './registry';
@@ -476,13 +476,13 @@ export class Pipeline {
    * done and paid by the reader (docs/TIMING.md §3). What was pending is no cause of the frame's end any more; with
    * `names`, the components whose changes it laid out are named for the sampled stack. A commit whose layout effect
    * read is reported first (React tells the hook after its layout effects); other code's attribute and text writes are
-   * read only to name their writers, else let go (mutations.ts `drain`).
+   * read only to name their writers (the first WRITER_RECORDS), else let go (mutations.ts `drain`).
    */
   private readonly flushedByPage = (reader: number, names: boolean): string[] | undefined => {
     let out: string[] | undefined;
     try {
       this.adapter?.catchUp?.();
-      this.mutations.drain(names);
+      this.mutations.drain(names ? WRITER_RECORDS : 0);
       const causes = this.registry.causes;
       if (names) {
         const list: string[] = [];
@@ -710,6 +710,8 @@ export class Pipeline {
       probeFirsts: this.probes.firsts,
       /** Components watched for attribute and text writes other code made (mutations.ts). */
       foreignWatched: this.mutations.watched,
+      /** Their attribute and text records read since start (those pending at a page's forced read are let go). */
+      foreignRecords: this.mutations.read,
     };
   }
 

@@ -80,12 +80,9 @@ export class MutationTracker {
   /** Both observers' callback: the agent's own work (self-clock.ts). */
   private readonly observed = (records: MutationRecord[]): void => {
     this.clock?.enter();
-    // A discovery frame's records mostly come here, between the commits that write them: its cost counts them too.
-    const t0 = this.discovering ? this.now() : 0;
     try {
       this.handle(records);
     } finally {
-      if (this.discovering) this.discoveryCost += this.now() - t0;
       this.clock?.leave();
     }
   };
@@ -109,14 +106,7 @@ export class MutationTracker {
    */
   drain(limit = Infinity): void {
     if (this.observer) this.handle(this.observer.takeRecords());
-    if (!this.attrs) return;
-    if (limit === Infinity && this.discovering) {
-      const t0 = this.now();
-      this.handle(this.attrs.takeRecords());
-      this.discoveryCost += this.now() - t0;
-    } else {
-      this.handle(this.attrs.takeRecords(), limit);
-    }
+    if (this.attrs) this.handle(this.attrs.takeRecords(), limit);
   }
 
   /** Components watched for foreign attribute and text writes (internals, tests). */
@@ -162,6 +152,8 @@ export class MutationTracker {
     const n = Math.min(records.length, limit);
     if (n === 0) return;
     let any = false;
+    // The time the batch's foreign writes are stamped with (`foreign`), and where its cost starts: a discovery frame's
+    // records come here from the drain and, between the commits that write them, from the observer's callback.
     const at = this.now();
     let last: Node | null = null;
     const causes = this.registry.causes;
@@ -200,6 +192,7 @@ export class MutationTracker {
       }
       if (r.type !== 'childList') this.foreign(e, at);
     }
+    if (this.discovering) this.discoveryCost += this.now() - at;
     if (any) this.onDirty();
   }
 

@@ -87,6 +87,44 @@ class EagerBootPlugin {
   }
 }
 
+/**
+ * agent.js is two webpack outputs in one script: the entry (src/inject/agent/entry.ts: pristine.ts and `start`) and
+ * the agent's modules (`agent-core`, src/inject/agent/index.ts and everything it imports), the second inside a
+ * function the entry calls from `start` (after minification, before the source maps are written). So the modules' top-level code runs only when the agent starts, on the
+ * browser's own built-ins wherever the page replaced them since load (issue 45), and the modules are scope-hoisted
+ * together as usual. (A `require()` in the entry did the first, but webpack 5.112 then wraps every module it reaches
+ * in a lazy accessor: each call across modules went through two calls more, 15–25 % of the agent's commit time on
+ * StressGrid: docs/PERFORMANCE.md, issue 61.) The script's last statement is `__LAYOUT_COST_OFFER__(start)`: its
+ * value is what chrome.scripting.executeScript returns to the worker (src/inject/boot/link.ts). Both parts are
+ * minified first; the source maps carry through.
+ */
+class AgentBundlePlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('AgentBundle', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'AgentBundle', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_DEV_TOOLING - 1 }, () => {
+        const entry = compilation.getAsset('agent.js');
+        const core = compilation.getAsset('agent-core.js');
+        if (!entry || !core) throw new Error('agent bundle: agent.js and agent-core.js are both expected');
+        const { ConcatSource } = webpack.sources;
+        const out = new ConcatSource(
+          `${OFFER_GLOBAL}((()=>{var ${CORE_LOADER}=(()=>{var m=null;return()=>m!==null?m:(m=(()=>{\n`,
+          core.source,
+          `\n;return ${CORE_GLOBAL}})())})();\n`,
+          entry.source,
+          `\n;return ${ENTRY_GLOBAL}})());\n`,
+        );
+        compilation.updateAsset('agent.js', out);
+        compilation.deleteAsset('agent-core.js');
+      });
+    });
+  }
+}
+const OFFER_GLOBAL = '__LAYOUT_COST_OFFER__';
+/** Names local to agent.js (inside the function above): the entry's export, the modules' exports and their loader. */
+const ENTRY_GLOBAL = '__lcAgentEntry';
+const CORE_GLOBAL = '__lcAgentCore';
+const CORE_LOADER = '__lcLoadAgentCore';
+
 /** The gecko id and the oldest Firefox the build claims: MAIN-world content scripts need 128, the data consent key 140 (142 on Android). */
 export const GECKO = {
   id: 'layout-cost@layout-cost.dev', strict_min_version: '142.0',
@@ -146,9 +184,9 @@ export default (env, argv) => {
     context: root,
     entry: {
       inject: './src/inject/boot/index.ts',
-      // The bundle's last statement is `__LAYOUT_COST_OFFER__(start)`: its value (the offer's token) is what
-      // chrome.scripting.executeScript returns to the worker (src/inject/boot/link.ts).
-      agent: { import: './src/inject/agent/entry.ts', library: { type: 'jsonp', name: '__LAYOUT_COST_OFFER__', export: 'default' } },
+      // agent.js is these two in one script (AgentBundlePlugin): the entry, and the agent's modules loaded from it.
+      agent: { import: './src/inject/agent/entry.ts', library: { type: 'var', name: ENTRY_GLOBAL, export: 'default' } },
+      'agent-core': { import: './src/inject/agent/index.ts', library: { type: 'var', name: CORE_GLOBAL } },
       content: './src/content/boot/index.ts',
       'content-hello': './src/content/boot/hello.ts',
       'content-agent': './src/content/agent/index.ts',
@@ -166,10 +204,10 @@ export default (env, argv) => {
       splitChunks: false,
       runtimeChunk: false,
       minimizer: [
-        new EsbuildPlugin({ target: 'es2022', legalComments: 'none', exclude: /^agent\.js$/ }),
-        // No IIFE around agent.js: its last statement's value is the offer's token (webpack's own output keeps the
-        // module scope closed, so nothing leaks to window).
-        new EsbuildPlugin({ target: 'es2022', legalComments: 'none', include: /^agent\.js$/, format: undefined }),
+        new EsbuildPlugin({ target: 'es2022', legalComments: 'none', exclude: /^agent(-core)?\.js$/ }),
+        // No IIFE around agent.js's parts: their top-level `var` is what AgentBundlePlugin reads (it puts them inside a
+        // function of its own, so nothing leaks to window).
+        new EsbuildPlugin({ target: 'es2022', legalComments: 'none', include: /^agent(-core)?\.js$/, format: undefined }),
       ],
     },
     performance: { hints: false },
@@ -177,6 +215,7 @@ export default (env, argv) => {
       new webpack.DefinePlugin({ __DEBUG__: JSON.stringify(dev), __VERSION__: JSON.stringify(pkg.version) }),
       new RoomBoundaryPlugin(),
       new ManifestPlugin(),
+      new AgentBundlePlugin(),
       ...(dev ? [] : [new EagerBootPlugin()]),
       new FirefoxPlugin(),
       new CopyPlugin({

@@ -7,9 +7,12 @@
 import type { AgentHandle, BootLink } from '../boot/link';
 import { Pristine } from './pristine';
 
+/** The agent's modules, evaluated on the first call (agent.js holds them in a function: webpack.config.js). */
+declare const __lcLoadAgentCore: () => typeof import('./index');
+
 export default function start(boot: BootLink, offer: Event): AgentHandle | null {
   const pristine = new Pristine(boot.natives, () => performance.now(), {
     win: window, add: boot.events.add, remove: boot.events.remove, protoOf: boot.events.protoOf,
   });
-  return pristine.run(() => (require('./index') as typeof import('./index')).startAgent(boot, offer, pristine));
+  return pristine.run(() => __lcLoadAgentCore().startAgent(boot, offer, pristine));
 }

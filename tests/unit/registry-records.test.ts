@@ -29,7 +29,7 @@ describe('Registry flush records', () => {
       portals: () => undefined,
     } as unknown as FrameworkAdapter;
     const counter = { count: (hosts: Element[]) => authored.get((hosts[0] as unknown as { id: number }).id) ?? 0 } as unknown as DomCounter;
-    const reg = new Registry(ring, new Interner(), new KeyBatch(), counter, () => adapter, new Causes(() => [], () => 0, 4));
+    const reg = new Registry(ring, new Interner(), new KeyBatch(), counter, () => adapter, new Causes(() => [], () => 0, 4, 16));
     // A panel or a recording reads commit counts: they go out at each flush (the held case has a test of its own).
     reg.wantCommits = true;
     const mount = (parent: Entry | null, n: number): Entry => {
@@ -205,7 +205,7 @@ describe('Registry flush records', () => {
     const keyOfHandle = new Map<object, string | null>();
     const adapter = { keyOf: (h: object) => keyOfHandle.get(h) ?? null } as unknown as FrameworkAdapter;
     const keys = new KeyBatch();
-    const reg = new Registry(ring, new Interner(), keys, { count: () => 0 } as unknown as DomCounter, () => adapter, new Causes(() => [], () => 0, 4));
+    const reg = new Registry(ring, new Interner(), keys, { count: () => 0 } as unknown as DomCounter, () => adapter, new Causes(() => [], () => 0, 4, 16));
     const mount = (key: string | null): Entry => {
       const h = {};
       keyOfHandle.set(h, key);
@@ -240,7 +240,7 @@ describe('Registry flush records', () => {
 
   it('keeps each component\'s commit count above its marks, through the marks it gets and loses, and past what they hold', () => {
     const ring = new RingBuffer(1 << 12);
-    const reg = new Registry(ring, new Interner(), new KeyBatch(), { count: () => 0 } as unknown as DomCounter, () => null, new Causes(() => [], () => 0, 4));
+    const reg = new Registry(ring, new Interner(), new KeyBatch(), { count: () => 0 } as unknown as DomCounter, () => null, new Causes(() => [], () => 0, 4, 16));
     reg.wantKeys = true;
     const deep = reg.mount({}, null, 4000, 'C', 'k');
     // The depth goes out in the Mount record; the registry keeps none.

@@ -67,6 +67,16 @@ export class Sites {
   }
 }
 
+/** The layout kinds a site is grouped by (weigh.ts): a change of at most one of them, and nothing else that weighs apart. */
+const GROUPED = CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE;
+
+/** Whether a change is weighed as its group's part alone (`Causes.build`): one grouped kind at most, no box, insertion or subtree. */
+function isSingle(how: number): boolean {
+  if ((how & (CHANGE_BOX | CHANGE_ADDED | CHANGE_STYLE_TREE)) !== 0) return false;
+  const g = how & GROUPED;
+  return (g & (g - 1)) === 0;
+}
+
 /** A list never used: the slots' lists are made on first use (a busy grid's cells use one of six). */
 const NONE = new Sites();
 
@@ -136,8 +146,12 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   private built = false;
   readonly css: CssIndex;
 
-  /** `mark`: a bit of the owners' marks the owner's table leaves to this one. */
-  constructor(sheets: () => Iterable<CSSStyleSheet>, now: () => number, private readonly mark: number) {
+  /**
+   * `mark` and `slotted`: two bits of the owners' marks the owner's table leaves to this one (`committed`; and, while
+   * `build` runs, "has a slot").
+   */
+  constructor(sheets: () => Iterable<CSSStyleSheet>, now: () => number, private readonly mark: number,
+    private readonly slotted: number) {
     this.css = new CssIndex(sheets, now);
   }
 
@@ -197,25 +211,61 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     return this.logHows[i];
   }
 
-  /** Groups the log into slots, one per component (once a frame). */
+  /**
+   * Groups the log once a frame (issue 61). A component's one change of one grouped kind (a text, children, or a leaf's
+   * size: a busy grid's cell, thousands a frame) needs no slot: it is listed as it is (`single`), and weighs its part
+   * of its group (weigh.ts). The rest go into slots, one per component: several changes of one component, a box, an
+   * insertion, a restyled subtree, a change of several kinds. Who changed more than once is found with the table's
+   * second bit in the owners' marks: no map operation per change.
+   */
   build(): void {
     if (this.built) return;
     this.built = true;
-    const byOwner = new Map<E, Slot<E>>();
-    let last: Slot<E> | null = null;
+    const seen = this.slotted;
+    let repeats: Set<E> | null = null;
     for (let i = 0; i < this.n; i++) {
       const owner = this.logOwners[i];
-      let s: Slot<E> | undefined = last !== null && last.owner === owner ? last : byOwner.get(owner);
+      if ((owner.marks & seen) !== 0) (repeats ??= new Set()).add(owner);
+      else owner.marks |= seen;
+    }
+    const keep = ~seen;
+    for (let i = 0; i < this.n; i++) this.logOwners[i].marks &= keep;
+    let byOwner: Map<E, Slot<E>> | null = null;
+    let singles = 0;
+    for (let i = 0; i < this.n; i++) {
+      const owner = this.logOwners[i];
+      const how = this.logHows[i];
+      if ((repeats === null || !repeats.has(owner)) && isSingle(how) && this.logSites[i] !== null) {
+        this.singles[singles++] = i;
+        continue;
+      }
+      let s = byOwner === null ? undefined : byOwner.get(owner);
       if (s === undefined) {
         s = this.slots[this.count];
         if (!s) this.slots.push((s = new Slot<E>()));
         this.count++;
         s.reset(owner);
-        byOwner.set(owner, s);
+        (byOwner ??= new Map()).set(owner, s);
       }
-      last = s;
-      this.into(s, this.logSites[i], this.logHows[i], this.logKeys[i]);
+      this.into(s, this.logSites[i], how, this.logKeys[i]);
     }
+    this.singleCount = singles;
+  }
+
+  /** Log entries `build` left out of the slots (their indexes, the first `singleCount`): read with `logged…`. */
+  readonly singles: number[] = [];
+  singleCount = 0;
+
+  loggedSite(i: number): Element | null {
+    return this.logSites[i];
+  }
+
+  /** The parent element the site is grouped under: as logged, else read from the DOM (once). */
+  loggedKey(i: number): Element {
+    const k = this.logKeys[i];
+    if (k !== null) return k;
+    const site = this.logSites[i] as Element;
+    return (this.logKeys[i] = site.parentElement ?? site);
   }
 
   private into(s: Slot<E>, site: Element | null, how: number, k: Element | null): void {
@@ -269,9 +319,11 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       const keep = Math.max(KEPT_SLOTS, this.recent);
       this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = keep;
       if (this.slots.length > keep) this.slots.length = keep;
+      if (this.singles.length > keep) this.singles.length = keep;
     }
     this.n = 0;
     this.count = 0;
+    this.singleCount = 0;
     this.built = false;
   }
 
@@ -279,7 +331,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   release(): void {
     this.clear();
     this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = 0;
-    this.slots.length = 0;
+    this.slots.length = this.singles.length = 0;
     this.recent = 0;
   }
 }

@@ -25,7 +25,7 @@ import { Interner, KeyBatch } from './interner';
 import { MutationTracker, WRITER_RECORDS } from './mutations';
 import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
-import { CAUSED, GONE, Registry, type Entry } from './registry';
+import { CAUSED, GONE, Registry, SLOTTED, type Entry } from './registry';
 import { ForcedReflowTimer, type ForcedSource } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
@@ -151,7 +151,7 @@ export class Pipeline {
     const perf = win.performance;
     this.now = perf.now.bind(perf);
     this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter,
-      new Causes<Entry>(() => styleSheets(win, link.shadow), this.now, CAUSED));
+      new Causes<Entry>(() => styleSheets(win, link.shadow), this.now, CAUSED, SLOTTED));
     this.registry.onChange = this.markDirty;
     this.registry.onRingHigh = () => this.postRecords();
     this.geometry = new Geometry(win, this.ring, this.registry, this.now);

@@ -56,6 +56,11 @@ const spare: Group[] = [];
 const boxUsers = new Map<Element, number>();
 const boxSample: Element[] = [];
 
+/** The grouped kind of a change of one such kind at most (causes.ts `isSingle`), −1 for none. */
+function groupedKind(how: number): number {
+  return (how & CHANGE_TEXT) !== 0 ? TEXT : (how & CHANGE_CHILDREN) !== 0 ? CHILDREN : (how & CHANGE_RESIZE) !== 0 ? LEAF : -1;
+}
+
 /** The sites of a slot grouped as `kind` (insertions count as children of their parent), and how many went uncounted. */
 function sitesOf<E extends CauseOwner>(s: Slot<E>, kind: number, added: boolean): Sites {
   return kind === TEXT ? s.texts : kind === LEAF ? s.leaves : added ? s.added : s.content;
@@ -65,9 +70,29 @@ function moreOf<E extends CauseOwner>(s: Slot<E>, kind: number, added: boolean):
   return added ? 0 : kind === TEXT ? s.moreTexts : kind === LEAF ? s.moreLeaves : s.moreContent;
 }
 
+/** The group `groupOf` found last: sites come in runs of one parent (a grid's cells), one map look-up a run. */
+let lastMap: Map<Element, Group> | null = null;
+let lastKey: Element | null = null;
+let lastGroup: Group | undefined;
+
+function groupOf(map: Map<Element, Group>, key: Element): Group | undefined {
+  if (map !== lastMap || key !== lastKey) {
+    lastMap = map;
+    lastKey = key;
+    lastGroup = map.get(key);
+  }
+  return lastGroup;
+}
+
+/** Forgets the last group (its map changed, or the frame's groups are let go). */
+function forgetGroup(): void {
+  lastMap = lastKey = null;
+  lastGroup = undefined;
+}
+
 /** Adds `site` (or `more` sites beside it) to the group of `key`; true when the group is new. */
 function addSite(map: Map<Element, Group>, key: Element, site: Element, more = 0): boolean {
-  let g = map.get(key);
+  let g = groupOf(map, key);
   const fresh = g === undefined;
   if (g === undefined) {
     g = spare.pop() ?? { sample: [], k: 0, ms: -1 };
@@ -75,6 +100,7 @@ function addSite(map: Map<Element, Group>, key: Element, site: Element, more = 0
     g.k = 0;
     g.ms = -1;
     map.set(key, g);
+    lastGroup = g;
   }
   if (more > 0) g.k += more;
   else {
@@ -101,7 +127,7 @@ function part(map: Map<Element, Group>, sites: Sites, more: number, extent: numb
     const key = keys[j] as Element;
     // Sites come in runs of one parent: each group once.
     if (j > 0 && keys[j - 1] === key) continue;
-    const g = map.get(key);
+    const g = groupOf(map, key);
     if (g === undefined || g.ms < 0) return -1;
     let own = keys[n - 1] === key ? more : 0;
     for (let x = j; x < n; x++) if (keys[x] === key) own++;
@@ -139,10 +165,14 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
   }
   causes.build();
   const n = causes.length;
-  if (out.owners.length !== n) out.owners.length = out.layout.length = out.style.length = n;
+  // After the slots, the changes that weigh their group's part alone (causes.ts `build`): a grid's cells.
+  const m = causes.singleCount;
+  if (out.owners.length !== n + m) out.owners.length = out.layout.length = out.style.length = n + m;
   let layoutSlots = 0;
   // Distinct places: parents of grouped sites, and boxes.
   const parents = new Set<Element>();
+  let lastParent: Element | null = null;
+  forgetGroup();
   for (let i = 0; i < n; i++) {
     const s = causes.slots[i];
     if (!s.layout) continue;
@@ -155,7 +185,7 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
         for (let j = 0; j < sites.n; j++) {
           const key = sites.keys[j] as Element;
           addSite(groups[kind], key, sites.items[j]);
-          parents.add(key);
+          if (key !== lastParent) parents.add((lastParent = key));
         }
         const more = moreOf(s, kind, a === 1);
         if (more > 0) addSite(groups[kind], sites.keys[sites.n - 1] as Element, sites.items[0], more);
@@ -165,6 +195,15 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
       const site = s.boxes.items[j];
       boxUsers.set(site, (boxUsers.get(site) ?? 0) + 1);
     }
+  }
+  for (let j = 0; j < m; j++) {
+    const i = causes.singles[j];
+    const kind = groupedKind(causes.loggedHow(i));
+    if (kind < 0) continue;
+    layoutSlots++;
+    const key = causes.loggedKey(i);
+    addSite(groups[kind], key, causes.loggedSite(i) as Element);
+    if (key !== lastParent) parents.add((lastParent = key));
   }
   const want = probes !== null && layoutSlots >= 2 && parents.size + boxUsers.size >= 2;
   if (probes !== null) {
@@ -222,6 +261,28 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     knownSum += w;
     known++;
   }
+  for (let j = 0; j < m; j++) {
+    const i = causes.singles[j];
+    const how = causes.loggedHow(i);
+    const o = n + j;
+    out.owners[o] = causes.loggedOwner(i);
+    out.style[o] = (how & CHANGE_STYLE) !== 0 ? 1 : 0;
+    const kind = groupedKind(how);
+    if (kind < 0) {
+      out.layout[o] = 0;
+      continue;
+    }
+    // Its part of its group, as a slot of one site gets it (`part`).
+    const g = groupOf(groups[kind], causes.loggedKey(i)) as Group;
+    if (g.ms < 0) {
+      out.layout[o] = -1;
+      continue;
+    }
+    const w = g.ms / g.k;
+    out.layout[o] = w;
+    knownSum += w;
+    known++;
+  }
   boxSample.length = 0;
   // Every place of the frame queued when one is due (before the groups, whose samples it may copy, are let go).
   probes?.settle();
@@ -229,9 +290,10 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     for (const g of map.values()) spare.push(g);
     map.clear();
   }
+  forgetGroup();
   boxUsers.clear();
   if (known > 0 && known === layoutSlots) out.explainedMs = knownSum;
   // Not probed yet: what the probed ones weigh on average, or all alike.
   const fill = known > 0 ? knownSum / known : 1;
-  for (let i = 0; i < n; i++) if (out.layout[i] < 0) out.layout[i] = fill + (-1 - out.layout[i]);
+  for (let i = 0; i < n + m; i++) if (out.layout[i] < 0) out.layout[i] = fill + (-1 - out.layout[i]);
 }

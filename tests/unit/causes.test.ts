@@ -164,6 +164,13 @@ describe('causes: what a change costs the engine', () => {
     expect(diffProps(sink, div, { className: 'a', id: 'q' }, { className: 'a', id: 'q' })).to.equal(0);
     expect(diffProps(sink, div, { title: 'x', id: 'q', className: 'a' }, { hidden: true, id: 'q', className: 'a' })).to.equal(CHANGE_STYLE);
     expect(calls).to.deep.equal(['attr hidden true→null', 'attr hidden true→null', 'attr title null→x', 'attr hidden true→null']);
+    // Removed props are looked for only when the old props hold more keys than the new ones share with them: a prop
+    // named like an inherited method is no shared key, and a key whose old value is undefined counts as absent.
+    calls.length = 0;
+    expect(diffProps(sink, div, { toString: 'x', id: 'q' }, { id: 'q', hidden: true })).to.equal(CHANGE_STYLE);
+    expect(diffProps(sink, div, { id: 'q', title: undefined }, { id: 'q', title: undefined, hidden: true })).to.equal(CHANGE_STYLE);
+    expect(diffProps(sink, div, { id: 'q' }, { id: 'q', title: undefined })).to.equal(0);
+    expect(calls).to.deep.equal(['attr hidden true→null', 'attr hidden true→null']);
   });
 
   it('keeps per component the places its changes dirtied, one per parent for siblings, and how they restyle', () => {

@@ -15,9 +15,9 @@ const SILENT = new Set(['suppressHydrationWarning', 'suppressContentEditableWarn
 /** React's prop names whose attribute is named otherwise. */
 const ATTRIBUTE: Record<string, string> = { className: 'class', htmlFor: 'for', tabIndex: 'tabindex', readOnly: 'readonly' };
 const MAX_KEYS = 256;
-/** The keys of the props last compared, in order (reused: no allocation a commit). */
-const KEYS: string[] = [];
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** What a plain object inherits, by name (read for a prop named like one of its methods). */
+const INHERITED = Object.prototype as unknown as Props;
 
 const isText = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint';
 /** Whether an element with this `children` prop has no child elements (text, or nothing). */
@@ -41,41 +41,51 @@ export function diffProps(sink: ComponentSink, el: Element, next: unknown, prev:
   const a = next as Props, b = prev as Props;
   let how = 0;
   let kind = 0;
-  let classBefore: string | null = null, classAfter: string | null = null;
-  let n = 0;
-  const keys = KEYS;
+  let classChanged = false;
+  let leaf = true;
+  // `a`'s keys that `b` holds too: when `b` has no more keys than that, none was removed (no look-up per key).
+  let n = 0, held = 0;
   for (const k in a) {
-    if (n >= MAX_KEYS) break;
-    keys[n++] = k;
+    if (++n > MAX_KEYS) break;
     const v = a[k], w = b[k];
+    // Not a method `b` inherits (a prop named `toString`): for-in would not count it among `b`'s keys.
+    if (w !== undefined && w !== INHERITED[k] && k !== '__proto__') held++;
+    if (k === 'children') leaf = isLeaf(v);
     if (v === w) continue;
-    if (k === 'className') {
-      classBefore = typeof w === 'string' ? w : str(w);
-      classAfter = typeof v === 'string' ? v : str(v);
-    } else if (k === 'children') {
-      // Element children are fibers of their own; only a text child is this element's own write.
-      // (Different values of one type differ as text too: no string made for a grid cell's number.)
-      if ((isText(v) || isText(w)) && (typeof v === typeof w || String(v) !== String(w))) how |= CHANGE_TEXT;
+    if (k === 'className') classChanged = true;
+    else if (k === 'children') {
+      // Element children are fibers of their own; only a text child is this element's own write. Different values of
+      // one primitive type differ as text too: no string made for a grid cell's number.
+      const t = typeof v;
+      if (t === typeof w ? t === 'string' || t === 'number' || t === 'bigint' : (isText(v) || isText(w)) && String(v) !== String(w)) {
+        how |= CHANGE_TEXT;
+      }
     } else kind |= prop(sink, el, k, v, w);
   }
-  const na = n;
-  n = 0;
+  let nb = 0;
   for (const k in b) {
-    const i = n++;
-    if (i >= MAX_KEYS) break;
-    // Props of one element site list their keys in one order: the key in `a`'s place is the same string, no look-up.
-    if ((i < na && keys[i] === k) || k in a || b[k] === undefined) continue;
-    if (k === 'className') classBefore = str(b[k]);
-    else if (k === 'children') how |= isText(b[k]) ? CHANGE_TEXT : 0;
-    else kind |= prop(sink, el, k, undefined, b[k]);
+    if (++nb > MAX_KEYS) break;
+    // Only counted: a key's name is a string whatever it is, and what `b` holds is read below when it may be gone.
+    void k;
   }
-  if (classBefore === classAfter && kind === 0) return how;
-  const leaf = isLeaf(a.children);
-  if (classBefore !== classAfter) {
+  if (nb > held) {
+    nb = 0;
+    for (const k in b) {
+      if (++nb > MAX_KEYS) break;
+      if (k in a || b[k] === undefined) continue;
+      if (k === 'className') classChanged = true;
+      else if (k === 'children') how |= isText(b[k]) ? CHANGE_TEXT : 0;
+      else kind |= prop(sink, el, k, undefined, b[k]);
+    }
+  }
+  if (!classChanged && kind === 0) return how;
+  if (classChanged) {
+    // The class list as React writes it (a value of another type too: `str`), read only when it differs.
+    const before = typeof b.className === 'string' ? b.className : str(b.className);
+    const after = typeof a.className === 'string' ? a.className : str(a.className);
     // A leaf whose text changed too is a cause already: its class only restyles it (no subtree to restyle, and what
     // it may move is moved by the text). No look-up for the busy grid's cells.
-    if ((how & CHANGE_TEXT) !== 0 && leaf) kind |= KIND_STYLE;
-    else kind |= sink.attributeKind('class', classBefore, classAfter);
+    if (before !== after) kind |= (how & CHANGE_TEXT) !== 0 && leaf ? KIND_STYLE : sink.attributeKind('class', before, after);
   }
   return how | howOf(kind, leaf);
 }

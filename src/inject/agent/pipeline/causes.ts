@@ -67,6 +67,9 @@ export class Sites {
   }
 }
 
+/** `Causes.alike` as the log grows: yes so far, no, or to be read from the DOM (a parent not given). */
+const ALIKE_YES = 0, ALIKE_NOT = 1, ALIKE_UNKNOWN = 2;
+
 /** The layout kinds a site is grouped by (weigh.ts): a change of at most one of them, and nothing else that weighs apart. */
 const GROUPED = CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE;
 
@@ -179,15 +182,32 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.logOwners[i] = owner;
     this.logSites[i] = site;
     this.logHows[i] = how;
-    this.logKeys[i] = key ?? null;
+    const k = key ?? null;
+    this.logKeys[i] = k;
     if ((how & CHANGE_FOREIGN) === 0) owner.marks |= this.mark;
+    // `alike`, kept as the log grows while every parent is given (a commit's changes): no pass over the log for it.
+    if (this.alikeSoFar !== ALIKE_NOT) {
+      if ((how & (CHANGE_BOX | CHANGE_ADDED | CHANGE_STYLE_TREE)) !== 0) this.alikeSoFar = ALIKE_NOT;
+      else if ((how & (CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE)) !== 0) {
+        if (site === null) this.alikeSoFar = ALIKE_NOT;
+        else if (k === null) this.alikeSoFar = ALIKE_UNKNOWN;
+        else if (this.alikeKey === null) this.alikeKey = k;
+        else if (k !== this.alikeKey) this.alikeSoFar = ALIKE_NOT;
+      }
+    }
   }
+
+  /** What `add` knows of `alike` (ALIKE_*), and the one parent so far. */
+  private alikeSoFar = ALIKE_YES;
+  private alikeKey: Element | null = null;
 
   /**
    * Whether the frame's changes that can cost layout all sit under one parent, and none moves a box, inserts or
    * restyles a subtree: then each weighs alike and `logged` hands them over as they are.
    */
   alike(): boolean {
+    if (this.alikeSoFar !== ALIKE_UNKNOWN) return this.alikeSoFar === ALIKE_YES;
+    // A change whose parent was not given (other code's, the MutationObserver saw it): read from the DOM.
     let key: Element | null = null;
     for (let i = 0; i < this.n; i++) {
       const how = this.logHows[i];
@@ -325,6 +345,8 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.count = 0;
     this.singleCount = 0;
     this.built = false;
+    this.alikeSoFar = ALIKE_YES;
+    this.alikeKey = null;
   }
 
   /** Lets go of every entry and slot and the elements they held (the agent stops). */

@@ -6,7 +6,10 @@
  * `--no-build --doc`, one after the other (never in parallel: they measure
  * the same two cores).
  *
- *   npx tsx bench/run-all.ts [--only overhead,memory] [--no-build]
+ *   npx tsx bench/run-all.ts [--only overhead,memory] [--no-build] [--base <dist of another build>]
+ *
+ * `--base` goes to the benches that judge this build against another (overhead.ts and own-js.ts: issue 61's cost of
+ * truth against b7bf2fc's build).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +18,10 @@ import { EXIT_SKIPPED, parseArgs, prepareBuild, ROOT } from './lib/env';
 import { writeStatusTable } from './lib/status';
 
 /** Cheapest first. canvas-flush.ts is the overlay engineer's (its own section); skipped when absent. */
-const BENCHES = ['inject-size', 'always-on', 'channel-floor', 'boot-bytes', 'canvas-flush', 'accuracy', 'attribution', 'containment', 'sources', 'firefox-timing', 'commit-hook', 'commit-proportional', 'memory', 'heap-breakdown', 'heap-after-disable', 'vitals-cost', 'overhead', 'own-js', 'idle', 'panel-open'];
+const BENCHES = ['inject-size', 'always-on', 'channel-floor', 'boot-bytes', 'canvas-flush', 'accuracy', 'attribution', 'containment', 'sources', 'firefox-timing', 'commit-hook', 'commit-proportional', 'change-sources', 'memory', 'heap-breakdown', 'heap-after-disable', 'vitals-cost', 'overhead', 'own-js', 'idle', 'panel-open'];
+
+/** The benches that take `--base`. */
+const BASED = ['overhead', 'own-js'];
 
 const args = parseArgs();
 const only = args.get('only')?.split(',');
@@ -30,6 +36,8 @@ for (const name of BENCHES) {
   const file = path.join(ROOT, 'bench', `${name}.ts`);
   if (!fs.existsSync(file)) continue;
   const extra = ['--no-build', '--doc'];
+  const base = args.get('base');
+  if (base && BASED.includes(name)) extra.push('--base', path.resolve(base));
   console.log(`\n=== bench/${name}.ts ${extra.join(' ')}`);
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
   const r = spawnSync(npx, ['tsx', file, ...extra], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, LAYOUT_COST_BENCH_ALL: '1' } });

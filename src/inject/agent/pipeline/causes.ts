@@ -150,11 +150,11 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   readonly css: CssIndex;
 
   /**
-   * `mark` and `slotted`: two bits of the owners' marks the owner's table leaves to this one (`committed`; and, while
-   * `build` runs, "has a slot").
+   * `mark` and `logged`: two bits of the owners' marks the owner's table leaves to this one, both set from an
+   * owner's first change in the frame to the frame's end (`committed`, for the framework's changes; and "changed").
    */
   constructor(sheets: () => Iterable<CSSStyleSheet>, now: () => number, private readonly mark: number,
-    private readonly slotted: number) {
+    private readonly logged: number) {
     this.css = new CssIndex(sheets, now);
   }
 
@@ -184,7 +184,10 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.logHows[i] = how;
     const k = key ?? null;
     this.logKeys[i] = k;
-    if ((how & CHANGE_FOREIGN) === 0) owner.marks |= this.mark;
+    // The owner's second change this frame makes it a repeat (`build`): known here, where its record is at hand.
+    const marks = owner.marks;
+    if ((marks & this.logged) !== 0) (this.repeats ??= new Set()).add(owner);
+    owner.marks = marks | this.logged | ((how & CHANGE_FOREIGN) === 0 ? this.mark : 0);
     // `alike`, kept as the log grows while every parent is given (a commit's changes): no pass over the log for it.
     if (this.alikeSoFar !== ALIKE_NOT) {
       if ((how & (CHANGE_BOX | CHANGE_ADDED | CHANGE_STYLE_TREE)) !== 0) this.alikeSoFar = ALIKE_NOT;
@@ -196,6 +199,9 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       }
     }
   }
+
+  /** Owners that changed more than once this frame (null: none). */
+  private repeats: Set<E> | null = null;
 
   /** What `add` knows of `alike` (ALIKE_*), and the one parent so far. */
   private alikeSoFar = ALIKE_YES;
@@ -235,21 +241,13 @@ export class Causes<E extends CauseOwner = CauseOwner> {
    * Groups the log once a frame (issue 61). A component's one change of one grouped kind (a text, children, or a leaf's
    * size: a busy grid's cell, thousands a frame) needs no slot: it is listed as it is (`single`), and weighs its part
    * of its group (weigh.ts). The rest go into slots, one per component: several changes of one component, a box, an
-   * insertion, a restyled subtree, a change of several kinds. Who changed more than once is found with the table's
-   * second bit in the owners' marks: no map operation per change.
+   * insertion, a restyled subtree, a change of several kinds. Who changed more than once `add` found with the table's
+   * second bit in the owners' marks: no map operation and no pass over the owners for it.
    */
   build(): void {
     if (this.built) return;
     this.built = true;
-    const seen = this.slotted;
-    let repeats: Set<E> | null = null;
-    for (let i = 0; i < this.n; i++) {
-      const owner = this.logOwners[i];
-      if ((owner.marks & seen) !== 0) (repeats ??= new Set()).add(owner);
-      else owner.marks |= seen;
-    }
-    const keep = ~seen;
-    for (let i = 0; i < this.n; i++) this.logOwners[i].marks &= keep;
+    const repeats = this.repeats;
     let byOwner: Map<E, Slot<E>> | null = null;
     let singles = 0;
     for (let i = 0; i < this.n; i++) {
@@ -332,7 +330,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
    * not use is let go, with the elements it holds: a mount of 4 000 rows leaves no 4 000 log entries.
    */
   clear(): void {
-    const mark = ~this.mark;
+    const mark = ~(this.mark | this.logged);
     for (let i = 0; i < this.n; i++) this.logOwners[i].marks &= mark;
     this.recent = Math.max(this.n, this.recent - (this.recent >> 4));
     if (this.logOwners.length > KEPT_SLOTS && this.logOwners.length > 2 * this.recent) {
@@ -347,6 +345,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.built = false;
     this.alikeSoFar = ALIKE_YES;
     this.alikeKey = null;
+    this.repeats = null;
   }
 
   /** Lets go of every entry and slot and the elements they held (the agent stops). */

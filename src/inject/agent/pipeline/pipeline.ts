@@ -25,7 +25,7 @@ import { Interner, KeyBatch } from './interner';
 import { MutationTracker, WRITER_RECORDS } from './mutations';
 import { boundaryOf } from '../experiment/experiment';
 import { DirtiedTracker } from './dirtied';
-import { CAUSED, GONE, Registry, SLOTTED, type Entry } from './registry';
+import { CAUSED, GONE, Registry, LOGGED, type Entry } from './registry';
 import { ForcedReflowTimer, type ForcedSource } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
 import { flushWait } from './flush-cadence';
@@ -110,6 +110,9 @@ export class Pipeline {
   private rafBrokenReported = false;
   /** Records handed over since the agent started (`stats()`). */
   private recordsPosted = 0;
+  /** Frames whose causes were split alike, and weighed (`stats()`). */
+  private framesAlike = 0;
+  private framesSplit = 0;
   /** Records batches posted (the content script sees a gap as a loss and asks for a resync). */
   private seq = 0;
   private readonly onTopLayer = (): void => {
@@ -151,7 +154,7 @@ export class Pipeline {
     const perf = win.performance;
     this.now = perf.now.bind(perf);
     this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter,
-      new Causes<Entry>(() => styleSheets(win, link.shadow), this.now, CAUSED, SLOTTED));
+      new Causes<Entry>(() => styleSheets(win, link.shadow), this.now, CAUSED, LOGGED));
     this.registry.onChange = this.markDirty;
     this.registry.onRingHigh = () => this.postRecords();
     this.geometry = new Geometry(win, this.ring, this.registry, this.now);
@@ -411,6 +414,10 @@ export class Pipeline {
       const w = this.weights;
       // A place the split needs and has never measured is measured now, up to what the frame's own layout took.
       this.probes.firstMay(Math.max(FIRST_PROBE_MS, t2 - t1));
+      if (causes.changes > 0) {
+        if (causes.alike()) this.framesAlike++;
+        else this.framesSplit++;
+      }
       weigh(causes, this.probes.usable ? this.probes : null, w);
       this.probes.firstDone();
       this.noteAlone(w, t2 - t1 + forcedMs);
@@ -683,6 +690,9 @@ export class Pipeline {
       recordsPosted: this.recordsPosted,
       /** Batches handed over so far (flush-cadence.ts decides how often). */
       batchesPosted: this.seq,
+      /** Frames with causes: split alike straight from the log (one parent, nothing weighing apart), or weighed. */
+      framesAlike: this.framesAlike,
+      framesSplit: this.framesSplit,
       ...this.geometry.stats(),
       hostsTracked: this.link.shadow.hosts.length,
       pendingRecounts: this.registry.pendingRecounts,

@@ -34,10 +34,10 @@ const NO_IDS: number[] = [];
 
 const RECOUNT = 1;
 const STATS = 2;
-/** Left to the frame's cause table (causes.ts): set while it holds a slot for the entry. */
+/** Left to the frame's cause table (causes.ts): the framework's commit changed the entry's DOM this frame (`committed`). */
 export const CAUSED = 4;
-/** Also the cause table's (causes.ts): set while its `build` groups the frame's changes and has given the entry a slot. */
-export const SLOTTED = 16;
+/** Also the cause table's (causes.ts): set from the entry's first change in a frame to the frame's end. */
+export const LOGGED = 16;
 /** Its rendered count was read from the DOM in this flush: a later difference from below is already in it. */
 const COUNTED = 8;
 /** Its top hosts came through a portal at the last recount (a bit, not a field: 4 B per component, docs/PERFORMANCE.md). */
@@ -69,8 +69,8 @@ const KEYED = 1024;
 const COMMIT_SHIFT = 11;
 const COMMIT_ONE = 1 << COMMIT_SHIFT;
 const MAX_MARKED_COMMITS = 2 ** (30 - COMMIT_SHIFT) - 1;
-/** Every bit the registry keeps in `Entry.marks` (CAUSED and SLOTTED included, which causes.ts sets and clears). */
-export const REGISTRY_MARKS = RECOUNT | STATS | CAUSED | SLOTTED | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
+/** Every bit the registry keeps in `Entry.marks` (CAUSED and LOGGED included, which causes.ts sets and clears). */
+export const REGISTRY_MARKS = RECOUNT | STATS | CAUSED | LOGGED | COUNTED | PORTAL_TOP | COUNTS | GONE | HELD | QUEUED | KEYED;
 /** Unmounted entries `held` may keep before it is compacted (and then only while they are most of it). */
 const MAX_HELD_GONE = 1024;
 /** Above this many pending recounts in one flush, do the rest next flush. */

@@ -219,6 +219,20 @@ describe('causes: what a change costs the engine', () => {
     expect(causes.slots[0].layout).to.equal(true);
     expect(causes.slots[0].bits).to.equal(CHANGE_TEXT | CHANGE_STYLE);
     expect(causes.singleCount).to.equal(0);
+    causes.clear();
+    // Two commits before one frame: the same place changed twice is one change, still a single; the second kind it
+    // brings merges into the first.
+    const cell = E(el(null, 5)), other = E(el(null, 5));
+    causes.add(a, cell, CHANGE_TEXT);
+    causes.add(b, other, CHANGE_TEXT);
+    causes.add(a, cell, CHANGE_TEXT | CHANGE_STYLE);
+    causes.add(b, E(el(null, 5)), CHANGE_TEXT);
+    causes.build();
+    expect(causes.singleCount).to.equal(1);
+    expect(causes.loggedOwner(causes.singles[0])).to.equal(a);
+    expect(causes.loggedHow(causes.singles[0])).to.equal(CHANGE_TEXT | CHANGE_STYLE);
+    expect(causes.slots.slice(0, causes.length).map((s) => s.owner)).to.deep.equal([b]);
+    expect(causes.slots[0].texts.n).to.equal(2);
     // Changes of several components under one parent, none moving a box: alike, straight from the log.
     causes.clear();
     for (const c of cells) causes.add({ id: 9, marks: 0 }, E(c), CHANGE_TEXT | CHANGE_STYLE, E(grid));

@@ -67,6 +67,9 @@ export class Sites {
   }
 }
 
+/** A change `build` merged into its owner's first change at the same place (never a CHANGE_* combination). */
+const MERGED = -1;
+
 /** `Causes.alike` as the log grows: yes so far, no, or to be read from the DOM (a parent not given). */
 const ALIKE_YES = 0, ALIKE_NOT = 1, ALIKE_UNKNOWN = 2;
 
@@ -248,12 +251,15 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     if (this.built) return;
     this.built = true;
     const repeats = this.repeats;
+    // Owners whose changes cannot merge into one single (a slot each), when some owner changed more than once.
+    const slotted = repeats === null ? null : this.mergeRepeats(repeats);
     let byOwner: Map<E, Slot<E>> | null = null;
     let singles = 0;
     for (let i = 0; i < this.n; i++) {
-      const owner = this.logOwners[i];
       const how = this.logHows[i];
-      if ((repeats === null || !repeats.has(owner)) && isSingle(how) && this.logSites[i] !== null) {
+      if (how === MERGED) continue;
+      const owner = this.logOwners[i];
+      if ((slotted === null || !slotted.has(owner)) && isSingle(how) && this.logSites[i] !== null) {
         this.singles[singles++] = i;
         continue;
       }
@@ -268,6 +274,32 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       this.into(s, this.logSites[i], how, this.logKeys[i]);
     }
     this.singleCount = singles;
+  }
+
+  /**
+   * A component that changed the same place more than once in a frame (two commits before one frame: a busy grid's
+   * cells at every tick of a page slower than its ticks) changed it once for the engine: its later changes there are
+   * merged into its first (MERGED), and it stays a single while the merged change is of one grouped kind. Returns the
+   * owners left for slots (changes in several places, or of several kinds).
+   */
+  private mergeRepeats(repeats: Set<E>): Set<E> {
+    const first = new Map<E, number>();
+    const slotted = new Set<E>();
+    for (let i = 0; i < this.n; i++) {
+      const owner = this.logOwners[i];
+      if (!repeats.has(owner) || slotted.has(owner)) continue;
+      const f = first.get(owner);
+      if (f === undefined) {
+        first.set(owner, i);
+        continue;
+      }
+      const how = this.logHows[f] | this.logHows[i];
+      if (this.logSites[i] !== null && this.logSites[i] === this.logSites[f] && isSingle(how)) {
+        this.logHows[f] = how;
+        this.logHows[i] = MERGED;
+      } else slotted.add(owner);
+    }
+    return slotted;
   }
 
   /** Log entries `build` left out of the slots (their indexes, the first `singleCount`): read with `logged…`. */

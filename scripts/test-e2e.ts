@@ -47,9 +47,14 @@ const JOBS = 3;
 
 const MOCHA = path.join(ROOT, 'node_modules', '.bin', 'mocha');
 const TIMEOUT = ['--timeout', '120000'];
+/** Each file's wall time, written by the root hook plugin (tests/e2e/file-times.ts); the slowest are printed at the end. */
+const TIMES = path.join(ROOT, 'out', 'e2e-times.jsonl');
+const HOOKS = ['--require', path.join('tests', 'e2e', 'file-times.ts')];
+/** Files named in the summary. */
+const SLOWEST = 10;
 
 function mocha(args: string[]): number {
-  const r = spawnSync(MOCHA, [...TIMEOUT, ...args], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(MOCHA, [...TIMEOUT, ...HOOKS, ...args], { cwd: ROOT, stdio: 'inherit' });
   if (r.error) throw r.error;
   return r.status ?? 1;
 }
@@ -60,6 +65,7 @@ function main(): void {
     process.exitCode = mocha(given);
     return;
   }
+  fs.rmSync(TIMES, { force: true });
   const dir = path.join(ROOT, 'tests', 'e2e');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
   const unknown = [...SERIAL, ...LONGEST_FIRST, ...LAST].filter((f) => !files.includes(f));
@@ -79,7 +85,23 @@ function main(): void {
   const end = Date.now();
   console.log(`e2e: parallel lane ${((mid - started) / 1000).toFixed(0)} s (${a === 0 ? 'passed' : 'FAILED'}), ` +
     `serial lane ${((end - mid) / 1000).toFixed(0)} s (${b === 0 ? 'passed' : 'FAILED'})`);
+  printSlowest(serial);
   process.exitCode = a !== 0 || b !== 0 ? 1 : 0;
+}
+
+/** The slowest files of the run, with their lane (wall time: a parallel file shared the machine with two others). */
+function printSlowest(serial: string[]): void {
+  let rows: { file: string; ms: number }[] = [];
+  try {
+    rows = fs.readFileSync(TIMES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { file: string; ms: number });
+  } catch {
+    return;
+  }
+  rows.sort((x, y) => y.ms - x.ms);
+  console.log(`e2e: the ${Math.min(SLOWEST, rows.length)} slowest files (wall time; the parallel lane's run three at a time)`);
+  for (const r of rows.slice(0, SLOWEST)) {
+    console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}${serial.includes(r.file) ? '  (serial lane)' : ''}`);
+  }
 }
 
 main();

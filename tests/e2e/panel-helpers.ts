@@ -49,7 +49,7 @@ export function num(text: string): number {
   return t === '–' ? NaN : t === '<0.01' ? 0 : Number(t);
 }
 
-export async function waitForRows(panel: Frame, pred: (rows: DomRow[]) => boolean, what: string, timeout = 10_000): Promise<DomRow[]> {
+export async function waitForRows(panel: Frame, pred: (rows: DomRow[]) => boolean, what: string, timeout = 30_000): Promise<DomRow[]> {
   return waitFor(async () => {
     const rows = await domRows(panel);
     return pred(rows) ? rows : null;

@@ -1,8 +1,9 @@
 /**
- * A mocha root hook plugin (`--require` in scripts/test-e2e.ts): each e2e file's wall time, from before its first
- * hook to after its last, appended to out/e2e-times.jsonl, so that the suite can print its slowest files at the end
- * (issue 62: know where the five minutes go). In parallel mode each worker runs one file at a time under a root suite
- * of its own: the file is its first suite's.
+ * A mocha root hook plugin (`--require` in scripts/test-e2e.ts): each e2e file's wall time appended to
+ * out/e2e-times.jsonl, so that the suite can print its slowest files at the end (issue 62: know where the five minutes
+ * go). In the parallel lane each worker runs one file at a time under a root suite of its own; in the serial lane one
+ * root suite holds every file, and a file runs from the end of the last test of the one before it (whose `after`
+ * hooks, a browser's close, are counted with the next) to the end of its own last test.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,22 +12,38 @@ import { ROOT } from '../../scripts/chrome';
 
 export const TIMES_FILE = path.join(ROOT, 'out', 'e2e-times.jsonl');
 
-let started = 0;
+let file: string | null = null;
+let start = 0;
+let lastEnd = 0;
+
+function record(f: string, ms: number): void {
+  try {
+    fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
+    fs.appendFileSync(TIMES_FILE, `${JSON.stringify({ file: path.relative(ROOT, f), ms })}\n`);
+  } catch {
+    // The timing is a report, never a failure.
+  }
+}
 
 export const mochaHooks = {
-  beforeAll(this: Context): void {
-    started = Date.now();
+  beforeAll(): void {
+    start = lastEnd = Date.now();
+    file = null;
   },
-  afterAll(this: Context): void {
-    const root = this.test?.parent;
-    const file = root?.suites.find((s) => s.file)?.file ?? root?.file;
-    if (!file) return;
-    const line = JSON.stringify({ file: path.relative(ROOT, file), ms: Date.now() - started });
-    try {
-      fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
-      fs.appendFileSync(TIMES_FILE, `${line}\n`);
-    } catch {
-      // The timing is a report, never a failure.
+  beforeEach(this: Context): void {
+    const f = this.currentTest?.file ?? null;
+    if (f === null || f === file) return;
+    if (file !== null) {
+      record(file, lastEnd - start);
+      start = lastEnd;
     }
+    file = f;
+  },
+  afterEach(): void {
+    lastEnd = Date.now();
+  },
+  afterAll(): void {
+    if (file !== null) record(file, Date.now() - start);
+    file = null;
   },
 };

@@ -38,6 +38,8 @@ fs.rmSync(shots, { recursive: true, force: true });
 run(npx, ['tsx', 'scripts/start.ts', '--headless', '--skip-build', `--out=${shots}`]);
 copy(path.join(shots, 'screenshot.png'), 'overlay.png');
 for (const f of ['panel-light.png', 'panel-dark.png']) fs.rmSync(path.join(OUT, f), { force: true });
+// The pictures are for people: the test lets the sparklines fill before it shoots (in `npm test` it does not wait).
+process.env.LC_PICTURES = '1';
 run(npx, ['tsx', 'scripts/test-e2e.ts', 'tests/e2e/panel-theme.test.ts']);
 copy(path.join(OUT, 'panel-light.png'), 'panel-light.png');
 copy(path.join(OUT, 'panel-dark.png'), 'panel-dark.png');

@@ -74,7 +74,8 @@ describe('DevTools panel theme (e2e)', function () {
     }, { what: 'a row pinned', timeout: 40_000 });
     await waitFor(() => panel.$eval('.pinned-detail', (n) => !(n as HTMLElement).hidden), { what: 'detail shown' });
     await waitFor(async () => (await domRows(panel)).length > 10 && Date.now() > 0, { what: 'settled' });
-    await new Promise((r) => setTimeout(r, 2500)); // let the 6 s sparkline fill a little for the picture
+    // For `npm run screenshots` (LC_PICTURES): let the 6 s sparkline fill a little for the picture.
+    if (process.env.LC_PICTURES) await new Promise((r) => setTimeout(r, 2500));
     await shoot(panel, 'panel-light.png');
   });
 
@@ -88,7 +89,7 @@ describe('DevTools panel theme (e2e)', function () {
     expect(await panel.evaluate(() => getComputedStyle(document.body).backgroundColor)).to.equal('rgb(32, 33, 36)');
     await waitFor(() => panel.$eval('.pinned-detail', (n) => !(n as HTMLElement).hidden), { what: 'pinned detail again' });
     await waitForRows(panel, (r) => r.length > 10, 'rows');
-    await new Promise((r) => setTimeout(r, 1500));
+    if (process.env.LC_PICTURES) await new Promise((r) => setTimeout(r, 1500));
     await shoot(panel, 'panel-dark.png');
     await setDevToolsTheme(devtools, 'default');
   });

@@ -439,7 +439,10 @@ describe('layout timing (e2e)', function () {
       const r0 = (await internals()).records;
       const n0 = await page.evaluate(() => (window as any).__selfTimes.length as number);
       const t0 = Date.now();
+      // At least 1.5 s and 5 frames with a read, however slow the machine.
       await new Promise((r) => setTimeout(r, 1500));
+      await waitFor(async () => (await page.evaluate(() => (window as any).__selfTimes.length as number)) - n0 >= 5,
+        { timeout: 30_000, what: 'five frames with a read' });
       const after = await internals();
       const reads = await page.evaluate(() => (window as any).__selfTimes.length as number) - n0;
       const ms = Date.now() - t0;

@@ -16,7 +16,7 @@
  * MAX_CACHED_SCRIPTS script texts and MAX_CACHED_MAPS parsed maps are kept (least recently used go), and the whole
  * cache is dropped after IDLE_DROP_MS without a request.
  */
-import { FlattenMap, originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
+import { decodedMappings, FlattenMap, originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
 import type { DebugHint, LocatedType, LocateRequest } from '../protocol/sources';
 
 export const MAX_SCRIPT_BYTES = 20 * 1024 * 1024;
@@ -383,7 +383,11 @@ export class SourceLocator {
         result.state = 'map-error';
         result.why = map;
       } else {
-        const pos = originalPositionFor(map, { line: gen.line, column: gen.column });
+        const exact = originalPositionFor(map, { line: gen.line, column: gen.column });
+        // Code a compiler wrote around the author's (a Vue SFC's `setup(e){`, its render function: issue 63) has no
+        // mapping of its own: the first mapped code inside the function's text is the author's.
+        const inside = exact.source !== null ? null : firstMapped(map, gen, lineColumn(st.lines, at + fnText.length));
+        const pos = inside === null ? exact : originalPositionFor(map, inside);
         const nameAt = nameOffset(scriptText, at, fnText);
         const named = nameAt >= 0 ? originalPositionFor(map, lineColumn(st.lines, nameAt)) : null;
         const orig = pos.source !== null ? pos : named && named.source !== null ? named : null;
@@ -440,4 +444,31 @@ export class SourceLocator {
     // In Node (unit tests, the CLI) the drop must not keep the process alive for IDLE_DROP_MS.
     (this.idleTimer as { unref?: () => void }).unref?.();
   }
+}
+
+/**
+ * The generated position of the first segment with an original position from `from` up to `to` (lines 1-based,
+ * columns 0-based), or null: where a function's own code begins when its first characters were written by a compiler.
+ */
+function firstMapped(map: TraceMap, from: { line: number; column: number }, to: { line: number; column: number }): { line: number; column: number } | null {
+  const lines = decodedMappings(map);
+  for (let line = from.line; line <= to.line && line <= lines.length; line++) {
+    const segs = lines[line - 1];
+    let lo = 0;
+    if (line === from.line) {
+      // The first segment at or after the start column (they are sorted by column).
+      let hi = segs.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (segs[mid][0] < from.column) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    for (let i = lo; i < segs.length; i++) {
+      const seg = segs[i];
+      if (line === to.line && seg[0] >= to.column) return null;
+      if (seg.length >= 4) return { line, column: seg[0] };
+    }
+  }
+  return null;
 }

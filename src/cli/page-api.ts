@@ -54,8 +54,8 @@ export async function snapshot(page: Page): Promise<Snapshot> {
 }
 
 /**
- * Waits until the overlay measures React components (the agent is injected on enable; the first components arrive
- * a few frames later). Throws RunError when the page has no React by `timeoutMs`.
+ * Waits until the overlay measures components (the agent is injected on enable; the first components arrive a few
+ * frames later). Throws RunError when the page has neither React nor Vue by `timeoutMs`.
  */
 export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise<Snapshot> {
   const end = Date.now() + timeoutMs;
@@ -67,8 +67,11 @@ export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise
     await new Promise((r) => setTimeout(r, 250));
   }
   const st = await state(page).catch(() => null);
-  if (st && st.react.renderers === 0) throw new RunError(`no React on ${page.url()} (waited ${Math.round(timeoutMs / 1000)} s for a React renderer)`);
-  throw new RunError(`React is on ${page.url()}, but no component was measured within ${Math.round(timeoutMs / 1000)} s`);
+  if (st && st.react.renderers === 0 && st.vue?.found !== true) {
+    throw new RunError(`no React or Vue on ${page.url()} (waited ${Math.round(timeoutMs / 1000)} s for a React renderer or a Vue app)`);
+  }
+  const which = st && st.react.renderers === 0 ? 'Vue' : 'React';
+  throw new RunError(`${which} is on ${page.url()}, but no component was measured within ${Math.round(timeoutMs / 1000)} s`);
 }
 
 export async function startRecording(page: Page, opts: { maxRows?: number } = {}): Promise<void> {

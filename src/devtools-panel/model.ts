@@ -122,12 +122,17 @@ export class PanelModel {
     }
   }
 
-  /** Frames other than the shown one that run React. */
+  /** Frames other than the shown one that run React or Vue. */
   otherReactFrames(): number {
     let n = 0;
-    for (const [id, s] of this.frames) if (id !== this.frameId && s.renderers > 0) n++;
+    for (const [id, s] of this.frames) if (id !== this.frameId && hasFramework(s)) n++;
     return n;
   }
+}
+
+/** Whether the frame runs a framework Layout Cost measures (React, or Vue: issue 63). */
+export function hasFramework(s: Status): boolean {
+  return s.renderers > 0 || s.vue !== undefined;
 }
 
 export const TOP_FRAME_ID = 0;
@@ -139,17 +144,17 @@ export const TOP_FRAME_ID = 0;
 export function chooseFrame(frames: ReadonlyMap<number, Status>, current: number | null, userChosen: boolean): number | null {
   if (current !== null && userChosen && frames.has(current)) return current;
   const top = frames.get(TOP_FRAME_ID);
-  if (top && top.renderers > 0) return TOP_FRAME_ID;
+  if (top && hasFramework(top)) return TOP_FRAME_ID;
   const ids = [...frames.keys()].sort((a, b) => a - b);
-  for (const id of ids) if ((frames.get(id) as Status).renderers > 0) return id;
+  for (const id of ids) if (hasFramework(frames.get(id) as Status)) return id;
   if (current !== null && frames.has(current)) return current;
   return frames.has(TOP_FRAME_ID) ? TOP_FRAME_ID : ids[0] ?? null;
 }
 
-/** Frames listed in the picker: the top frame and every frame that runs React. */
+/** Frames listed in the picker: the top frame and every frame that runs React or Vue. */
 export function pickerFrames(frames: ReadonlyMap<number, Status>): number[] {
   return [...frames.entries()]
-    .filter(([id, s]) => id === TOP_FRAME_ID || s.renderers > 0)
+    .filter(([id, s]) => id === TOP_FRAME_ID || hasFramework(s))
     .map(([id]) => id)
     .sort((a, b) => a - b);
 }
@@ -163,6 +168,7 @@ export function frameLabel(id: number, s: Status): string {
   } catch {
     // about:blank, srcdoc and the like: show the raw (capped) string.
   }
-  const react = s.renderers > 0 ? `${s.roots} root${s.roots === 1 ? '' : 's'}` : 'no React';
+  const react = s.renderers > 0 ? `${s.roots} root${s.roots === 1 ? '' : 's'}`
+    : s.vue !== undefined ? (s.vue.apps > 0 ? `Vue, ${s.vue.apps} app${s.vue.apps === 1 ? '' : 's'}` : 'Vue') : 'no React';
   return capText(`${id === TOP_FRAME_ID ? 'top' : `frame ${id}`} — ${where} (${react})`, 80);
 }

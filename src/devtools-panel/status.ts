@@ -40,14 +40,13 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
     if (!ctx.siteOff) out.push({ id: 'waiting', level: 'info', text: 'Waiting for the page… (reload it if the extension was just installed)' });
     return out;
   }
-  if (s.renderers === 0) {
-    const elsewhere = ctx.otherReactFrames > 0 ? ` — React runs in ${plural(ctx.otherReactFrames, 'other frame')}: pick one above` : '';
-    out.push({ id: 'no-react', level: 'info', text: `No React on this page${elsewhere}` });
+  if (s.renderers === 0 && s.vue === undefined) {
+    const elsewhere = ctx.otherReactFrames > 0 ? ` — React or Vue runs in ${plural(ctx.otherReactFrames, 'other frame')}: pick one above` : '';
+    out.push({ id: 'no-react', level: 'info', text: `No React or Vue on this page${elsewhere}` });
   } else if (s.mode === 'off') {
-    out.push({
-      id: 'react-off', level: 'info',
-      text: `React found (${plural(s.roots, 'root')}), overlay off — press ${ctx.shortcut} or Enable`,
-    });
+    const found = [s.renderers > 0 ? `React found (${plural(s.roots, 'root')})` : null, s.vue !== undefined ? 'Vue found' : null]
+      .filter(Boolean).join(' and ');
+    out.push({ id: 'react-off', level: 'info', text: `${found}, overlay off — press ${ctx.shortcut} or Enable` });
   } else if (!s.agent) {
     out.push({ id: 'agent-loading', level: 'info', text: 'Starting measurement…' });
   }
@@ -74,7 +73,7 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
   }
   if (s.capped) out.push({ id: 'capped', level: 'info', text: `Drawing capped at ${plural(s.drawn, 'meter')} (large tree)` });
   if (s.mode !== 'off' && s.self) out.push({ id: 'self', level: 'info', text: formatSelf(s.self.msPerFrame, s.self.mainThreadShare) });
-  if (s.renderers > 0) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
+  if (s.renderers > 0 || s.vue !== undefined) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
   return out;
 }
 

@@ -51,10 +51,16 @@ export interface PageStatus {
   url: string;
   /** Added in the layout-timing issue (additive: absent means unknown). */
   outside?: OutsideMeasurement;
+  /** Vue 3 on the page (issue 63, additive: absent means none seen): its apps while the overlay is on (0 while off). */
+  vue?: VueFound;
 }
+export interface VueFound {
+  apps: number;
+}
+const vueFound: Validator<VueFound | undefined> = (v) => (v === undefined ? undefined : isRecord({ apps: num(0, 1e6) })(v));
 const pageStatus: Validator<PageStatus> = isRecord({
   renderers: num(0, 1e4), roots: num(0, 1e6), agent: bool, minified: bool,
-  degraded: arrayOf(str(200), 16), timerResolutionMs: num(0, 1000), url: str(2048), outside: outsideMeasurement,
+  degraded: arrayOf(str(200), 16), timerResolutionMs: num(0, 1000), url: str(2048), outside: outsideMeasurement, vue: vueFound,
 });
 
 export interface Settings {

@@ -125,6 +125,8 @@ export interface LayoutCostState {
   mode: Mode;
   pinned: number | null;
   react: { renderers: number; roots: number };
+  /** Vue 3 (issue 63): whether it made a renderer on this page, and the apps the overlay measures (0 while off). */
+  vue: { found: boolean; apps: number };
   minified: boolean;
   capped: boolean;
   agent: boolean;

@@ -21,7 +21,8 @@ function setup() {
     onRenderer: null, chained: 0, adopt: () => {}, counts: () => ({ renderers: 1, roots: 2 }),
   } as unknown as HookState;
   installApi(win, {
-    version: 'test', hook, notes: ['a note'], agent: () => agent, keep: (c) => kept.push(c), internals: () => ({}),
+    version: 'test', hook, vue: { seen: false, onSeen: null }, notes: ['a note'], agent: () => agent, keep: (c) => kept.push(c),
+    internals: () => ({}),
   });
   const api = (win as unknown as Record<string, Api>)[API_KEY];
   const attach = (): void => {

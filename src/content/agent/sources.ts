@@ -278,10 +278,16 @@ export class SourceBook {
   /**
    * The name to show: the source map's original name when the page's looks minified (or is "Anonymous", or is the
    * original with a bundler's suffix) and the map has another, else the page's (a displayName the developer chose
-   * stays).
+   * stays). An "Anonymous" type whose code the map places in a `.vue` file is named by that file, as Vue DevTools does.
    */
   nameOf(typeId: number, pageName: string): { name: string; minifiedName: string | null } {
-    const orig = this.of(typeId)?.originalName ?? null;
+    const located = this.of(typeId);
+    // A Vue single-file component with no name of its own (template only, a production build: issue 63) is its file.
+    if (pageName === 'Anonymous' && located?.file) {
+      const sfc = /([^/\\]+)\.vue$/.exec(located.file);
+      if (sfc) return { name: sfc[1], minifiedName: null };
+    }
+    const orig = located?.originalName ?? null;
     // "Anonymous": the minifier dropped the function's name (memo(function Row …) → memo(function(…))). A suffix: a
     // bundler renamed it apart from a binding of the same name (`const Panel = forwardRef(function Panel…)` → Panel2).
     return orig && orig !== pageName && (pageName === 'Anonymous' || nameLooksMinified(pageName) || renamedFrom(pageName, orig))

@@ -1,8 +1,9 @@
 /**
  * The seam between a UI framework and the pipeline. The pipeline never
- * touches a fiber: an adapter turns its framework's commits into calls on a
- * ComponentSink and answers questions about components through opaque
- * handles. A second framework is a new folder implementing this.
+ * touches a fiber or a vnode: an adapter turns its framework's commits into
+ * calls on a ComponentSink and answers questions about components through
+ * opaque handles. Each framework is a folder implementing this (react/, vue/);
+ * adapters.ts puts the ones a page has behind one.
  */
 import type { DebugHint } from '../../protocol/sources';
 
@@ -85,6 +86,18 @@ export interface ComponentSink {
 
 export interface FrameworkAdapter {
   readonly name: string;
+  /** Whether `handle` is one of this adapter's (a page may hold React and Vue: adapters.ts asks each). */
+  claims?(handle: object): boolean;
+  /**
+   * Whether DOM changes under `node` are this adapter's to read (it observes them itself: the pipeline's own
+   * MutationObserver leaves them alone). For a framework whose commits name no change (Vue), the browser's records are
+   * its commits.
+   */
+  observes?(node: Node): boolean;
+  /** Takes what the framework changed and has not reported yet, now (the frame's end, before the frame is weighed). */
+  flush?(): void;
+  /** Roots (React) or apps (Vue) mounted now, when the adapter counts them. */
+  readonly roots?: number;
   /** Walk what is mounted now (back-fill), then report every commit to the sink. */
   attach(sink: ComponentSink): void;
   /** Stop reporting and drop every reference. */

@@ -25,6 +25,7 @@ import { nativeReaders } from './natives';
 import { Pending } from '../../protocol/pending';
 import { Pipeline } from './pipeline/pipeline';
 import { ReactAdapter } from './react/adapter';
+import { VueAdapter } from './vue/adapter';
 import { Reasons } from './reasons';
 import type { Pristine } from './pristine';
 import { TypeSourcer } from './types';
@@ -54,13 +55,20 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     if (announcing) send('status', status());
   };
   const link: AgentLink = {
-    version: boot.version, hook: boot.hook, raf: boot.raf, shadow: boot.shadow, notes: boot.notes, debug: boot.debug,
+    version: boot.version, hook: boot.hook, raf: boot.raf, shadow: boot.shadow, vue: boot.vue, notes: boot.notes, debug: boot.debug,
     natives: boot.natives, announce, post: send,
   };
   const reasons = new Reasons();
   const readers = nativeReaders(link.natives);
-  const pipeline: Pipeline = new Pipeline(link, readers, reasons, win,
-    () => (link.hook.renderers.size > 0 ? new ReactAdapter(link.hook, pipeline.clock) : null));
+  // Vue is seen by the boot's trap; a page whose window property could not be trapped says so on `__VUE__` alone.
+  const vueSeen = (): boolean => link.vue.seen || (win as unknown as { __VUE__?: unknown }).__VUE__ === true;
+  // One adapter for each framework the page has that is not attached yet (pipeline.attachAdapter).
+  const pipeline: Pipeline = new Pipeline(link, readers, reasons, win, (have) => {
+    const fresh = [];
+    if (!have.includes('react') && link.hook.renderers.size > 0) fresh.push(new ReactAdapter(link.hook, pipeline.clock));
+    if (!have.includes('vue') && vueSeen()) fresh.push(new VueAdapter(pipeline.clock));
+    return fresh;
+  });
   pipeline.clock.outer = pristine;
   // Screenshot steps of experiments: asked of the content script, answered by `captured` with the same seq.
   const captures = new Pending<PixelAnswer>();
@@ -174,9 +182,12 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
       url: String(win.location.href).slice(0, 2048),
       outside: outside ? { ...outside } : undefined,
+      vue: vueSeen() ? { apps: pipeline.isRunning ? pipeline.vueApps : 0 } : undefined,
     };
   }
   let announceQueued = false;
+  // Vue's first renderer made after the agent started (an app loaded later): attached then, as a late React renderer.
+  link.vue.onSeen = () => link.hook.onRenderer?.();
   link.hook.onRenderer = () => {
     // A renderer that registers after the agent started (lazy-loaded React): attach then.
     guard('renderer', () => pipeline.attachAdapter());
@@ -264,6 +275,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     const s = status();
     return {
       enabled: st.mode !== 'off', mode: st.mode, pinned: st.pinned, react: { renderers: s.renderers, roots: s.roots },
+      vue: { found: s.vue !== undefined, apps: s.vue?.apps ?? 0 },
       minified: st.minified ?? s.minified, capped: st.capped, agent: true, degraded: s.degraded, droppedMessages: st.dropped,
       outside: s.outside ?? null, self: st.self ? { ...st.self } : null,
     };

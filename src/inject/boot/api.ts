@@ -11,7 +11,7 @@
  * always on).
  */
 import type { LayoutCostState } from '../../protocol';
-import type { AgentHandle, ApiRequest, HookState } from './link';
+import type { AgentHandle, ApiRequest, HookState, VueState } from './link';
 
 export const API_KEY = '__LAYOUT_COST__';
 const SNAPSHOT_TIMEOUT_MS = 10_000;
@@ -26,6 +26,7 @@ const ASKED = ['snapshot', 'experiment', 'stopRecording', 'exportTrace'] as cons
 export interface ApiDeps {
   version: string;
   hook: HookState;
+  vue: VueState;
   notes: string[];
   /** The agent, once it is there. */
   agent(): AgentHandle | null;
@@ -59,7 +60,7 @@ export function installApi(win: Window & typeof globalThis, deps: ApiDeps): void
         if (agent !== null) return agent.state();
         // Before the agent: off, with what the hook saw.
         return {
-          enabled: false, mode: 'off', pinned: null, react: deps.hook.counts(), minified: false,
+          enabled: false, mode: 'off', pinned: null, react: deps.hook.counts(), vue: { found: deps.vue.seen, apps: 0 }, minified: false,
           capped: false, agent: false, degraded: deps.notes.slice(0, 16), droppedMessages: 0, outside: null, self: null,
         };
       },

@@ -19,6 +19,7 @@ import { installHook } from './hook';
 import { type AgentHandle, type AgentStart, type ApiRequest, type BootLink, type BootNatives, DEBUG, OFFER_KEY, VERSION } from './link';
 import { installRaf } from './raf';
 import { shadowTap } from './shadow';
+import { vueTrap } from './vue';
 
 /**
  * The built-ins on the agent's paths (issue 45), as `holder path:keys` groups ("" for window's own): their values are
@@ -61,13 +62,14 @@ function main(win: Window & typeof globalThis): void {
   // The attachShadow tap goes in when React first reads the hook or registers (or on enable): not at load (shadow.ts).
   const shadow = shadowTap(win, report);
   const hook = installHook(win, report, shadow.tap);
+  const vue = vueTrap(win, natives.define, report, shadow.tap);
   const notes: string[] = [];
   // window's own (EventTarget's, which come with the window), kept before any page script.
   const add = win.addEventListener;
   const remove = win.removeEventListener;
   const dispatch = win.dispatchEvent;
   const link: BootLink = {
-    version: VERSION, hook, raf, shadow, notes, debug, natives, events: { add, remove, protoOf: win.Object.getPrototypeOf },
+    version: VERSION, hook, raf, shadow, vue, notes, debug, natives, events: { add, remove, protoOf: win.Object.getPrototypeOf },
   };
 
   // The channel's secret, and window.status as it was (the content boot wrote its mark in front of it). Without it (the
@@ -128,7 +130,7 @@ function main(win: Window & typeof globalThis): void {
   Object.defineProperty(win, OFFER_KEY, { value: Object.freeze(offer), enumerable: false, configurable: false, writable: false });
 
   installApi(win, {
-    version: VERSION, hook, notes,
+    version: VERSION, hook, vue, notes,
     agent: () => agent,
     keep: (c) => {
       // A ring written by index, not push/shift: the page may have replaced those since load (issue 45).

@@ -82,6 +82,12 @@ export interface ShadowState {
   note(host: Element, root: ShadowRoot): void;
 }
 
+/** Whether Vue 3 made a renderer on this page (boot/vue.ts), and who hears of it when it does. */
+export interface VueState {
+  seen: boolean;
+  onSeen: (() => void) | null;
+}
+
 /** The last config the content script sent (the agent starts from it). */
 export type AgentConfig = ContentToPage['config'];
 
@@ -94,6 +100,7 @@ export interface BootLink {
   readonly hook: HookState;
   readonly raf: RafState;
   readonly shadow: ShadowState;
+  readonly vue: VueState;
   /** Reasons found before the agent (the API name taken, …): they head `state().degraded`; the agent adds its own. */
   readonly notes: string[];
   debug(...args: unknown[]): void;
@@ -115,6 +122,7 @@ export interface AgentLink {
   readonly hook: HookState;
   readonly raf: RafState;
   readonly shadow: ShadowState;
+  readonly vue: VueState;
   /** Reasons found before the pipeline: they head `state().degraded`. */
   readonly notes: readonly string[];
   /** Sends a page → content message over the private port (a records buffer is transferred). */

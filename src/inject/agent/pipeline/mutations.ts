@@ -53,6 +53,8 @@ export class MutationTracker {
     private readonly onDirty: () => void,
     private readonly clock: { enter(): void; leave(): void } | null = null,
     private readonly now: () => number = () => performance.now(),
+    /** DOM a framework adapter observes itself (Vue's apps: adapter.ts `observes`): its records are the adapter's. */
+    private readonly elsewhere: (node: Node) => boolean = () => false,
   ) {}
 
   start(): void {
@@ -164,7 +166,7 @@ export class MutationTracker {
         last = r.target;
       }
       const target = r.type === 'characterData' ? r.target.parentElement : r.target;
-      if (!(target instanceof Element) || target.localName === OVERLAY_TAG) continue;
+      if (!(target instanceof Element) || target.localName === OVERLAY_TAG || this.elsewhere(target)) continue;
       if (r.type !== 'childList') this.read++;
       const e = this.registry.entries.get(this.ownerOf(target));
       if (e === undefined) continue;

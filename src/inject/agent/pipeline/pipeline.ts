@@ -7,6 +7,7 @@
  */
 import { MAX_WRITERS, PLACE_INTERVAL_MS, RecordKind, type ContentToPage } from '../../../protocol';
 import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_TEXT, type FrameworkAdapter } from '../adapter';
+import { Adapters } from '../adapters';
 import type { DebugHint } from '../../../protocol/sources';
 import type { AgentLink } from '../../boot/link';
 import type { NativeReaders } from '../natives';
@@ -85,7 +86,7 @@ export class Pipeline {
   private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [], explainedMs: -1 };
   /** What each animation animates (K_* bits), by animation. */
   private animationKinds = new WeakMap<Animation, number>();
-  private adapter: FrameworkAdapter | null = null;
+  private adapter: Adapters | null = null;
   private running = false;
   private dirty = false;
   private frameNo = 0;
@@ -150,7 +151,7 @@ export class Pipeline {
 
   constructor(private readonly link: AgentLink, readers: NativeReaders, private readonly reasons: Reasons,
     private readonly win: Window & typeof globalThis,
-    private readonly makeAdapter: () => FrameworkAdapter | null) {
+    private readonly makeAdapters: (have: readonly string[]) => FrameworkAdapter[]) {
     const perf = win.performance;
     this.now = perf.now.bind(perf);
     this.registry = new Registry(this.ring, this.strings, this.keys, new DomCounter(link.shadow), () => this.adapter,
@@ -164,7 +165,7 @@ export class Pipeline {
     this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
     this.clock = new SelfClock(this.now);
     this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
-      { enter: () => this.clock.enter(), leave: () => this.clock.leave() }, this.now);
+      { enter: () => this.clock.enter(), leave: () => this.clock.leave() }, this.now, (node) => this.adapter?.observes(node) ?? false);
     this.probes = new Probes({
       win, now: this.now, pause: () => this.forced.pause(), resume: () => this.forced.resume(),
       debug: (...args) => link.debug(...args),
@@ -220,6 +221,11 @@ export class Pipeline {
   /** The framework's debug information on where the component's first element was created (adapter.debugOf). */
   debugOf(handle: object, stackOf: (e: unknown) => string | null): DebugHint | null {
     return this.adapter?.debugOf?.(handle, stackOf) ?? null;
+  }
+
+  /** Vue apps the adapter measures now. */
+  get vueApps(): number {
+    return this.adapter?.rootsOf('vue') ?? 0;
   }
 
   get adapterName(): string | null {
@@ -287,13 +293,18 @@ export class Pipeline {
     this.geometry.topLayerChanged();
   }
 
-  /** Attach to the framework once a renderer exists (now, or when one registers later). */
+  /**
+   * Attach to each framework on the page once it is there (now, or when it arrives later: a renderer registering, Vue
+   * making its first): one adapter each, behind one (adapters.ts).
+   */
   attachAdapter(): void {
-    if (!this.running || this.adapter !== null) return;
-    const adapter = this.makeAdapter();
-    if (!adapter) return;
-    this.adapter = adapter;
-    adapter.attach(this.registry);
+    if (!this.running) return;
+    const fresh = this.makeAdapters(this.adapter?.names ?? []);
+    if (fresh.length === 0) return;
+    if (this.adapter === null) {
+      this.adapter = new Adapters(fresh);
+      this.adapter.attach(this.registry);
+    } else for (const a of fresh) this.adapter.add(a);
   }
 
   stop(): void {
@@ -403,6 +414,8 @@ export class Pipeline {
       const t1 = this.now();
       doc.documentElement.getBoundingClientRect();
       const t2 = this.now();
+      // What a framework that reports its commits through the DOM (Vue) changed, before the records nobody reported.
+      this.adapter?.flush();
       this.mutations.drain();
       // Counts current before they weigh the split (a subtree mounted this frame has none yet); only when
       // structure changed, so that Stats records still go out at the flush rate on ordinary frames.

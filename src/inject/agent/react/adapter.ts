@@ -58,6 +58,15 @@ export class ReactAdapter implements FrameworkAdapter {
   /** `clock` times each commit and unmount as the agent's own work (../self-clock.ts). */
   constructor(private readonly hook: HookState, private readonly clock: { enter(): void; leave(): void } | null = null) {}
 
+  claims(handle: object): boolean {
+    const f = handle as Fiber;
+    return typeof f.tag === 'number' && 'alternate' in f;
+  }
+
+  get roots(): number {
+    return this.hook.counts().roots;
+  }
+
   keyOf(handle: object): string | null {
     return keyOf(handle as Fiber);
   }

@@ -1,0 +1,65 @@
+/**
+ * The Vue 3 fixture app (tests/fixtures/vue/, issue 63) built as a Vite project builds it: `vite build` with
+ * @vitejs/plugin-vue, minified, with source maps, into build/vue/ (the e2e test serves it; its dev server it starts
+ * itself, from the same sources). Made once and kept while a stamp of the lockfile, the app and this script holds.
+ *
+ *   npx tsx scripts/build-vue.ts [--force]
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from './chrome';
+
+export const VUE_APP_DIR = path.join(ROOT, 'tests', 'fixtures', 'vue');
+export const VUE_OUT_DIR = path.join(ROOT, 'build', 'vue');
+const STAMP = path.join(VUE_OUT_DIR, 'STAMP');
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(p) : [p];
+  }).sort();
+}
+
+function stamp(): string {
+  const h = crypto.createHash('sha256');
+  for (const f of [path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts', 'build-vue.ts'), ...filesUnder(VUE_APP_DIR)]) {
+    h.update(path.relative(ROOT, f));
+    h.update(fs.readFileSync(f));
+  }
+  return h.digest('hex');
+}
+
+/** The Vite config both the build and the e2e test's dev server use. */
+export async function vueConfig(): Promise<Record<string, unknown>> {
+  const vue = (await import('@vitejs/plugin-vue')).default;
+  return { root: VUE_APP_DIR, base: './', logLevel: 'warn', configFile: false, plugins: [vue()] };
+}
+
+export async function buildVue(force = false): Promise<void> {
+  const want = stamp();
+  if (!force && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === want && fs.existsSync(path.join(VUE_OUT_DIR, 'index.html'))) {
+    console.log('vue app: current (build/vue/STAMP)');
+    return;
+  }
+  const t0 = Date.now();
+  const { build } = await import('vite');
+  // Vite's build sets NODE_ENV=production for the whole process (see build-bundlers.ts).
+  const env = process.env.NODE_ENV;
+  try {
+    await build({ ...(await vueConfig()), build: { outDir: VUE_OUT_DIR, emptyOutDir: true, sourcemap: true } });
+  } finally {
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+  }
+  fs.writeFileSync(STAMP, want);
+  console.log(`vue app: built in ${((Date.now() - t0) / 1000).toFixed(1)} s → build/vue/`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  buildVue(process.argv.includes('--force')).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

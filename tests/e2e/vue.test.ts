@@ -1,0 +1,186 @@
+/**
+ * Vue 3 (issue 63): the fixture app of tests/fixtures/vue/ as `vite build` makes it (build/vue/, scripts/build-vue.ts)
+ * and as Vite's dev server serves it, with hot updates. Components and counts against an independent walk of Vue's own
+ * tree (vue-truth.ts), through a `<Teleport>`, a `<KeepAlive>`, `<Suspense>` and a `<Transition>`; unmounts; the
+ * costly component first; a re-render that changes nothing no cause; a hot update leaving no stale copy.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { ROOT } from '../../scripts/chrome';
+import { vueConfig, VUE_APP_DIR } from '../../scripts/build-vue';
+import { launch, lc, waitFor, type Harness } from './harness';
+import { vueTruth, type VueTruth } from './vue-truth';
+
+interface Comp {
+  id: number;
+  name: string;
+  parentId: number | null;
+  depth: number;
+  key: string | null;
+  authored: number;
+  rendered: number;
+  layoutMs: number;
+  bounds: { x: number; y: number; width: number; height: number } | null;
+}
+
+const comps = async (page: Page): Promise<Comp[]> => ((await lc.snapshot(page)) as { components: Comp[] }).components;
+const line = (t: { depth: number; key: string | null; authored: number; rendered: number }): string =>
+  `depth=${t.depth} key=${t.key ?? ''} authored=${t.authored} rendered=${t.rendered}`;
+
+/** Waits until the snapshot equals Vue's own tree (as multisets: components mounted later get later ids), names too. */
+async function expectVueMatches(page: Page, what: string): Promise<VueTruth[]> {
+  let last: [string, string] = ['', ''];
+  let truth: VueTruth[] = [];
+  try {
+    await waitFor(async () => {
+      truth = await page.evaluate(vueTruth);
+      const got = await comps(page);
+      last = [got.map(line).sort().join('\n'), truth.map(line).sort().join('\n')];
+      return truth.length > 0 && last[0] === last[1];
+    }, { timeout: 15_000, what });
+  } catch (e) {
+    expect(last[0], what).to.equal(last[1]);
+    throw e;
+  }
+  // Every name Vue's own tree gives (`name`, `__name`) is ours exactly.
+  const ours = new Set((await comps(page)).map((c) => c.name));
+  for (const t of truth) if (t.name !== null) expect(ours.has(t.name), `${t.name} by name`).to.equal(true);
+  return truth;
+}
+
+const vue = (page: Page, js: string): Promise<unknown> => page.evaluate(`(async () => { const s = window.__vue; ${js} })()`);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('Vue 3 (e2e)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+
+  before(async () => {
+    h = await launch();
+  });
+  after(async () => h?.close());
+
+  describe('a production build (vite build)', () => {
+    let page: Page;
+    before(async () => {
+      page = await h.newPage('build/vue/index.html');
+      await waitFor(() => page.evaluate(() => document.querySelector('.later') !== null), { what: 'the app, its async part resolved' });
+    });
+    after(async () => page?.close());
+
+    it('is found before the overlay is on; every component and count equals Vue\'s own tree, through Teleport, KeepAlive, Suspense', async () => {
+      const before = await lc.state(page) as { vue: { found: boolean; apps: number }; react: { renderers: number } };
+      expect(before.vue).to.deep.equal({ found: true, apps: 0 });
+      expect(before.react.renderers).to.equal(0);
+      await lc.enable(page);
+      const truth = await expectVueMatches(page, 'the snapshot to equal Vue\'s tree');
+      expect(truth.length).to.be.greaterThan(600);
+      expect((await lc.state(page) as { vue: { apps: number } }).vue.apps).to.equal(1);
+      // A dialog through <Teleport> into <body>, the other <KeepAlive> tab, more rows: mounted as they come.
+      await vue(page, 's.dialog = true; s.tab = "b"; s.rows = 6;');
+      await expectVueMatches(page, 'dialog, tab B and six rows');
+      // Names: `__name` where `<script setup>` gave one; a template-only SFC (TabB, DialogBody) by its file, once the
+      // production build's source maps place its render function.
+      const names = await waitFor(async () => {
+        const ns = (await comps(page)).map((c) => c.name);
+        return ['Dialog', 'TabB', 'DialogBody', 'KeepAlive', 'Later'].every((n) => ns.includes(n)) ? ns : null;
+      }, { what: 'every component by name', timeout: 20_000 });
+      expect(names.filter((n) => n === 'Row')).to.have.length(6);
+      // The dialog's meter goes where its DOM landed: the teleported box, not the app's.
+      const dialog = await waitFor(async () => (await comps(page)).find((c) => c.name === 'Dialog' && c.bounds !== null), { what: 'Dialog\'s bounds' });
+      const modal = await page.evaluate(() => {
+        const r = document.querySelector('body > .modal')!.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      });
+      expect(dialog.bounds!.x).to.be.closeTo(modal.x, 1);
+      expect(dialog.bounds!.y).to.be.closeTo(modal.y, 1);
+      // Unmounts: the dialog closed, tab A back (tab B kept alive: not mounted DOM), fewer rows.
+      await vue(page, 's.dialog = false; s.tab = "a"; s.rows = 2; s.note = false;');
+      await expectVueMatches(page, 'dialog closed, tab A, two rows');
+      const after = (await comps(page)).map((c) => c.name);
+      expect(after).to.not.include('Dialog');
+      expect(after).to.not.include('TabB');
+      expect(after.filter((n) => n === 'Row')).to.have.length(2);
+    });
+
+    it('the costly component ranks first; a re-render that changes nothing is no cause', async () => {
+      await vue(page, 'await s.run(40, { heavy: true, ticker: true, wasted: true });');
+      const got = await waitFor(async () => {
+        const cs = await comps(page);
+        const by = (n: string): Comp | undefined => cs.find((c) => c.name === n);
+        return by('Heavy') !== undefined && by('Heavy')!.layoutMs > 0 && by('Ticker')!.layoutMs > 0 ? cs : null;
+      }, { what: 'Heavy and Ticker measured' });
+      const by = (n: string): Comp => got.find((c) => c.name === n) as Comp;
+      const heavy = by('Heavy');
+      console.log(`      [vue] layout ms: Heavy ${heavy.layoutMs.toFixed(3)}, Ticker ${by('Ticker').layoutMs.toFixed(3)}, Wasted ${by('Wasted').layoutMs.toFixed(3)}`);
+      // Among the app's components other than its root (whose figure includes Heavy's), Heavy costs the most.
+      const app = got.find((c) => c.parentId === null) as Comp;
+      for (const c of got) if (c.id !== app.id && c.id !== heavy.id) expect(heavy.layoutMs, c.name).to.be.greaterThan(c.layoutMs);
+      // Wasted re-rendered 40 times with the same DOM: Vue wrote nothing, so nothing of the frames is its.
+      expect(by('Wasted').layoutMs).to.equal(0);
+      expect((await lc.snapshot(page) as { frames: { count: number } }).frames.count).to.be.at.least(20);
+    });
+  });
+
+  it('Vite\'s dev server: a template edit re-renders in place, a script edit remounts; no stale copy, no reload', async () => {
+    fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
+    const dir = fs.mkdtempSync(path.join(ROOT, 'out', 'vue-dev-'));
+    fs.cpSync(VUE_APP_DIR, dir, { recursive: true });
+    const { createServer } = await import('vite');
+    const port = await freePort();
+    const server = await createServer({
+      ...(await vueConfig()), root: dir, logLevel: 'silent', cacheDir: path.join(dir, '.vite'),
+      server: { host: '127.0.0.1', port, strictPort: true, hmr: { host: '127.0.0.1' } },
+      // Prebundled at start: a dependency found on first load would make Vite reload the page.
+      optimizeDeps: { include: ['vue'] },
+    });
+    await server.listen();
+    const page = await h.newPage();
+    try {
+      await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
+      await waitFor(() => page.evaluate(() => document.querySelector('.later') !== null), { what: 'the dev app', timeout: 60_000 });
+      await page.evaluate(() => {
+        (window as any).__notReloaded = true;
+      });
+      await lc.enable(page);
+      await expectVueMatches(page, 'the dev app');
+      // Development names template-only SFCs by their file (no `name`, no `__name`).
+      const names = (await comps(page)).map((c) => c.name);
+      expect(names).to.include('TabA');
+      expect(names).to.include('Cell');
+      const ticker = (await comps(page)).find((c) => c.name === 'Ticker') as Comp;
+      // A template edit: Vue re-renders the same instance with the new render function.
+      const tickerFile = path.join(dir, 'src', 'Ticker.vue');
+      fs.writeFileSync(tickerFile, fs.readFileSync(tickerFile, 'utf8').replace('ticker: {{', 'tick: {{'));
+      await waitFor(() => page.evaluate(() => document.querySelector('.ticker')?.textContent?.startsWith('tick:') === true), { what: 'the template edit', timeout: 30_000 });
+      await expectVueMatches(page, 'after the template edit');
+      const tickers = (await comps(page)).filter((c) => c.name === 'Ticker');
+      expect(tickers.map((c) => c.id), 'the same Ticker, re-rendered').to.deep.equal([ticker.id]);
+      // A script edit: Vue remounts the component's instances; the old ones go.
+      const rowFile = path.join(dir, 'src', 'Row.vue');
+      const rowIds = (await comps(page)).filter((c) => c.name === 'Row').map((c) => c.id);
+      fs.writeFileSync(rowFile, fs.readFileSync(rowFile, 'utf8').replace('defineProps<{ i: number }>();', 'const props = defineProps<{ i: number }>();\nvoid props;'));
+      await waitFor(async () => {
+        const rows = (await comps(page)).filter((c) => c.name === 'Row');
+        return rows.length === rowIds.length && rows.every((r) => !rowIds.includes(r.id));
+      }, { what: 'the rows remounted, the old ones gone', timeout: 30_000 });
+      await expectVueMatches(page, 'after the script edit');
+      expect(await page.evaluate(() => (window as any).__notReloaded), 'hot updates, no reload').to.equal(true);
+    } finally {
+      await page.close();
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

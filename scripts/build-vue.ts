@@ -1,5 +1,6 @@
 /**
- * The Vue 3 fixture app (tests/fixtures/vue/, issue 63) built as a Vite project builds it: `vite build` with
+ * The Vue 3 fixture app (tests/fixtures/vue/, issue 63: index.html, and library.html with Element Plus's data table)
+ * built as a Vite project builds it: `vite build` with
  * @vitejs/plugin-vue, minified, with source maps, into build/vue/ (the e2e test serves it; its dev server it starts
  * itself, from the same sources). Made once and kept while a stamp of the lockfile, the app and this script holds.
  *
@@ -34,7 +35,11 @@ function stamp(): string {
 /** The Vite config both the build and the e2e test's dev server use. */
 export async function vueConfig(): Promise<Record<string, unknown>> {
   const vue = (await import('@vitejs/plugin-vue')).default;
-  return { root: VUE_APP_DIR, base: './', logLevel: 'warn', configFile: false, plugins: [vue()] };
+  return {
+    root: VUE_APP_DIR, base: './', logLevel: 'warn', configFile: false, plugins: [vue()],
+    // Two pages: the app (index.html) and the component library's (library.html: Element Plus).
+    build: { rollupOptions: { input: { index: path.join(VUE_APP_DIR, 'index.html'), library: path.join(VUE_APP_DIR, 'library.html') } } },
+  };
 }
 
 export async function buildVue(force = false): Promise<void> {
@@ -48,7 +53,8 @@ export async function buildVue(force = false): Promise<void> {
   // Vite's build sets NODE_ENV=production for the whole process (see build-bundlers.ts).
   const env = process.env.NODE_ENV;
   try {
-    await build({ ...(await vueConfig()), build: { outDir: VUE_OUT_DIR, emptyOutDir: true, sourcemap: true } });
+    const config = await vueConfig();
+    await build({ ...config, build: { ...(config.build as object), outDir: VUE_OUT_DIR, emptyOutDir: true, sourcemap: true } });
   } finally {
     if (env === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = env;

@@ -11,12 +11,16 @@ import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { ROOT } from '../../scripts/chrome';
 import { vueConfig, VUE_APP_DIR } from '../../scripts/build-vue';
+import { cli } from './cli-run';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { vueTruth, type VueTruth } from './vue-truth';
 
 interface Comp {
   id: number;
   name: string;
+  kind: 'own' | 'library' | 'framework';
+  meterAt: { x: number; y: number } | null;
+  layer: number;
   parentId: number | null;
   depth: number;
   key: string | null;
@@ -131,6 +135,61 @@ describe('Vue 3 (e2e)', function () {
       expect(by('Wasted').layoutMs).to.equal(0);
       expect((await lc.snapshot(page) as { frames: { count: number } }).frames.count).to.be.at.least(20);
     });
+  });
+
+  it('a component library\'s data table (Element Plus): counts equal Vue\'s tree, its internals the library\'s, nothing drawn over its menu', async () => {
+    const page = await h.newPage('build/vue/library.html');
+    try {
+      await waitFor(() => page.evaluate(() => document.querySelectorAll('.el-table__row').length >= 10), { what: 'the table\'s rows' });
+      await lc.enable(page);
+      await expectVueMatches(page, 'the library page');
+      // Placed by the production build's source maps: Element Plus's components are the library's, Vue's the
+      // framework's; meters only for the app's own (a library's cost stays in OrdersTable's figures).
+      const placed = await waitFor(async () => {
+        const cs = await comps(page);
+        return cs.filter((c) => c.kind === 'library').length > 100 ? cs : null;
+      }, { what: 'Element Plus\'s components placed', timeout: 20_000 });
+      expect(placed.filter((c) => c.kind === 'own').map((c) => c.name).sort()).to.deep.equal(['LibraryApp', 'OrdersTable']);
+      expect(placed.find((c) => c.name === 'ElTable')?.kind).to.equal('library');
+      await waitFor(async () => (await comps(page)).some((c) => c.name === 'OrdersTable' && c.meterAt !== null), { what: 'OrdersTable\'s meter' });
+      expect((await comps(page)).filter((c) => c.meterAt !== null && c.kind !== 'own').map((c) => c.name)).to.deep.equal([]);
+      // The select's menu, teleported to <body>, opens over the corner where OrdersTable's meter was: none is drawn
+      // there while it is open.
+      await page.click('.status-select');
+      const menu = await waitFor(() => page.evaluate(() => {
+        const m = document.querySelector('.el-select-dropdown');
+        const r = m?.getBoundingClientRect();
+        return r && r.height > 20 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+      }), { what: 'the open menu' });
+      const over = (m: { x: number; y: number }): boolean => m.x < menu.x + menu.width && m.x + 32 > menu.x && m.y < menu.y + menu.height && m.y + 14 > menu.y;
+      await waitFor(async () => {
+        const drawn = (await comps(page)).filter((c) => c.meterAt !== null && c.layer === 0);
+        return drawn.length > 0 && drawn.every((c) => !over(c.meterAt!));
+      }, { what: 'no meter of the page under the menu' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('layout-cost audit on the production build: Heavy over its budget fails, named, the rest within', async () => {
+    fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
+    const tmp = fs.mkdtempSync(path.join(ROOT, 'out', 'vue-audit-'));
+    try {
+      const steps = path.join(tmp, 'steps.mjs');
+      fs.writeFileSync(steps, 'export default async (page) => { await page.evaluate(\'window.__vue.run(30, { heavy: true, ticker: true })\'); };\n');
+      const budget = path.join(tmp, 'budget.json');
+      fs.writeFileSync(budget, JSON.stringify({ components: { Heavy: { layoutMs: 0.5 }, Ticker: { layoutMs: 100 } }, page: { domElements: false } }));
+      const r = await cli(['audit', h.url('build/vue/index.html'), '--steps', steps, '--budget', budget, '--out', path.join(tmp, 'out')]);
+      expect(r.code, r.stderr).to.equal(1);
+      expect(r.stdout).to.match(/FAIL Heavy: [\d.]+ ms of layout per frame at p95 is over its budget of 0\.5/);
+      const report = JSON.parse(fs.readFileSync(path.join(tmp, 'out', 'report.json'), 'utf8'));
+      expect(report.frames).to.be.at.least(20);
+      const heavy = report.types.find((t: { name: string }) => t.name === 'Heavy');
+      const ticker = report.types.find((t: { name: string }) => t.name === 'Ticker');
+      expect(heavy.layoutMs.p95).to.be.greaterThan(ticker.layoutMs.p95);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('Vite\'s dev server: a template edit re-renders in place, a script edit remounts; no stale copy, no reload', async () => {

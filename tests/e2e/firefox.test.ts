@@ -3,7 +3,8 @@
  * Firefox ESR over WebDriver BiDi. The API and the hook, counts against an independent walk of React's fibers on
  * React 16, 17, 18 and 19, component types placed from React 19's debug stacks, meters drawn where the snapshot says,
  * Ctrl+Shift+L by real key presses, the honest state Firefox's timing gets (no Long Animation Frames), the panel in
- * Firefox's own DevTools, and the panel page's states and safety (in a window of its own, where it can be driven).
+ * Firefox's own DevTools, and the panel page's states and safety (in a window of its own, where it can be driven); a
+ * Vue 3 app's components against Vue's own tree (issue 63).
  * Without a Firefox the file is skipped with a printed reason, except under CI=true, where that fails.
  */
 import { expect } from 'chai';
@@ -14,6 +15,7 @@ import { BIDI, CONTROLS, waitForRows } from './panel-helpers';
 import { placedInOwnSpan } from './sources-truth';
 import { anchorFor, frames, meterAt, setMode, shot, until } from './overlay-pixels';
 import { expectMatches } from './truth-match';
+import { comps, expectVueMatches } from './vue-match';
 
 describe('Firefox (e2e)', function () {
   this.timeout(120_000);
@@ -53,6 +55,26 @@ describe('Firefox (e2e)', function () {
     await lc.disable(page);
     await waitFor(async () => (await lc.state(page)).mode === 'off', { what: 'off' });
     await page.close();
+  });
+
+  it('Vue 3 (a production build): found before enable, components and counts equal Vue\'s own tree, the costly one first', async () => {
+    const page = await h.newPage('build/vue/index.html');
+    try {
+      await waitFor(() => page.evaluate(() => document.querySelector('.later') !== null), { what: 'the Vue app' });
+      expect((await lc.state(page)).vue).to.deep.equal({ found: true, apps: 0 });
+      await lc.enable(page);
+      await page.evaluate(() => { const s = (window as any).__vue; s.dialog = true; s.tab = 'b'; });
+      await expectVueMatches(page, 'the snapshot to equal Vue\'s tree in Firefox');
+      await page.evaluate(() => (window as any).__vue.run(20, { heavy: true, ticker: true }));
+      const cs = await waitFor(async () => {
+        const all = await comps(page);
+        return all.find((c) => c.name === 'Heavy')!.layoutMs > 0 ? all : null;
+      }, { what: 'Heavy measured' });
+      const heavy = cs.find((c) => c.name === 'Heavy')!;
+      for (const c of cs) if (c.parentId !== null && c.id !== heavy.id) expect(heavy.layoutMs, c.name).to.be.greaterThan(c.layoutMs);
+    } finally {
+      await page.close();
+    }
   });
 
   it('the channel: taken and private on a page that wraps its built-ins once it is made; refused where they were wrapped before', async () => {
@@ -200,7 +222,7 @@ describe('Firefox (e2e)', function () {
       const page = await h.newPage('plain.html');
       const panel = await openPanelPage(h, page);
       try {
-        await waitFor(async () => (await notices(panel)).includes('No React on this page'), { what: 'no-react notice' });
+        await waitFor(async () => (await notices(panel)).includes('No React or Vue on this page'), { what: 'no-react notice' });
         await page.goto(h.url('counts-r19.html'), { waitUntil: 'load' });
         await waitFor(async () => (await notices(panel)).some((t) => /^React found .* overlay off/.test(t)), { what: 'react-off notice' });
         await lc.enable(page);

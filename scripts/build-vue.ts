@@ -59,6 +59,8 @@ export async function buildVue(force = false): Promise<void> {
     if (env === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = env;
   }
+  // Vue's own global build (runtime compiler included), for pages that load it with a plain <script> (mixed.html).
+  fs.copyFileSync(path.join(ROOT, 'node_modules', 'vue', 'dist', 'vue.global.prod.js'), path.join(VUE_OUT_DIR, 'vue.global.prod.js'));
   fs.writeFileSync(STAMP, want);
   console.log(`vue app: built in ${((Date.now() - t0) / 1000).toFixed(1)} s → build/vue/`);
 }

@@ -13,7 +13,9 @@ import { ROOT } from '../../scripts/chrome';
 import { vueConfig, VUE_APP_DIR } from '../../scripts/build-vue';
 import { cli } from './cli-run';
 import { launch, lc, waitFor, type Harness } from './harness';
+import { groundTruth } from './fiber-truth';
 import { comps, expectVueMatches, type Comp } from './vue-match';
+import { vueTruth } from './vue-truth';
 
 const vue = (page: Page, js: string): Promise<unknown> => page.evaluate(`(async () => { const s = window.__vue; ${js} })()`);
 
@@ -126,6 +128,45 @@ describe('Vue 3 (e2e)', function () {
         const drawn = (await comps(page)).filter((c) => c.meterAt !== null && c.layer === 0);
         return drawn.length > 0 && drawn.every((c) => !over(c.meterAt!));
       }, { what: 'no meter of the page under the menu' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('React and Vue on one page: each measured by its own adapter, every component of both once', async () => {
+    const page = await h.newPage('mixed.html');
+    try {
+      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true && document.querySelector('.vue-item') !== null), { what: 'both roots' });
+      const st = await lc.state(page) as { react: { renderers: number }; vue: { found: boolean } };
+      expect(st.react.renderers).to.equal(1);
+      expect(st.vue.found).to.equal(true);
+      await lc.enable(page);
+      const lineOf = (t: { depth: number; key: string | null; authored: number; rendered: number }): string =>
+        `depth=${t.depth} key=${t.key ?? ''} authored=${t.authored} rendered=${t.rendered}`;
+      const both = async (): Promise<[string, string]> => {
+        const react = await page.evaluate(groundTruth, ['root']);
+        const vueTree = await page.evaluate(vueTruth);
+        const ours = (await comps(page)).map(lineOf).sort().join('\n');
+        return [ours, [...react, ...vueTree].map(lineOf).sort().join('\n')];
+      };
+      let last: [string, string] = ['', ''];
+      const agree = async (what: string): Promise<void> => {
+        try {
+          await waitFor(async () => {
+            last = await both();
+            return last[1].length > 0 && last[0] === last[1];
+          }, { what });
+        } catch (e) {
+          expect(last[0], what).to.equal(last[1]);
+          throw e;
+        }
+      };
+      await agree('both trees in the snapshot');
+      await page.evaluate(() => { (window as any).__vueState.items = 6; });
+      await agree('Vue\'s list grown, React\'s unchanged');
+      const names = (await comps(page)).map((c) => c.name);
+      expect(names.filter((n) => n === 'VueItem')).to.have.length(6);
+      expect((await lc.state(page) as { vue: { apps: number } }).vue.apps).to.equal(1);
     } finally {
       await page.close();
     }

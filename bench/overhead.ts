@@ -5,7 +5,8 @@
  * measured the same way; effective refresh beside it.
  *
  *   npx tsx bench/overhead.ts [--rounds 4] [--window 5] [--refresh 4] [--pct 10,100]
- *                             [--interval 100] [--settle 2] [--base <dist of another build>] [--doc] [--no-build]
+ *                             [--interval 100] [--settle 2] [--base <dist of another build>] [--app react|vue]
+ *                             [--doc] [--no-build]
  *
  * Per round and per mutation share, the four configurations run one after
  * the other in a rotating order, all in this one process:
@@ -31,6 +32,9 @@
  * the page's own reads caused) — `snapshot().frames` deltas over the window.
  * The fraction's denominator is the page's main-thread busy time (all
  * non-idle samples, the extension's included).
+ *
+ * `--app vue`: StressGrid in Vue 3 (build/vue/stress.html: the same cells, tick and style sheet; issue 63), without
+ * react-scan; its section and status rows are its own.
  *
  * With `--base`, a fifth configuration runs in the same rounds: `base`, the
  * overlay on with that build, in a browser of its own (issue 61: the cost of
@@ -113,7 +117,13 @@ const INTERVAL_US = numArg(args, 'interval', 100);
 const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
 const ONLY = args.get('configs')?.split(',') as Config[] | undefined;
 const BASE = args.get('base') ? path.resolve(args.get('base') as string) : null;
-const configs = (ONLY ?? [...CONFIGS]).filter((c) => c !== 'base' || BASE !== null);
+/** Which StressGrid: React's demo, or Vue's (issue 63). */
+const APP = args.get('app') === 'vue' ? 'vue' : 'react';
+const GRID_PATH = APP === 'vue' ? '/build/vue/stress.html' : '/demo/';
+const configs = (ONLY ?? [...CONFIGS]).filter((c) => (c !== 'base' || BASE !== null) && (c !== 'react-scan' || APP === 'react'));
+/** The doc section and status file: one for each app. */
+const SECTION = APP === 'vue' ? 'overhead-vue' : 'overhead';
+const LABEL = APP === 'vue' ? 'Vue StressGrid' : 'StressGrid';
 
 const counters = (page: Page): Promise<Counters> =>
   page.evaluate(() => {
@@ -138,7 +148,7 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
   let cdp: CDPSession | null = null;
   try {
     if (cfg === 'react-scan') await page.evaluateOnNewDocument(scanSrc);
-    await page.goto(`${origin}/demo/?pct=${pct}&seed=1`, { waitUntil: 'load' });
+    await page.goto(`${origin}${GRID_PATH}?pct=${pct}&seed=1`, { waitUntil: 'load' });
     await waitFor(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) > 3), 'the grid ticking');
     if (isOn(cfg)) await enableOverlay(page, GRID_CELLS);
     await sleep(SETTLE_MS);
@@ -326,7 +336,8 @@ function summarise(runs: Run[], pct: number): { rows: string[][]; verdict: Recor
     layoutVsBase: BASE === null ? null : finite(figures['on.layout'], figures['base.layout'])
       ? figures['on.layout'] - figures['base.layout'] <= LAYOUT_DELTA_PTS : false,
     off: Number.isFinite(figures['off.frac']) ? figures['off.frac'] <= BUDGET_OFF_PCT : false,
-    belowScan: Number.isFinite(figures['on.gross']) && Number.isFinite(figures['react-scan.gross'])
+    // React's grid only (react-scan measures React): null, no verdict, on Vue's.
+    belowScan: APP !== 'react' ? null : Number.isFinite(figures['on.gross']) && Number.isFinite(figures['react-scan.gross'])
       ? figures['on.gross'] < figures['react-scan.gross'] : false,
   };
   return { rows, verdict, figures };
@@ -376,13 +387,13 @@ async function main(): Promise<void> {
   let allPass = true;
   for (const pct of PCTS) {
     const { rows, verdict, figures } = summarise(runs, pct);
-    console.log(`\nStressGrid ${pct} % mutation — median [min–max] over ${ROUNDS} interleaved rounds, ${WINDOW_MS / 1000} s windows`);
+    console.log(`\n${LABEL} ${pct} % mutation — median [min–max] over ${ROUNDS} interleaved rounds, ${WINDOW_MS / 1000} s windows`);
     console.log(table(header, rows));
     const budget = BUDGET_ON[pct] ?? 5;
     const lines = [
       `on ≤ ${budget} %: ${f2(figures['on.frac'])} % → ${verdict.on === null ? 'n/a' : verdict.on ? 'pass' : 'FAIL'}`,
       `off ≤ ${BUDGET_OFF_PCT} %: ${f2(figures['off.frac'])} % → ${verdict.off === null ? 'n/a' : verdict.off ? 'pass' : 'FAIL'}`,
-      `on < react-scan, both gross (${f2(figures['on.gross'])} % vs ${f1(figures['react-scan.gross'])} %): ${verdict.belowScan ? 'pass' : 'FAIL'}`,
+      ...(APP === 'react' ? [`on < react-scan, both gross (${f2(figures['on.gross'])} % vs ${f1(figures['react-scan.gross'])} %): ${verdict.belowScan ? 'pass' : 'FAIL'}`] : []),
       `cross-check (on, charged time less the sampled getAnimations/getBoundingClientRect natives): ${f2(figures['on.direct'])} %`,
     ];
     if (BASE !== null) {
@@ -396,26 +407,30 @@ async function main(): Promise<void> {
     md.push(`#### ${pct} % mutation\n\n${mdTable(header, rows)}\n`);
     const v = (ok: boolean | null): StatusRow['verdict'] => (ok === null ? 'skipped' : ok ? 'pass' : 'FAIL');
     status.push(
-      { budget: `overlay on, StressGrid ${pct} %`, target: `≤ ${budget} % of main thread`, paths: PATHS, verdict: v(verdict.on),
+      { budget: `overlay on, ${LABEL} ${pct} %`, target: `≤ ${budget} % of main thread`, paths: PATHS, verdict: v(verdict.on),
         figure: `${f2(figures['on.frac'])} % (worst ${f2(figures['on.fracMax'])} %)` },
-      { budget: `installed, off, StressGrid ${pct} %`, target: `≤ ${BUDGET_OFF_PCT} %`, paths: ['src/inject/boot', 'src/content/boot'],
+      { budget: `installed, off, ${LABEL} ${pct} %`, target: `≤ ${BUDGET_OFF_PCT} %`, paths: ['src/inject/boot', 'src/content/boot'],
         verdict: v(verdict.off), figure: `${f2(figures['off.frac'])} %` },
-      { budget: `on (gross) vs react-scan, ${pct} %`, target: '< react-scan', paths: PATHS, verdict: v(verdict.belowScan === true),
-        figure: `${f1(figures['on.gross'])} vs ${f1(figures['react-scan.gross'])} %` },
     );
+    if (APP === 'react') {
+      status.push({ budget: `on (gross) vs react-scan, ${pct} %`, target: '< react-scan', paths: PATHS, verdict: v(verdict.belowScan === true),
+        figure: `${f1(figures['on.gross'])} vs ${f1(figures['react-scan.gross'])} %` });
+    }
     if (BASE !== null) {
       status.push(
-        { budget: `own time vs base, ${pct} %`, target: `≤ +${OWN_DELTA_PTS} points`, paths: PATHS, verdict: v(verdict.ownVsBase),
+        { budget: `own time vs base, ${APP === 'vue' ? 'Vue ' : ''}${pct} %`, target: `≤ +${OWN_DELTA_PTS} points`, paths: PATHS, verdict: v(verdict.ownVsBase),
           figure: `${f2(figures['on.direct'])} vs ${f2(figures['base.direct'])} %` },
-        { budget: `style + layout vs base, ${pct} %`, target: `≤ +${LAYOUT_DELTA_PTS} point`, paths: PATHS, verdict: v(verdict.layoutVsBase),
+        { budget: `style + layout vs base, ${APP === 'vue' ? 'Vue ' : ''}${pct} %`, target: `≤ +${LAYOUT_DELTA_PTS} point`, paths: PATHS, verdict: v(verdict.layoutVsBase),
           figure: `${f1(figures['on.layout'])} vs ${f1(figures['base.layout'])} %` },
       );
       verdicts.push(`| ${pct} % | own time vs base ≤ +${OWN_DELTA_PTS} points | ${f2(figures['on.direct'])} % vs ${f2(figures['base.direct'])} % | ${passFail(verdict.ownVsBase === true)} |`,
         `| ${pct} % | style + layout vs base ≤ +${LAYOUT_DELTA_PTS} point | ${f1(figures['on.layout'])} % vs ${f1(figures['base.layout'])} % | ${passFail(verdict.layoutVsBase === true)} |`);
     }
     verdicts.push(`| ${pct} % | on ≤ ${budget} % | ${f2(figures['on.frac'])} % (worst round ${f2(figures['on.fracMax'])} %) | ${verdict.on === null ? 'n/a' : passFail(verdict.on)} |`,
-      `| ${pct} % | off ≤ ${BUDGET_OFF_PCT} % | ${f2(figures['off.frac'])} % (worst round ${f2(figures['off.fracMax'])} %) | ${verdict.off === null ? 'n/a' : passFail(verdict.off)} |`,
-      `| ${pct} % | on < react-scan (both gross; ours net ${f2(figures['on.frac'])} %) | ${f2(figures['on.gross'])} % vs ${f1(figures['react-scan.gross'])} % | ${passFail(verdict.belowScan === true)} |`);
+      `| ${pct} % | off ≤ ${BUDGET_OFF_PCT} % | ${f2(figures['off.frac'])} % (worst round ${f2(figures['off.fracMax'])} %) | ${verdict.off === null ? 'n/a' : passFail(verdict.off)} |`);
+    if (APP === 'react') {
+      verdicts.push(`| ${pct} % | on < react-scan (both gross; ours net ${f2(figures['on.frac'])} %) | ${f2(figures['on.gross'])} % vs ${f1(figures['react-scan.gross'])} % | ${passFail(verdict.belowScan === true)} |`);
+    }
   }
 
   const hot: string[] = [];
@@ -439,8 +454,8 @@ async function main(): Promise<void> {
   if (!allPass) process.exitCode = 1;
 
   if (args.get('doc') === 'true') {
-    recordStatus('overhead', commandLine('bench/overhead.ts'), status);
-    writeSection('overhead', `## Overhead on StressGrid (CPU profile attribution)
+    recordStatus(SECTION, commandLine('bench/overhead.ts'), status);
+    writeSection(SECTION, `## Overhead on ${LABEL} (CPU profile attribution)
 
 Command: \`${commandLine('bench/overhead.ts')}\` — run ${today()}, ${version}, ${machineNote()}.
 

@@ -25,7 +25,8 @@ function filesUnder(dir: string): string[] {
 
 function stamp(): string {
   const h = crypto.createHash('sha256');
-  for (const f of [path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts', 'build-vue.ts'), ...filesUnder(VUE_APP_DIR)]) {
+  const grid = [path.join(ROOT, 'demo', 'src', 'grid-data.ts'), path.join(ROOT, 'demo', 'demo.css')];
+  for (const f of [path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts', 'build-vue.ts'), ...grid, ...filesUnder(VUE_APP_DIR)]) {
     h.update(path.relative(ROOT, f));
     h.update(fs.readFileSync(f));
   }
@@ -37,8 +38,9 @@ export async function vueConfig(): Promise<Record<string, unknown>> {
   const vue = (await import('@vitejs/plugin-vue')).default;
   return {
     root: VUE_APP_DIR, base: './', logLevel: 'warn', configFile: false, plugins: [vue()],
-    // Two pages: the app (index.html) and the component library's (library.html: Element Plus).
-    build: { rollupOptions: { input: { index: path.join(VUE_APP_DIR, 'index.html'), library: path.join(VUE_APP_DIR, 'library.html') } } },
+    // Three pages: the app (index.html), the component library's (library.html: Element Plus), and StressGrid in Vue
+    // (stress.html: the benches' Vue grid).
+    build: { rollupOptions: { input: Object.fromEntries(['index', 'library', 'stress'].map((p) => [p, path.join(VUE_APP_DIR, `${p}.html`)])) } },
   };
 }
 

@@ -384,12 +384,13 @@ export class SourceLocator {
         result.why = map;
       } else {
         const exact = originalPositionFor(map, { line: gen.line, column: gen.column });
-        // Code a compiler wrote around the author's (a Vue SFC's `setup(e){`, its render function: issue 63) has no
-        // mapping of its own: the first mapped code inside the function's text is the author's.
-        const inside = exact.source !== null ? null : firstMapped(map, gen, lineColumn(st.lines, at + fnText.length));
-        const pos = inside === null ? exact : originalPositionFor(map, inside);
         const nameAt = nameOffset(scriptText, at, fnText);
         const named = nameAt >= 0 ? originalPositionFor(map, lineColumn(st.lines, nameAt)) : null;
+        // Code a compiler wrote around the author's (a Vue SFC's `setup(e){`, its render function: issue 63) has no
+        // mapping of its own, at its start or its name: the first mapped code inside the function's text is the author's.
+        const inside = exact.source !== null || (named !== null && named.source !== null) ? null
+          : firstMapped(map, gen, lineColumn(st.lines, at + fnText.length));
+        const pos = inside === null ? exact : originalPositionFor(map, inside);
         const orig = pos.source !== null ? pos : named && named.source !== null ? named : null;
         if (orig && orig.source !== null && orig.line !== null) {
           result.state = 'mapped';

@@ -1,0 +1,384 @@
+/**
+ * The shared half of an adapter for a framework whose commits only the browser can tell (Vue 3 in every build,
+ * Preact in production: nothing reports a commit, nothing leads from an element to its component; issues 63 and 64).
+ * The framework's half (vue/, preact/) walks its own tree: it finds the roots' containers and, from a container or a
+ * component, reports the components it meets (`met`), their top elements (`top`) and the portals it passes
+ * (`portal`). This half keeps the table and reads the commits:
+ *
+ *  - A MutationObserver on each root's container and each portal's target (attributes, text, child lists, with the
+ *    values before) takes the framework's writes as it makes them. Vue and Preact write only what their own diff
+ *    found different, so a re-render that changed nothing in the DOM makes no record: it is never a cause, at no
+ *    cost of ours.
+ *  - Nodes added or removed: the component owning the parent walks its subtree again (components new to it mount;
+ *    those the framework marked gone go), and the change is its cause; the components whose top elements came or
+ *    went are recounted.
+ *  - Attributes and text: a cause of the component that owns the node, weighed like any other (pipeline/causes.ts).
+ *  - From a node to its component: the framework's own link on the element when a build has one (Vue's development
+ *    builds), else the nearest element above that is a component's top element (the walks remember them).
+ */
+import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, howOf, type ComponentRef, type ComponentSink } from './adapter';
+
+const MAX_DEPTH = 10_000;
+/** Attribute, text and child-list changes, with the values before (a class's kind is read from before and after). */
+const ALL: MutationObserverInit = {
+  childList: true, attributes: true, characterData: true, subtree: true, attributeOldValue: true, characterDataOldValue: true,
+};
+/** On the document: new roots' containers filling up, and nodes a portal puts outside its root. */
+const TREE: MutationObserverInit = { childList: true, subtree: true };
+/** Added elements a child-list record's cause is noted at, at most. */
+const MAX_ADDED = 4;
+
+export interface Clock {
+  enter(): void;
+  leave(): void;
+}
+
+/** A mounted portal: where its content lands, the component that rendered it, and the framework's content. */
+interface Portal<I> {
+  target: Element;
+  owner: I | null;
+  content: unknown;
+}
+
+export abstract class DomCommits<I extends object> {
+  protected sink: ComponentSink | null = null;
+  protected refs = new WeakMap<I, ComponentRef>();
+  /** The instances reported mounted: looked at when nodes were removed (the framework marks the ones it unmounted). */
+  protected readonly live = new Set<I>();
+  /** An element → the innermost component it is a top element of (the walks keep it: production's only way back). */
+  private tops = new WeakMap<Element, I>();
+  /** Components whose DOM a portal puts away from their parent's. */
+  private portalled = new WeakSet<I>();
+  /** The roots' containers and the portals' targets: observed whole (attributes and text too). */
+  private readonly observedRoots = new Set<Element>();
+  /** Mounted portals, by a node the framework keeps for them across renders. */
+  private readonly portalsBy = new Map<Node, Portal<I>>();
+  private observer: MutationObserver | null = null;
+  portalVersion = 0;
+  private readonly portalTopsOut: Element[] = [];
+  private readonly portalInnerOut: number[] = [];
+  /** Records being handled now (a flush inside the observer's own callback finds none left: nothing is read twice). */
+  private handling = false;
+
+  constructor(private readonly clock: Clock | null = null) {}
+
+  // The framework's half.
+  /** Whether a node is one of the framework's root containers. */
+  protected abstract isContainer(n: Node): boolean;
+  /** The root component a container renders (null: none now). */
+  protected abstract rootInstance(container: Element): I | null;
+  /** Walks everything a container renders (`met`, `top`, `portal` for what it meets). */
+  protected abstract walkContainer(container: Element): void;
+  /** Walks what a mounted component renders, below it. */
+  protected abstract walkInstance(inst: I, ref: ComponentRef, depth: number): void;
+  protected abstract parentOf(inst: I): I | null;
+  /** Whether the framework unmounted the instance (or put it away: Vue's `<KeepAlive>`). */
+  protected abstract isGone(inst: I): boolean;
+  /** The component the framework's own link on an element names (a development build's), or null. */
+  protected abstract linked(el: Element): I | null;
+  /** A component's name and key, for its mount. */
+  protected abstract nameOfInstance(inst: I): string;
+  protected abstract keyOfInstance(inst: I): string | null;
+  /** A portal's content: its top elements, appended to `out`, and its outermost components' records. */
+  protected abstract portalTops(content: unknown, out: Element[]): void;
+  protected abstract portalInner(content: unknown, visit: (inst: I) => void): void;
+
+  attach(sink: ComponentSink): void {
+    this.sink = sink;
+    this.observer = new MutationObserver((records) => {
+      this.clock?.enter();
+      try {
+        this.handle(records);
+      } finally {
+        this.clock?.leave();
+      }
+    });
+    this.observer.observe(document, TREE);
+    const found = document.querySelectorAll('*');
+    for (let i = 0; i < found.length; i++) if (this.isContainer(found[i])) this.addRoot(found[i]);
+    sink.committed();
+  }
+
+  detach(): void {
+    this.observer?.disconnect();
+    this.observer = null;
+    this.sink = null;
+    this.refs = new WeakMap();
+    this.tops = new WeakMap();
+    this.portalled = new WeakSet();
+    this.live.clear();
+    this.observedRoots.clear();
+    this.portalsBy.clear();
+    this.portalVersion++;
+  }
+
+  /** A container a root renders in: walked whole, observed whole. */
+  private addRoot(container: Element): void {
+    this.observe(container);
+    this.walkContainer(container);
+  }
+
+  private observe(root: Element): void {
+    if (this.observedRoots.has(root)) return;
+    this.observedRoots.add(root);
+    this.observer?.observe(root, ALL);
+  }
+
+  // What the framework's walks report.
+  /**
+   * A component met under `ownerRef` (null: a root) at `depth`: reported mounted when new. `through`: a portal lies
+   * between it and its parent. Returns its record, or null when the framework has let it go (not to be walked).
+   */
+  protected met(inst: I, ownerRef: ComponentRef | null, depth: number, through: boolean): ComponentRef | null {
+    if (this.isGone(inst)) return null;
+    let ref = this.refs.get(inst);
+    if (ref === undefined) {
+      ref = (this.sink as ComponentSink).mount(inst, ownerRef, depth, this.nameOfInstance(inst), this.keyOfInstance(inst));
+      this.refs.set(inst, ref);
+      this.live.add(inst);
+    }
+    if (through) this.portalled.add(inst);
+    return ref;
+  }
+
+  /** `el` is a top element of `owner` (no element of the owner's lies above it): the innermost one met last wins. */
+  protected top(el: Element, owner: I): void {
+    this.tops.set(el, owner);
+  }
+
+  /** A portal of `owner` whose content lands in `target`, known by `key` (a node that lasts across renders). */
+  protected portal(key: Node, target: Element, owner: I | null, content: unknown): void {
+    this.observe(target);
+    if (!this.portalsBy.has(key)) this.portalVersion++;
+    this.portalsBy.set(key, { target, owner, content });
+  }
+
+  protected refOfInstance(inst: I): ComponentRef | undefined {
+    return this.refs.get(inst);
+  }
+
+  /** The roots mounted now (containers rendering a root component). */
+  get roots(): number {
+    let n = 0;
+    for (const r of this.observedRoots) if (this.isContainer(r) && this.rootInstance(r) !== null) n++;
+    return n;
+  }
+
+  observes(node: Node): boolean {
+    for (const r of this.observedRoots) {
+      if (r !== node && !r.contains(node)) continue;
+      // A root's container is the framework's throughout; a portal's target (the body, often) only where its content is.
+      if (this.isContainer(r) || this.ownerInstance(node) !== null) return true;
+    }
+    return false;
+  }
+
+  flush(): void {
+    if (this.observer !== null && !this.handling) this.handle(this.observer.takeRecords());
+  }
+
+  catchUp(): void {
+    this.flush();
+  }
+
+  /**
+   * The instances the framework unmounted (or put away) since: reported gone (children first). Each one's nearest
+   * mounted ancestor lost DOM: added to `recount`.
+   */
+  private sweep(recount: Set<I>): void {
+    const sink = this.sink as ComponentSink;
+    const gone: I[] = [];
+    for (const inst of this.live) if (this.isGone(inst)) gone.push(inst);
+    for (let i = gone.length - 1; i >= 0; i--) {
+      const inst = gone[i];
+      const ref = this.refs.get(inst);
+      this.live.delete(inst);
+      this.refs.delete(inst);
+      if (ref !== undefined) sink.unmount(ref);
+    }
+    for (const inst of gone) {
+      const above = this.nearestLive(this.parentOf(inst));
+      if (above !== null) recount.add(above);
+    }
+    if (gone.length > 0) {
+      for (const [key, p] of this.portalsBy) {
+        if (!key.isConnected || (p.owner !== null && !this.live.has(p.owner))) {
+          this.portalsBy.delete(key);
+          this.portalVersion++;
+        }
+      }
+    }
+  }
+
+  /** `inst` when it is mounted, else its nearest mounted ancestor (null: none). */
+  private nearestLive(inst: I | null): I | null {
+    for (let c = inst, g = 0; c !== null && g < MAX_DEPTH; c = this.parentOf(c), g++) if (this.live.has(c)) return c;
+    return null;
+  }
+
+  /** How deep a component sits among components (its mount's depth: a walk from it starts there). */
+  protected depthOf(inst: I): number {
+    let d = 0;
+    for (let p = this.parentOf(inst); p !== null && d < MAX_DEPTH; p = this.parentOf(p)) d++;
+    return d;
+  }
+
+  /** The browser's records of the framework's writes (and anything else in its roots): the commit they make. */
+  private handle(records: MutationRecord[]): void {
+    const sink = this.sink;
+    if (sink === null || records.length === 0) return;
+    this.handling = true;
+    try {
+      let containers: Set<Element> | null = null;
+      let walked: Set<I> | null = null;
+      // Components whose rendered tree lost or gained elements or components: recounted (the registry adds each
+      // difference to the ancestors).
+      const recount = new Set<I>();
+      let removed = false;
+      // Nodes added or removed first: new components mount and gone ones go before any change is said to be theirs.
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i];
+        if (r.type !== 'childList') continue;
+        const t = r.target;
+        const gone = r.removedNodes;
+        if (gone.length > 0) removed = true;
+        // A removed element was some component's top element (the innermost one's): that one changed.
+        for (let k = 0; k < gone.length; k++) {
+          const was = gone[k].nodeType === 1 ? this.tops.get(gone[k] as Element) : undefined;
+          if (was !== undefined) recount.add(was);
+        }
+        if (this.isContainer(t)) {
+          // The root component's own top nodes, or a root rendered (again) here: the container is walked whole.
+          (containers ??= new Set()).add(t as Element);
+        } else if (t instanceof Element && this.observedRoots.has(t)) {
+          // A portal's target: the components whose portals send nodes here.
+          for (const p of this.portalsBy.values()) if (p.target === t && p.owner !== null) (walked ??= new Set()).add(p.owner);
+        } else {
+          const owner = this.ownerInstance(t);
+          if (owner !== null) (walked ??= new Set()).add(owner);
+        }
+      }
+      if (removed) this.sweep(recount);
+      if (containers !== null) for (const c of containers) this.addRoot(c);
+      if (walked !== null) {
+        for (const owner of walked) {
+          const ref = this.refs.get(owner);
+          if (ref === undefined || !this.live.has(owner)) continue;
+          this.walkInstance(owner, ref, this.depthOf(owner));
+          recount.add(owner);
+        }
+      }
+      // An added element is a top element of the component that rendered it (the walk just noted it).
+      for (let i = 0; i < records.length; i++) {
+        const added = records[i].type === 'childList' ? records[i].addedNodes : null;
+        if (added === null) continue;
+        for (let k = 0; k < added.length; k++) {
+          const now = added[k].nodeType === 1 ? this.tops.get(added[k] as Element) : undefined;
+          if (now !== undefined) recount.add(now);
+        }
+      }
+      for (const inst of recount) {
+        const live = this.nearestLive(inst);
+        const ref = live === null ? undefined : this.refs.get(live);
+        if (ref !== undefined) sink.structure(ref);
+      }
+      let any = containers !== null || walked !== null || removed;
+      for (let i = 0; i < records.length; i++) if (this.cause(sink, records[i])) any = true;
+      if (any) sink.committed();
+    } finally {
+      this.handling = false;
+    }
+  }
+
+  /** One record as a cause of the component whose DOM it changed; false when it is no component's. */
+  private cause(sink: ComponentSink, r: MutationRecord): boolean {
+    const t = r.target;
+    if (r.type === 'characterData') {
+      const parent = t.parentElement;
+      const ref = parent === null ? undefined : this.refOf(parent);
+      if (ref === undefined) return false;
+      if ((t as CharacterData).data !== r.oldValue) sink.changed(ref, parent, CHANGE_TEXT);
+      return true;
+    }
+    if (!(t instanceof Element)) return false;
+    const ref = this.isContainer(t) ? this.rootRef(t) : this.refOf(t);
+    if (ref === undefined) return false;
+    if (r.type === 'attributes') {
+      const name = r.attributeName ?? '';
+      const now = t.getAttribute(name);
+      if (now === r.oldValue) return true;
+      const how = howOf(sink.attributeKind(name, r.oldValue, now), t.firstElementChild === null);
+      if (how !== 0) sink.changed(ref, t, how, t.parentElement);
+      return true;
+    }
+    sink.changed(ref, t, CHANGE_CHILDREN, t.parentElement);
+    const added = r.addedNodes;
+    for (let i = 0; i < added.length && i < MAX_ADDED; i++) {
+      const n = added[i];
+      if (!(n instanceof Element)) continue;
+      // A new component's own elements are its cause; others are the parent's.
+      sink.changed(this.refOf(n) ?? ref, n, CHANGE_ADDED, t);
+    }
+    return true;
+  }
+
+  private rootRef(container: Element): ComponentRef | undefined {
+    const root = this.rootInstance(container);
+    return root === null ? undefined : this.refs.get(root);
+  }
+
+  private refOf(node: Node): ComponentRef | undefined {
+    const inst = this.ownerInstance(node);
+    return inst === null ? undefined : this.refs.get(inst);
+  }
+
+  /**
+   * The mounted component that owns a node: the framework's own link on the element (or its nearest mounted ancestor
+   * component), else the nearest element above that is a component's top element; up to a container, its root
+   * component. Null outside any root.
+   */
+  private ownerInstance(node: Node): I | null {
+    let n: Node | null = node.nodeType === 1 ? node : node.parentNode;
+    for (let g = 0; n !== null && g < MAX_DEPTH; g++) {
+      if (n.nodeType === 1) {
+        const linked = this.linked(n as Element);
+        if (linked !== null) return this.nearestLive(linked);
+        const inst = this.tops.get(n as Element);
+        if (inst !== undefined && this.live.has(inst)) return inst;
+        if (this.isContainer(n)) {
+          const root = this.rootInstance(n as Element);
+          return root !== null && this.live.has(root) ? root : null;
+        }
+      }
+      n = n.parentNode ?? ((n as ShadowRoot).host instanceof Element ? (n as ShadowRoot).host : null);
+    }
+    return null;
+  }
+
+  ownerOf(node: Node): number {
+    return this.refOf(node)?.id ?? 0;
+  }
+
+  portalAbove(handle: object): boolean {
+    return this.portalled.has(handle as I);
+  }
+
+  get portalCount(): number {
+    return this.portalsBy.size;
+  }
+
+  portals(visit: (container: Element, ownerId: number, tops: Element[], inner: number[]) => void): void {
+    const tops = this.portalTopsOut;
+    const inner = this.portalInnerOut;
+    for (const p of this.portalsBy.values()) {
+      tops.length = 0;
+      inner.length = 0;
+      this.portalTops(p.content, tops);
+      this.portalInner(p.content, (inst) => {
+        const ref = this.refs.get(inst);
+        if (ref !== undefined) inner.push(ref.id);
+      });
+      visit(p.target, p.owner === null ? 0 : this.refs.get(p.owner)?.id ?? 0, tops, inner);
+    }
+  }
+}

@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { buildBundlers } from './build-bundlers';
+import { buildPreact } from './build-preact';
 import { buildVue } from './build-vue';
 import { ROOT } from './chrome';
 
@@ -145,6 +146,8 @@ export async function buildAll(filter?: string): Promise<void> {
   if (!filter || 'bundlers'.includes(filter)) await buildBundlers();
   // Issue 63: the Vue fixture app, as `vite build` makes it (the e2e test starts its dev server itself).
   if (!filter || 'vue'.includes(filter)) await buildVue();
+  // Issue 64: the Preact fixture app on Preact 10 and 11, the same way.
+  if (!filter || 'preact'.includes(filter)) await buildPreact();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

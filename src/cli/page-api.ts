@@ -67,10 +67,10 @@ export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise
     await new Promise((r) => setTimeout(r, 250));
   }
   const st = await state(page).catch(() => null);
-  if (st && st.react.renderers === 0 && st.vue?.found !== true) {
-    throw new RunError(`no React or Vue on ${page.url()} (waited ${Math.round(timeoutMs / 1000)} s for a React renderer or a Vue app)`);
+  if (st && st.react.renderers === 0 && st.vue?.found !== true && st.preact?.found !== true) {
+    throw new RunError(`no React, Vue or Preact on ${page.url()} (waited ${Math.round(timeoutMs / 1000)} s for a React renderer, a Vue app or a Preact root)`);
   }
-  const which = st && st.react.renderers === 0 ? 'Vue' : 'React';
+  const which = st && st.react.renderers > 0 ? 'React' : st?.vue?.found === true ? 'Vue' : 'Preact';
   throw new RunError(`${which} is on ${page.url()}, but no component was measured within ${Math.round(timeoutMs / 1000)} s`);
 }
 

@@ -122,7 +122,7 @@ export class PanelModel {
     }
   }
 
-  /** Frames other than the shown one that run React or Vue. */
+  /** Frames other than the shown one that run React, Vue or Preact. */
   otherReactFrames(): number {
     let n = 0;
     for (const [id, s] of this.frames) if (id !== this.frameId && hasFramework(s)) n++;
@@ -130,9 +130,9 @@ export class PanelModel {
   }
 }
 
-/** Whether the frame runs a framework Layout Cost measures (React, or Vue: issue 63). */
+/** Whether the frame runs a framework Layout Cost measures (React; Vue and Preact: issues 63 and 64). */
 export function hasFramework(s: Status): boolean {
-  return s.renderers > 0 || s.vue !== undefined;
+  return s.renderers > 0 || s.vue !== undefined || s.preact !== undefined;
 }
 
 export const TOP_FRAME_ID = 0;
@@ -151,7 +151,7 @@ export function chooseFrame(frames: ReadonlyMap<number, Status>, current: number
   return frames.has(TOP_FRAME_ID) ? TOP_FRAME_ID : ids[0] ?? null;
 }
 
-/** Frames listed in the picker: the top frame and every frame that runs React or Vue. */
+/** Frames listed in the picker: the top frame and every frame that runs React, Vue or Preact. */
 export function pickerFrames(frames: ReadonlyMap<number, Status>): number[] {
   return [...frames.entries()]
     .filter(([id, s]) => id === TOP_FRAME_ID || hasFramework(s))
@@ -169,6 +169,7 @@ export function frameLabel(id: number, s: Status): string {
     // about:blank, srcdoc and the like: show the raw (capped) string.
   }
   const react = s.renderers > 0 ? `${s.roots} root${s.roots === 1 ? '' : 's'}`
-    : s.vue !== undefined ? (s.vue.apps > 0 ? `Vue, ${s.vue.apps} app${s.vue.apps === 1 ? '' : 's'}` : 'Vue') : 'no React';
+    : s.vue !== undefined ? (s.vue.apps > 0 ? `Vue, ${s.vue.apps} app${s.vue.apps === 1 ? '' : 's'}` : 'Vue')
+      : s.preact !== undefined ? 'Preact' : 'no React';
   return capText(`${id === TOP_FRAME_ID ? 'top' : `frame ${id}`} — ${where} (${react})`, 80);
 }

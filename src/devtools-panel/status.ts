@@ -40,12 +40,12 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
     if (!ctx.siteOff) out.push({ id: 'waiting', level: 'info', text: 'Waiting for the page… (reload it if the extension was just installed)' });
     return out;
   }
-  if (s.renderers === 0 && s.vue === undefined) {
-    const elsewhere = ctx.otherReactFrames > 0 ? ` — React or Vue runs in ${plural(ctx.otherReactFrames, 'other frame')}: pick one above` : '';
-    out.push({ id: 'no-react', level: 'info', text: `No React or Vue on this page${elsewhere}` });
+  if (s.renderers === 0 && s.vue === undefined && s.preact === undefined) {
+    const elsewhere = ctx.otherReactFrames > 0 ? ` — React, Vue or Preact runs in ${plural(ctx.otherReactFrames, 'other frame')}: pick one above` : '';
+    out.push({ id: 'no-react', level: 'info', text: `No React, Vue or Preact on this page${elsewhere}` });
   } else if (s.mode === 'off') {
-    const found = [s.renderers > 0 ? `React found (${plural(s.roots, 'root')})` : null, s.vue !== undefined ? 'Vue found' : null]
-      .filter(Boolean).join(' and ');
+    const found = [s.renderers > 0 ? `React found (${plural(s.roots, 'root')})` : null, s.vue !== undefined ? 'Vue found' : null,
+      s.preact !== undefined ? 'Preact found' : null].filter(Boolean).join(' and ');
     out.push({ id: 'react-off', level: 'info', text: `${found}, overlay off — press ${ctx.shortcut} or Enable` });
   } else if (!s.agent) {
     out.push({ id: 'agent-loading', level: 'info', text: 'Starting measurement…' });
@@ -73,7 +73,7 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
   }
   if (s.capped) out.push({ id: 'capped', level: 'info', text: `Drawing capped at ${plural(s.drawn, 'meter')} (large tree)` });
   if (s.mode !== 'off' && s.self) out.push({ id: 'self', level: 'info', text: formatSelf(s.self.msPerFrame, s.self.mainThreadShare) });
-  if (s.renderers > 0 || s.vue !== undefined) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
+  if (s.renderers > 0 || s.vue !== undefined || s.preact !== undefined) out.push({ id: 'timer', level: 'info', text: `Timer resolution ${formatResolution(s.timerResolutionMs)}` });
   return out;
 }
 

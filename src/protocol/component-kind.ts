@@ -5,7 +5,8 @@
  *
  * - framework: React itself and what runs the app around it — react, react-dom, scheduler, react-refresh, Next.js
  *   (`next/dist`, its dev overlay), Vite's client (`/@vite/`, `/@react-refresh`); Vue itself (vue, @vue/*: its
- *   `<KeepAlive>`, `<Transition>`, `<Suspense>`'s async wrappers; issue 63);
+ *   `<KeepAlive>`, `<Transition>`, `<Suspense>`'s async wrappers; issue 63); Preact itself (preact, preact/compat,
+ *   @preact/*; issue 64);
  * - library: any other package (`node_modules/`, Vite's prebundled `/.vite/deps/`, a package CDN);
  * - own: everything else, and whatever cannot be placed (a component we cannot place is shown, never hidden).
  */
@@ -13,7 +14,7 @@ export type ComponentKind = 'own' | 'library' | 'framework';
 
 export const COMPONENT_KINDS: readonly ComponentKind[] = ['own', 'library', 'framework'];
 
-const FRAMEWORK_PACKAGES = /(?:^|[/\\])node_modules[/\\](?:\.pnpm[/\\][^/\\]+[/\\]node_modules[/\\])?(?:react|react-dom|scheduler|react-refresh|next|react-server-dom-[\w-]+|@vitejs[/\\][\w-]+|vite|vue|@vue[/\\][\w-]+)(?:[/\\]|$)/;
+const FRAMEWORK_PACKAGES = /(?:^|[/\\])node_modules[/\\](?:\.pnpm[/\\][^/\\]+[/\\]node_modules[/\\])?(?:react|react-dom|scheduler|react-refresh|next|react-server-dom-[\w-]+|@vitejs[/\\][\w-]+|vite|vue|@vue[/\\][\w-]+|preact|@preact[/\\][\w-]+)(?:[/\\]|$)/;
 /**
  * Framework URLs and map sources: Vite's client, Next's own code and chunks, and a package's own precompiled map named
  * by its webpack namespace (Next's dev overlay ships `webpack://next/./src/next-devtools/…`, which a Turbopack dev

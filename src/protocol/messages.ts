@@ -53,14 +53,17 @@ export interface PageStatus {
   outside?: OutsideMeasurement;
   /** Vue 3 on the page (issue 63, additive: absent means none seen): its apps while the overlay is on (0 while off). */
   vue?: VueFound;
+  /** Preact on the page (issue 64, additive: absent means none found): its render roots while the overlay is on. */
+  preact?: VueFound;
 }
+/** A framework found on the page that counts apps (Vue, Preact). */
 export interface VueFound {
   apps: number;
 }
 const vueFound: Validator<VueFound | undefined> = (v) => (v === undefined ? undefined : isRecord({ apps: num(0, 1e6) })(v));
 const pageStatus: Validator<PageStatus> = isRecord({
   renderers: num(0, 1e4), roots: num(0, 1e6), agent: bool, minified: bool,
-  degraded: arrayOf(str(200), 16), timerResolutionMs: num(0, 1000), url: str(2048), outside: outsideMeasurement, vue: vueFound,
+  degraded: arrayOf(str(200), 16), timerResolutionMs: num(0, 1000), url: str(2048), outside: outsideMeasurement, vue: vueFound, preact: vueFound,
 });
 
 export interface Settings {

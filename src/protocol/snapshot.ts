@@ -127,6 +127,8 @@ export interface LayoutCostState {
   react: { renderers: number; roots: number };
   /** Vue 3 (issue 63): whether it made a renderer on this page, and the apps the overlay measures (0 while off). */
   vue: { found: boolean; apps: number };
+  /** Preact (issue 64): whether a render root was found, and the roots the overlay measures (0 while off). */
+  preact: { found: boolean; apps: number };
   minified: boolean;
   capped: boolean;
   agent: boolean;

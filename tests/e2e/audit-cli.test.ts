@@ -151,7 +151,7 @@ describe('layout-cost audit, the CLI (e2e)', function () {
     await new Promise((r) => probe.close(r));
     const cases: [string[], RegExp][] = [
       [['audit', `http://127.0.0.1:${closedPort}/`], /could not load http:\/\/127\.0\.0\.1:\d+\/: net::ERR_CONNECTION_REFUSED/],
-      [['audit', url('plain.html'), '--seconds', '1', '--wait-react', '2'], /no React or Vue on http:\/\/127\.0\.0\.1:\d+\/plain\.html \(waited 2 s/],
+      [['audit', url('plain.html'), '--seconds', '1', '--wait-react', '2'], /no React, Vue or Preact on http:\/\/127\.0\.0\.1:\d+\/plain\.html \(waited 2 s/],
       [['audit', url('plain.html'), '--wait-react', '0'], /--wait-react must be a number of seconds/],
       [['audit', url('plain.html'), '--budget', budgetFile('bad.json', { components: { Heavy: { layoutMs: '2' } } })],
         /budget: .*bad\.json: components\["Heavy"\]\.layoutMs must be a number ≥ 0, not "2"/],

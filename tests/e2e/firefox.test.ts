@@ -4,7 +4,7 @@
  * React 16, 17, 18 and 19, component types placed from React 19's debug stacks, meters drawn where the snapshot says,
  * Ctrl+Shift+L by real key presses, the honest state Firefox's timing gets (no Long Animation Frames), the panel in
  * Firefox's own DevTools, and the panel page's states and safety (in a window of its own, where it can be driven); a
- * Vue 3 app's components against Vue's own tree (issue 63).
+ * Vue 3 app's components against Vue's own tree (issue 63), a Preact app's against Preact's (issue 64).
  * Without a Firefox the file is skipped with a printed reason, except under CI=true, where that fails.
  */
 import { expect } from 'chai';
@@ -15,7 +15,8 @@ import { BIDI, CONTROLS, waitForRows } from './panel-helpers';
 import { placedInOwnSpan } from './sources-truth';
 import { anchorFor, frames, meterAt, setMode, shot, until } from './overlay-pixels';
 import { expectMatches } from './truth-match';
-import { comps, expectVueMatches } from './vue-match';
+import { preactTruth } from './preact-truth';
+import { comps, expectTreeMatches, expectVueMatches } from './tree-match';
 
 describe('Firefox (e2e)', function () {
   this.timeout(120_000);
@@ -70,6 +71,27 @@ describe('Firefox (e2e)', function () {
         const all = await comps(page);
         return all.find((c) => c.name === 'Heavy')!.layoutMs > 0 ? all : null;
       }, { what: 'Heavy measured' });
+      const heavy = cs.find((c) => c.name === 'Heavy')!;
+      for (const c of cs) if (c.parentId !== null && c.id !== heavy.id) expect(heavy.layoutMs, c.name).to.be.greaterThan(c.layoutMs);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('Preact 10 (a production build): found before enable, components and counts equal Preact\'s own tree, the costly one first', async () => {
+    const page = await h.newPage('build/preact/index.html');
+    try {
+      await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'the Preact app' });
+      expect((await lc.state(page)).preact).to.deep.equal({ found: true, apps: 0 });
+      await lc.enable(page);
+      await page.evaluate(() => (window as any).__preact.set({ dialog: true }));
+      await expectTreeMatches(page, preactTruth, 'the snapshot to equal Preact\'s tree in Firefox');
+      await page.evaluate(() => (window as any).__preact.run(20, { heavy: true, ticker: true }));
+      const cs = await waitFor(async () => {
+        const all = await comps(page);
+        const heavy = all.find((c) => c.name === 'Heavy');
+        return heavy !== undefined && heavy.layoutMs > 0 ? all : null;
+      }, { what: 'Heavy measured (named from the source map)' });
       const heavy = cs.find((c) => c.name === 'Heavy')!;
       for (const c of cs) if (c.parentId !== null && c.id !== heavy.id) expect(heavy.layoutMs, c.name).to.be.greaterThan(c.layoutMs);
     } finally {
@@ -222,7 +244,7 @@ describe('Firefox (e2e)', function () {
       const page = await h.newPage('plain.html');
       const panel = await openPanelPage(h, page);
       try {
-        await waitFor(async () => (await notices(panel)).includes('No React or Vue on this page'), { what: 'no-react notice' });
+        await waitFor(async () => (await notices(panel)).includes('No React, Vue or Preact on this page'), { what: 'no-react notice' });
         await page.goto(h.url('counts-r19.html'), { waitUntil: 'load' });
         await waitFor(async () => (await notices(panel)).some((t) => /^React found .* overlay off/.test(t)), { what: 'react-off notice' });
         await lc.enable(page);

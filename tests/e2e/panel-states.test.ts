@@ -24,9 +24,9 @@ describe('DevTools panel states (e2e)', function () {
 
   const notice = (id: string) => panel.$eval(`[data-notice="${id}"]`, (n) => n.textContent).catch(() => null);
 
-  it('says "No React or Vue on this page" on a page without React', async () => {
+  it('says "No React, Vue or Preact on this page" on a page without React', async () => {
     await waitFor(async () => (await notice('no-react')) !== null, { what: 'no-react notice' });
-    expect(await notice('no-react')).to.equal('No React or Vue on this page');
+    expect(await notice('no-react')).to.equal('No React, Vue or Preact on this page');
     expect(await notice('react-off')).to.equal(null);
   });
 

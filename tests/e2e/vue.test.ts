@@ -14,7 +14,7 @@ import { vueConfig, VUE_APP_DIR } from '../../scripts/build-vue';
 import { cli } from './cli-run';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { groundTruth } from './fiber-truth';
-import { comps, expectVueMatches, type Comp } from './vue-match';
+import { comps, expectVueMatches, type Comp } from './tree-match';
 import { vueTruth } from './vue-truth';
 
 const vue = (page: Page, js: string): Promise<unknown> => page.evaluate(`(async () => { const s = window.__vue; ${js} })()`);

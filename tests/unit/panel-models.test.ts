@@ -28,7 +28,7 @@ describe('panel honest states', () => {
   });
   it('says there is no React, pointing at other frames that have it', () => {
     expect(ids(status({ renderers: 0 }))).to.deep.equal(['no-react']);
-    expect(notices(status({ renderers: 0 }), { ...ctx, otherReactFrames: 2 })[0].text).to.match(/React or Vue runs in 2 other frames/);
+    expect(notices(status({ renderers: 0 }), { ...ctx, otherReactFrames: 2 })[0].text).to.match(/React, Vue or Preact runs in 2 other frames/);
   });
   it('says React was found and the overlay is off', () => {
     const n = notices(status({ mode: 'off', roots: 2 }), ctx);

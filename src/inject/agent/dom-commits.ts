@@ -51,8 +51,8 @@ export abstract class DomCommits<I extends object> {
   private portalled = new WeakSet<I>();
   /** The roots' containers and the portals' targets: observed whole (attributes and text too). */
   private readonly observedRoots = new Set<Element>();
-  /** Mounted portals, by a node the framework keeps for them across renders. */
-  private readonly portalsBy = new Map<Node, Portal<I>>();
+  /** Mounted portals, by something the framework keeps for them across renders (a node, an instance). */
+  private readonly portalsBy = new Map<object, Portal<I>>();
   private observer: MutationObserver | null = null;
   portalVersion = 0;
   private readonly portalTopsOut: Element[] = [];
@@ -146,8 +146,8 @@ export abstract class DomCommits<I extends object> {
     this.tops.set(el, owner);
   }
 
-  /** A portal of `owner` whose content lands in `target`, known by `key` (a node that lasts across renders). */
-  protected portal(key: Node, target: Element, owner: I | null, content: unknown): void {
+  /** A portal of `owner` whose content lands in `target`, known by `key` (a node or an object that lasts across renders). */
+  protected portal(key: object, target: Element, owner: I | null, content: unknown): void {
     this.observe(target);
     if (!this.portalsBy.has(key)) this.portalVersion++;
     this.portalsBy.set(key, { target, owner, content });
@@ -202,7 +202,8 @@ export abstract class DomCommits<I extends object> {
     }
     if (gone.length > 0) {
       for (const [key, p] of this.portalsBy) {
-        if (!key.isConnected || (p.owner !== null && !this.live.has(p.owner))) {
+        const gone = key instanceof Node ? !key.isConnected : this.isGone(key as I);
+        if (gone || (p.owner !== null && !this.live.has(p.owner))) {
           this.portalsBy.delete(key);
           this.portalVersion++;
         }

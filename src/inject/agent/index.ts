@@ -26,6 +26,7 @@ import { Pending } from '../../protocol/pending';
 import { Pipeline } from './pipeline/pipeline';
 import { ReactAdapter } from './react/adapter';
 import { VueAdapter } from './vue/adapter';
+import { PreactAdapter } from './preact/adapter';
 import { Reasons } from './reasons';
 import type { Pristine } from './pristine';
 import { TypeSourcer } from './types';
@@ -62,11 +63,18 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
   const readers = nativeReaders(link.natives);
   // Vue is seen by the boot's trap; a page whose window property could not be trapped says so on `__VUE__` alone.
   const vueSeen = (): boolean => link.vue.seen || (win as unknown as { __VUE__?: unknown }).__VUE__ === true;
+  // Preact: its adapter counts roots while on; off, a scan (a status is sent rarely: on a panel's connect, on changes).
+  const preactSeen = (): boolean => (pipeline.isRunning ? pipeline.rootsOf('preact') > 0 : PreactAdapter.found(document));
   // One adapter for each framework the page has that is not attached yet (pipeline.attachAdapter).
   const pipeline: Pipeline = new Pipeline(link, readers, reasons, win, (have) => {
     const fresh = [];
     if (!have.includes('react') && link.hook.renderers.size > 0) fresh.push(new ReactAdapter(link.hook, pipeline.clock));
     if (!have.includes('vue') && vueSeen()) fresh.push(new VueAdapter(pipeline.clock));
+    // Preact announces itself nowhere in production: its render roots are looked for; a page with no framework found
+    // gets the adapter anyway (it finds roots that come later as their containers fill).
+    if (!have.includes('preact') && (PreactAdapter.found(document) || (have.length === 0 && fresh.length === 0))) {
+      fresh.push(new PreactAdapter(pipeline.clock));
+    }
     return fresh;
   });
   pipeline.clock.outer = pristine;
@@ -182,7 +190,8 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
       url: String(win.location.href).slice(0, 2048),
       outside: outside ? { ...outside } : undefined,
-      vue: vueSeen() ? { apps: pipeline.isRunning ? pipeline.vueApps : 0 } : undefined,
+      vue: vueSeen() ? { apps: pipeline.isRunning ? pipeline.rootsOf('vue') : 0 } : undefined,
+      preact: preactSeen() ? { apps: pipeline.isRunning ? pipeline.rootsOf('preact') : 0 } : undefined,
     };
   }
   let announceQueued = false;
@@ -276,6 +285,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     return {
       enabled: st.mode !== 'off', mode: st.mode, pinned: st.pinned, react: { renderers: s.renderers, roots: s.roots },
       vue: { found: s.vue !== undefined, apps: s.vue?.apps ?? 0 },
+      preact: { found: s.preact !== undefined, apps: s.preact?.apps ?? 0 },
       minified: st.minified ?? s.minified, capped: st.capped, agent: true, degraded: s.degraded, droppedMessages: st.dropped,
       outside: s.outside ?? null, self: st.self ? { ...st.self } : null,
     };

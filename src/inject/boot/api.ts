@@ -60,7 +60,8 @@ export function installApi(win: Window & typeof globalThis, deps: ApiDeps): void
         if (agent !== null) return agent.state();
         // Before the agent: off, with what the hook saw.
         return {
-          enabled: false, mode: 'off', pinned: null, react: deps.hook.counts(), vue: { found: deps.vue.seen, apps: 0 }, minified: false,
+          enabled: false, mode: 'off', pinned: null, react: deps.hook.counts(), vue: { found: deps.vue.seen, apps: 0 },
+          preact: { found: preactRoot(win.document), apps: 0 }, minified: false,
           capped: false, agent: false, degraded: deps.notes.slice(0, 16), droppedMessages: 0, outside: null, self: null,
         };
       },
@@ -101,4 +102,22 @@ export function installApi(win: Window & typeof globalThis, deps: ApiDeps): void
     // The page holds the name (a non-configurable property of its own): the extension works without the API.
     deps.notes.push(`the page defined window.${API_KEY} itself: the automation API is unavailable here`);
   }
+}
+
+/**
+ * Whether a Preact render root is on the page (Preact's production build announces itself nowhere): an element holding
+ * the root vnode `render` keeps on its container (`__k`, agent/preact/internals.ts). Asked only by `state()`, before
+ * the agent (which scans the same way).
+ */
+function preactRoot(doc: Document): boolean {
+  try {
+    const all = doc.querySelectorAll('*');
+    for (let i = 0; i < all.length; i++) {
+      const r = (all[i] as unknown as { __k?: { type?: unknown; __e?: unknown } }).__k;
+      if (typeof r === 'object' && r !== null && typeof r.type === 'function' && '__e' in r) return true;
+    }
+  } catch {
+    // A page that replaced querySelectorAll: not found.
+  }
+  return false;
 }

@@ -223,9 +223,9 @@ export class Pipeline {
     return this.adapter?.debugOf?.(handle, stackOf) ?? null;
   }
 
-  /** Vue apps the adapter measures now. */
-  get vueApps(): number {
-    return this.adapter?.rootsOf('vue') ?? 0;
+  /** The roots (Vue and Preact: apps) the adapter of a framework measures now. */
+  rootsOf(name: string): number {
+    return this.adapter?.rootsOf(name) ?? 0;
   }
 
   get adapterName(): string | null {

@@ -1,6 +1,6 @@
 /**
- * Compares the extension's snapshot with the independent walk of Vue's tree (vue-truth.ts), waiting until they agree
- * and failing with both listings (tests/e2e/vue.test.ts, firefox.test.ts).
+ * Compares the extension's snapshot with an independent walk of a framework's own tree (vue-truth.ts, preact-truth.ts),
+ * waiting until they agree and failing with both listings (vue.test.ts, preact.test.ts, firefox.test.ts).
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
@@ -26,13 +26,19 @@ export const comps = async (page: Page): Promise<Comp[]> => ((await lc.snapshot(
 const line = (t: { depth: number; key: string | null; authored: number; rendered: number }): string =>
   `depth=${t.depth} key=${t.key ?? ''} authored=${t.authored} rendered=${t.rendered}`;
 
-/** Waits until the snapshot equals Vue's own tree (as multisets: components mounted later get later ids), names too. */
-export async function expectVueMatches(page: Page, what: string): Promise<VueTruth[]> {
+/** A framework's own tree as the tests walk it in the page: a function page.evaluate runs (vue-truth.ts, preact-truth.ts). */
+type TruthOf = () => { depth: number; key: string | null; authored: number; rendered: number; name: string | null }[];
+
+/**
+ * Waits until the snapshot equals the framework's own tree as `truthOf` walks it (as multisets: components mounted later
+ * get later ids), names too, failing with both listings.
+ */
+export async function expectTreeMatches<T extends ReturnType<TruthOf>[number]>(page: Page, truthOf: () => T[], what: string): Promise<T[]> {
   let last: [string, string] = ['', ''];
-  let truth: VueTruth[] = [];
+  let truth: T[] = [];
   try {
     await waitFor(async () => {
-      truth = await page.evaluate(vueTruth);
+      truth = await page.evaluate(truthOf);
       const got = await comps(page);
       last = [got.map(line).sort().join('\n'), truth.map(line).sort().join('\n')];
       return truth.length > 0 && last[0] === last[1];
@@ -41,9 +47,13 @@ export async function expectVueMatches(page: Page, what: string): Promise<VueTru
     expect(last[0], what).to.equal(last[1]);
     throw e;
   }
-  // Every name Vue's own tree gives (`name`, `__name`) is ours exactly.
+  // Every name the framework's own tree gives is ours exactly.
   const ours = new Set((await comps(page)).map((c) => c.name));
   for (const t of truth) if (t.name !== null) expect(ours.has(t.name), `${t.name} by name`).to.equal(true);
   return truth;
 }
 
+/** The snapshot against Vue's own tree (`name`, `__name` for names). */
+export function expectVueMatches(page: Page, what: string): Promise<VueTruth[]> {
+  return expectTreeMatches(page, vueTruth, what);
+}

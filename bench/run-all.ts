@@ -18,7 +18,7 @@ import { EXIT_SKIPPED, parseArgs, prepareBuild, ROOT } from './lib/env';
 import { writeStatusTable } from './lib/status';
 
 /** Cheapest first. canvas-flush.ts is the overlay engineer's (its own section); skipped when absent. */
-const BENCHES = ['inject-size', 'always-on', 'channel-floor', 'boot-bytes', 'canvas-flush', 'accuracy', 'attribution', 'containment', 'sources', 'firefox-timing', 'commit-hook', 'commit-proportional', 'change-sources', 'memory', 'heap-breakdown', 'heap-after-disable', 'vitals-cost', 'overhead', 'own-js', 'idle', 'panel-open'];
+const BENCHES = ['inject-size', 'always-on', 'channel-floor', 'boot-bytes', 'canvas-flush', 'accuracy', 'attribution', 'containment', 'sources', 'firefox-timing', 'commit-hook', 'commit-proportional', 'change-sources', 'memory', 'heap-breakdown', 'heap-after-disable', 'vitals-cost', 'overhead', 'own-js', 'idle', 'panel-open', 'ci-compare'];
 
 /** The benches that take `--base`. */
 const BASED = ['overhead', 'own-js'];

@@ -1,26 +1,35 @@
 /**
- * `layout-cost compare BASE_DIR HEAD_DIR` (issue 47; docs/CI.md, "Comparing two runs"): per route and component type,
- * base against head, on the p95 over frames of the type's own style + layout ms per frame, one figure per run. Pure
- * (two report sets in, the comparison out); main.ts reads and writes the files.
+ * `layout-cost compare BASE_DIR HEAD_DIR` (issues 47 and 65; docs/CI.md, "Comparing two runs"): per route and
+ * component type, base against head, on the p95 over frames of the type's own style + layout ms per frame, one figure
+ * per run. Pure (two report sets in, the comparison out); main.ts reads and writes the files.
  *
  * The method: a figure under 0.1 ms reads 0.1 (the floor: a component that costs nothing on one side is not
- * "infinitely" slower on the other). The ratio is head's geometric mean over base's; its interval is Welch's t on the
- * logs of the runs' figures, two-sided, at 1 − 0.05 / m confidence for m comparisons (Bonferroni: the chance that any
- * of them is called on noise stays under 5 %). A regression is significant when the interval's lower bound lies above
- * the threshold; an improvement when its upper bound lies under 1 / threshold. With one run on a side there is no
- * interval and nothing is significant: `--runs 3` or more on each side.
+ * "infinitely" slower on the other). The ratio is head's geometric mean of the runs' figures over base's. Its
+ * uncertainty is a hierarchical bootstrap (stats.ts, bootstrapRatio): runs resampled, and each run's frames resampled
+ * for its p95, so the hundreds of frames a run holds weigh, with runs as the unit of repetition. Each comparison's
+ * two-sided p-value of "within the threshold" goes through Holm's step-down at 5 % over all of them: the chance that
+ * any is called on noise stays under 5 %, but a component that clearly moved is not held to the full Bonferroni
+ * level of the dozens that did not. A regression is significant when Holm rejects it and its interval (at the level
+ * it was tested at) lies above the threshold; an improvement likewise under 1 / threshold. With one run on a side
+ * nothing is significant: `--runs 3` or more on each side.
  */
 import { htmlEscape } from './html';
 import { xmlEscape } from './junit';
-import { ratioInterval } from './stats';
+import { bootstrapRatio, drawQuantile, hashString, holm, normalQuantile, type RunSample } from './stats';
 
 export const FLOOR_MS = 0.1;
 export const FAMILY_ALPHA = 0.05;
+/** Bootstrap draws per comparison: the tail quantile at 0.05 / 2m for m = 40 is then the 6th draw. */
+export const DRAWS = 10_000;
+/** The power "detectable" and "runs that would settle it" are worked out for. */
+export const POWER = 0.8;
+/** A ratio at least this large that did not clear is listed as "large but not significant". */
+export const LARGE = 2;
 
 /** What compare reads of a route's report.json. */
 export interface RouteRuns {
-  /** Each run's own ms per frame (p95) by component type. */
-  runs: { own: Record<string, number> }[];
+  /** Each run's own ms per frame (p95) by component type, and (written since issue 65) its frames' values. */
+  runs: { own: Record<string, number>; frames?: number; ownFrames?: Record<string, number[]>; ownFrameCounts?: Record<string, number> }[];
 }
 
 export interface Change {
@@ -34,6 +43,20 @@ export interface Change {
   low: number | null;
   high: number | null;
   significant: boolean;
+  /** Two-sided p-value of "within the threshold" (bootstrap), and the confidence the interval is at (Holm's level). */
+  p?: number;
+  confidence?: number;
+  /** A slower one that did not clear: runs a side that would settle it at this spread (80 % power; null: no spread). */
+  runsToSettle?: number | null;
+}
+
+/** Per route: the spread of its runs, and the smallest change this many runs could have detected there. */
+export interface RouteSensitivity {
+  route: string;
+  /** Median over the route's components of the runs' pooled standard deviation of log figures. */
+  spread: number;
+  /** The smallest ratio flagged with 80 % power at that spread, these runs and the strictest level (null: no spread). */
+  detectable: number | null;
 }
 
 export interface Comparison {
@@ -50,12 +73,38 @@ export interface Comparison {
   removed: { route: string; component: string | null }[];
   /** Routes that could not be audited on a side: the comparison is an error (exit 2). */
   errors: { route: string; side: 'base' | 'head'; error: string }[];
+  /** The statistics used (issue 65). */
+  method?: string;
+  /** What each route's runs could see (issue 65). */
+  routes?: RouteSensitivity[];
 }
 
 const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((t, x) => t + Math.log(x), 0) / xs.length);
 
 /** A type's floored figure in each run. */
 const figures = (r: RouteRuns, name: string): number[] => r.runs.map((run) => Math.max(FLOOR_MS, run.own[name] ?? 0));
+
+/** A type's runs as the bootstrap takes them: the figure, and the frames' values when the report has them. */
+const samples = (r: RouteRuns, name: string): RunSample[] => r.runs.map((run) => {
+  const figure = run.own[name] ?? 0;
+  const values = run.ownFrames?.[name];
+  if (!values || !(typeof run.frames === 'number' && run.frames >= 1)) return { figure };
+  return { figure, frames: run.frames, values, count: run.ownFrameCounts?.[name] };
+});
+
+/** Runs a side for a ratio to clear the threshold with POWER at this spread and level (both sides alike). */
+export function runsToSettle(ratio: number, threshold: number, spread: number, level: number): number | null {
+  if (!(spread > 0) || !(ratio > threshold)) return null;
+  const z = normalQuantile(1 - level / 2) + normalQuantile(POWER);
+  return Math.max(2, Math.ceil(2 * ((z * spread) / Math.log(ratio / threshold)) ** 2));
+}
+
+/** The smallest ratio these runs detect with POWER at this spread and level. */
+export function detectableRatio(threshold: number, spread: number, runs: { base: number; head: number }, level: number): number | null {
+  if (!(spread > 0) || runs.base < 2 || runs.head < 2) return null;
+  const z = normalQuantile(1 - level / 2) + normalQuantile(POWER);
+  return threshold * Math.exp(z * spread * Math.sqrt(1 / runs.base + 1 / runs.head));
+}
 
 export interface SideRoute {
   name: string;
@@ -75,7 +124,7 @@ export function compareSets(base: readonly SideRoute[], head: readonly SideRoute
   for (const r of head) if (!b.has(r.name)) out.added.push({ route: r.name, component: null });
   for (const r of base) if (!h.has(r.name)) out.removed.push({ route: r.name, component: null });
   // The pairs compared: types on both sides with a figure above the floor on at least one of them.
-  const pairs: { route: string; component: string; base: number[]; head: number[] }[] = [];
+  const pairs: { route: string; component: string; base: RunSample[]; head: RunSample[] }[] = [];
   for (const hr of head) {
     const br = b.get(hr.name);
     if (!br?.report || !hr.report) continue;
@@ -89,20 +138,39 @@ export function compareSets(base: readonly SideRoute[], head: readonly SideRoute
       if (!inBase.has(c)) continue;
       const bv = figures(br.report, c), hv = figures(hr.report, c);
       if (bv.every((x) => x <= FLOOR_MS) && hv.every((x) => x <= FLOOR_MS)) continue;
-      pairs.push({ route: hr.name, component: c, base: bv, head: hv });
+      pairs.push({ route: hr.name, component: c, base: samples(br.report, c), head: samples(hr.report, c) });
     }
   }
   out.comparisons = pairs.length;
   out.confidence = pairs.length > 0 ? 1 - FAMILY_ALPHA / pairs.length : 1 - FAMILY_ALPHA;
-  for (const p of pairs) {
-    const iv = ratioInterval(p.base, p.head, out.confidence);
+  out.method = 'hierarchical bootstrap (runs, and frames within runs) of the ratio of geometric means; Holm over all comparisons';
+  const tested = pairs.map((p) => bootstrapRatio(p.base, p.head, {
+    floor: FLOOR_MS, threshold, draws: DRAWS, seed: hashString(`${p.route}\u0000${p.component}`),
+  }));
+  const levels = holm(tested.map((t) => t.p), FAMILY_ALPHA);
+  const strictest = FAMILY_ALPHA / Math.max(1, pairs.length);
+  pairs.forEach((p, i) => {
+    const t = tested[i], { level, rejected } = levels[i];
+    const low = t.draws ? Math.exp(drawQuantile(t.draws, level / 2)) : null;
+    const high = t.draws ? Math.exp(drawQuantile(t.draws, 1 - level / 2)) : null;
     const change = (significant: boolean): Change => ({
-      route: p.route, component: p.component, base: round(geomean(p.base)), head: round(geomean(p.head)), ratio: round(iv.ratio),
-      low: iv.low === null ? null : round(iv.low), high: iv.high === null ? null : round(iv.high), significant,
+      route: p.route, component: p.component, base: round(geomean(p.base.map((r) => Math.max(FLOOR_MS, r.figure)))),
+      head: round(geomean(p.head.map((r) => Math.max(FLOOR_MS, r.figure)))), ratio: round(t.ratio),
+      low: low === null ? null : round(low), high: high === null ? null : round(high), significant,
+      p: Number(t.p.toPrecision(3)), confidence: Number((1 - level).toPrecision(6)),
+      ...(significant ? {} : { runsToSettle: runsToSettle(t.ratio, threshold, t.spread, strictest) }),
     });
-    if (iv.ratio > threshold) out.regressions.push(change(iv.low !== null && iv.low > threshold));
-    else if (iv.ratio < 1 / threshold) out.improvements.push(change(iv.high !== null && iv.high < 1 / threshold));
-  }
+    if (t.ratio > threshold) out.regressions.push(change(rejected && low !== null && low > threshold));
+    else if (t.ratio < 1 / threshold) out.improvements.push(change(rejected && high !== null && high < 1 / threshold));
+  });
+  const byRoute = new Map<string, number[]>();
+  pairs.forEach((p, i) => byRoute.set(p.route, [...(byRoute.get(p.route) ?? []), tested[i].spread]));
+  out.routes = [...byRoute].map(([route, spreads]) => {
+    const sorted = spreads.slice().sort((a, b) => a - b);
+    const spread = sorted[Math.floor((sorted.length - 1) / 2)];
+    const detectable = detectableRatio(threshold, spread, out.runs, strictest);
+    return { route, spread: round(spread), detectable: detectable === null ? null : round(detectable) };
+  });
   const worst = (a: Change, c: Change): number => Number(c.significant) - Number(a.significant) || c.ratio - a.ratio;
   out.regressions.sort(worst);
   out.improvements.sort((a, c) => Number(c.significant) - Number(a.significant) || a.ratio - c.ratio);
@@ -131,8 +199,13 @@ export function summaryMarkdown(c: Comparison): string {
       : '## Layout Cost: no component significantly slower');
   lines.push('');
   lines.push(`Own style + layout ms per frame (p95 over frames, one figure per run), ${c.runs.base} base and ${c.runs.head} head runs;`
-    + ` ${c.comparisons} component${c.comparisons === 1 ? '' : 's'} compared; threshold ${c.threshold}×; intervals at`
-    + ` ${(c.confidence * 100).toFixed(c.comparisons > 20 ? 3 : 2)} % each (95 % over all of them, Bonferroni).`);
+    + ` ${c.comparisons} component${c.comparisons === 1 ? '' : 's'} compared; threshold ${c.threshold}×; a bootstrap over runs and`
+    + ' their frames, 95 % over all comparisons (Holm).');
+  const seen = (c.routes ?? []).filter((r) => r.detectable !== null);
+  if (seen.length > 0) {
+    lines.push('', `Smallest change these runs could detect (80 % power): ${seen.slice(0, 10)
+      .map((r) => `${cell(r.route)} ${r.detectable!.toFixed(2)}×`).join(', ')}${seen.length > 10 ? ', …' : ''}.`);
+  }
   for (const e of c.errors) lines.push('', `- **${cell(e.route)}** (${e.side}): ${cell(e.error)}`);
   const table = (title: string, rows: Change[]): void => {
     if (rows.length === 0) return;
@@ -144,6 +217,14 @@ export function summaryMarkdown(c: Comparison): string {
   };
   table('Slower', c.regressions);
   table('Faster', c.improvements);
+  const large = c.regressions.filter((r) => !r.significant && r.ratio >= LARGE);
+  if (large.length > 0) {
+    lines.push('', '### Large but not significant', '',
+      `Slower by ${LARGE}× or more, within these runs' noise; runs a side that would settle it at this spread:`, '');
+    for (const r of large.slice(0, 20)) {
+      lines.push(`- ${cell(r.component)} (${cell(r.route)}): ${r.ratio.toFixed(2)}×, ${r.runsToSettle ? `--runs ${r.runsToSettle}` : 'more runs'}`);
+    }
+  }
   const listed = (xs: { route: string; component: string | null }[]): string => xs.slice(0, 20)
     .map((x) => (x.component === null ? `route ${cell(x.route)}` : `${cell(x.component)} (${cell(x.route)})`)).join(', ');
   if (c.added.length > 0) lines.push('', `Added: ${listed(c.added)}${c.added.length > 20 ? ', …' : ''}`);
@@ -198,8 +279,8 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#1f1f1f}table{border-colla
 </style></head><body>
 <h1>${c.errors.length > 0 ? 'Could not compare: a route failed to audit' : sig > 0 ? `${sig} component${sig === 1 ? '' : 's'} significantly slower` : 'No component significantly slower'}</h1>
 <p class="method">Own style + layout ms per frame (p95 over frames, one figure per run; under ${FLOOR_MS} ms reads ${FLOOR_MS}), ${c.runs.base} base and ${c.runs.head} head runs,
-${c.comparisons} components compared. The ratio is head's geometric mean over base's; the interval is Welch's t on the logs at ${(c.confidence * 100).toFixed(2)} % each
-(Bonferroni: 95 % over all). Significant: the whole interval past the threshold of ${c.threshold}×.</p>
+${c.comparisons} components compared. The ratio is head's geometric mean over base's; its interval is a bootstrap over the runs and the frames within them,
+at the level Holm's procedure tested it at (95 % over all comparisons). Significant: the whole interval past the threshold of ${c.threshold}×.</p>
 ${c.errors.map((e) => `<p><b>${html(e.route)}</b> (${e.side}): ${html(e.error)}</p>`).join('')}
 ${table('Slower', c.regressions, true)}${table('Faster', c.improvements, false)}${list('Added', c.added)}${list('Removed', c.removed)}
 </body></html>

@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BudgetError, defaultBudget, parseBudget } from './budget';
-import { compareExit, compareHtml, compareJunit, compareSets, summaryMarkdown, type SideRoute } from './compare';
+import { compareExit, compareHtml, compareJunit, compareSets, summaryMarkdown, type RouteRuns, type SideRoute } from './compare';
 import { ConfigError, parseConfig, shardRoutes, type RouteConfig } from './config';
 import { reportHtml } from './html';
 import { junitXml } from './junit';
 import { RunError } from './page-api';
 import { fixPooledCounts, poolRuns } from './pool';
-import { buildReport, type AuditInput, type AuditReport } from './report';
+import { buildReport, ownFramesByName, type AuditInput, type AuditReport } from './report';
 import { auditPage, calibratePage, withBrowser, type RunOptions } from './run';
 import { calibrateInput, calibrationLine } from './calibrated';
 
@@ -29,6 +29,13 @@ export interface RunFigures {
   failures: number;
   /** Own style + layout ms per frame at p95, by component type (types with none left out). */
   own: Record<string, number>;
+  /**
+   * The same types' own ms in each frame that had any, ascending (the run's other frames had none): what compare's
+   * bootstrap resamples within the run (issue 65). Absent in report sets written before it.
+   */
+  ownFrames?: Record<string, number[]>;
+  /** Types whose values were more than MAX_FRAME_VALUES: how many there were (the kept ones are an even spread). */
+  ownFrameCounts?: Record<string, number>;
 }
 
 export interface RouteReport extends AuditReport {
@@ -59,10 +66,24 @@ export interface Summary {
 
 const SUMMARY = 'summary.json';
 
-function runFigures(r: AuditReport): RunFigures {
+/** A run's frame values kept per type, at most (a longer run keeps an even spread of its sorted values). */
+export const MAX_FRAME_VALUES = 2000;
+
+function runFigures(r: AuditReport, input: AuditInput): RunFigures {
   const own: Record<string, number> = {};
   for (const t of r.types) if (t.ownMsPerFrame.p95 > 0) own[t.name] = t.ownMsPerFrame.p95;
-  return { frames: r.frames, seconds: r.seconds, passed: r.passed, failures: r.failures, own };
+  const byName = ownFramesByName(input);
+  const ownFrames: Record<string, number[]> = {};
+  const counts: Record<string, number> = {};
+  for (const name of Object.keys(own)) {
+    const v = (byName.get(name) ?? []).slice().sort((a, b) => a - b);
+    if (v.length > MAX_FRAME_VALUES) counts[name] = v.length;
+    const kept = v.length <= MAX_FRAME_VALUES ? v
+      : Array.from({ length: MAX_FRAME_VALUES }, (_, i) => v[Math.floor((i * v.length) / MAX_FRAME_VALUES)]);
+    ownFrames[name] = kept.map((x) => Number(x.toFixed(3)));
+  }
+  return { frames: r.frames, seconds: r.seconds, passed: r.passed, failures: r.failures, own, ownFrames,
+    ...(Object.keys(counts).length > 0 ? { ownFrameCounts: counts } : {}) };
 }
 
 export interface ConfigRun {
@@ -143,7 +164,7 @@ export function writeRoute(outDir: string, r: Pick<SummaryRoute, 'name' | 'dir' 
   budget: ReturnType<typeof parseBudget>, shot: Buffer | null, seconds: number): AuditReport {
   const perRun = inputs.map((i) => buildReport(i, budget));
   const pooled = fixPooledCounts(buildReport(poolRuns(inputs), budget), perRun);
-  const report: RouteReport = { ...pooled, route: { name: r.name, hash: r.hash }, runs: perRun.map(runFigures) };
+  const report: RouteReport = { ...pooled, route: { name: r.name, hash: r.hash }, runs: perRun.map((p, i) => runFigures(p, inputs[i])) };
   const dir = path.join(outDir, r.dir);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -246,13 +267,33 @@ export function mergeDirs(dirs: string[], outDir: string, io: Io): number {
   return 0;
 }
 
+const isFigure = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/** A run of a report set read back: its figures, and its frames' values where they are sound (else left out). */
+function runOf(x: RunFigures): RouteRuns['runs'][number] {
+  const own = Object.fromEntries(Object.entries(x.own).filter(([, v]) => isFigure(v)));
+  const frames = Number.isInteger(x.frames) && x.frames >= 1 ? x.frames : undefined;
+  const ownFrames: Record<string, number[]> = {};
+  const ownFrameCounts: Record<string, number> = {};
+  if (frames !== undefined && x.ownFrames && typeof x.ownFrames === 'object') {
+    for (const [name, v] of Object.entries(x.ownFrames)) {
+      if (!(name in own) || !Array.isArray(v) || v.length > MAX_FRAME_VALUES || !v.every(isFigure)) continue;
+      const count = x.ownFrameCounts?.[name];
+      if (count !== undefined && !(Number.isInteger(count) && count >= v.length && count <= frames)) continue;
+      if (count === undefined && v.length > frames) continue;
+      ownFrames[name] = v.slice().sort((a, b) => a - b);
+      if (count !== undefined) ownFrameCounts[name] = count;
+    }
+  }
+  return { own, ...(frames !== undefined ? { frames, ownFrames, ownFrameCounts } : {}) };
+}
+
 function sideOf(dir: string): SideRoute[] {
   return readSummary(dir).routes.map((r) => {
     if (r.verdict === 'error') return { name: r.name, verdict: 'error' as const, error: r.error ?? 'not audited', report: null };
     try {
       const rep = JSON.parse(fs.readFileSync(path.join(dir, r.dir, 'report.json'), 'utf8')) as Partial<RouteReport>;
-      const runs = Array.isArray(rep.runs) ? rep.runs.filter((x) => x && typeof x.own === 'object' && x.own !== null)
-        .map((x) => ({ own: Object.fromEntries(Object.entries(x.own).filter(([, v]) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) })) : [];
+      const runs = Array.isArray(rep.runs) ? rep.runs.filter((x) => x && typeof x.own === 'object' && x.own !== null).map(runOf) : [];
       if (runs.length === 0) return { name: r.name, verdict: 'error' as const, error: 'its report has no runs', report: null };
       return { name: r.name, verdict: r.verdict, report: { runs } };
     } catch {

@@ -147,6 +147,33 @@ export function dist(values: readonly number[], n: number): Dist {
   return { p50: percentile(values, n, 50), p95: percentile(values, n, 95), max: percentile(values, n, 100) };
 }
 
+/**
+ * Own (self) style + layout ms by type in each frame it had any: each frame's sum over the type's instances (the other
+ * frames of the run are zeros). What compare's figure is the p95 of, and what its bootstrap resamples (issue 65).
+ */
+export function ownFramesByName(input: AuditInput): Map<string, number[]> {
+  const { recording: rec, snapshot: snap } = input;
+  const live = new Map(snap.components.map((c) => [c.id, c.name]));
+  const nameOf = (id: number): string | undefined => live.get(id) ?? rec.components[String(id)]?.name;
+  const ownByName = new Map<string, number[]>();
+  for (const f of rec.frames) {
+    const inFrame = new Map<string, number>();
+    for (const c of f.components) {
+      if (c.id === 0) continue;
+      const v = c.selfStyleMs + c.selfLayoutMs;
+      if (!(v > 0)) continue;
+      const name = nameOf(c.id);
+      if (name !== undefined) inFrame.set(name, (inFrame.get(name) ?? 0) + v);
+    }
+    for (const [name, v] of inFrame) {
+      const l = ownByName.get(name);
+      if (l) l.push(v);
+      else ownByName.set(name, [v]);
+    }
+  }
+  return ownByName;
+}
+
 const ZERO: Dist = { p50: 0, p95: 0, max: 0 };
 const round = (v: number, digits = 3): number => Number(v.toFixed(digits));
 const roundDist = (d: Dist): Dist => ({ p50: round(d.p50), p95: round(d.p95), max: round(d.max) });
@@ -264,23 +291,7 @@ export function buildReport(input: AuditInput, budget: Budget): AuditReport {
   const worstDist = (list: InstanceReport[], f: (r: InstanceReport) => Dist): Dist => ({
     p50: worst(list, (r) => f(r).p50) ?? 0, p95: worst(list, (r) => f(r).p95) ?? 0, max: worst(list, (r) => f(r).max) ?? 0,
   });
-  // Own (self) style + layout per frame by type: each frame's sum over the type's instances.
-  const ownByName = new Map<string, number[]>();
-  for (const f of rec.frames) {
-    const inFrame = new Map<string, number>();
-    for (const c of f.components) {
-      if (c.id === 0) continue;
-      const v = c.selfStyleMs + c.selfLayoutMs;
-      if (!(v > 0)) continue;
-      const name = info(c.id)?.name;
-      if (name !== undefined) inFrame.set(name, (inFrame.get(name) ?? 0) + v);
-    }
-    for (const [name, v] of inFrame) {
-      const l = ownByName.get(name);
-      if (l) l.push(v);
-      else ownByName.set(name, [v]);
-    }
-  }
+  const ownByName = ownFramesByName(input);
   const types: TypeReport[] = [];
   for (const [name, list] of byName) {
     let total = 0;

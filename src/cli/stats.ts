@@ -108,3 +108,186 @@ export function ratioInterval(base: readonly number[], head: readonly number[], 
   const t = studentQuantile(1 - (1 - confidence) / 2, df);
   return { ratio, low: Math.exp(d - t * se), high: Math.exp(d + t * se) };
 }
+
+/** The standard normal quantile (Acklam's rational approximation refined by one Halley step: ~1e-15). */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) return p === 0 ? -Infinity : p === 1 ? Infinity : NaN;
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const lowTail = 0.02425;
+  let x: number;
+  if (p < lowTail) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  } else if (p <= 1 - lowTail) {
+    const q = p - 0.5, r = q * q;
+    x = ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  } else {
+    const q = Math.sqrt(-2 * Math.log(1 - p));
+    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  // One Halley step on the error function's residual.
+  const e = 0.5 * erfc(-x / Math.SQRT2) - p;
+  const u = e * Math.sqrt(2 * Math.PI) * Math.exp((x * x) / 2);
+  return x - u / (1 + (x * u) / 2);
+}
+
+/** erfc(x) (Numerical Recipes' Chebyshev fit: relative error under 1.2e-7, enough for one refining step). */
+function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806
+    + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  return x >= 0 ? r : 2 - r;
+}
+
+/** A seeded generator of uniforms in [0, 1) (mulberry32): compare's verdict is the same every time it is run. */
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A 32-bit hash of a string (FNV-1a): a comparison's seed from its route and component. */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function gaussian(rng: () => number): number {
+  let u = 0;
+  while (u === 0) u = rng();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng());
+}
+
+/** Gamma(shape, 1) for shape ≥ 1 (Marsaglia and Tsang's squeeze). */
+function gammaDraw(shape: number, rng: () => number): number {
+  const d = shape - 1 / 3, c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    let x: number, v: number;
+    do {
+      x = gaussian(rng);
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = rng();
+    if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+  }
+}
+
+/** Beta(a, b) for a, b ≥ 1. */
+function betaDraw(a: number, b: number, rng: () => number): number {
+  const x = gammaDraw(a, rng);
+  return x / (x + gammaDraw(b, rng));
+}
+
+/** One run of one side, as the bootstrap sees it. */
+export interface RunSample {
+  /** The run's figure: p95 over its frames, ms. */
+  figure: number;
+  /** Frames in the run; with `values`, the run is resampled frame by frame (absent: its figure alone is known). */
+  frames?: number;
+  /** The frames' non-zero values, ascending (the run's other frames were zeros). */
+  values?: readonly number[];
+  /** How many non-zero values there were, when `values` is an even spread of more. */
+  count?: number;
+}
+
+/** A run's p95 over a resample of its frames: the k-th of n uniforms is Beta(k, n − k + 1), read through its values. */
+function drawRunFigure(r: RunSample, rng: () => number): number {
+  const n = r.frames ?? 0;
+  const v = r.values;
+  if (!v || v.length === 0 || n < 1) return r.figure;
+  const nonZero = Math.min(n, Math.max(v.length, r.count ?? v.length));
+  const k = Math.max(1, Math.ceil(0.95 * n));
+  const u = k === n ? rng() ** (1 / n) : betaDraw(k, n - k + 1, rng);
+  const pos = Math.min(n - 1, Math.floor(u * n));
+  const zeros = n - nonZero;
+  if (pos < zeros) return 0;
+  return v[Math.min(v.length - 1, Math.floor(((pos - zeros) * v.length) / nonZero))];
+}
+
+export interface BootstrapRatio {
+  /** head / base as a ratio of geometric means of the runs' figures (floored). */
+  ratio: number;
+  /** Draws of the log ratio, ascending, centred on the observed one (null: fewer than two runs on a side). */
+  draws: Float64Array | null;
+  /** Two-sided p-value of "within the threshold" (ratio in [1 / threshold, threshold]). */
+  p: number;
+  /** The runs' pooled standard deviation of log figures (the spread a further run would have). */
+  spread: number;
+}
+
+/**
+ * The hierarchical bootstrap of compare (issue 65; docs/CI.md): each draw resamples the runs of a side with
+ * replacement, and the frames of each drawn run with replacement (its p95 read again), floors each figure, and takes
+ * the geometric mean; the log ratio of head's over base's is the draw. Runs are the unit of repetition (what a
+ * machine does between runs is in their spread), frames what a run's figure is uncertain by. With few runs a
+ * bootstrap's spread is too narrow by (n − 1) / n: each side's draws are widened by √(n / (n − 1)) about their centre,
+ * and the whole distribution is centred on the observed ratio.
+ */
+export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSample[], opts: { floor: number; threshold: number; draws: number; seed: number }): BootstrapRatio {
+  const logOf = (x: number): number => Math.log(Math.max(opts.floor, x));
+  const lb = base.map((r) => logOf(r.figure)), lh = head.map((r) => logOf(r.figure));
+  const b = meanVar(lb), h = meanVar(lh);
+  const d = h.mean - b.mean;
+  const dfs = lb.length + lh.length - 2;
+  const spread = dfs > 0 ? Math.sqrt(((lb.length - 1) * b.variance + (lh.length - 1) * h.variance) / dfs) : 0;
+  const ratio = Math.exp(d);
+  if (base.length < 2 || head.length < 2) return { ratio, draws: null, p: 1, spread };
+  const rng = seededRandom(opts.seed);
+  const side = (runs: readonly RunSample[]): Float64Array => {
+    const out = new Float64Array(opts.draws);
+    let total = 0;
+    for (let i = 0; i < opts.draws; i++) {
+      let s = 0;
+      for (let j = 0; j < runs.length; j++) s += logOf(drawRunFigure(runs[Math.floor(rng() * runs.length)], rng));
+      out[i] = s / runs.length;
+      total += out[i];
+    }
+    const centre = total / opts.draws, widen = Math.sqrt(runs.length / (runs.length - 1));
+    for (let i = 0; i < opts.draws; i++) out[i] = (out[i] - centre) * widen;
+    return out;
+  };
+  const sb = side(base), sh = side(head);
+  const draws = new Float64Array(opts.draws);
+  for (let i = 0; i < opts.draws; i++) draws[i] = d + sh[i] - sb[i];
+  draws.sort();
+  const t = Math.log(opts.threshold);
+  let atMost = 0, atLeast = 0;
+  for (const x of draws) {
+    if (x <= t) atMost++;
+    if (x >= -t) atLeast++;
+  }
+  const p = Math.min(1, 2 * Math.min((1 + atMost) / (1 + opts.draws), (1 + atLeast) / (1 + opts.draws)));
+  return { ratio, draws, p, spread };
+}
+
+/** The q-quantile of ascending draws (nearest rank). */
+export function drawQuantile(draws: Float64Array, q: number): number {
+  return draws[Math.min(draws.length - 1, Math.max(0, Math.ceil(q * draws.length) - 1))];
+}
+
+/**
+ * Holm's step-down levels for p-values at family level alpha: the level each was tested at, and whether it was
+ * rejected. Past the first that is not, none is, and the rest are held to the level it failed at.
+ */
+export function holm(ps: readonly number[], alpha: number): { level: number; rejected: boolean }[] {
+  const order = ps.map((p, i) => [p, i] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const out = ps.map(() => ({ level: alpha, rejected: false }));
+  let stopped: number | null = null;
+  order.forEach(([p, i], j) => {
+    const level = stopped ?? alpha / (ps.length - j);
+    if (stopped === null && p > level) stopped = level;
+    out[i] = { level, rejected: stopped === null };
+  });
+  return out;
+}

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { ConfigError, mergeBudgets, parseConfig, parseShard, safeDir, shardRoutes } from '../../src/cli/config';
 import { compareExit, compareHtml, compareJunit, compareSets, summaryMarkdown, type SideRoute } from '../../src/cli/compare';
-import { ratioInterval, studentCdf, studentQuantile } from '../../src/cli/stats';
+import { bootstrapRatio, holm, normalQuantile, ratioInterval, seededRandom, studentCdf, studentQuantile, type RunSample } from '../../src/cli/stats';
 
 describe('compare\'s statistics', () => {
   it('Student\'s t quantiles match the tables', () => {
@@ -27,6 +27,76 @@ describe('compare\'s statistics', () => {
     expect(slower.low!).to.be.above(2.5);
     expect(ratioInterval([1], [3, 3], 0.95).low).to.equal(null); // one run: no interval
     expect(ratioInterval([2, 2], [4, 4], 0.95)).to.deep.equal({ ratio: 2, low: 2, high: 2 });
+  });
+
+  it('normal quantiles match the tables', () => {
+    const table: [number, number][] = [[0.5, 0], [0.8, 0.841621], [0.975, 1.959964], [0.995, 2.575829], [0.999375, 3.227218], [1e-6, -4.753424]];
+    for (const [p, z] of table) expect(normalQuantile(p), `z(${p})`).to.be.closeTo(z, 1e-5);
+  });
+
+  it('Holm: step-down levels, stopping at the first that fails', () => {
+    const r = holm([0.04, 0.001, 0.03, 0.012], 0.05);
+    // Sorted: 0.001 (0.05/4 = 0.0125: rejected), 0.012 (0.05/3: rejected), 0.03 (0.025: not), then 0.04 held to 0.025.
+    expect(r.map((x) => x.rejected)).to.deep.equal([false, true, false, true]);
+    expect(r[1].level).to.be.closeTo(0.0125, 1e-12);
+    expect(r[3].level).to.be.closeTo(0.05 / 3, 1e-12);
+    expect(r[2].level).to.be.closeTo(0.025, 1e-12);
+    expect(r[0].level).to.be.closeTo(0.025, 1e-12);
+  });
+});
+
+/**
+ * Synthetic runs (issue 65): a run's level is lognormal about the component's (spread `between`), its frames lognormal
+ * about the run's (spread `within`); its figure is the p95 of its frames, as report.ts takes it.
+ */
+function syntheticRuns(rng: () => number, ms: number, runs: number, frames: number, between: number, within: number): RunSample[] {
+  const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  return Array.from({ length: runs }, () => {
+    const level = Math.log(ms) + between * gauss();
+    const values = Array.from({ length: frames }, () => Math.exp(level + within * gauss())).sort((a, b) => a - b);
+    return { figure: values[Math.ceil(0.95 * frames) - 1], frames, values };
+  });
+}
+
+describe('compare\'s bootstrap (issue 65)', () => {
+  it('A/A: within the threshold at 5 % over 20 components (2 000 draws: the least p is under 0.05 / 20); 3× slower: flagged, where Welch with Bonferroni was not', () => {
+    const rng = seededRandom(7);
+    let falseRounds = 0, flagged = 0, welchFlagged = 0;
+    const rounds = 20;
+    for (let round = 0; round < rounds; round++) {
+      const comps = Array.from({ length: 20 }, (_, i) => 0.5 + i * 0.4);
+      const base = comps.map((ms) => syntheticRuns(rng, ms, 3, 60, 0.15, 0.3));
+      const same = comps.map((ms) => syntheticRuns(rng, ms, 3, 60, 0.15, 0.3));
+      const ps = base.map((b, i) => bootstrapRatio(b, same[i], { floor: 0.1, threshold: 1.2, draws: 2000, seed: round * 100 + i }).p);
+      if (holm(ps, 0.05).some((x) => x.rejected)) falseRounds++;
+      // One of the 40 made 3× slower.
+      const slow = syntheticRuns(rng, comps[10] * 3, 3, 60, 0.15, 0.3);
+      const ps3 = ps.slice();
+      const t = bootstrapRatio(base[10], slow, { floor: 0.1, threshold: 1.2, draws: 2000, seed: round });
+      ps3[10] = t.p;
+      if (holm(ps3, 0.05)[10].rejected) flagged++;
+      const w = ratioInterval(base[10].map((r) => r.figure), slow.map((r) => r.figure), 1 - 0.05 / 20);
+      if (w.low !== null && w.low > 1.2) welchFlagged++;
+    }
+    console.log(`      [bootstrap] A/A rounds with a false positive ${falseRounds}/${rounds}; 3× flagged ${flagged}/${rounds}, by Welch–Bonferroni ${welchFlagged}/${rounds}`);
+    expect(falseRounds / rounds, 'rounds with any false positive').to.be.at.most(0.05);
+    expect(flagged / rounds, '3× flagged').to.be.at.least(0.95);
+    expect(welchFlagged / rounds, 'the method before it, on the same runs').to.be.below(0.5);
+  });
+
+  it('frames within runs: the same runs read with their frames are no less sure; a run alone gives nothing', () => {
+    const rng = seededRandom(11);
+    const base = syntheticRuns(rng, 2, 3, 200, 0.1, 0.3);
+    const head = syntheticRuns(rng, 4, 3, 200, 0.1, 0.3);
+    const opts = { floor: 0.1, threshold: 1.2, draws: 4000, seed: 3 };
+    const withFrames = bootstrapRatio(base, head, opts);
+    expect(withFrames.ratio).to.be.within(1.5, 2.7);
+    expect(withFrames.p).to.be.below(0.01);
+    const bare = bootstrapRatio(base.map((r) => ({ figure: r.figure })), head.map((r) => ({ figure: r.figure })), opts);
+    expect(bare.ratio).to.equal(withFrames.ratio);
+    expect(bootstrapRatio(base.slice(0, 1), head, opts)).to.include({ draws: null, p: 1 });
+    // Deterministic: the same seed, the same draws.
+    expect(bootstrapRatio(base, head, opts).p).to.equal(withFrames.p);
   });
 });
 
@@ -147,6 +217,32 @@ describe('layout-cost compare', () => {
     expect(page).to.not.include('<b>');
     expect(page).to.not.match(/<script/i);
     expect(page).to.include("default-src 'none'");
+  });
+});
+
+describe('compare says what its runs could see (issue 65)', () => {
+  const route = (name: string, comps: Record<string, number[]>): SideRoute => ({
+    name, verdict: 'pass', report: { runs: [0, 1, 2].map((k) => ({ own: Object.fromEntries(Object.entries(comps).map(([c, v]) => [c, v[k]])) })) },
+  });
+
+  it('a large ratio within the noise is listed with the runs that would settle it; each route its smallest detectable change', () => {
+    const base = [route('home', { Wild: [1, 4, 0.5], Calm: [2, 2.05, 1.95] })];
+    const head = [route('home', { Wild: [6, 1.2, 5], Calm: [2.02, 2, 1.98] })];
+    const c = compareSets(base, head, 1.2);
+    const wild = c.regressions.find((r) => r.component === 'Wild')!;
+    expect(wild.ratio).to.be.above(2);
+    expect(wild.significant).to.equal(false);
+    expect(wild.runsToSettle).to.be.a('number').and.to.be.above(3);
+    expect(c.routes).to.have.length(1);
+    expect(c.routes![0].detectable).to.be.above(1.2);
+    const md = summaryMarkdown(c);
+    expect(md).to.include('### Large but not significant');
+    expect(md).to.match(new RegExp(`- Wild \\(home\\): ${wild.ratio.toFixed(2)}×, --runs ${wild.runsToSettle}`));
+    expect(md).to.match(/Smallest change these runs could detect \(80 % power\): home \d+\.\d\d×/);
+    // A clear one is not listed there.
+    const clear = compareSets(base, [route('home', { Wild: [1, 4, 0.5], Calm: [6.1, 6, 5.9] })], 1.2);
+    expect(clear.regressions.find((r) => r.component === 'Calm')?.significant).to.equal(true);
+    expect(summaryMarkdown(clear)).to.not.include('Large but not significant');
   });
 });
 

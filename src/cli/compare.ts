@@ -113,7 +113,13 @@ export interface SideRoute {
   report: RouteRuns | null;
 }
 
-export function compareSets(base: readonly SideRoute[], head: readonly SideRoute[], threshold: number): Comparison {
+/** How the bootstrap is drawn (the defaults are compare's; bench/ compares the others on the same audits). */
+export interface CompareOptions {
+  frames?: boolean;
+  widen?: boolean;
+}
+
+export function compareSets(base: readonly SideRoute[], head: readonly SideRoute[], threshold: number, options: CompareOptions = {}): Comparison {
   const out: Comparison = {
     kind: 'layout-cost-compare', version: 1, threshold, confidence: 1, comparisons: 0, runs: { base: 0, head: 0 },
     regressions: [], improvements: [], added: [], removed: [], errors: [],
@@ -145,7 +151,7 @@ export function compareSets(base: readonly SideRoute[], head: readonly SideRoute
   out.confidence = pairs.length > 0 ? 1 - FAMILY_ALPHA / pairs.length : 1 - FAMILY_ALPHA;
   out.method = 'hierarchical bootstrap (runs, and frames within runs) of the ratio of geometric means; Holm over all comparisons';
   const tested = pairs.map((p) => bootstrapRatio(p.base, p.head, {
-    floor: FLOOR_MS, threshold, draws: DRAWS, seed: hashString(`${p.route}\u0000${p.component}`),
+    floor: FLOOR_MS, threshold, draws: DRAWS, seed: hashString(`${p.route}\u0000${p.component}`), ...options,
   }));
   const levels = holm(tested.map((t) => t.p), FAMILY_ALPHA);
   const strictest = FAMILY_ALPHA / Math.max(1, pairs.length);

@@ -288,7 +288,8 @@ function runOf(x: RunFigures): RouteRuns['runs'][number] {
   return { own, ...(frames !== undefined ? { frames, ownFrames, ownFrameCounts } : {}) };
 }
 
-function sideOf(dir: string): SideRoute[] {
+/** A report set's routes as compare reads them (validated; a route it cannot read is an error). */
+export function sideOf(dir: string): SideRoute[] {
   return readSummary(dir).routes.map((r) => {
     if (r.verdict === 'error') return { name: r.name, verdict: 'error' as const, error: r.error ?? 'not audited', report: null };
     try {

@@ -34,13 +34,22 @@ export function next(dir: string, args: string[], ready: RegExp | null): { proc:
   return { proc, done };
 }
 
-export function stop(p: ChildProcess | null): void {
-  if (p?.pid === undefined || p.exitCode !== null) return;
-  try {
-    process.kill(-p.pid, 'SIGTERM');
-  } catch {
-    // Gone already.
-  }
+/** Stops a Next process group and waits for it to exit (5 s at most: then SIGKILL). */
+export async function stop(p: ChildProcess | null): Promise<void> {
+  if (p?.pid === undefined || p.exitCode !== null || p.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => p.once('exit', () => resolve()));
+  const kill = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-p.pid!, signal);
+    } catch {
+      // Gone already.
+    }
+  };
+  kill('SIGTERM');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([exited, new Promise<void>((resolve) => { timer = setTimeout(resolve, 5000); })]);
+  clearTimeout(timer);
+  if (p.exitCode === null && p.signalCode === null) kill('SIGKILL');
 }
 
 /**
@@ -62,9 +71,10 @@ export async function appMatches(page: Page): Promise<void> {
 }
 
 /** A copy of the Next app inside the repository, with the bundler matrix's sources beside it as src/, and a browser. */
-export function nextApp(): { h: () => Harness; dir: () => string } {
+export function nextApp(): { h: () => Harness; dir: () => string; serve: (p: () => ChildProcess | null) => void } {
   let h: Harness;
   let dir: string;
+  let server: () => ChildProcess | null = () => null;
   before(async () => {
     // Inside the repository: Turbopack compiles nothing outside the workspace root (the lockfile's folder).
     fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
@@ -75,8 +85,17 @@ export function nextApp(): { h: () => Harness; dir: () => string } {
     h = await launch();
   });
   after(async () => {
+    // The server first (a dev server still writing .next/dev made the folder's removal fail: ENOTEMPTY), then the
+    // browser, then the folder; a folder left behind under out/ fails no test.
+    await stop(server());
     await h?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (dir) {
+      try {
+        fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      } catch (e) {
+        console.log(`      [next] ${dir} left behind: ${String(e).split('\n')[0]}`);
+      }
+    }
   });
-  return { h: () => h, dir: () => dir };
+  return { h: () => h, dir: () => dir, serve: (p) => { server = p; } };
 }

@@ -34,7 +34,7 @@ describe('Next.js 16: next build && next start (e2e)', function () {
       await appMatches(page);
     } finally {
       await page.close();
-      stop(server.proc);
+      await stop(server.proc);
     }
   });
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { clicksAndEdits, freePort, lineOf, placement, type Comp } from './app-truth';
 import { lc, waitFor } from './harness';
-import { appMatches, next, nextApp, stop } from './next-app';
+import { appMatches, next, nextApp } from './next-app';
 import { ROOT } from '../../scripts/chrome';
 
 describe('Next.js 16: next dev with Fast Refresh (e2e)', function () {
@@ -24,7 +24,8 @@ describe('Next.js 16: next dev with Fast Refresh (e2e)', function () {
     server = next(app.dir(), ['dev', '-p', String(port), '-H', '127.0.0.1'], /Ready in/);
     await server.done;
   });
-  after(() => stop(server?.proc ?? null));
+  // Stopped before the app's folder goes (nextApp's after hook).
+  app.serve(() => server?.proc ?? null);
 
   for (const rdt of [false, true]) {
     it(`next dev (Turbopack), edits on disk${rdt ? ', React DevTools\' backend present' : ''}: counts equal the fibers, no duplicate, lines follow, state kept, no reload`, async () => {

@@ -1,7 +1,9 @@
 /**
- * The statistics of `layout-cost compare` (issue 47; docs/CI.md, "Comparing two runs"): Student's t distribution
- * (its quantiles from the regularized incomplete beta function) and Welch's interval on the difference of two means.
- * Pure; unit-tested against tabulated values.
+ * The statistics of `layout-cost compare` (issues 47 and 65; docs/CI.md, "The verdict"): the hierarchical bootstrap
+ * of a ratio over runs and their frames, Holm's step-down, and the normal quantile compare uses since issue 65; and
+ * Student's t (its quantiles from the regularized incomplete beta function) with Welch's interval, the method before
+ * it, kept for the unit tests and benches that measure the two against each other. Pure; unit-tested against
+ * tabulated values.
  */
 
 /** ln Γ(x), x > 0 (Lanczos, g = 7, nine coefficients: ~15 digits). */

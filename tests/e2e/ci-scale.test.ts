@@ -18,7 +18,7 @@ const STEPS = path.join(ROOT, 'tests', 'fixtures', 'audit', 'steps-short.mjs');
 const json = (f: string): any => JSON.parse(fs.readFileSync(f, 'utf8'));
 
 describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () {
-  this.timeout(240_000);
+  this.timeout(420_000);
   let server: StaticServer;
   let tmp: string;
   const url = (p: string): string => `${server.origin}/${p}`;

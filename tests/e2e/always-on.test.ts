@@ -170,10 +170,11 @@ describe('always on, on enable (e2e)', function () {
     // what ran under our frames. Both read wall time, and a preempted thread skews each its own way: beside a CPU hog
     // and a second browser the self clock ran past the profile (2026-11-27: 718 ms against 364 ms, one second read
     // 26 %), and in CI beside the parallel lane the profile ran past the self clock (2026-11-28: 335 ms against 644 ms;
-    // alone, 290–360 ms against 280–300 ms). Missing our code would read near 0; counting the page's own flushed style
-    // and layout would add 700–1 000 ms here.
+    // alone, 290–360 ms against 280–300 ms; 2026-11-29, a clean clone beside a hog and a second browser: 749 ms
+    // against 335, one second of four read 27.8 % and the others 10.3–10.5). Missing our code would read near 0;
+    // counting the page's own flushed style and layout would add 700–1 100 ms here.
     expect(jsMs, 'the profile saw our code run').to.be.greaterThan(20);
-    expect(ours).to.be.within(0.4 * jsMs, 2 * (jsMs + nativeMs) + 3);
+    expect(ours).to.be.within(0.4 * jsMs, 2.5 * (jsMs + nativeMs) + 3);
     expect(((await lc.snapshot(page)) as any).self).to.have.keys(['msPerFrame', 'mainThreadShare']);
     const again = await traced(page, prefix, async () => {
       await lc.disable(page);

@@ -15,11 +15,11 @@
  *
  *   npx tsx scripts/build-bundlers.ts [--force]
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './chrome';
+import { contentStamp, filesUnder } from './stamp';
 
 export const APP_DIR = path.join(ROOT, 'tests', 'fixtures', 'bundlers');
 export const OUT_DIR = path.join(ROOT, 'build', 'bundlers');
@@ -28,21 +28,9 @@ export type Bundler = typeof BUNDLERS[number];
 const STAMP = path.join(OUT_DIR, 'STAMP');
 const SELF = path.join(ROOT, 'scripts', 'build-bundlers.ts');
 
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  }).sort();
-}
-
 /** What the builds depend on: the lockfile (bundler and React versions), the app, this script. */
 function stamp(): string {
-  const h = crypto.createHash('sha256');
-  for (const f of [path.join(ROOT, 'package-lock.json'), SELF, ...filesUnder(APP_DIR)]) {
-    h.update(path.relative(ROOT, f));
-    h.update(fs.readFileSync(f));
-  }
-  return h.digest('hex');
+  return contentStamp([SELF, ...filesUnder(APP_DIR)]);
 }
 
 /** The page each build is opened at: the bundle as a classic or module script, nothing else. */

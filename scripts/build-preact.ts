@@ -7,30 +7,18 @@
  *
  *   npx tsx scripts/build-preact.ts [--force]
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './chrome';
+import { contentStamp, filesUnder } from './stamp';
 
 export const PREACT_APP_DIR = path.join(ROOT, 'tests', 'fixtures', 'preact');
 const OUT = { 10: path.join(ROOT, 'build', 'preact'), 11: path.join(ROOT, 'build', 'preact11') };
 const STAMP = path.join(ROOT, 'build', 'preact', 'STAMP');
 
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  }).sort();
-}
-
 function stamp(): string {
-  const h = crypto.createHash('sha256');
-  for (const f of [path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts', 'build-preact.ts'), ...filesUnder(PREACT_APP_DIR)]) {
-    h.update(path.relative(ROOT, f));
-    h.update(fs.readFileSync(f));
-  }
-  return h.digest('hex');
+  return contentStamp([path.join(ROOT, 'scripts', 'build-preact.ts'), ...filesUnder(PREACT_APP_DIR)]);
 }
 
 /** The Vite config of both builds and of the e2e test's dev server: Preact 10, or 11 through the npm alias. */

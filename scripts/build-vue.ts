@@ -6,31 +6,19 @@
  *
  *   npx tsx scripts/build-vue.ts [--force]
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './chrome';
+import { contentStamp, filesUnder } from './stamp';
 
 export const VUE_APP_DIR = path.join(ROOT, 'tests', 'fixtures', 'vue');
 export const VUE_OUT_DIR = path.join(ROOT, 'build', 'vue');
 const STAMP = path.join(VUE_OUT_DIR, 'STAMP');
 
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  }).sort();
-}
-
 function stamp(): string {
-  const h = crypto.createHash('sha256');
   const grid = [path.join(ROOT, 'demo', 'src', 'grid-data.ts'), path.join(ROOT, 'demo', 'demo.css')];
-  for (const f of [path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts', 'build-vue.ts'), ...grid, ...filesUnder(VUE_APP_DIR)]) {
-    h.update(path.relative(ROOT, f));
-    h.update(fs.readFileSync(f));
-  }
-  return h.digest('hex');
+  return contentStamp([path.join(ROOT, 'scripts', 'build-vue.ts'), ...grid, ...filesUnder(VUE_APP_DIR)]);
 }
 
 /** The Vite config both the build and the e2e test's dev server use. */

@@ -58,6 +58,11 @@ export class Adapters implements FrameworkAdapter {
     return this.of(handle) !== null;
   }
 
+  /** Whether every adapter reads its own roots' DOM records (none needs the pipeline's observer of the document). */
+  get observesAll(): boolean {
+    return this.list.every((a) => a.observes !== undefined);
+  }
+
   observes(node: Node): boolean {
     for (const a of this.list) if (a.observes?.(node) === true) return true;
     return false;

@@ -16,7 +16,7 @@
  *  - From a node to its component: the framework's own link on the element when a build has one (Vue's development
  *    builds), else the nearest element above that is a component's top element (the walks remember them).
  */
-import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, howOf, type ComponentRef, type ComponentSink } from './adapter';
+import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, howOf, KIND_STYLE, type ComponentRef, type ComponentSink } from './adapter';
 
 const MAX_DEPTH = 10_000;
 /** Attribute, text and child-list changes, with the values before (a class's kind is read from before and after). */
@@ -27,6 +27,8 @@ const ALL: MutationObserverInit = {
 const TREE: MutationObserverInit = { childList: true, subtree: true };
 /** Added elements a child-list record's cause is noted at, at most. */
 const MAX_ADDED = 4;
+/** A record's kind (`DomCommits.handle`): nodes added or removed, one text node swapped for another, an attribute, a text's data. */
+const R_CHILDREN = 0, R_TEXT_SWAP = 1, R_ATTRIBUTE = 2, R_TEXT = 3;
 
 export interface Clock {
   enter(): void;
@@ -224,24 +226,44 @@ export abstract class DomCommits<I extends object> {
     return d;
   }
 
+  /** Each record's kind for `handle` (R_*), reused batch after batch. */
+  private kinds = new Uint8Array(64);
+
   /** The browser's records of the framework's writes (and anything else in its roots): the commit they make. */
   private handle(records: MutationRecord[]): void {
     const sink = this.sink;
-    if (sink === null || records.length === 0) return;
+    const n = records.length;
+    if (sink === null || n === 0) return;
     this.handling = true;
     try {
+      if (this.kinds.length < n) this.kinds = new Uint8Array(Math.max(n, this.kinds.length * 2));
+      const kinds = this.kinds;
       let containers: Set<Element> | null = null;
       let walked: Set<I> | null = null;
       // Components whose rendered tree lost or gained elements or components: recounted (the registry adds each
       // difference to the ancestors).
       const recount = new Set<I>();
       let removed = false;
+      let structural = false;
       // Nodes added or removed first: new components mount and gone ones go before any change is said to be theirs.
-      for (let i = 0; i < records.length; i++) {
+      for (let i = 0; i < n; i++) {
         const r = records[i];
-        if (r.type !== 'childList') continue;
-        const t = r.target;
+        const type = r.type;
+        if (type !== 'childList') {
+          kinds[i] = type === 'attributes' ? R_ATTRIBUTE : R_TEXT;
+          continue;
+        }
         const gone = r.removedNodes;
+        const added = r.addedNodes;
+        // One text node for another (`textContent =` on an element holding text: Vue's text children, a busy grid's
+        // thousands of cells a tick): no element and no component came or went — a text change, not a structure.
+        if (gone.length === 1 && added.length === 1 && gone[0].nodeType === 3 && added[0].nodeType === 3) {
+          kinds[i] = R_TEXT_SWAP;
+          continue;
+        }
+        kinds[i] = R_CHILDREN;
+        structural = true;
+        const t = r.target;
         if (gone.length > 0) removed = true;
         // A removed element was some component's top element (the innermost one's): that one changed.
         for (let k = 0; k < gone.length; k++) {
@@ -259,42 +281,72 @@ export abstract class DomCommits<I extends object> {
           if (owner !== null) (walked ??= new Set()).add(owner);
         }
       }
-      if (removed) this.sweep(recount);
-      if (containers !== null) for (const c of containers) this.addRoot(c);
-      if (walked !== null) {
-        for (const owner of walked) {
-          const ref = this.refs.get(owner);
-          if (ref === undefined || !this.live.has(owner)) continue;
-          this.walkInstance(owner, ref, this.depthOf(owner));
-          recount.add(owner);
+      if (structural) {
+        if (removed) this.sweep(recount);
+        if (containers !== null) for (const c of containers) this.addRoot(c);
+        if (walked !== null) {
+          for (const owner of walked) {
+            const ref = this.refs.get(owner);
+            if (ref === undefined || !this.live.has(owner)) continue;
+            this.walkInstance(owner, ref, this.depthOf(owner));
+            recount.add(owner);
+          }
         }
-      }
-      // An added element is a top element of the component that rendered it (the walk just noted it).
-      for (let i = 0; i < records.length; i++) {
-        const added = records[i].type === 'childList' ? records[i].addedNodes : null;
-        if (added === null) continue;
-        for (let k = 0; k < added.length; k++) {
-          const now = added[k].nodeType === 1 ? this.tops.get(added[k] as Element) : undefined;
-          if (now !== undefined) recount.add(now);
+        // An added element is a top element of the component that rendered it (the walk just noted it).
+        for (let i = 0; i < n; i++) {
+          if (kinds[i] !== R_CHILDREN) continue;
+          const added = records[i].addedNodes;
+          for (let k = 0; k < added.length; k++) {
+            const now = added[k].nodeType === 1 ? this.tops.get(added[k] as Element) : undefined;
+            if (now !== undefined) recount.add(now);
+          }
         }
-      }
-      for (const inst of recount) {
-        const live = this.nearestLive(inst);
-        const ref = live === null ? undefined : this.refs.get(live);
-        if (ref !== undefined) sink.structure(ref);
+        for (const inst of recount) {
+          const live = this.nearestLive(inst);
+          const ref = live === null ? undefined : this.refs.get(live);
+          if (ref !== undefined) sink.structure(ref);
+        }
       }
       let any = containers !== null || walked !== null || removed;
-      for (let i = 0; i < records.length; i++) if (this.cause(sink, records[i])) any = true;
+      for (let i = 0; i < n; i++) {
+        const k = kinds[i];
+        if (k === R_ATTRIBUTE && i + 1 < n && kinds[i + 1] === R_TEXT_SWAP && records[i + 1].target === records[i].target) {
+          // An element's attribute and then its text (Vue patches an element's props before its children): one change,
+          // its owner found once.
+          if (this.textAndAttribute(sink, records[i])) any = true;
+          i++;
+        } else if (this.cause(sink, records[i], k)) any = true;
+      }
       if (any) sink.committed();
     } finally {
       this.handling = false;
     }
   }
 
+  /**
+   * An element whose text was swapped and whose attribute changed in one batch: one change of its owner. A class on a
+   * leaf whose text changed only restyles it (what it may move, the text moves: no rule looked up), as for React's
+   * props (react/props.ts).
+   */
+  private textAndAttribute(sink: ComponentSink, a: MutationRecord): boolean {
+    const t = a.target as Element;
+    const ref = this.isRoot(t) ? this.rootRef(t) : this.refOf(t);
+    if (ref === undefined) return false;
+    const name = a.attributeName ?? '';
+    const now = t.getAttribute(name);
+    let how = CHANGE_TEXT;
+    if (now !== a.oldValue) {
+      const leaf = t.firstElementChild === null;
+      how |= howOf(name === 'class' && leaf ? KIND_STYLE : sink.attributeKind(name, a.oldValue, now), leaf);
+    }
+    sink.changed(ref, t, how, t.parentElement);
+    return true;
+  }
+
   /** One record as a cause of the component whose DOM it changed; false when it is no component's. */
-  private cause(sink: ComponentSink, r: MutationRecord): boolean {
+  private cause(sink: ComponentSink, r: MutationRecord, kind: number): boolean {
     const t = r.target;
-    if (r.type === 'characterData') {
+    if (kind === R_TEXT) {
       const parent = t.parentElement;
       const ref = parent === null ? undefined : this.refOf(parent);
       if (ref === undefined) return false;
@@ -302,9 +354,13 @@ export abstract class DomCommits<I extends object> {
       return true;
     }
     if (!(t instanceof Element)) return false;
-    const ref = this.isContainer(t) ? this.rootRef(t) : this.refOf(t);
+    const ref = this.isRoot(t) ? this.rootRef(t) : this.refOf(t);
     if (ref === undefined) return false;
-    if (r.type === 'attributes') {
+    if (kind === R_TEXT_SWAP) {
+      sink.changed(ref, t, CHANGE_TEXT, t.parentElement);
+      return true;
+    }
+    if (kind === R_ATTRIBUTE) {
       const name = r.attributeName ?? '';
       const now = t.getAttribute(name);
       if (now === r.oldValue) return true;
@@ -321,6 +377,14 @@ export abstract class DomCommits<I extends object> {
       sink.changed(this.refOf(n) ?? ref, n, CHANGE_ADDED, t);
     }
     return true;
+  }
+
+  /**
+   * Whether a node is a root's container: one observed (a Set's look-up) before the framework's mark is read (a mark an
+   * element lacks is looked for along its whole prototype chain).
+   */
+  private isRoot(n: Node): boolean {
+    return this.observedRoots.has(n as Element) && this.isContainer(n);
   }
 
   private rootRef(container: Element): ComponentRef | undefined {
@@ -346,7 +410,7 @@ export abstract class DomCommits<I extends object> {
         if (linked !== null) return this.nearestLive(linked);
         const inst = this.tops.get(n as Element);
         if (inst !== undefined && this.live.has(inst)) return inst;
-        if (this.isContainer(n)) {
+        if (this.isRoot(n)) {
           const root = this.rootInstance(n as Element);
           return root !== null && this.live.has(root) ? root : null;
         }

@@ -70,8 +70,26 @@ export class MutationTracker {
     this.lastDiscovery = -Infinity;
   }
 
+  /**
+   * Whether the document's nodes added and removed are observed here: not while every framework on the page reads its
+   * own roots' records (Vue, Preact: dom-commits.ts, whose observer sees the document's too). Each record is made for
+   * each observer that asks: a Vue grid's thousands a tick would be made twice and looked at twice. Shadow roots stay
+   * observed (no framework's observer reaches into them).
+   */
+  private wholeDocument = true;
+
+  setWholeDocument(yes: boolean): void {
+    if (yes === this.wholeDocument) return;
+    this.wholeDocument = yes;
+    const o = this.observer;
+    if (o === null) return;
+    this.handle(o.takeRecords());
+    o.disconnect();
+    this.observeAll(o, TREE);
+  }
+
   private observeAll(o: MutationObserver, opts: MutationObserverInit): void {
-    o.observe(document, opts);
+    if (this.wholeDocument || o !== this.observer) o.observe(document, opts);
     for (const ref of this.shadow.hosts) {
       const host = ref.deref();
       const root = host ? this.shadow.rootOf.get(host) ?? host.shadowRoot : null;
@@ -97,6 +115,7 @@ export class MutationTracker {
     this.discovering = false;
     this.scoped.clear();
     this.shadow.onAttach = null;
+    this.wholeDocument = true;
   }
 
   /**
@@ -159,10 +178,11 @@ export class MutationTracker {
     const at = this.now();
     let last: Node | null = null;
     const causes = this.registry.causes;
+    const root = document.documentElement;
     for (let i = 0; i < n; i++) {
       const r = records[i];
       if (r.type === 'childList') {
-        if (r.target === last || isOverlay(r)) continue;
+        if (r.target === last || isOverlay(r, root)) continue;
         last = r.target;
       }
       const target = r.type === 'characterData' ? r.target.parentElement : r.target;
@@ -219,7 +239,9 @@ export class MutationTracker {
   }
 }
 
-function isOverlay(r: MutationRecord): boolean {
+/** Our overlay's host coming or going: it is put in the document's root element (content/agent/canvas/host.ts). */
+function isOverlay(r: MutationRecord, root: Element | null): boolean {
+  if (r.target !== root && r.target !== document) return false;
   const n = r.addedNodes.length === 1 ? r.addedNodes[0] : r.removedNodes.length === 1 ? r.removedNodes[0] : null;
   return n !== null && (n as Element).localName === OVERLAY_TAG;
 }

@@ -305,6 +305,7 @@ export class Pipeline {
       this.adapter = new Adapters(fresh);
       this.adapter.attach(this.registry);
     } else for (const a of fresh) this.adapter.add(a);
+    this.mutations.setWholeDocument(!this.adapter.observesAll);
   }
 
   stop(): void {

@@ -52,7 +52,15 @@ export class VueAdapter extends DomCommits<Instance> implements FrameworkAdapter
     return inst.isUnmounted || inst.isDeactivated;
   }
 
+  /**
+   * Whether Vue's elements carry the link to their component (development builds), from the first element a walk met
+   * (null: none met yet). A production build has none: no element is asked for it (a property an element lacks is
+   * looked for along its whole prototype chain, for each of a busy grid's thousands of records a tick).
+   */
+  private links: boolean | null = null;
+
   protected linked(el: Element): Instance | null {
+    if (this.links === false) return null;
     const c = (el as unknown as Record<string, unknown>)[PARENT_COMPONENT_KEY];
     return c !== undefined && isInstance(c) ? c : null;
   }
@@ -118,7 +126,10 @@ export class VueAdapter extends DomCommits<Instance> implements FrameworkAdapter
     }
     if ((flag & SHAPE_ELEMENT) !== 0) {
       const el = v.el;
-      if (top && el instanceof Element && owner !== null) this.top(el, owner);
+      if (el instanceof Element) {
+        if (this.links === null) this.links = (el as unknown as Record<string, unknown>)[PARENT_COMPONENT_KEY] !== undefined;
+        if (top && owner !== null) this.top(el, owner);
+      }
       this.children(v, owner, ownerRef, depth, false, through, guard);
       return;
     }

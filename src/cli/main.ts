@@ -178,7 +178,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   fs.writeFileSync(path.join(outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, 'junit.xml'), junitXml(report, (Date.now() - started) / 1000));
   fs.writeFileSync(path.join(outDir, 'report.html'), reportHtml(report, run.screenshot));
-  fs.writeFileSync(path.join(outDir, 'screenshot.png'), run.screenshot);
+  if (run.screenshot) fs.writeFileSync(path.join(outDir, 'screenshot.png'), run.screenshot);
 
   const top = report.types.filter((t) => t.layoutMs.max + t.styleMs.max + t.forcedMs.max > 0).slice(0, 5).map((t) => `  ${t.name}${t.instances > 1 ? ` ×${t.instances}` : ''}: layout p95 ${t.layoutMs.p95.toFixed(2)} ms, max ${t.layoutMs.max.toFixed(2)} ms`);
   io.out(`${report.frames} frames measured in ${run.seconds.toFixed(1)} s; ${report.page.components} components, ${report.page.domElements} DOM elements`);

@@ -145,7 +145,7 @@ export async function auditConfig(o: ConfigRun, io: Io): Promise<number> {
         url: r.url, chrome: o.chrome, extension: o.extension, seconds: r.seconds, waitReactMs: o.waitReactMs, steps: r.steps,
         headful: o.headful, log: (line) => io.err(`layout-cost: ${r.name} ${label}: ${line}`),
       });
-      done[i] = await auditRoute(r, budgets.get(r.name)!, o, io, (k) => auditPage(browser, opts(`run ${k + 1}`)),
+      done[i] = await auditRoute(r, budgets.get(r.name)!, o, io, (k) => auditPage(browser, { ...opts(`run ${k + 1}`), screenshot: k === o.runs - 1 }),
         o.calibrate ? () => calibratePage(browser, opts('calibration')) : null);
       write();
     }
@@ -193,7 +193,7 @@ async function auditRoute(r: RouteConfig, budget: ReturnType<typeof parseBudget>
       const res = await run(k);
       inputs.push({ url: r.url, browser: res.browser, toolVersion: o.version, seconds: res.seconds, recording: res.recording,
         snapshot: res.snapshot, domElements: res.domElements });
-      shot = res.screenshot;
+      shot = res.screenshot ?? shot;
     }
     if (calibrate !== null) {
       // One pass for the route, after its runs; each run's figures scaled by its own shares against it.

@@ -57,6 +57,9 @@ export async function snapshot(page: Page): Promise<Snapshot> {
  * Waits until the overlay measures components (the agent is injected on enable; the first components arrive a few
  * frames later). Throws RunError when the page has neither React nor Vue by `timeoutMs`.
  */
+/** How often `waitForComponents` asks: the agent's first snapshot usually comes within a frame or two of enabling. */
+const POLL_MS = 50;
+
 export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise<Snapshot> {
   const end = Date.now() + timeoutMs;
   let last: Snapshot | null = null;
@@ -64,7 +67,7 @@ export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise
     last = await snapshot(page).catch(() => null);
     if (last && last.components.length > 0) return last;
     if (Date.now() > end) break;
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
   const st = await state(page).catch(() => null);
   if (st && st.react.renderers === 0 && st.vue?.found !== true && st.preact?.found !== true) {

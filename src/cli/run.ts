@@ -25,6 +25,8 @@ export interface RunOptions {
   waitReactMs?: number;
   steps: string | null;
   headful: boolean;
+  /** Whether the run ends with a screenshot (default yes; a route's runs but its last need none: report.html shows one). */
+  screenshot?: boolean;
   /** After the judged run, the calibration pass in a fresh page of the same browser (calibrate.ts). */
   calibrate?: boolean;
   /** Progress lines (stderr in the CLI). */
@@ -35,7 +37,8 @@ export interface RunResult {
   recording: Recording;
   snapshot: Snapshot;
   domElements: number;
-  screenshot: Buffer;
+  /** Null when not asked for (`RunOptions.screenshot`). */
+  screenshot: Buffer | null;
   browser: string;
   seconds: number;
   /** The calibration pass, and its page's components (its own ids) at the end. */
@@ -162,7 +165,7 @@ export async function auditPage(browser: Browser, o: RunOptions): Promise<RunRes
     const seconds = (Date.now() - t0) / 1000;
     const snap = await snapshot(page);
     const dom = await domElements(page);
-    const screenshot = Buffer.from(await page.screenshot({ type: 'png' }));
+    const screenshot = o.screenshot === false ? null : Buffer.from(await page.screenshot({ type: 'png' }));
     return { recording, snapshot: snap, domElements: dom, screenshot, browser: version, seconds };
   } finally {
     await page.close().catch(() => undefined);

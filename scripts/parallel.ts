@@ -1,25 +1,24 @@
 /**
  * `tsx scripts/parallel.ts a b c`: runs `npm run a`, `npm run b` and `npm run c` at once and prints each one's output
  * whole, in the order given, as it finishes; exits non-zero when any of them failed. `npm test` runs what needs
- * neither of the others this way: the builds (extension, fixtures) and tsc at once; then scripts/test-e2e.ts runs
- * web-ext lint (the Firefox build) and the unit tests (some read the built fixtures) beside the e2e suite's serial lane
- * (`run` and `report`, from here). They overlap instead of queuing.
+ * neither of the others this way, in two groups: the builds (extension, fixtures) and tsc; then web-ext lint (the
+ * Firefox build) and the unit tests (some read the built fixtures) beside the end-to-end suite. They overlap instead of
+ * queuing.
  *
  * `--stream-last`: the last one named writes to this terminal as it runs (the e2e suite's minutes of progress), and is
  * reported after the others.
  */
 import { spawn } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 import { ROOT } from './chrome';
 
-export interface Done {
+interface Done {
   name: string;
   code: number;
   out: string;
   ms: number;
 }
 
-export function run(name: string, stream: boolean): Promise<Done> {
+function run(name: string, stream: boolean): Promise<Done> {
   const t0 = Date.now();
   return new Promise((resolve) => {
     const p = spawn('npm', ['run', '--silent', name], {
@@ -39,14 +38,12 @@ async function main(): Promise<void> {
   const names = args.filter((a) => a !== '--stream-last');
   const runs = names.map((n, i) => run(n, streamLast && i === names.length - 1));
   let failed = 0;
-  for (const r of runs) if (!report(await r)) failed++;
+  for (const r of runs) {
+    const d = await r;
+    process.stdout.write(`\n> npm run ${d.name} (${(d.ms / 1000).toFixed(1)} s, ${d.code === 0 ? 'passed' : `FAILED, exit ${d.code}`})\n${d.out}\n`);
+    if (d.code !== 0) failed++;
+  }
   process.exitCode = failed > 0 ? 1 : 0;
 }
 
-/** Prints a finished script's output whole, under a line with its time and verdict; false when it failed. */
-export function report(d: Done): boolean {
-  process.stdout.write(`\n> npm run ${d.name} (${(d.ms / 1000).toFixed(1)} s, ${d.code === 0 ? 'passed' : `FAILED, exit ${d.code}`})\n${d.out}\n`);
-  return d.code === 0;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main();
+void main();

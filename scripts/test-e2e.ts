@@ -4,7 +4,6 @@
  *   npm run test:e2e                         every file: the parallel lane, then the serial lane
  *   npm run test:e2e -- tests/e2e/panel.test.ts [more files]   just those files, one after another
  *   E2E_JOBS=1 npm run test:e2e              the parallel lane one file at a time too
- *   tsx scripts/test-e2e.ts --beside-serial lint:firefox,test:unit   (npm test) those npm scripts beside the serial lane
  *
  * Most e2e files spend their time waiting (a page to load, the panel to open, a frame to come): three of them run at
  * once, each in its own mocha worker with its own browser, user-data dir and server. Files whose assertions hold a
@@ -13,17 +12,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { ROOT } from './chrome';
-import { report, run as runScript } from './parallel';
 
 /**
- * Files that time the browser's work or count frames: never beside another e2e file. In this order: under `npm test`
- * the unit tests and web-ext lint run beside the lane's first half minute, beside the files that hold the fewest
- * timings against the trace (the overlay's drawing, the experiments' A/B), not beside timing and attribution. (always-on and scale hold ratios
+ * Files that time the browser's work or count frames: never beside another e2e file. (always-on and scale hold ratios
  * and counts, and a 2 s bound on a freeze that reads 165 ms: they run in the parallel lane since 2026-11-27.)
  */
-export const SERIAL = ['overlay.test.ts', 'experiment.test.ts', 'timing-raf.test.ts', 'timing.test.ts', 'attribution.test.ts'];
+export const SERIAL = ['timing.test.ts', 'timing-raf.test.ts', 'attribution.test.ts', 'experiment.test.ts', 'overlay.test.ts'];
 
 /**
  * The parallel lane's longest files (seconds alone on a quiet machine, 2026-11-28: 26 25 21 16 13 13 13 11 11 10 10),
@@ -63,20 +59,8 @@ function mocha(args: string[]): number {
   return r.status ?? 1;
 }
 
-/** `mocha` without blocking this process (scripts run beside it report here when they end). */
-function mochaAsync(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(MOCHA, [...TIMEOUT, ...HOOKS, ...args], { cwd: ROOT, stdio: 'inherit' });
-    p.on('error', reject);
-    p.on('close', (code) => resolve(code ?? 1));
-  });
-}
-
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const at = argv.indexOf('--beside-serial');
-  const beside = at >= 0 ? (argv[at + 1] ?? '').split(',').filter(Boolean) : [];
-  const given = at >= 0 ? argv.filter((_, i) => i !== at && i !== at + 1) : argv;
+function main(): void {
+  const given = process.argv.slice(2);
   if (given.length > 0) {
     process.exitCode = mocha(given);
     return;
@@ -96,18 +80,13 @@ async function main(): Promise<void> {
   console.log(`e2e: parallel lane, ${parallel.length} files, ${jobs} at a time`);
   const a = mocha(jobs > 1 ? ['--parallel', '--jobs', String(jobs), ...parallel] : parallel);
   const mid = Date.now();
-  console.log(`e2e: serial lane (timing against the trace), ${serial.length} files, one at a time${beside.length > 0 ? `; ${beside.join(' and ')} beside it` : ''}`);
-  // Scripts that need no browser (`--beside-serial`: the unit tests, web-ext lint) run beside the serial lane: the
-  // parallel lane is bound by the machine's CPU, the serial lane leaves most of a core idle (docs/ARCHITECTURE.md).
-  const others = beside.map((name) => runScript(name, false));
-  const b = await mochaAsync(serial);
+  console.log(`e2e: serial lane (timing against the trace), ${serial.length} files, one at a time`);
+  const b = mocha(serial);
   const end = Date.now();
   console.log(`e2e: parallel lane ${((mid - started) / 1000).toFixed(0)} s (${a === 0 ? 'passed' : 'FAILED'}), ` +
     `serial lane ${((end - mid) / 1000).toFixed(0)} s (${b === 0 ? 'passed' : 'FAILED'})`);
   printSlowest(serial);
-  let othersFailed = false;
-  for (const o of others) if (!report(await o)) othersFailed = true;
-  process.exitCode = a !== 0 || b !== 0 || othersFailed ? 1 : 0;
+  process.exitCode = a !== 0 || b !== 0 ? 1 : 0;
 }
 
 /** The slowest files of the run, with their lane (wall time: a parallel file shared the machine with two others). */
@@ -125,4 +104,4 @@ function printSlowest(serial: string[]): void {
   }
 }
 
-void main();
+main();

@@ -24,7 +24,8 @@ export async function buildNode(): Promise<void> {
     // No code splitting: scripts/chrome.ts finds the package root from its own file (import.meta.url), so it must sit
     // in lib/, not in lib/chunks/.
     // @playwright/test is the user's (a peer): the fixture extends their copy's `test`.
-    external: ['puppeteer-core', '@playwright/test'], sourcemap: true, logLevel: 'warning',
+    // The MCP SDK and zod are dependencies, loaded from node_modules (the SDK only by `layout-cost mcp`).
+    external: ['puppeteer-core', '@playwright/test', '@modelcontextprotocol/sdk', 'zod'], sourcemap: true, logLevel: 'warning',
   });
   // The helper's types, from its source (tsconfig.lib.json → lib/types/).
   const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.lib.json')], {

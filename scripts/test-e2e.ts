@@ -27,7 +27,7 @@ export const SERIAL = ['timing.test.ts', 'timing-raf.test.ts', 'attribution.test
  * the end (longest first balances them).
  */
 export const LONGEST_FIRST = [
-  'real-apps.test.ts', 'audit-cli.test.ts', 'firefox.test.ts', 'bundlers.test.ts', 'ci-scale.test.ts', 'always-on.test.ts', 'sources.test.ts', 'playwright-fixture.test.ts',
+  'real-apps.test.ts', 'audit-cli.test.ts', 'firefox.test.ts', 'bundlers.test.ts', 'ci-scale.test.ts', 'mcp.test.ts', 'always-on.test.ts', 'sources.test.ts', 'playwright-fixture.test.ts',
   'vitals.test.ts', 'panel-recovery.test.ts', 'panel-theme.test.ts', 'panel-safety.test.ts', 'react-adapter.test.ts',
 ];
 

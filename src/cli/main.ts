@@ -16,11 +16,13 @@ import { calibrateInput, calibrationLine } from './calibrated';
 import { runAudit } from './run';
 import { ConfigError, parseShard } from './config';
 import { auditConfig, compareDirs, mergeDirs } from './multi';
+import { serveMcp } from './mcp';
 
 const USAGE = `Usage: layout-cost audit <url> [options]
        layout-cost audit --config FILE [--runs N] [--shard I/N] [--out DIR] [options]
        layout-cost merge DIR… [--out DIR]
        layout-cost compare BASE_DIR HEAD_DIR [--out DIR] [--threshold 1.2]
+       layout-cost mcp [--chrome PATH] [--headful] [--wait-react N]
 
 Loads <url> in Chrome or Chromium with the Layout Cost extension, records the
 style, layout and forced-reflow cost of every React component while it runs
@@ -56,6 +58,8 @@ Every route (docs/CI.md, "Every route"):
 merge             one report set from several (shards): every route once
 compare           per route and component, own style + layout ms per frame,
                   base against head; DIR/compare.json and DIR/summary.md
+mcp               a Model Context Protocol server on stdio for coding agents:
+                  tools measure, diagnose and compare (docs/AGENTS.md)
   --threshold R   slower by more than R times (default 1.2), beyond the noise
                   of the runs (needs 2+ runs a side; 3+ recommended)
 
@@ -112,6 +116,17 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     io.out(version);
     return 0;
   }
+  if (positionals[0] === 'mcp') {
+    if (positionals.length !== 1) throw new UsageError('mcp takes no arguments (its tools take the URLs)');
+    for (const k of ['budget', 'out', 'seconds', 'steps', 'config', 'runs', 'shard', 'workers', 'threshold', 'calibrate'] as const) {
+      if (v[k] !== undefined) throw new UsageError(`--${k} is not an option of mcp (its tools take their inputs)`);
+    }
+    await serveMcp({
+      chrome: browserPath(v.chrome), extension: path.join(ROOT, 'dist-all-sites'), headful: v.headful === true, version,
+      waitReactMs: waitReactOf(v['wait-react']) * 1000,
+    });
+    return 0;
+  }
   if (positionals[0] === 'merge') {
     if (positionals.length < 2) throw new UsageError('merge needs the report folders to merge');
     return mergeDirs(positionals.slice(1), path.resolve(v.out ?? 'layout-cost-merged'), io);
@@ -125,7 +140,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
     }
     return compareDirs(positionals[1], positionals[2], path.resolve(v.out ?? 'layout-cost-compare'), threshold, io);
   }
-  if (positionals[0] !== 'audit') throw new UsageError(positionals.length === 0 ? 'no command (audit <url>)' : `unknown command ${JSON.stringify(positionals[0])} (audit, merge, compare)`);
+  if (positionals[0] !== 'audit') throw new UsageError(positionals.length === 0 ? 'no command (audit <url>)' : `unknown command ${JSON.stringify(positionals[0])} (audit, merge, compare, mcp)`);
   if (v.config !== undefined) return auditWithConfig(v, positionals, version, io);
   if (v.runs !== undefined || v.shard !== undefined || v.workers !== undefined) throw new UsageError('--runs, --shard and --workers go with --config');
   if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'audit needs a URL' : `one URL, not ${positionals.length - 1}`);

@@ -53,13 +53,13 @@ export async function snapshot(page: Page): Promise<Snapshot> {
   return call<Snapshot>(page, `${API}.snapshot()`);
 }
 
-/**
- * Waits until the overlay measures components (the agent is injected on enable; the first components arrive a few
- * frames later). Throws RunError when the page has neither React nor Vue by `timeoutMs`.
- */
 /** How often `waitForComponents` asks: the agent's first snapshot usually comes within a frame or two of enabling. */
 const POLL_MS = 50;
 
+/**
+ * Waits until the overlay measures components (the agent is injected on enable; the first components arrive a few
+ * frames later). Throws RunError when the page has neither React, Vue nor Preact by `timeoutMs`.
+ */
 export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise<Snapshot> {
   const end = Date.now() + timeoutMs;
   let last: Snapshot | null = null;

@@ -25,6 +25,8 @@ export interface RunOptions {
   waitReactMs?: number;
   steps: string | null;
   headful: boolean;
+  /** After the recording, before the page closes (`layout-cost mcp`: what dirtied the costliest component). */
+  after?(page: Page, recording: Recording, snapshot: Snapshot): Promise<void>;
   /** Whether the run ends with a screenshot (default yes; a route's runs but its last need none: report.html shows one). */
   screenshot?: boolean;
   /** After the judged run, the calibration pass in a fresh page of the same browser (calibrate.ts). */
@@ -50,9 +52,9 @@ const LOAD_TIMEOUT_MS = 45_000;
 /** After the steps: the last interaction's and shift's entries reach the snapshot (docs/VITALS.md). */
 const VITALS_SETTLE_MS = 400;
 
-type Steps = (page: Page) => unknown;
+export type Steps = (page: Page) => unknown;
 
-async function loadSteps(file: string): Promise<Steps> {
+export async function loadSteps(file: string): Promise<Steps> {
   const abs = path.resolve(file);
   if (!fs.existsSync(abs)) throw new RunError(`--steps: no file at ${abs}`);
   let mod: { default?: unknown };
@@ -96,7 +98,7 @@ export async function calibratePage(browser: Browser, o: RunOptions): Promise<{ 
 }
 
 /** The URL loaded in `page`, the overlay on, its components measured: any failure a RunError. */
-async function openMeasured(page: Page, o: RunOptions, what: string): Promise<void> {
+export async function openMeasured(page: Page, o: RunOptions, what: string): Promise<void> {
   o.log(`${what} ${o.url}`);
   let status = 0;
   try {
@@ -111,7 +113,7 @@ async function openMeasured(page: Page, o: RunOptions, what: string): Promise<vo
 }
 
 /** The user's steps on `page`, or `seconds` of watching. */
-async function act(page: Page, steps: Steps | null, o: RunOptions, failed: string): Promise<void> {
+export async function act(page: Page, steps: Steps | null, o: RunOptions, failed: string): Promise<void> {
   if (steps) {
     o.log(`running the steps in ${o.steps}`);
     try {
@@ -127,11 +129,25 @@ async function act(page: Page, steps: Steps | null, o: RunOptions, failed: strin
 
 /** A browser with the extension for `fn` (several runs of several routes share one), closed after. */
 export async function withBrowser<T>(o: Pick<RunOptions, 'chrome' | 'extension' | 'headful'>, fn: (browser: Browser) => Promise<T>): Promise<T> {
+  const b = await launchAuditBrowser(o);
+  try {
+    return await fn(b.browser);
+  } finally {
+    await b.close();
+  }
+}
+
+/** A browser with the extension in a temporary profile, and how to close it (the profile goes with it). */
+export async function launchAuditBrowser(o: Pick<RunOptions, 'chrome' | 'extension' | 'headful'>): Promise<{ browser: Browser; close(): Promise<void> }> {
   if (!fs.existsSync(path.join(o.extension, 'manifest.json'))) {
     throw new RunError(`the extension is not built (no ${path.join(o.extension, 'manifest.json')}): run npm run build`);
   }
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-cost-audit-'));
   let browser: Browser | null = null;
+  const close = async (): Promise<void> => {
+    await browser?.close().catch(() => undefined);
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  };
   try {
     try {
       browser = await puppeteer.launch({
@@ -142,10 +158,10 @@ export async function withBrowser<T>(o: Pick<RunOptions, 'chrome' | 'extension' 
       throw new RunError(`could not start ${o.chrome}: ${(e as Error).message.split('\n')[0]}`);
     }
     await browser.installExtension(o.extension);
-    return await fn(browser);
-  } finally {
-    await browser?.close().catch(() => undefined);
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    return { browser, close };
+  } catch (e) {
+    await close();
+    throw e;
   }
 }
 
@@ -164,6 +180,7 @@ export async function auditPage(browser: Browser, o: RunOptions): Promise<RunRes
     const recording = await stopRecording(page);
     const seconds = (Date.now() - t0) / 1000;
     const snap = await snapshot(page);
+    await o.after?.(page, recording, snap);
     const dom = await domElements(page);
     const screenshot = o.screenshot === false ? null : Buffer.from(await page.screenshot({ type: 'png' }));
     return { recording, snapshot: snap, domElements: dom, screenshot, browser: version, seconds };

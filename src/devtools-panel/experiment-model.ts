@@ -7,22 +7,10 @@
  * developer clicks Try; then the measured speedup ranks them, and a
  * candidate that changed rendering is marked and sinks to the bottom.
  */
-import { DEFAULT_EXPERIMENT_FRAMES, MAX_EXPERIMENT_FRAMES, type ExperimentOutcome, type ExperimentResult } from '../protocol/experiment';
+import { DEFAULT_EXPERIMENT_FRAMES, MAX_EXPERIMENT_FRAMES, type Candidate, type ExperimentOutcome, type ExperimentResult } from '../protocol/experiment';
 import { capText } from './text';
 
-export interface Candidate {
-  css: string;
-  /** When it helps, in a few words. */
-  note: string;
-}
-
-export const CANDIDATES: readonly Candidate[] = [
-  { css: 'contain: layout', note: 'its layout cannot spread out; rendering unchanged unless it positions fixed/absolute children' },
-  { css: 'contain: layout paint', note: 'also clips what it paints to its box' },
-  { css: 'contain: content', note: 'layout, paint and style containment' },
-  { css: 'contain: strict', note: 'also size: only for a box whose size does not come from its content' },
-  { css: 'content-visibility: auto', note: 'skips its rendering while off-screen (a placeholder of its current size)' },
-];
+export { CANDIDATES, type Candidate } from '../protocol/experiment';
 
 export type CandidateState =
   | { kind: 'idle' }

@@ -90,3 +90,21 @@ export const experimentOutcome: Validator<ExperimentOutcome> = (v) => {
   if (o.ok === false && typeof o.error === 'string') return { ok: false, error: o.error.slice(0, 300) };
   return INVALID;
 };
+
+export interface Candidate {
+  css: string;
+  /** When it helps, in a few words. */
+  note: string;
+}
+
+/**
+ * What the panel's "Try" (and `layout-cost mcp`'s diagnose) tries on a component, in order of safety: layout
+ * containment changes least of what the page shows, strict containment most (docs/DIAGNOSE.md).
+ */
+export const CANDIDATES: readonly Candidate[] = [
+  { css: 'contain: layout', note: 'its layout cannot spread out; rendering unchanged unless it positions fixed/absolute children' },
+  { css: 'contain: layout paint', note: 'also clips what it paints to its box' },
+  { css: 'contain: content', note: 'layout, paint and style containment' },
+  { css: 'contain: strict', note: 'also size: only for a box whose size does not come from its content' },
+  { css: 'content-visibility: auto', note: 'skips its rendering while off-screen (a placeholder of its current size)' },
+];

@@ -13,6 +13,7 @@ import type { Page } from 'puppeteer-core';
 import { ROOT } from '../../scripts/chrome';
 import { preactConfig, PREACT_APP_DIR } from '../../scripts/build-preact';
 import { launch, lc, waitFor, type Harness } from './harness';
+import { auditHeavyOverBudget } from './cli-run';
 import { preactTruth } from './preact-truth';
 import { comps, expectTreeMatches, type Comp } from './tree-match';
 
@@ -112,6 +113,10 @@ describe('Preact (e2e)', function () {
       });
     });
   }
+
+  it('layout-cost audit on the production build: Heavy over its budget fails, named, the rest within', async () => {
+    await auditHeavyOverBudget(h.url('build/preact/index.html'), 'window.__preact.run(30, { heavy: true, ticker: true })');
+  });
 
   it('preact/compat running a React library (a virtual list): measured as Preact, rows come and go as it scrolls', async () => {
     const page = await h.newPage('build/preact/compat.html');

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { ROOT } from '../../scripts/chrome';
 import { vueConfig, VUE_APP_DIR } from '../../scripts/build-vue';
-import { cli } from './cli-run';
+import { auditHeavyOverBudget } from './cli-run';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { groundTruth } from './fiber-truth';
 import { comps, expectVueMatches, type Comp } from './tree-match';
@@ -173,24 +173,7 @@ describe('Vue 3 (e2e)', function () {
   });
 
   it('layout-cost audit on the production build: Heavy over its budget fails, named, the rest within', async () => {
-    fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
-    const tmp = fs.mkdtempSync(path.join(ROOT, 'out', 'vue-audit-'));
-    try {
-      const steps = path.join(tmp, 'steps.mjs');
-      fs.writeFileSync(steps, 'export default async (page) => { await page.evaluate(\'window.__vue.run(30, { heavy: true, ticker: true })\'); };\n');
-      const budget = path.join(tmp, 'budget.json');
-      fs.writeFileSync(budget, JSON.stringify({ components: { Heavy: { layoutMs: 0.5 }, Ticker: { layoutMs: 100 } }, page: { domElements: false } }));
-      const r = await cli(['audit', h.url('build/vue/index.html'), '--steps', steps, '--budget', budget, '--out', path.join(tmp, 'out')]);
-      expect(r.code, r.stderr).to.equal(1);
-      expect(r.stdout).to.match(/FAIL Heavy: [\d.]+ ms of layout per frame at p95 is over its budget of 0\.5/);
-      const report = JSON.parse(fs.readFileSync(path.join(tmp, 'out', 'report.json'), 'utf8'));
-      expect(report.frames).to.be.at.least(20);
-      const heavy = report.types.find((t: { name: string }) => t.name === 'Heavy');
-      const ticker = report.types.find((t: { name: string }) => t.name === 'Ticker');
-      expect(heavy.layoutMs.p95).to.be.greaterThan(ticker.layoutMs.p95);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    await auditHeavyOverBudget(h.url('build/vue/index.html'), 'window.__vue.run(30, { heavy: true, ticker: true })');
   });
 
   it('Vite\'s dev server: a template edit re-renders in place, a script edit remounts; no stale copy, no reload', async () => {

@@ -59,7 +59,9 @@ export async function loadSteps(file: string): Promise<Steps> {
   if (!fs.existsSync(abs)) throw new RunError(`--steps: no file at ${abs}`);
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(abs).href)) as { default?: unknown };
+    // The file's time in the URL: a long-running process (`layout-cost mcp`) loads a steps file again once it changed,
+    // not the copy it imported first.
+    mod = (await import(`${pathToFileURL(abs).href}?t=${fs.statSync(abs).mtimeMs}`)) as { default?: unknown };
   } catch (e) {
     throw new RunError(`--steps: ${file} does not load: ${(e as Error).message.split('\n')[0]}`);
   }

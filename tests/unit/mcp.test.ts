@@ -4,6 +4,9 @@
  * by component and stack; errors are one line; `diagnose` offers the rule of the fastest declaration that kept the
  * rendering; `compare` passes regressions and summary through.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { z } from 'zod';
 import {
@@ -11,6 +14,7 @@ import {
 } from '../../src/cli/mcp-results';
 import { buildReport } from '../../src/cli/report';
 import { defaultBudget } from '../../src/cli/budget';
+import { loadSteps } from '../../src/cli/run';
 import type { Comparison } from '../../src/cli/compare';
 import type { ExperimentResult } from '../../src/protocol/experiment';
 import type { Recording } from '../../src/protocol/recording';
@@ -112,5 +116,19 @@ describe('layout-cost mcp: results', () => {
     const out = z.object(compareOutput).parse(r.structuredContent);
     expect(out.regressions).to.deep.equal([{ route: 'home', component: 'Wide', base: 2, head: 6, ratio: 3, low: 2.1, high: 4.2, significant: true }]);
     expect(r.content[0].text).to.match(/^1 significant regression: Wide on home ×3; 0 significant improvements\.\n\n## Layout Cost/);
+  });
+
+  it('a steps file edited while the server runs is loaded again, not the copy imported first', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-steps-'));
+    try {
+      const f = path.join(dir, 'steps.mjs');
+      fs.writeFileSync(f, 'export default () => 1;\n');
+      expect(await (await loadSteps(f))(null as never)).to.equal(1);
+      fs.writeFileSync(f, 'export default () => 2;\n');
+      fs.utimesSync(f, new Date(), new Date(Date.now() + 5000));
+      expect(await (await loadSteps(f))(null as never)).to.equal(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

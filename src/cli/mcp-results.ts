@@ -218,10 +218,12 @@ function measureText(m: MeasureOut): string {
   const lines = [`${m.frames} frames measured over ${m.seconds.toFixed(1)} s on ${m.url}; page layout ${m.page.layoutMsPerFrame} ms, style ${m.page.styleMsPerFrame} ms per frame (p95); ${m.page.components} components, ${m.page.domElements} DOM elements.`];
   if (m.frames === 0) lines.push('Nothing changed on the page while it was measured: pass steps that interact with it, or watch longer (seconds).');
   const top = m.components.filter((c) => ownOf(c) > 0).slice(0, TEXT_TOP);
-  if (top.length > 0) lines.push('Costliest components by their own cost (ms per frame, p95; with their children in brackets):');
+  if (top.length > 0) lines.push('Costliest components by their own cost (ms per frame, p95, all instances together):');
   for (const [i, c] of top.entries()) {
-    lines.push(`${i + 1}. ${c.name}${c.instances > 1 ? ` ×${c.instances}` : ''}: layout ${c.selfLayoutMs} (${c.layoutMs}), style ${c.selfStyleMs} (${c.styleMs})`
-      + `${c.forcedMs > 0 ? `, forced ${c.selfForcedMs} (${c.forcedMs})` : ''}; ${c.rendered ?? '?'} elements for ${c.authored ?? '?'} authored${c.source ? `; ${c.source}` : ''}${c.kind !== 'own' ? ` (${c.kind})` : ''}`);
+    const forced = c.selfForcedMs > 0 || c.forcedMs > 0;
+    lines.push(`${i + 1}. ${c.name}${c.instances > 1 ? ` ×${c.instances}` : ''}: own layout ${c.selfLayoutMs}, style ${c.selfStyleMs}${forced ? `, forced ${c.selfForcedMs}` : ''}`
+      + ` (with its children: layout ${c.layoutMs}, style ${c.styleMs}${forced ? `, forced ${c.forcedMs}` : ''}${c.instances > 1 ? ', its costliest instance' : ''});`
+      + ` ${c.rendered ?? '?'} elements for ${c.authored ?? '?'} authored${c.source ? `; ${c.source}` : ''}${c.kind !== 'own' ? ` (${c.kind})` : ''}`);
   }
   if (m.dirtiedBy && m.dirtiedBy.items.length > 0) {
     lines.push(`What dirtied ${m.dirtiedBy.component}: ${m.dirtiedBy.items.map((d) => `${d.perFrame.toFixed(1)} ${d.kind === 'attribute' ? `\`${d.name}\`` : d.kind} changes on ${d.on.toUpperCase()} per frame from ${d.source === 'react' ? 'the framework' : 'other code'}`).join('; ')}.`);

@@ -70,7 +70,7 @@ describe('layout-cost mcp: results', () => {
     expect(m.forcedReflows).to.deep.equal([{ component: 'Cell', count: 2, ms: 2, stack: 'at measure (app.js:10:5)', after: ['Wide'] }]);
     const text = r.content[0].text;
     expect(text).to.match(/^20 frames measured/);
-    expect(text).to.include('1. Cell ×2: layout 8 (4)');
+    expect(text).to.include('1. Cell ×2: own layout 8, style 0 (with its children: layout 4, style 0, its costliest instance); 5 elements for 2 authored');
     expect(text).to.include('What dirtied Cell: 2.0 text changes on DIV per frame from the framework');
     expect(text).to.include('diagnose { url, component: "Cell" }');
   });

@@ -75,9 +75,10 @@ export async function serveMcp(o: McpOptions): Promise<void> {
 
   server.registerTool('measure', {
     title: 'Measure a page\'s components',
-    description: 'Loads the URL in headless Chromium with Layout Cost, watches it (or runs the steps), and returns every '
-      + 'component\'s style, layout and forced-reflow ms per frame (p95; inclusive, with its own beside), its DOM elements, '
-      + 'its source line, what dirtied the costliest one, the forced reflows with their stacks, interactions and shifts.',
+    description: 'Loads the URL in headless Chromium with Layout Cost, watches it (or runs the steps), and returns the '
+      + 'components, costliest own layout + style + forced ms per frame first (p95; inclusive figures beside), each with '
+      + 'its DOM elements and source line; what dirtied the costliest one; forced reflows with their stacks; interactions '
+      + 'and shifts.',
     inputSchema: measureInput, outputSchema: measureOutput, annotations: { readOnlyHint: true, openWorldHint: true },
   }, async (args, extra) => serial(() => measure(args, extra as unknown as Extra)));
 

@@ -13,7 +13,7 @@ import { junitXml } from './junit';
 import { RunError } from './page-api';
 import { buildReport, type AuditInput } from './report';
 import { calibrateInput, calibrationLine } from './calibrated';
-import { runAudit } from './run';
+import { runAudit, targetUrl } from './run';
 import { ConfigError, parseShard } from './config';
 import { auditConfig, compareDirs, mergeDirs } from './multi';
 import { serveMcp } from './mcp';
@@ -144,16 +144,7 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
   if (v.config !== undefined) return auditWithConfig(v, positionals, version, io);
   if (v.runs !== undefined || v.shard !== undefined || v.workers !== undefined) throw new UsageError('--runs, --shard and --workers go with --config');
   if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'audit needs a URL' : `one URL, not ${positionals.length - 1}`);
-  let url: URL;
-  try {
-    url = new URL(positionals[1]);
-  } catch {
-    // A path to a local file is a URL too.
-    const file = path.resolve(positionals[1]);
-    if (!fs.existsSync(file)) throw new UsageError(`${JSON.stringify(positionals[1])} is not a URL (http://…, https://…, file://…) or a file`);
-    url = new URL(`file://${file}`);
-  }
-  if (!['http:', 'https:', 'file:'].includes(url.protocol)) throw new UsageError(`${url.protocol} URLs are not supported (http, https, file)`);
+  const url = targetUrl(positionals[1], (m) => new UsageError(m));
   let seconds = 5;
   if (v.seconds !== undefined) {
     seconds = Number(v.seconds);

@@ -23,7 +23,7 @@ import {
 import { sideOf } from './multi';
 import { RunError, snapshot } from './page-api';
 import { buildReport } from './report';
-import { act, auditPage, launchAuditBrowser, loadSteps, openMeasured, type RunOptions } from './run';
+import { act, auditPage, launchAuditBrowser, loadSteps, openMeasured, targetUrl, type RunOptions } from './run';
 
 export interface McpOptions {
   chrome: string;
@@ -194,16 +194,7 @@ function progressOf(extra: Extra): (message: string, progress?: number, total?: 
 }
 
 function urlOf(given: string): string {
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    const file = path.resolve(given);
-    if (!fs.existsSync(file)) throw new RunError(`${JSON.stringify(given.slice(0, 200))} is not a URL (http://…, https://…, file://…) or a file`);
-    url = new URL(`file://${file}`);
-  }
-  if (!['http:', 'https:', 'file:'].includes(url.protocol)) throw new RunError(`${url.protocol} URLs are not supported (http, https, file)`);
-  return url.href;
+  return targetUrl(given, (m) => new RunError(m)).href;
 }
 
 function stepsOf(given: string | undefined): string | null {

@@ -54,6 +54,24 @@ const VITALS_SETTLE_MS = 400;
 
 export type Steps = (page: Page) => unknown;
 
+/**
+ * What to audit, from what a user typed: a URL (http, https, file) or a path to a local file. `fail` makes the error
+ * (the CLI's usage error; `layout-cost mcp`'s run error).
+ */
+export function targetUrl(given: string, fail: (message: string) => Error): URL {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    // A path to a local file is a URL too.
+    const file = path.resolve(given);
+    if (!fs.existsSync(file)) throw fail(`${JSON.stringify(given.slice(0, 200))} is not a URL (http://…, https://…, file://…) or a file`);
+    url = new URL(`file://${file}`);
+  }
+  if (!['http:', 'https:', 'file:'].includes(url.protocol)) throw fail(`${url.protocol} URLs are not supported (http, https, file)`);
+  return url;
+}
+
 export async function loadSteps(file: string): Promise<Steps> {
   const abs = path.resolve(file);
   if (!fs.existsSync(abs)) throw new RunError(`--steps: no file at ${abs}`);

@@ -233,6 +233,32 @@ describe('causes: what a change costs the engine', () => {
     expect(causes.loggedHow(causes.singles[0])).to.equal(CHANGE_TEXT | CHANGE_STYLE);
     expect(causes.slots.slice(0, causes.length).map((s) => s.owner)).to.deep.equal([b]);
     expect(causes.slots[0].texts.n).to.equal(2);
+    // The same, commit by commit: a second commit that repeats the first place by place is merged as it comes (no
+    // log entry); one that changes another place there is logged, and the sorting above still applies.
+    causes.clear();
+    const c2 = { id: 3, marks: 0 };
+    const third = E(el(null, 5));
+    causes.add(a, cell, CHANGE_TEXT);
+    causes.add(b, other, CHANGE_TEXT);
+    causes.add(c2, third, CHANGE_TEXT);
+    causes.commitEnd();
+    causes.add(a, cell, CHANGE_TEXT | CHANGE_STYLE);
+    causes.add(b, E(el(null, 5)), CHANGE_TEXT);
+    causes.add(c2, third, CHANGE_TEXT);
+    causes.commitEnd();
+    expect(causes.changes).to.equal(4);
+    causes.build();
+    expect(causes.singleCount).to.equal(2);
+    expect(causes.loggedHow(causes.singles[0])).to.equal(CHANGE_TEXT | CHANGE_STYLE);
+    expect(causes.loggedOwner(causes.singles[1])).to.equal(c2);
+    expect(causes.slots.slice(0, causes.length).map((s) => s.owner)).to.deep.equal([b]);
+    expect(causes.slots[0].texts.n).to.equal(2);
+    // A merge is not made across kinds that weigh apart: a box change after a text change is logged on its own.
+    causes.clear();
+    causes.add(a, cell, CHANGE_TEXT);
+    causes.commitEnd();
+    causes.add(a, cell, CHANGE_BOX);
+    expect(causes.changes).to.equal(2);
     // Changes of several components under one parent, none moving a box: alike, straight from the log.
     causes.clear();
     for (const c of cells) causes.add({ id: 9, marks: 0 }, E(c), CHANGE_TEXT | CHANGE_STYLE, E(grid));

@@ -181,15 +181,17 @@ export class Causes<E extends CauseOwner = CauseOwner> {
    * parent element when the caller knows it (the framework's tree does, without a DOM read), else undefined.
    */
   add(owner: E, site: Element | null, how: number, key?: Element | null): void {
-    const i = this.n++;
-    this.logOwners[i] = owner;
-    this.logSites[i] = site;
-    this.logHows[i] = how;
     const k = key ?? null;
-    this.logKeys[i] = k;
-    // The owner's second change this frame makes it a repeat (`build`): known here, where its record is at hand.
     const marks = owner.marks;
-    if ((marks & this.logged) !== 0) (this.repeats ??= new Set()).add(owner);
+    const at = this.firstStart + this.seq++;
+    // An owner's second change this frame: merged where its first lies, or a repeat for `build` to sort out.
+    if ((marks & this.logged) === 0 || !this.merged(at, owner, site, how, k)) {
+      const i = this.n++;
+      this.logOwners[i] = owner;
+      this.logSites[i] = site;
+      this.logHows[i] = how;
+      this.logKeys[i] = k;
+    }
     owner.marks = marks | this.logged | ((how & CHANGE_FOREIGN) === 0 ? this.mark : 0);
     // `alike`, kept as the log grows while every parent is given (a commit's changes): no pass over the log for it.
     if (this.alikeSoFar !== ALIKE_NOT) {
@@ -202,6 +204,36 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       }
     }
   }
+
+  /**
+   * The same change as the frame's first commit made at this place of its walk (a busy grid's cell, ticked twice before
+   * one frame) is one change for the engine: merged where it lies (true), no log entry and no repeat to sort out. Else
+   * the owner is a repeat (`build`), known here where its record is at hand.
+   */
+  private merged(at: number, owner: E, site: Element | null, how: number, k: Element | null): boolean {
+    if (at < this.firstEnd && this.logOwners[at] === owner && site !== null && this.logSites[at] === site
+      && isSingle(this.logHows[at] | how)) {
+      this.logHows[at] |= how;
+      if (this.logKeys[at] === null) this.logKeys[at] = k;
+      return true;
+    }
+    (this.repeats ??= new Set()).add(owner);
+    return false;
+  }
+
+  /**
+   * A framework commit ended: the next one's changes are compared, place by place, with the frame's first commit's
+   * (`firstStart` to `firstEnd` in the log; `seq`: changes reported since the last commit ended).
+   */
+  commitEnd(): void {
+    if (this.firstEnd < 0 && this.n > this.firstStart) this.firstEnd = this.n;
+    else if (this.firstEnd < 0) this.firstStart = this.n;
+    this.seq = 0;
+  }
+
+  private firstStart = 0;
+  private firstEnd = -1;
+  private seq = 0;
 
   /** Owners that changed more than once this frame (null: none). */
   private repeats: Set<E> | null = null;
@@ -378,6 +410,8 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.alikeSoFar = ALIKE_YES;
     this.alikeKey = null;
     this.repeats = null;
+    this.firstStart = this.seq = 0;
+    this.firstEnd = -1;
   }
 
   /** Lets go of every entry and slot and the elements they held (the agent stops). */

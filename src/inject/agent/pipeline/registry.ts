@@ -332,6 +332,7 @@ export class Registry implements ComponentSink {
   }
 
   committed(): void {
+    this.causes.commitEnd();
     this.onCommitted();
     this.onChange();
   }

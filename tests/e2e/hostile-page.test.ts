@@ -70,6 +70,41 @@ describe('hostile pages (e2e)', function () {
     });
   }
 
+  // Issue 67: a built-in that throws for our calls only, then put back. While it is replaced, state().degraded names it
+  // and nothing of ours throws into the page; within 2 s of its restore the snapshot equals the fiber walk again —
+  // whether the overlay went on under it or was on when it started (React updating meanwhile both times).
+  const sabotage: [string, string][] = [['pushThrow', 'Array.prototype.push'], ['mapSetThrow', 'Map.prototype.set'],
+    ['setAdd', 'Set.prototype.add'], ['weakMapSetThrow', 'WeakMap.prototype.set'], ['indexOfThrow', 'Array.prototype.indexOf']];
+  for (const [patch, name] of sabotage) {
+    it(`self-healing (${name} throws for ours, then is put back): degraded with its name, then the fiber walk within 2 s`, async () => {
+      const page = await open('hostile-patched.html');
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      const degraded = async (): Promise<boolean> => (await lc.state(page)).degraded.some((d: string) => d.includes(name));
+      // Enabled under it.
+      await page.evaluate((p) => (window as any).__patches[p](), patch);
+      await lc.enable(page);
+      await waitFor(degraded, { what: `state().degraded to name ${name}` });
+      await page.evaluate(() => (window as any).__setItems(['a', 'c', 'd', 'e']));
+      await page.evaluate(() => (window as any).__restore());
+      await expectMatches(page, ['root'], { ordered: false, timeout: 2000 });
+      await waitFor(async () => !(await degraded()), { what: 'the reason gone', timeout: 2000 });
+      // On when it starts.
+      await page.evaluate((p) => (window as any).__patches[p](), patch);
+      await page.evaluate(() => (window as any).__setItems(['x', 'a', 'y']));
+      await waitFor(degraded, { what: `state().degraded to name ${name} (on)` });
+      await page.evaluate(() => (window as any).__setItems(['x', 'y', 'z', 'w', 'v']));
+      await page.evaluate(() => (window as any).__restore());
+      await expectMatches(page, ['root'], { ordered: false, timeout: 2000 });
+      await waitFor(async () => !(await degraded()), { what: 'the reason gone (on)', timeout: 2000 });
+      // No second copy left by a rebuild: the agent holds what the snapshot shows.
+      expect((await internal(page)).entries).to.equal(((await lc.snapshot(page)) as any).components.length);
+      expect(errors).to.deep.equal([]);
+      await lc.disable(page);
+      await page.close();
+    });
+  }
+
   it('a page that breaks Map.prototype.set while the overlay is on: its own rAF calls never throw and all run', async () => {
     const page = await open('hostile-builtins.html');
     await lc.enable(page);
@@ -246,6 +281,19 @@ describe('hostile pages (e2e)', function () {
     const page = await open('basic-r19-dev.html');
     await lc.enable(page);
     await expectMatches(page);
+    const idsOf = async (): Promise<Map<string, number>> => {
+      // Components told apart by name, key and depth (the ones that are so alone).
+      const m = new Map<string, number>();
+      const twice = new Set<string>();
+      for (const c of ((await lc.snapshot(page)) as any).components) {
+        const k = `${c.name}#${c.key}@${c.depth}`;
+        if (m.has(k)) twice.add(k);
+        m.set(k, c.id);
+      }
+      for (const k of twice) m.delete(k);
+      return m;
+    };
+    const before = await idsOf();
     // The failure path, injected where no page can reach: in the content script's isolated world (over CDP), its
     // end of the private port drops records batches while __lose is set (a batch that failed on the way).
     const content = await contentWorld(page);
@@ -265,6 +313,14 @@ describe('hostile pages (e2e)', function () {
     // The next batch (any commit) shows the gap; the resync sends the whole tree again.
     await page.evaluate(() => (window as any).__setItems(['x', 'y']));
     await expectMatches(page, ['root'], { ordered: false });
+    // Components that lived through it kept their ids (the panel's pin and recordings with them); the new ones got new.
+    const after = await idsOf();
+    const kept = [...after].filter(([k]) => before.has(k));
+    expect(kept.length).to.be.greaterThan(3);
+    for (const [k, id] of kept) expect(id, k).to.equal(before.get(k));
+    const fresh = [...after].filter(([k]) => !before.has(k)).map(([, id]) => id);
+    expect(fresh.length).to.be.greaterThan(0);
+    for (const id of fresh) expect([...before.values()]).to.not.include(id);
     await page.close();
   });
 

@@ -88,6 +88,8 @@ export interface FrameworkAdapter {
   readonly name: string;
   /** Whether `handle` is one of this adapter's (a page may hold React and Vue: adapters.ts asks each). */
   claims?(handle: object): boolean;
+  /** The other object the same component is known by, if any (React: a fiber's alternate), for a rebuild to keep its id. */
+  twinOf?(handle: object): object | null;
   /**
    * Whether DOM changes under `node` are this adapter's to read (it observes them itself: the pipeline's own
    * MutationObserver leaves them alone). For a framework whose commits name no change (Vue), the browser's records are

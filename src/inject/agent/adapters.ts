@@ -58,6 +58,10 @@ export class Adapters implements FrameworkAdapter {
     return this.of(handle) !== null;
   }
 
+  twinOf(handle: object): object | null {
+    return this.of(handle)?.twinOf?.(handle) ?? null;
+  }
+
   /** Whether every adapter reads its own roots' DOM records (none needs the pipeline's observer of the document). */
   get observesAll(): boolean {
     return this.list.every((a) => a.observes !== undefined);

@@ -17,6 +17,7 @@
  *    builds), else the nearest element above that is a component's top element (the walks remember them).
  */
 import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, howOf, KIND_STYLE, type ComponentRef, type ComponentSink } from './adapter';
+import type { Entries } from './self-clock';
 
 const MAX_DEPTH = 10_000;
 /** Attribute, text and child-list changes, with the values before (a class's kind is read from before and after). */
@@ -30,10 +31,7 @@ const MAX_ADDED = 4;
 /** A record's kind (`DomCommits.handle`): nodes added or removed, one text node swapped for another, an attribute, a text's data. */
 const R_CHILDREN = 0, R_TEXT_SWAP = 1, R_ATTRIBUTE = 2, R_TEXT = 3;
 
-export interface Clock {
-  enter(): void;
-  leave(): void;
-}
+export type Clock = Entries;
 
 /** A mounted portal: where its content lands, the component that rendered it, and the framework's content. */
 interface Portal<I> {
@@ -91,6 +89,8 @@ export abstract class DomCommits<I extends object> {
       this.clock?.enter();
       try {
         this.handle(records);
+      } catch (e) {
+        this.clock?.fault(e);
       } finally {
         this.clock?.leave();
       }

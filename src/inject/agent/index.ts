@@ -78,6 +78,12 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
     return fresh;
   });
   pipeline.clock.outer = pristine;
+  // A built-in the page replaced while the agent ran: what it did on the page's since may be wrong (rebuilt: heal.ts);
+  // either way the page's status says what is replaced, and stops saying so once it is put back.
+  pristine.onChange = (fresh) => {
+    if (fresh !== null && pipeline.isRunning) pipeline.healer.suspect(`this page replaced ${fresh} while the overlay was on`);
+    announce();
+  };
   // Screenshot steps of experiments: asked of the content script, answered by `captured` with the same seq.
   const captures = new Pending<PixelAnswer>();
   const capture = (step: number, rect: number[]): Promise<PixelAnswer> => captures.ask((seq) => link.post('capture', { seq, step, rect }),
@@ -161,18 +167,27 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       answered = true;
       done(o);
     };
+    // Timed as ours, but not through `run` (whose errors are faults of the view): a failed experiment is answered.
+    pipeline.clock.enter();
     try {
-      pipeline.clock.run(() => experiments.start(req, pixels, once));
+      experiments.start(req, pixels, once);
     } catch (e) {
       link.debug('agent experiment', e);
       experiments.abort('the experiment failed on this page');
       once({ ok: false, error: 'the experiment failed on this page' });
+    } finally {
+      pipeline.clock.leave();
     }
   };
   // The page's API (boot/api.ts): its calls, numbered here, and the content script's state, which `state()` reads.
   const waiters = new Map<number, (answer: unknown) => void>();
   let nextReq = 1;
   let st: ContentState = NO_STATE;
+  /** The view suspect after a fault of ours, until a rebuild converged (pipeline/heal.ts). */
+  const healing = (): string[] => {
+    const why = pipeline.healer.reason;
+    return why === null ? [] : [`an error inside Layout Cost (${why}): rebuilding its view from the framework's tree`];
+  };
   function status(): PageStatus {
     // A hook installed after ours (React DevTools) gets chained here at the latest.
     const { renderers, roots } = link.hook.counts();
@@ -184,9 +199,11 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
       // Measured from the names the agent has seen (not React's build: a production React with readable app names is
       // not "minified").
       minified: sourcer.namesMinified,
-      degraded: [...link.notes, ...reasons.all, ...(pristine.stuck.length === 0 ? [] : [
+      degraded: [...link.notes, ...reasons.all, ...healing(), ...(pristine.replaced.length === 0 ? [] : [
+        `this page replaced built-ins after load (${pristine.replaced.slice(0, 4).join(', ')}): Layout Cost runs on the `
+          + 'browser\'s own while they are']), ...(pristine.stuck.length === 0 ? [] : [
         `this page replaced built-ins and froze them in place (${pristine.stuck.slice(0, 4).join(', ')}): Layout Cost runs on the `
-          + 'page\'s, which may drop or change its calls'])].slice(0, 16),
+          + 'page\'s, which may drop or change its calls'])].slice(0, 16).map((r) => r.slice(0, 200)),
       timerResolutionMs: win.crossOriginIsolated ? 0.005 : 0.1,
       url: String(win.location.href).slice(0, 2048),
       outside: outside ? { ...outside } : undefined,
@@ -292,7 +309,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
   }
   /** The types passes' own cost (issue 15, docs/PERFORMANCE.md): off the commit path, on a timer. */
   function stats(): Record<string, number | boolean> {
-    return { ...pipeline.stats(), typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100 };
+    return { ...pipeline.stats(), faults: pipeline.healer.faults, rebuilds: pipeline.healer.rebuilds, typePasses, typeMs: Math.round(typeMs * 100) / 100, typeMaxMs: Math.round(typeMaxMs * 100) / 100 };
   }
   guard('start', () => apply(OFF));
   return handle;

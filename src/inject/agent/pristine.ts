@@ -32,6 +32,18 @@ export class Pristine {
   readonly replaced: string[] = [];
   /** Replaced and not swappable (the page froze its own in place). */
   readonly stuck: string[] = [];
+  /**
+   * Told, with ours in place, of a built-in the page replaced since the last look (`fresh`: the agent ran on the page's
+   * until now, and its view may be wrong: heal.ts), and of any change of `replaced` (the page's status is sent again).
+   */
+  onChange: ((fresh: string | null) => void) | null = null;
+  private fresh: string | null = null;
+  private changed = false;
+
+  /** Look again at the next entry (an error of ours may come from a built-in replaced since the last look). */
+  recheck(): void {
+    this.checkedAt = -Infinity;
+  }
 
   /**
    * `listeners`: window's own addEventListener and removeEventListener as the boot kept them at load, with how to walk
@@ -62,12 +74,23 @@ export class Pristine {
     if (t - this.checkedAt < CHECK_EVERY_MS) return;
     this.checkedAt = t;
     const swaps: Swap[] = [];
-    this.replaced.length = 0;
+    // No spread, iterator or array method here: this runs before the swap, on whatever the page put in place.
+    const was = this.replaced, wasStuck = this.stuck.length;
+    (this as { replaced: string[] }).replaced = [];
     this.stuck.length = 0;
-    // No spread or iterator here: this runs before the swap, on whatever the page put in place.
     this.look(this.n.kept, swaps);
     this.look(this.extra, swaps);
     this.swaps = swaps;
+    const now = this.replaced;
+    let same = now.length === was.length && this.stuck.length === wasStuck;
+    for (let i = 0; i < now.length; i++) {
+      let seen = false;
+      for (let j = 0; j < was.length && !seen; j++) seen = was[j] === now[i];
+      if (seen) continue;
+      same = false;
+      this.fresh ??= now[i];
+    }
+    if (!same) this.changed = true;
   }
 
   private look(kept: readonly unknown[], swaps: Swap[]): void {
@@ -101,16 +124,26 @@ export class Pristine {
     if (this.depth++ !== 0) return;
     this.check();
     const swaps = this.swaps;
-    if (swaps.length === 0) return;
-    const { ownDescriptor, define } = this.n;
-    for (let i = 0; i < swaps.length; i++) {
-      const s = swaps[i];
-      try {
-        s.page = ownDescriptor(s.holder, s.key);
-        define(s.holder, s.key, s.kept);
-      } catch {
-        s.page = undefined;
+    if (swaps.length > 0) {
+      const { ownDescriptor, define } = this.n;
+      for (let i = 0; i < swaps.length; i++) {
+        const s = swaps[i];
+        try {
+          s.page = ownDescriptor(s.holder, s.key);
+          define(s.holder, s.key, s.kept);
+        } catch {
+          s.page = undefined;
+        }
       }
+    }
+    if (!this.changed) return;
+    const fresh = this.fresh;
+    this.changed = false;
+    this.fresh = null;
+    try {
+      this.onChange?.(fresh);
+    } catch {
+      // Told again at the next change.
     }
   }
 

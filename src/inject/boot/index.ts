@@ -25,7 +25,7 @@ import { vueTrap } from './vue';
  * The built-ins on the agent's paths (issue 45), as `holder path:keys` groups ("" for window's own): their values are
  * kept at load (plain reads, nothing allocated but the list) for agent/pristine.ts.
  */
-const KEPT = 'Array.prototype:push slice includes join map filter sort|Map.prototype:get set has delete clear keys values'
+const KEPT = 'Array.prototype:push slice includes indexOf join map filter sort|Map.prototype:get set has delete clear keys values'
   + '|Set.prototype:add has delete clear values|WeakMap.prototype:get set has delete|JSON:stringify'
   + '|:Map Set WeakMap setTimeout clearTimeout setInterval';
 /** Offers heard at once (page code may offer too): the oldest goes. */

@@ -15,6 +15,7 @@
  * code. The agent's own experiment attribute is never counted.
  */
 import { EXPERIMENT_ATTRIBUTE } from '../experiment/experiment';
+import type { Entries } from '../self-clock';
 
 export type DirtyKind = 'attribute' | 'text' | 'children';
 export type DirtySource = 'react' | 'other';
@@ -89,7 +90,7 @@ export class DirtiedTracker {
   private watched: Element[] = [];
   id = 0;
 
-  constructor(private readonly win: Window & typeof globalThis, private readonly clock: { enter(): void; leave(): void } | null = null) {}
+  constructor(private readonly win: Window & typeof globalThis, private readonly clock: Entries | null = null) {}
 
   /** Watches `hosts` as component `id`'s top elements; a new id starts a new tally. */
   watch(id: number, hosts: readonly Element[]): void {
@@ -106,6 +107,8 @@ export class DirtiedTracker {
       this.clock?.enter();
       try {
         this.tallyRecords(records, 'other');
+      } catch (e) {
+        this.clock?.fault(e);
       } finally {
         this.clock?.leave();
       }

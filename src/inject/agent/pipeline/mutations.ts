@@ -18,6 +18,7 @@ import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_FOREIGN, CHANGE_TEXT } from '../a
 import { OVERLAY_TAG } from '../../../protocol/overlay-tag';
 import { EXPERIMENT_ATTRIBUTE } from '../experiment/experiment';
 import type { Entry, Registry } from './registry';
+import type { Entries } from '../self-clock';
 
 const TREE: MutationObserverInit = { childList: true, subtree: true };
 const ATTRS: MutationObserverInit = { attributes: true, characterData: true, subtree: true, attributeOldValue: true, characterDataOldValue: true };
@@ -51,7 +52,7 @@ export class MutationTracker {
     private readonly ownerOf: (node: Node) => number,
     private readonly registry: Registry,
     private readonly onDirty: () => void,
-    private readonly clock: { enter(): void; leave(): void } | null = null,
+    private readonly clock: Entries | null = null,
     private readonly now: () => number = () => performance.now(),
     /** DOM a framework adapter observes itself (Vue's apps: adapter.ts `observes`): its records are the adapter's. */
     private readonly elsewhere: (node: Node) => boolean = () => false,
@@ -102,6 +103,8 @@ export class MutationTracker {
     this.clock?.enter();
     try {
       this.handle(records);
+    } catch (e) {
+      this.clock?.fault(e);
     } finally {
       this.clock?.leave();
     }

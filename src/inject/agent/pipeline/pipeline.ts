@@ -29,6 +29,7 @@ import { DirtiedTracker } from './dirtied';
 import { CAUSED, GONE, Registry, LOGGED, type Entry } from './registry';
 import { ForcedReflowTimer, type ForcedSource } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
+import { Healer } from './heal';
 import { flushWait } from './flush-cadence';
 import { findEarlierRoots } from './shadow-walk';
 import { VitalsObserver } from '../vitals/observer';
@@ -123,6 +124,10 @@ export class Pipeline {
   private readonly now: () => number;
   /** Our own main-thread time (records batches carry it: the panel's "Layout Cost itself"). */
   readonly clock: SelfClock;
+  /** Rebuilds the view after a fault of ours (heal.ts, issue 67). */
+  readonly healer: Healer;
+  /** A rebuild's stop and start (the healer's state outlives them). */
+  private healing = false;
   private readonly isLive = (id: number): boolean => this.registry.entries.has(id);
   /** The Performance panel's "Layout Cost" track group (timing/perf-track.ts), while the setting allows. */
   readonly track: PerfTrack;
@@ -160,12 +165,22 @@ export class Pipeline {
     this.registry.onRingHigh = () => this.postRecords();
     this.geometry = new Geometry(win, this.ring, this.registry, this.now);
     this.registry.onStructure = () => this.geometry.structureChanged();
-    this.dirtied = new DirtiedTracker(win, { enter: () => this.clock.enter(), leave: () => this.clock.leave() });
+    this.dirtied = new DirtiedTracker(win, { enter: () => this.clock.enter(), leave: () => this.clock.leave(), fault: (e) => this.clock.fault(e) });
     this.registry.onCommitted = () => this.dirtied.takeReact();
     this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
     this.clock = new SelfClock(this.now);
+    this.clock.onFault = (e) => this.fault(e);
+    this.clock.onError = (e) => link.debug('error', e);
+    this.healer = new Healer({
+      now: this.now,
+      later: (fn, ms) => setTimeout(() => this.clock.run(fn), ms),
+      cancel: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      rebuild: () => this.rebuild(),
+      recheck: () => this.clock.outer?.recheck?.(),
+      changed: () => link.announce(),
+    });
     this.mutations = new MutationTracker(link.shadow, (node) => this.adapter?.ownerOf(node) ?? 0, this.registry, this.markDirty,
-      { enter: () => this.clock.enter(), leave: () => this.clock.leave() }, this.now, (node) => this.adapter?.observes(node) ?? false);
+      this.clock, this.now, (node) => this.adapter?.observes(node) ?? false);
     this.probes = new Probes({
       win, now: this.now, pause: () => this.forced.pause(), resume: () => this.forced.resume(),
       debug: (...args) => link.debug(...args),
@@ -246,6 +261,7 @@ export class Pipeline {
       // No half a start (issue 11): undo what was done, say why, and let the next enable try again.
       this.stop();
       this.reasons.add(`the overlay could not start on this page (${errorText(e)})`);
+      this.failedStart(e);
       return;
     }
     // What the frame timing and counts can do without: each failure is said, and the rest runs.
@@ -260,6 +276,7 @@ export class Pipeline {
     } catch (e) {
       this.stop();
       this.reasons.add(`the React adapter could not attach (${errorText(e)})`);
+      this.failedStart(e);
       return;
     }
     this.markDirty();
@@ -311,6 +328,10 @@ export class Pipeline {
   stop(): void {
     if (!this.running) return;
     this.running = false;
+    if (!this.healing) {
+      this.healer.reset();
+      this.revive = false;
+    }
     this.watcher.stopped();
     this.adapter?.detach();
     this.adapter = null;
@@ -377,7 +398,7 @@ export class Pipeline {
     this.backstopTimer = null;
     if (!this.running || (this.ring.length === 0 && this.registry.pendingRecounts === 0)) return;
     const since = performance.now() - this.lastFlush;
-    if (since >= BACKSTOP_MS) this.clock.run(() => this.flush());
+    if (since >= BACKSTOP_MS) this.clock.run(this.timedFlush);
     else this.backstopTimer = setTimeout(this.backstop, BACKSTOP_MS - since);
   };
 
@@ -385,15 +406,21 @@ export class Pipeline {
     if (!this.running) return;
     this.frameTs = ts;
     // A frame after the last one logged began: a shift stamped later is not that one's (frame-log.ts `around`).
-    if (this.vitals.log.on) this.vitals.log.tick(this.loop.tickStartMs);
     this.clock.enter();
     try {
+      if (this.vitals.log.on) this.vitals.log.tick(this.loop.tickStartMs);
       this.measureFrame();
+    } catch (e) {
+      this.fault(e);
     } finally {
       this.clock.leave();
       // The whole native callback is ours (flush included): the Long Animation
       // Frames cross-check must not mistake any of it for foreign rAF work.
-      this.forced.loopRan(this.loop.tickStartMs, this.now() - this.loop.tickStartMs);
+      try {
+        this.forced.loopRan(this.loop.tickStartMs, this.now() - this.loop.tickStartMs);
+      } catch (e) {
+        this.fault(e);
+      }
     }
   }
 
@@ -462,6 +489,7 @@ export class Pipeline {
       if (animating) this.markDirty();
     } catch (e) {
       this.link.debug('frame', e);
+      this.fault(e);
     } finally {
       forced?.resume();
     }
@@ -518,6 +546,7 @@ export class Pipeline {
       causes.clear();
     } catch (e) {
       this.link.debug('flushed', e);
+      this.fault(e);
     }
     return out;
   };
@@ -615,18 +644,62 @@ export class Pipeline {
     this.flushAt = at;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
-      this.clock.run(() => this.flush());
+      this.clock.run(this.timedFlush);
     }, Math.max(0, delayMs));
   }
 
-  /** Sends everything again (a batch was lost on the way): Reset, then a back-fill of every mounted component. */
-  resync(): void {
-    if (!this.running) return;
+  /** A flush from a timer of ours: part of the frame's handling (an error in it is a fault). */
+  private readonly timedFlush = (): void => {
+    try {
+      this.flush();
+    } catch (e) {
+      this.fault(e);
+    }
+  };
+
+  /** An error caught in commit or frame handling (self-clock.ts): the view is suspect, and rebuilt (heal.ts). */
+  fault(e: unknown): void {
+    this.link.debug('fault', e);
+    if (this.running || this.healing) this.healer.fault(e);
+  }
+
+  /** A start that failed (its reason said): tried again as a rebuild, backing off, until it holds or the overlay goes off. */
+  private revive = false;
+
+  private failedStart(e: unknown): void {
+    this.revive = true;
+    this.healer.fault(e);
+  }
+
+  /**
+   * The view again from the frameworks' roots (the walk `enable` does), every per-frame structure made afresh, the
+   * ids of components that still exist kept: what a fault may have left half-done is gone, and no second copy stays.
+   * The content script hears a Reset, then every component (its running figures start again, as after a lost batch).
+   */
+  private rebuild(): void {
+    if (!this.running && !this.revive) return;
     const wanted = this.geometry.wanted;
-    this.stop();
-    this.start();
+    const adapter = this.adapter;
+    this.registry.keepIds((h) => adapter?.twinOf?.(h) ?? null);
+    this.healing = true;
+    try {
+      this.stop();
+      this.start();
+    } finally {
+      this.healing = false;
+      this.registry.keepIds(null);
+    }
+    if (this.running) this.revive = false;
     this.geometry.setWanted(wanted);
     this.markDirty();
+  }
+
+  /**
+   * Sends everything again (a batch was lost on the way): Reset, then a back-fill of every mounted component — the
+   * rebuild a fault gets, ids kept.
+   */
+  resync(): void {
+    this.rebuild();
   }
 
   /** Recounts what changed, then hands the records over. */

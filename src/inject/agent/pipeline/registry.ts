@@ -245,8 +245,30 @@ export class Registry implements ComponentSink {
     return this.nextId - 1;
   }
 
+  /**
+   * While the view is rebuilt (heal.ts): the ids of the components that were live, under their handles and their
+   * twins — a component the walk finds again keeps its id (the panel's pin and recordings stay valid).
+   */
+  private reuse: WeakMap<object, number> | null = null;
+
+  /** Takes the live components' ids for the next walk to give again (null: done, new ids from now on). */
+  keepIds(twinOf: ((handle: object) => object | null) | null): void {
+    if (twinOf === null) {
+      this.reuse = null;
+      return;
+    }
+    const reuse = new WeakMap<object, number>();
+    for (const e of this.entries.values()) {
+      reuse.set(e.handle, e.id);
+      const twin = twinOf(e.handle);
+      if (twin !== null) reuse.set(twin, e.id);
+    }
+    this.reuse = reuse;
+  }
+
   mount(handle: object, parent: Entry | null, depth: number, name: string, key: string | null): Entry {
-    const id = this.nextId++;
+    const kept = this.reuse === null ? undefined : this.reuse.get(handle);
+    const id = kept !== undefined && !this.entries.has(kept) ? kept : this.nextId++;
     const nameIdx = this.strings.intern(name);
     const live = parent !== null && (parent.marks & GONE) === 0 ? parent : null;
     // The mount's render is its first commit (commits 1); it is in the Mount record, so nothing holds or sends it (the

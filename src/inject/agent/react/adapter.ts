@@ -15,6 +15,7 @@ import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, type ComponentRef, type Com
 import { diffProps } from './props';
 import { outermost } from '../pipeline/dom-counts';
 import type { FiberRootLike, HookState, RendererLike } from '../../boot/link';
+import type { Entries } from '../self-clock';
 import { CHILD_DELETION, COMPONENT, componentName, flagsOf, HOST, keyOf, kindOf, PERFORMED_WORK, PLACEMENT, tagsFor, UPDATE, type Fiber,
   type TagTable } from './fiber';
 
@@ -56,7 +57,7 @@ export class ReactAdapter implements FrameworkAdapter {
   private readonly portalInner: number[] = [];
 
   /** `clock` times each commit and unmount as the agent's own work (../self-clock.ts). */
-  constructor(private readonly hook: HookState, private readonly clock: { enter(): void; leave(): void } | null = null) {}
+  constructor(private readonly hook: HookState, private readonly clock: Entries | null = null) {}
 
   claims(handle: object): boolean {
     const f = handle as Fiber;
@@ -69,6 +70,11 @@ export class ReactAdapter implements FrameworkAdapter {
 
   keyOf(handle: object): string | null {
     return keyOf(handle as Fiber);
+  }
+
+  twinOf(handle: object): object | null {
+    const alt = (handle as Fiber).alternate;
+    return typeof alt === 'object' ? alt : null;
   }
 
   nameOf(handle: object): string {
@@ -138,6 +144,8 @@ export class ReactAdapter implements FrameworkAdapter {
         this.clock?.enter();
         try {
           this.onCommit(id, root);
+        } catch (e) {
+          this.clock?.fault(e);
         } finally {
           this.clock?.leave();
         }
@@ -149,6 +157,8 @@ export class ReactAdapter implements FrameworkAdapter {
         this.clock?.enter();
         try {
           this.onUnmountFiber(rendererId, fiber as Fiber);
+        } catch (e) {
+          this.clock?.fault(e);
         } finally {
           this.clock?.leave();
         }

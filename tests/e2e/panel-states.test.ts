@@ -130,4 +130,19 @@ describe('DevTools panel states (e2e)', function () {
     });
     await waitFor(async () => /^Measurement degraded: .*requestAnimationFrame/.test((await notice('degraded')) ?? ''), { what: 'degraded notice' });
   });
+
+  it('self-healing (issue 67): while a built-in throws for our calls the status line says so; once it is back, the line goes', async () => {
+    await page.goto(h.url('hostile-patched.html'), { waitUntil: 'load' });
+    await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { what: 'fixture' });
+    await lc.enable(page);
+    await waitFor(async () => (await lc.state(page)).agent === true, { what: 'agent' });
+    await waitFor(async () => (await notice('degraded')) === null, { what: 'no notice before' });
+    await page.evaluate(() => {
+      (window as any).__patches.pushThrow();
+      (window as any).__setItems(['x', 'y']);
+    });
+    await waitFor(async () => /^Measurement degraded: .*Array\.prototype\.push/.test((await notice('degraded')) ?? ''), { what: 'the degraded line' });
+    await page.evaluate(() => (window as any).__restore());
+    await waitFor(async () => (await notice('degraded')) === null, { what: 'the line gone once converged' });
+  });
 });

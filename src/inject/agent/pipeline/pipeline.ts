@@ -326,12 +326,13 @@ export class Pipeline {
   }
 
   stop(): void {
-    if (!this.running) return;
-    this.running = false;
+    // Off (not a rebuild's stop): nothing pending either, a start that failed included (it is not tried again).
     if (!this.healing) {
       this.healer.reset();
       this.revive = false;
     }
+    if (!this.running) return;
+    this.running = false;
     this.watcher.stopped();
     this.adapter?.detach();
     this.adapter = null;

@@ -81,7 +81,7 @@ export function startAgent(boot: BootLink, offer: Event, pristine: Pristine): Ag
   // A built-in the page replaced while the agent ran: what it did on the page's since may be wrong (rebuilt: heal.ts);
   // either way the page's status says what is replaced, and stops saying so once it is put back.
   pristine.onChange = (fresh) => {
-    if (fresh !== null && pipeline.isRunning) pipeline.healer.suspect(`this page replaced ${fresh} while the overlay was on`);
+    if (fresh !== null && pipeline.isRunning) pipeline.healer.fault(`this page replaced ${fresh} while the overlay was on`);
     announce();
   };
   // Screenshot steps of experiments: asked of the content script, answered by `captured` with the same seq.

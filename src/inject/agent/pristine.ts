@@ -29,7 +29,7 @@ export class Pristine {
   private depth = 0;
   private checkedAt = -Infinity;
   /** "EventTarget.prototype.addEventListener", … replaced by the page (swapped while ours run). */
-  readonly replaced: string[] = [];
+  replaced: string[] = [];
   /** Replaced and not swappable (the page froze its own in place). */
   readonly stuck: string[] = [];
   /**
@@ -76,7 +76,7 @@ export class Pristine {
     const swaps: Swap[] = [];
     // No spread, iterator or array method here: this runs before the swap, on whatever the page put in place.
     const was = this.replaced, wasStuck = this.stuck.length;
-    (this as { replaced: string[] }).replaced = [];
+    this.replaced = [];
     this.stuck.length = 0;
     this.look(this.n.kept, swaps);
     this.look(this.extra, swaps);

@@ -60,7 +60,10 @@ export class Healer {
     return this.why;
   }
 
-  /** A fault inside an entry of ours: the view is suspect until a rebuild converges. */
+  /**
+   * A fault inside an entry of ours, or anything else that says the view may be wrong (the page replaced a built-in
+   * while we ran: a string): the view is suspect until a rebuild converges.
+   */
   fault(e: unknown): void {
     this.faults++;
     const first = this.why === null;
@@ -72,11 +75,6 @@ export class Healer {
     if (first) this.host.changed();
     // A fault during the rebuild is that rebuild's: it will not count as clean, and schedules the next itself.
     if (!this.rebuilding) this.schedule();
-  }
-
-  /** Something other than an error says the view may be wrong (the page replaced a built-in while we ran). */
-  suspect(why: string): void {
-    this.fault(why);
   }
 
   private schedule(): void {

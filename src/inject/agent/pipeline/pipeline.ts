@@ -29,7 +29,7 @@ import { DirtiedTracker } from './dirtied';
 import { CAUSED, GONE, Registry, LOGGED, type Entry } from './registry';
 import { ForcedReflowTimer, type ForcedSource } from '../timing/forced-reflow';
 import { SelfClock } from '../self-clock';
-import { Healer } from './heal';
+import { faultText, Healer } from './heal';
 import { flushWait } from './flush-cadence';
 import { findEarlierRoots } from './shadow-walk';
 import { VitalsObserver } from '../vitals/observer';
@@ -165,10 +165,10 @@ export class Pipeline {
     this.registry.onRingHigh = () => this.postRecords();
     this.geometry = new Geometry(win, this.ring, this.registry, this.now);
     this.registry.onStructure = () => this.geometry.structureChanged();
-    this.dirtied = new DirtiedTracker(win, { enter: () => this.clock.enter(), leave: () => this.clock.leave(), fault: (e) => this.clock.fault(e) });
+    this.clock = new SelfClock(this.now);
+    this.dirtied = new DirtiedTracker(win, this.clock);
     this.registry.onCommitted = () => this.dirtied.takeReact();
     this.loop = new FrameLoop(link.raf, win, (ts) => this.frame(ts));
-    this.clock = new SelfClock(this.now);
     this.clock.onFault = (e) => this.fault(e);
     this.clock.onError = (e) => link.debug('error', e);
     this.healer = new Healer({
@@ -260,7 +260,7 @@ export class Pipeline {
     } catch (e) {
       // No half a start (issue 11): undo what was done, say why, and let the next enable try again.
       this.stop();
-      this.reasons.add(`the overlay could not start on this page (${errorText(e)})`);
+      this.reasons.add(`the overlay could not start on this page (${faultText(e)})`);
       this.failedStart(e);
       return;
     }
@@ -275,7 +275,7 @@ export class Pipeline {
       this.attachAdapter();
     } catch (e) {
       this.stop();
-      this.reasons.add(`the React adapter could not attach (${errorText(e)})`);
+      this.reasons.add(`the React adapter could not attach (${faultText(e)})`);
       this.failedStart(e);
       return;
     }
@@ -297,7 +297,7 @@ export class Pipeline {
     try {
       step();
     } catch (e) {
-      this.reasons.add(`${what} is off on this page (${errorText(e)})`);
+      this.reasons.add(`${what} is off on this page (${faultText(e)})`);
     }
   }
 
@@ -864,14 +864,6 @@ export class Pipeline {
 
   resumeForced(): void {
     this.forced.resume();
-  }
-}
-
-function errorText(e: unknown): string {
-  try {
-    return String(e instanceof Error ? e.message : e).slice(0, 120);
-  } catch {
-    return 'unknown error';
   }
 }
 

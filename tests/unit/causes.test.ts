@@ -4,7 +4,7 @@
  * a few plain objects shaped like elements.
  */
 import { expect } from 'chai';
-import { CHANGE_ADDED, CHANGE_BOX, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT, type ComponentSink } from '../../src/inject/agent/adapter';
+import { CHANGE_ADDED, CHANGE_BOX, CHANGE_FOREIGN, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT, type ComponentSink } from '../../src/inject/agent/adapter';
 import { Causes } from '../../src/inject/agent/pipeline/causes';
 import { CssIndex, selectorTokens } from '../../src/inject/agent/pipeline/css-index';
 import { K_LAYOUT, K_STYLE, K_TREE, kebab, propertyKind, styleTextKind } from '../../src/inject/agent/pipeline/css-kinds';
@@ -253,6 +253,24 @@ describe('causes: what a change costs the engine', () => {
     expect(causes.loggedOwner(causes.singles[1])).to.equal(c2);
     expect(causes.slots.slice(0, causes.length).map((s) => s.owner)).to.deep.equal([b]);
     expect(causes.slots[0].texts.n).to.equal(2);
+    // A header's one change, then the grid ticked twice: the second tick lines up with the first (the frame's largest
+    // commit of new changes), not with the header's; other code's change between them moves nothing.
+    causes.clear();
+    const header = { id: 10, marks: 0 }, headText = E(el(null, 5));
+    const gridCells = [11, 12, 13].map((id) => ({ id, marks: 0, site: E(el(null, 5)) }));
+    causes.add(header, headText, CHANGE_TEXT);
+    causes.commitEnd();
+    for (const c of gridCells) causes.add(c, c.site, CHANGE_TEXT);
+    causes.commitEnd();
+    causes.add({ id: 14, marks: 0 }, E(el(null, 5)), CHANGE_TEXT | CHANGE_FOREIGN);
+    for (const c of gridCells) causes.add(c, c.site, CHANGE_TEXT);
+    causes.commitEnd();
+    causes.add(header, headText, CHANGE_TEXT);
+    causes.commitEnd();
+    // The header's second change did not line up (a repeat, sorted out by `build`); every cell's did.
+    expect(causes.changes).to.equal(1 + 3 + 1 + 1);
+    causes.build();
+    expect(causes.length, 'no slot: every owner one change in one place').to.equal(0);
     // A merge is not made across kinds that weigh apart: a box change after a text change is logged on its own.
     causes.clear();
     causes.add(a, cell, CHANGE_TEXT);

@@ -183,7 +183,12 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   add(owner: E, site: Element | null, how: number, key?: Element | null): void {
     const k = key ?? null;
     const marks = owner.marks;
-    const at = this.firstStart + this.seq++;
+    // Its place in the commit's walk (other code's changes have none: `refEnd` matches nothing).
+    let at = this.refEnd;
+    if ((how & CHANGE_FOREIGN) === 0) {
+      if (this.seq === 0) this.commitStart = this.n;
+      at = this.refStart + this.seq++;
+    }
     // An owner's second change this frame: merged where its first lies, or a repeat for `build` to sort out.
     if ((marks & this.logged) === 0 || !this.merged(at, owner, site, how, k)) {
       const i = this.n++;
@@ -206,12 +211,12 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   }
 
   /**
-   * The same change as the frame's first commit made at this place of its walk (a busy grid's cell, ticked twice before
+   * The same change as the reference commit made at this place of its walk (a busy grid's cell, ticked twice before
    * one frame) is one change for the engine: merged where it lies (true), no log entry and no repeat to sort out. Else
    * the owner is a repeat (`build`), known here where its record is at hand.
    */
   private merged(at: number, owner: E, site: Element | null, how: number, k: Element | null): boolean {
-    if (at < this.firstEnd && this.logOwners[at] === owner && site !== null && this.logSites[at] === site
+    if (at < this.refEnd && this.logOwners[at] === owner && site !== null && this.logSites[at] === site
       && isSingle(this.logHows[at] | how)) {
       this.logHows[at] |= how;
       if (this.logKeys[at] === null) this.logKeys[at] = k;
@@ -222,17 +227,23 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   }
 
   /**
-   * A framework commit ended: the next one's changes are compared, place by place, with the frame's first commit's
-   * (`firstStart` to `firstEnd` in the log; `seq`: changes reported since the last commit ended).
+   * A framework commit ended. The next one's changes are compared, place by place, with the reference commit's
+   * (`refStart` to `refEnd` in the log): the frame's largest commit so far whose changes were all new to the frame, so
+   * that a header's one-line commit between two ticks of a grid does not stand in for the grid's.
    */
   commitEnd(): void {
-    if (this.firstEnd < 0 && this.n > this.firstStart) this.firstEnd = this.n;
-    else if (this.firstEnd < 0) this.firstStart = this.n;
+    const seq = this.seq;
+    if (seq > 0 && this.n - this.commitStart === seq && seq >= this.refEnd - this.refStart) {
+      this.refStart = this.commitStart;
+      this.refEnd = this.n;
+    }
     this.seq = 0;
   }
 
-  private firstStart = 0;
-  private firstEnd = -1;
+  private refStart = 0;
+  private refEnd = -1;
+  /** Where the commit under way began logging, and how many changes it reported. */
+  private commitStart = 0;
   private seq = 0;
 
   /** Owners that changed more than once this frame (null: none). */
@@ -410,8 +421,8 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.alikeSoFar = ALIKE_YES;
     this.alikeKey = null;
     this.repeats = null;
-    this.firstStart = this.seq = 0;
-    this.firstEnd = -1;
+    this.refStart = this.commitStart = this.seq = 0;
+    this.refEnd = -1;
   }
 
   /** Lets go of every entry and slot and the elements they held (the agent stops). */

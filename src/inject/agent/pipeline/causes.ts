@@ -67,6 +67,9 @@ export class Sites {
   }
 }
 
+/** How far past the last merged entry of the reference commit an owner's entry is looked for (`Causes.merged`). */
+const ALIGN_WINDOW = 32;
+
 /** A change `build` merged into its owner's first change at the same place (never a CHANGE_* combination). */
 const MERGED = -1;
 
@@ -183,21 +186,17 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   add(owner: E, site: Element | null, how: number, key?: Element | null): void {
     const k = key ?? null;
     const marks = owner.marks;
-    // Its place in the commit's walk (other code's changes have none: `refEnd` matches nothing).
-    let at = this.refEnd;
-    if ((how & CHANGE_FOREIGN) === 0) {
-      if (this.seq === 0) this.commitStart = this.n;
-      at = this.refStart + this.seq++;
-    }
+    const foreign = (how & CHANGE_FOREIGN) !== 0;
+    if (!foreign && this.seq++ === 0) this.commitStart = this.n;
     // An owner's second change this frame: merged where its first lies, or a repeat for `build` to sort out.
-    if ((marks & this.logged) === 0 || !this.merged(at, owner, site, how, k)) {
+    if ((marks & this.logged) === 0 || !this.merged(owner, site, how, k, foreign)) {
       const i = this.n++;
       this.logOwners[i] = owner;
       this.logSites[i] = site;
       this.logHows[i] = how;
       this.logKeys[i] = k;
     }
-    owner.marks = marks | this.logged | ((how & CHANGE_FOREIGN) === 0 ? this.mark : 0);
+    owner.marks = marks | this.logged | (foreign ? 0 : this.mark);
     // `alike`, kept as the log grows while every parent is given (a commit's changes): no pass over the log for it.
     if (this.alikeSoFar !== ALIKE_NOT) {
       if ((how & (CHANGE_BOX | CHANGE_ADDED | CHANGE_STYLE_TREE)) !== 0) this.alikeSoFar = ALIKE_NOT;
@@ -213,14 +212,21 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   /**
    * The same change as the reference commit made at this place of its walk (a busy grid's cell, ticked twice before
    * one frame) is one change for the engine: merged where it lies (true), no log entry and no repeat to sort out. Else
-   * the owner is a repeat (`build`), known here where its record is at hand.
+   * the owner is a repeat (`build`), known here where its record is at hand. Both commits report in the walk's order:
+   * the owner's entry is looked for from just past the last one merged, a few places on (a cell that changed in one
+   * tick and not in the other is a gap of one), not found by a look-up.
    */
-  private merged(at: number, owner: E, site: Element | null, how: number, k: Element | null): boolean {
-    if (at < this.refEnd && this.logOwners[at] === owner && site !== null && this.logSites[at] === site
-      && isSingle(this.logHows[at] | how)) {
-      this.logHows[at] |= how;
-      if (this.logKeys[at] === null) this.logKeys[at] = k;
-      return true;
+  private merged(owner: E, site: Element | null, how: number, k: Element | null, foreign: boolean): boolean {
+    if (!foreign && site !== null) {
+      const end = Math.min(this.refEnd, this.cursor + ALIGN_WINDOW);
+      for (let p = this.cursor; p < end; p++) {
+        if (this.logOwners[p] !== owner) continue;
+        if (this.logSites[p] !== site || !isSingle(this.logHows[p] | how)) break;
+        this.logHows[p] |= how;
+        if (this.logKeys[p] === null) this.logKeys[p] = k;
+        this.cursor = p + 1;
+        return true;
+      }
     }
     (this.repeats ??= new Set()).add(owner);
     return false;
@@ -237,11 +243,14 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       this.refStart = this.commitStart;
       this.refEnd = this.n;
     }
+    this.cursor = this.refStart;
     this.seq = 0;
   }
 
   private refStart = 0;
   private refEnd = -1;
+  /** Where the next change of a commit is looked for in the reference commit's entries. */
+  private cursor = 0;
   /** Where the commit under way began logging, and how many changes it reported. */
   private commitStart = 0;
   private seq = 0;
@@ -421,7 +430,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.alikeSoFar = ALIKE_YES;
     this.alikeKey = null;
     this.repeats = null;
-    this.refStart = this.commitStart = this.seq = 0;
+    this.refStart = this.commitStart = this.cursor = this.seq = 0;
     this.refEnd = -1;
   }
 

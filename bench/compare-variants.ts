@@ -1,5 +1,5 @@
 /**
- * Tries compare's bootstrap variants (frames resampled or not, widened or not) on the report sets kept by
+ * Tries compare's bootstrap variants (each run's median frame or its p95, frames resampled or not, widened or not) on the report sets kept by
  * `bench/ci-compare.ts --keep DIR`: the same audits, each variant's false positives and power (docs/CI.md).
  *
  *   npx tsx bench/compare-variants.ts DIR
@@ -12,7 +12,9 @@ import { sideOf } from '../src/cli/multi';
 const dir = process.argv[2];
 const rounds = fs.readdirSync(dir).filter((d) => /^a-\d+$/.test(d)).map((d) => Number(d.slice(2))).sort((a, b) => a - b);
 const variants: [string, CompareOptions][] = [
-  ['frames (compare)', {}], ['frames+widen', { widen: true }], ['runs+widen', { frames: false, widen: true }], ['runs', { frames: false }],
+  ['median, frames (compare)', {}], ['median, runs', { frames: false }],
+  ['p95, frames', { quantile: 0.95 }], ['p95, frames+widen', { quantile: 0.95, widen: true }], ['p95, runs+widen', { quantile: 0.95, frames: false, widen: true }],
+  ['p95, runs', { quantile: 0.95, frames: false }],
 ];
 for (const [name, opts] of variants) {
   let fp = 0, aa = 0;
@@ -40,5 +42,5 @@ for (const [name, opts] of variants) {
     const b = seen.filter(([r]) => r >= lo && r < hi);
     return `measured ×${lo}–${hi}: ${b.filter(([, s]) => s).length}/${b.length}`;
   };
-  console.log(`${name.padEnd(14)} A/A rounds flagged ${fp}/${aa}; ${[...power].map(([f, [k, n]]) => `×${f} cells ${k}/${n}`).join(', ')}; ${band(1.5, 2)}, ${band(2, 2.5)}, ${band(2.5, 99)}`);
+  console.log(`${name.padEnd(26)} A/A rounds flagged ${fp}/${aa}; ${[...power].map(([f, [k, n]]) => `×${f} cells ${k}/${n}`).join(', ')}; ${band(1.5, 2)}, ${band(2, 2.5)}, ${band(2.5, 99)}`);
 }

@@ -193,7 +193,7 @@ function betaDraw(a: number, b: number, rng: () => number): number {
 
 /** One run of one side, as the bootstrap sees it. */
 export interface RunSample {
-  /** The run's figure: p95 over its frames, ms. */
+  /** The run's figure as its report states it: p95 over its frames, ms. */
   figure: number;
   /** Frames in the run; with `values`, the run is resampled frame by frame (absent: its figure alone is known). */
   frames?: number;
@@ -203,18 +203,33 @@ export interface RunSample {
   count?: number;
 }
 
-/** A run's p95 over a resample of its frames: the k-th of n uniforms is Beta(k, n − k + 1), read through its values. */
-function drawRunFigure(r: RunSample, rng: () => number): number {
+/**
+ * A run's figure at quantile `q` over its frames (nearest rank, the frames not listed being zeros): the median of them
+ * is what compare tests (issue 65), the p95 what a report states.
+ */
+export function runQuantile(r: RunSample, q: number): number {
   const n = r.frames ?? 0;
   const v = r.values;
   if (!v || v.length === 0 || n < 1) return r.figure;
+  return frameAt(r, v, n, Math.max(1, Math.ceil(q * n)) - 1);
+}
+
+/** The value at 0-based rank `pos` of a run's `n` frames (zeros first, then `v` spread over the non-zero ones). */
+function frameAt(r: RunSample, v: readonly number[], n: number, pos: number): number {
   const nonZero = Math.min(n, Math.max(v.length, r.count ?? v.length));
-  const k = Math.max(1, Math.ceil(0.95 * n));
-  const u = k === n ? rng() ** (1 / n) : betaDraw(k, n - k + 1, rng);
-  const pos = Math.min(n - 1, Math.floor(u * n));
   const zeros = n - nonZero;
   if (pos < zeros) return 0;
   return v[Math.min(v.length - 1, Math.floor(((pos - zeros) * v.length) / nonZero))];
+}
+
+/** A run's `q` quantile over a resample of its frames: the k-th of n uniforms is Beta(k, n − k + 1), read through its values. */
+function drawRunFigure(r: RunSample, rng: () => number, q: number): number {
+  const n = r.frames ?? 0;
+  const v = r.values;
+  if (!v || v.length === 0 || n < 1) return r.figure;
+  const k = Math.max(1, Math.ceil(q * n));
+  const u = k === n ? rng() ** (1 / n) : betaDraw(k, n - k + 1, rng);
+  return frameAt(r, v, n, Math.min(n - 1, Math.floor(u * n)));
 }
 
 export interface BootstrapRatio {
@@ -240,9 +255,12 @@ export interface BootstrapRatio {
  * cells against 13 (docs/CI.md). Runs alone (`frames: false`) called 2 of the 20 A/A rounds.
  */
 export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSample[],
-  opts: { floor: number; threshold: number; draws: number; seed: number; frames?: boolean; widen?: boolean }): BootstrapRatio {
+  opts: { floor: number; threshold: number; draws: number; seed: number; frames?: boolean; widen?: boolean; quantile?: number }): BootstrapRatio {
   const logOf = (x: number): number => Math.log(Math.max(opts.floor, x));
-  const lb = base.map((r) => logOf(r.figure)), lh = head.map((r) => logOf(r.figure));
+  // Each run's figure: as given (its p95), or its frames' quantile `quantile` when asked for one.
+  const q = opts.quantile ?? 0.95;
+  const fig = (r: RunSample): number => (opts.quantile === undefined ? r.figure : runQuantile(r, q));
+  const lb = base.map((r) => logOf(fig(r))), lh = head.map((r) => logOf(fig(r)));
   const b = meanVar(lb), h = meanVar(lh);
   const d = h.mean - b.mean;
   const dfs = lb.length + lh.length - 2;
@@ -257,7 +275,7 @@ export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSam
       let s = 0;
       for (let j = 0; j < runs.length; j++) {
         const r = runs[Math.floor(rng() * runs.length)];
-        s += logOf(opts.frames === false ? r.figure : drawRunFigure(r, rng));
+        s += logOf(opts.frames === false ? fig(r) : drawRunFigure(r, rng, q));
       }
       out[i] = s / runs.length;
       total += out[i];

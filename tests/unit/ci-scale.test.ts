@@ -170,6 +170,31 @@ describe('layout-cost compare', () => {
     };
   });
 
+  it('compares each run\'s median frame: a run whose worst frames the machine doubled does not hide a 2× slower component', () => {
+    // 24 frames a run, Heavy's own ms; one base run had two frames preempted (9 ms), which is its p95.
+    const frames = (level: number, spikes = 0): number[] => Array.from({ length: 24 }, (_, i) => (i >= 24 - spikes ? 9 : level * (0.9 + (i / 23) * 0.2)));
+    const run = (values: number[]): { own: Record<string, number>; frames: number; ownFrames: Record<string, number[]> } => ({
+      own: { Heavy: values.slice().sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1] }, frames: values.length,
+      ownFrames: { Heavy: values.slice().sort((a, b) => a - b) },
+    });
+    const set = (runs: number[][]): SideRoute[] => [{ name: 'heavy', verdict: 'pass', report: { runs: runs.map(run) } as never }];
+    const base = set([frames(2), frames(2), frames(2, 2)]), head = set([frames(4), frames(4), frames(4)]);
+    const c = compareSets(base, head, 1.2);
+    expect(c.statistic).to.equal('median');
+    const heavy = c.regressions.find((r) => r.component === 'Heavy')!;
+    expect(heavy.ratio).to.be.closeTo(2, 0.05);
+    expect(heavy.base).to.be.closeTo(2, 0.05);
+    expect(heavy.significant, JSON.stringify(heavy)).to.equal(true);
+    expect(summaryMarkdown(c)).to.include('(median over frames, one figure per run)');
+    // The same runs on the p95 each run states: the preempted run hides it.
+    const p95 = compareSets(base, head, 1.2, { quantile: 0.95 });
+    expect(p95.regressions.find((r) => r.component === 'Heavy')?.significant ?? false).to.equal(false);
+    // Reports without their frames: the p95 they state, said so.
+    const bare = compareSets(side({ heavy: { Heavy: [2, 2, 2.1] } }), side({ heavy: { Heavy: [4, 4, 4.1] } }), 1.2);
+    expect(bare.statistic).to.equal('p95');
+    expect(summaryMarkdown(bare)).to.include('(p95 over frames, one figure per run)');
+  });
+
   it('flags the component made 3× slower, on every route it renders on, and nothing else', () => {
     const base = side({
       home: { SlowList: [2, 2.1, 1.9], Header: [0.5, 0.55, 0.45], Tiny: [0.01, 0.02, 0.0] },

@@ -1,7 +1,7 @@
 /**
  * `layout-cost compare BASE_DIR HEAD_DIR` (issues 47 and 65; docs/CI.md, "Comparing two runs"): per route and
  * component type, base against head, on the type's own style + layout ms in its typical frame — each run's median over
- * its frames, one figure per run (reports without their frames: the p95 each run states). Pure (two report sets in,
+ * the frames in which it did work, one figure per run (reports without their frames: the p95 each run states). Pure (two report sets in,
  * the comparison out); main.ts reads and writes the files.
  *
  * The method: a figure under 0.1 ms reads 0.1 (the floor: a component that costs nothing on one side is not
@@ -123,7 +123,10 @@ export interface SideRoute {
 export interface CompareOptions {
   frames?: boolean;
   widen?: boolean;
-  /** Each run's figure: this quantile of its frames (default: the median where the runs kept their frames). */
+  /**
+   * Each run's figure: this quantile of the frames in which the type did work (default: the median, where the runs kept
+   * their frames).
+   */
   quantile?: number;
 }
 
@@ -160,18 +163,19 @@ export function compareSets(base: readonly SideRoute[], head: readonly SideRoute
   }
   out.comparisons = pairs.length;
   out.confidence = pairs.length > 0 ? 1 - FAMILY_ALPHA / pairs.length : 1 - FAMILY_ALPHA;
-  // The typical frame: each run's median over its frames where every run of both sides kept them (a report since issue
-  // 65); else the p95 each run states (docs/CI.md, "The verdict").
+  // The typical frame: each run's median over the frames in which the type did work, where every run of both sides kept
+  // them (a report since issue 65); else the p95 each run states (docs/CI.md, "The figure").
   const quantiles = pairs.map((p) => (options.quantile !== undefined ? options.quantile
     : [...p.base, ...p.head].every((r) => r.values !== undefined && (r.frames ?? 0) >= 1) ? MEDIAN : undefined));
   const stats = new Set(quantiles.map((q) => (q === undefined ? 'p95' : q === MEDIAN ? 'median' : `q${q}`)));
   out.statistic = stats.size === 1 ? [...stats][0] : stats.size === 0 ? 'median' : 'mixed';
   out.method = `hierarchical bootstrap (runs, and frames within runs) of the ratio of geometric means of each run's ${statisticText(out)}`
-    + ' over its frames; Holm over all comparisons';
+    + '; Holm over all comparisons';
   const tested = pairs.map((p, i) => bootstrapRatio(p.base, p.head, {
     floor: FLOOR_MS, threshold, draws: DRAWS, seed: hashString(`${p.route}\u0000${p.component}`), ...options, quantile: quantiles[i],
+    active: quantiles[i] !== undefined,
   }));
-  const figureOf = (r: RunSample, i: number): number => Math.max(FLOOR_MS, quantiles[i] === undefined ? r.figure : runQuantile(r, quantiles[i]!));
+  const figureOf = (r: RunSample, i: number): number => Math.max(FLOOR_MS, quantiles[i] === undefined ? r.figure : runQuantile(r, quantiles[i]!, true));
   const levels = holm(tested.map((t) => t.p), FAMILY_ALPHA);
   const strictest = FAMILY_ALPHA / Math.max(1, pairs.length);
   pairs.forEach((p, i) => {
@@ -216,7 +220,8 @@ const ms = (v: number): string => (v <= FLOOR_MS ? `≤ ${FLOOR_MS}` : v.toFixed
 const interval = (c: Change): string => (c.low === null || c.high === null ? 'needs 2+ runs a side' : `${c.low.toFixed(2)}–${c.high.toFixed(2)}×`);
 
 /** What each run's figure is, in words. */
-const statisticText = (c: Comparison): string => (c.statistic === 'p95' ? 'p95' : c.statistic === 'mixed' ? 'median, or p95 where a report kept no frames' : 'median');
+const statisticText = (c: Comparison): string => (c.statistic === 'p95' ? 'p95 over frames'
+  : `median over the frames it did work in${c.statistic === 'mixed' ? ', or p95 over frames where a report kept none' : ''}`);
 
 /** The pull request comment: the worst regressions first, a line per component, with the check's own noise. */
 export function summaryMarkdown(c: Comparison): string {
@@ -226,7 +231,7 @@ export function summaryMarkdown(c: Comparison): string {
     : sig.length > 0 ? `## Layout Cost: ${sig.length} component${sig.length === 1 ? '' : 's'} significantly slower`
       : '## Layout Cost: no component significantly slower');
   lines.push('');
-  lines.push(`Own style + layout ms per frame (${statisticText(c)} over frames, one figure per run), ${c.runs.base} base and ${c.runs.head} head runs;`
+  lines.push(`Own style + layout ms per frame (${statisticText(c)}, one figure per run), ${c.runs.base} base and ${c.runs.head} head runs;`
     + ` ${c.comparisons} component${c.comparisons === 1 ? '' : 's'} compared; threshold ${c.threshold}×; a bootstrap over runs and`
     + ' their frames, 95 % over all comparisons (Holm).');
   const seen = (c.routes ?? []).filter((r) => r.detectable !== null);
@@ -306,7 +311,7 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#1f1f1f}table{border-colla
 .n{text-align:right;font-variant-numeric:tabular-nums}tr.bad td:first-child{color:#b3261e;font-weight:600}tr.good td:first-child{color:#1e7b34;font-weight:600}p.method{color:#5f6368;max-width:60em}
 </style></head><body>
 <h1>${c.errors.length > 0 ? 'Could not compare: a route failed to audit' : sig > 0 ? `${sig} component${sig === 1 ? '' : 's'} significantly slower` : 'No component significantly slower'}</h1>
-<p class="method">Own style + layout ms per frame (${statisticText(c)} over frames, one figure per run; under ${FLOOR_MS} ms reads ${FLOOR_MS}), ${c.runs.base} base and ${c.runs.head} head runs,
+<p class="method">Own style + layout ms per frame (${statisticText(c)}, one figure per run; under ${FLOOR_MS} ms reads ${FLOOR_MS}), ${c.runs.base} base and ${c.runs.head} head runs,
 ${c.comparisons} components compared. The ratio is head's geometric mean over base's; its interval is a bootstrap over the runs and the frames within them,
 at the level Holm's procedure tested it at (95 % over all comparisons). Significant: the whole interval past the threshold of ${c.threshold}×.</p>
 ${c.errors.map((e) => `<p><b>${html(e.route)}</b> (${e.side}): ${html(e.error)}</p>`).join('')}

@@ -204,32 +204,42 @@ export interface RunSample {
 }
 
 /**
- * A run's figure at quantile `q` over its frames (nearest rank, the frames not listed being zeros): the median of them
- * is what compare tests (issue 65), the p95 what a report states.
+ * A run's figure at quantile `q` over its frames (nearest rank, the frames not listed being zeros), or with `active`
+ * over the frames in which the type did work (none: 0). The median of those is what compare tests (issue 65), the p95
+ * of all frames what a report states.
  */
-export function runQuantile(r: RunSample, q: number): number {
+export function runQuantile(r: RunSample, q: number, active = false): number {
   const n = r.frames ?? 0;
   const v = r.values;
   if (!v || v.length === 0 || n < 1) return r.figure;
-  return frameAt(r, v, n, Math.max(1, Math.ceil(q * n)) - 1);
+  if (!active) return frameAt(r, v, n, Math.max(1, Math.ceil(q * n)) - 1);
+  const m = nonZeroOf(r, v, n);
+  return frameAt(r, v, n, n - m + Math.max(1, Math.ceil(q * m)) - 1);
 }
+
+/** How many of a run's `n` frames had a value (`v` lists them, or an even spread of them). */
+const nonZeroOf = (r: RunSample, v: readonly number[], n: number): number => Math.min(n, Math.max(v.length, r.count ?? v.length));
 
 /** The value at 0-based rank `pos` of a run's `n` frames (zeros first, then `v` spread over the non-zero ones). */
 function frameAt(r: RunSample, v: readonly number[], n: number, pos: number): number {
-  const nonZero = Math.min(n, Math.max(v.length, r.count ?? v.length));
+  const nonZero = nonZeroOf(r, v, n);
   const zeros = n - nonZero;
   if (pos < zeros) return 0;
   return v[Math.min(v.length - 1, Math.floor(((pos - zeros) * v.length) / nonZero))];
 }
 
-/** A run's `q` quantile over a resample of its frames: the k-th of n uniforms is Beta(k, n − k + 1), read through its values. */
-function drawRunFigure(r: RunSample, rng: () => number, q: number): number {
+/**
+ * A run's `q` quantile over a resample of its frames (with `active`, of the frames that had a value, their number held):
+ * the k-th of n uniforms is Beta(k, n − k + 1), read through its values.
+ */
+function drawRunFigure(r: RunSample, rng: () => number, q: number, active: boolean): number {
   const n = r.frames ?? 0;
   const v = r.values;
   if (!v || v.length === 0 || n < 1) return r.figure;
-  const k = Math.max(1, Math.ceil(q * n));
-  const u = k === n ? rng() ** (1 / n) : betaDraw(k, n - k + 1, rng);
-  return frameAt(r, v, n, Math.min(n - 1, Math.floor(u * n)));
+  const m = active ? nonZeroOf(r, v, n) : n;
+  const k = Math.max(1, Math.ceil(q * m));
+  const u = k === m ? rng() ** (1 / m) : betaDraw(k, m - k + 1, rng);
+  return frameAt(r, v, n, n - m + Math.min(m - 1, Math.floor(u * m)));
 }
 
 export interface BootstrapRatio {
@@ -255,11 +265,13 @@ export interface BootstrapRatio {
  * cells against 13 (docs/CI.md). Runs alone (`frames: false`) called 2 of the 20 A/A rounds.
  */
 export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSample[],
-  opts: { floor: number; threshold: number; draws: number; seed: number; frames?: boolean; widen?: boolean; quantile?: number }): BootstrapRatio {
+  opts: { floor: number; threshold: number; draws: number; seed: number; frames?: boolean; widen?: boolean; quantile?: number; active?: boolean }): BootstrapRatio {
   const logOf = (x: number): number => Math.log(Math.max(opts.floor, x));
-  // Each run's figure: as given (its p95), or its frames' quantile `quantile` when asked for one.
+  // Each run's figure: as given (its p95), or its frames' quantile `quantile` when asked for one (`active`: of the frames
+  // in which it did work).
   const q = opts.quantile ?? 0.95;
-  const fig = (r: RunSample): number => (opts.quantile === undefined ? r.figure : runQuantile(r, q));
+  const active = opts.active === true;
+  const fig = (r: RunSample): number => (opts.quantile === undefined ? r.figure : runQuantile(r, q, active));
   const lb = base.map((r) => logOf(fig(r))), lh = head.map((r) => logOf(fig(r)));
   const b = meanVar(lb), h = meanVar(lh);
   const d = h.mean - b.mean;
@@ -275,7 +287,7 @@ export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSam
       let s = 0;
       for (let j = 0; j < runs.length; j++) {
         const r = runs[Math.floor(rng() * runs.length)];
-        s += logOf(opts.frames === false ? fig(r) : drawRunFigure(r, rng, q));
+        s += logOf(opts.frames === false ? fig(r) : drawRunFigure(r, rng, q, active));
       }
       out[i] = s / runs.length;
       total += out[i];

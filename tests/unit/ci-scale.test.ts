@@ -175,7 +175,8 @@ describe('layout-cost compare', () => {
     const frames = (level: number, spikes = 0): number[] => Array.from({ length: 24 }, (_, i) => (i >= 24 - spikes ? 9 : level * (0.9 + (i / 23) * 0.2)));
     const run = (values: number[]): { own: Record<string, number>; frames: number; ownFrames: Record<string, number[]> } => ({
       own: { Heavy: values.slice().sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1] }, frames: values.length,
-      ownFrames: { Heavy: values.slice().sort((a, b) => a - b) },
+      // As a report keeps them: the non-zero values, ascending.
+      ownFrames: { Heavy: values.filter((x) => x > 0).sort((a, b) => a - b) },
     });
     const set = (runs: number[][]): SideRoute[] => [{ name: 'heavy', verdict: 'pass', report: { runs: runs.map(run) } as never }];
     const base = set([frames(2), frames(2), frames(2, 2)]), head = set([frames(4), frames(4), frames(4)]);
@@ -185,10 +186,17 @@ describe('layout-cost compare', () => {
     expect(heavy.ratio).to.be.closeTo(2, 0.05);
     expect(heavy.base).to.be.closeTo(2, 0.05);
     expect(heavy.significant, JSON.stringify(heavy)).to.equal(true);
-    expect(summaryMarkdown(c)).to.include('(median over frames, one figure per run)');
+    expect(summaryMarkdown(c)).to.include('(median over the frames it did work in, one figure per run)');
     // The same runs on the p95 each run states: the preempted run hides it.
     const p95 = compareSets(base, head, 1.2, { quantile: 0.95 });
     expect(p95.regressions.find((r) => r.component === 'Heavy')?.significant ?? false).to.equal(false);
+    // A type that works in a third of the frames, three times slower each time it does: its median over all frames is 0
+    // on both sides; over the frames it worked in, 3×.
+    const sparse = (level: number): number[] => Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? level * (0.9 + (i / 29) * 0.2) : 0));
+    const s3 = compareSets(set([sparse(1), sparse(1), sparse(1)]), set([sparse(3), sparse(3), sparse(3)]), 1.2);
+    const tip = s3.regressions.find((r) => r.component === 'Heavy')!;
+    expect(tip.ratio).to.be.closeTo(3, 0.1);
+    expect(tip.significant).to.equal(true);
     // Reports without their frames: the p95 they state, said so.
     const bare = compareSets(side({ heavy: { Heavy: [2, 2, 2.1] } }), side({ heavy: { Heavy: [4, 4, 4.1] } }), 1.2);
     expect(bare.statistic).to.equal('p95');

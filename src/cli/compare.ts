@@ -1,8 +1,8 @@
 /**
  * `layout-cost compare BASE_DIR HEAD_DIR` (issues 47 and 65; docs/CI.md, "Comparing two runs"): per route and
- * component type, base against head, on the type's own style + layout ms in its typical frame — each run's median over
- * the frames in which it did work, one figure per run (reports without their frames: the p95 each run states). Pure (two report sets in,
- * the comparison out); main.ts reads and writes the files.
+ * component type, base against head, on the type's own style + layout ms in its typical frame — each run's median
+ * over the frames in which it did work, one figure per run (reports without their frames: the p95 each run states).
+ * Pure (two report sets in, the comparison out); main.ts reads and writes the files.
  *
  * The method: a figure under 0.1 ms reads 0.1 (the floor: a component that costs nothing on one side is not
  * "infinitely" slower on the other). The ratio is head's geometric mean of the runs' figures over base's. Its

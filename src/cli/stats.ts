@@ -229,8 +229,8 @@ function frameAt(r: RunSample, v: readonly number[], n: number, pos: number): nu
 }
 
 /**
- * A run's `q` quantile over a resample of its frames (with `active`, of the frames that had a value, their number held):
- * the k-th of n uniforms is Beta(k, n − k + 1), read through its values.
+ * A run's `q` quantile over a resample of its frames (with `active`, of the frames that had a value, their number
+ * held): the k-th of n uniforms is Beta(k, n − k + 1), read through its values.
  */
 function drawRunFigure(r: RunSample, rng: () => number, q: number, active: boolean): number {
   const n = r.frames ?? 0;
@@ -255,20 +255,21 @@ export interface BootstrapRatio {
 
 /**
  * The hierarchical bootstrap of compare (issue 65; docs/CI.md): each draw resamples the runs of a side with
- * replacement, and the frames of each drawn run with replacement (its p95 read again), floors each figure, and takes
- * the geometric mean; the log ratio of head's over base's is the draw. Runs are the unit of repetition (what a
- * machine does between runs is in their spread), frames what a run's figure is uncertain by. The whole distribution
- * is centred on the observed ratio. A bootstrap of n runs is too narrow by (n − 1) / n, but the frames' resampling
- * adds their noise a second time (a run's figure already carries it), which more than makes up for it where frames are
- * what runs differ by: `widen` (√(n / (n − 1)) about each side's centre) is off by default — on the same 20 rounds of
- * real audits beside a hog it gave no fewer false positives (0 of 20 either way) and flagged 10 of 21 heads at 2× the
- * cells against 13 (docs/CI.md). Runs alone (`frames: false`) called 2 of the 20 A/A rounds.
+ * replacement, and the frames of each drawn run with replacement (its figure read again: the p95, or the quantile
+ * `quantile` of the frames it did work in, as compare asks), floors each figure, and takes the geometric mean; the
+ * log ratio of head's over base's is the draw. Runs are the unit of repetition (what a machine does between runs is
+ * in their spread), frames what a run's figure is uncertain by. The whole distribution is centred on the observed
+ * ratio. A bootstrap of n runs is too narrow by (n − 1) / n, but the frames' resampling adds their noise a second time
+ * (a run's figure already carries it), which more than makes up for it where frames are what runs differ by: `widen`
+ * (√(n / (n − 1)) about each side's centre) is off by default — on the same 20 rounds of real audits beside a hog, on
+ * the p95, it gave no fewer false positives (0 of 20 either way) and flagged 10 of 21 heads at 2× the cells against
+ * 13 (docs/CI.md). Runs alone (`frames: false`) called 2 of the 20 A/A rounds.
  */
 export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSample[],
   opts: { floor: number; threshold: number; draws: number; seed: number; frames?: boolean; widen?: boolean; quantile?: number; active?: boolean }): BootstrapRatio {
   const logOf = (x: number): number => Math.log(Math.max(opts.floor, x));
-  // Each run's figure: as given (its p95), or its frames' quantile `quantile` when asked for one (`active`: of the frames
-  // in which it did work).
+  // Each run's figure: as given (its p95), or its frames' quantile `quantile` when asked for one (`active`: of the
+  // frames in which it did work).
   const q = opts.quantile ?? 0.95;
   const active = opts.active === true;
   const fig = (r: RunSample): number => (opts.quantile === undefined ? r.figure : runQuantile(r, q, active));

@@ -198,6 +198,31 @@ describe('layout shifts (issue 46)', () => {
     expect(causeOf(log.at(100, 20), moved, new Set([3]), look, 100)).to.deep.include({ id: 3, reason: 'a web font loaded and its text was laid out again in the new font' });
   });
 
+  it('a font swap whose event came after both frames (a CPU hog): still the font, when the shift is built', () => {
+    const log = new FrameLog();
+    log.on = true;
+    log.close(0, 100, 0, 1, 0, []);
+    const b = new ShiftBook();
+    b.note([{ value: 0.01, startTime: 101, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+    b.settle(log);
+    // The next frame measured 900 ms on, the font's event just before it.
+    log.fontSwapped(['LateFont'], 850);
+    log.close(880, 1000, 0, 1, 0, []);
+    const withFont = { ...look, fontUserAbove: () => banner as unknown as Element };
+    const [built] = b.build(withFont);
+    expect(built.cause).to.deep.equal(
+      { id: 2, name: 'Banner', reason: 'a web font loaded (LateFont) and its text, laid out again in it, changed size above Feed' });
+    // Two seconds after: not this shift's.
+    const late = new FrameLog();
+    late.on = true;
+    late.close(0, 100, 0, 1, 0, []);
+    const b2 = new ShiftBook();
+    b2.note([{ value: 0.01, startTime: 101, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+    b2.settle(late);
+    late.fontSwapped(['LateFont'], 2101);
+    expect(b2.build(withFont)[0].cause).to.equal(null);
+  });
+
   it('renders are logged only while an input is recent; mounts always', () => {
     const log = new FrameLog();
     log.on = true;

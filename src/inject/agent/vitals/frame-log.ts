@@ -120,10 +120,32 @@ export class FrameLog implements CostSink {
     if (this.on && this.open.mounts.length < MAX_MOUNTS) this.open.mounts.push(id);
   }
 
-  fontSwapped(families: readonly string[] = []): void {
+  fontSwapped(families: readonly string[] = [], at = -1): void {
     if (!this.on) return;
     this.open.fontSwap = true;
     for (const f of families) if (this.open.fontFamilies.length < 8 && !this.open.fontFamilies.includes(f)) this.open.fontFamilies.push(f);
+    if (at >= 0) {
+      this.swaps.push({ at, families: this.open.fontFamilies.slice() });
+      if (this.swaps.length > MAX_SWAPS) this.swaps.shift();
+    }
+  }
+
+  /** The last few font swaps, when their events came (the page's clock). */
+  private readonly swaps: { at: number; families: string[] }[] = [];
+
+  /**
+   * A frame that says only "a web font loaded" (the families of the swap whose event came nearest after `t`, within
+   * `after` ms, or just before it), or null. The event may come after the frame that laid the text out in the new
+   * font, and beside a CPU hog after the next frame we measured too.
+   */
+  fontSwapNear(t: number, before: number, after: number): LoggedFrame | null {
+    let best: { at: number; families: string[] } | null = null;
+    for (const w of this.swaps) if (w.at >= t - before && w.at <= t + after && (best === null || Math.abs(w.at - t) < Math.abs(best.at - t))) best = w;
+    if (best === null) return null;
+    const f = blank();
+    f.fontSwap = true;
+    f.fontFamilies = best.families;
+    return f;
   }
 
   /**
@@ -189,6 +211,7 @@ export class FrameLog implements CostSink {
 
   clear(): void {
     this.frames.length = 0;
+    this.swaps.length = 0;
     this.open = blank();
     this.inputRecent = false;
     this.awaitTick = false;
@@ -229,6 +252,9 @@ function siftDown(s: number[], q: number): void {
 function heapify(s: number[]): void {
   for (let q = Math.floor(s.length / 4 / 2) - 1; q >= 0; q--) siftDown(s, q);
 }
+
+/** Font swaps remembered by time (`fontSwapNear`). */
+const MAX_SWAPS = 4;
 
 function blank(): LoggedFrame {
   return { ts: 0, end: 0, next: 0, styleMs: 0, layoutMs: 0, forcedMs: 0, shares: [], renders: [], mounts: [], changed: [], committed: [], fontSwap: false, fontFamilies: [] };

@@ -85,7 +85,7 @@ export class VitalsObserver {
     if (Array.isArray(faces)) {
       for (const f of faces.slice(0, 8)) if (typeof f?.family === 'string') families.push(unquote(f.family).slice(0, 100));
     }
-    this.log.fontSwapped(families);
+    this.log.fontSwapped(families, typeof e.timeStamp === 'number' ? e.timeStamp : this.host.now());
     this.host.markDirty();
   });
 

@@ -41,6 +41,9 @@ const FRAME_BEFORE_MS = 250;
  */
 const FRAME_SURE_MS = 20;
 const FRAME_AFTER_MS = 500;
+/** A font swap's event this long before a shift, or after it, may be what moved it. */
+const FONT_BEFORE_MS = 100;
+const FONT_AFTER_MS = 1500;
 const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
 
 /** `a` is above `b` in the page's order, or holds it. */
@@ -60,6 +63,8 @@ interface Pending {
 interface Settled extends Pending {
   prev: LoggedFrame | null;
   next: LoggedFrame | null;
+  /** The log, for a font swap whose event came after both frames (looked for when the shift is built). */
+  log: FrameLog;
 }
 
 export class ShiftBook {
@@ -101,6 +106,7 @@ export class ShiftBook {
       const [prev, next] = log.around(p.time, FRAME_BEFORE_MS, FRAME_AFTER_MS);
       (p as Settled).prev = prev;
       (p as Settled).next = next;
+      (p as Settled).log = log;
       this.settled.push(p as Settled);
     }
     this.pending = [];
@@ -133,7 +139,9 @@ export class ShiftBook {
       const sure = p.prev !== null && p.time - p.prev.end <= FRAME_SURE_MS;
       const after = sure && before !== null ? null : frameCause(p.next, nodes, ids, lookup);
       const won = before === null || (!sure && after !== null && after.strength > before.strength) ? after : before;
-      const cause = won?.cause ?? imageCause(nodes, lookup, p.time);
+      // Neither frame says why: a web font whose event came near it (after both frames, beside a CPU hog).
+      const font = won === null ? frameCause(p.log.fontSwapNear(p.time, FONT_BEFORE_MS, FONT_AFTER_MS), nodes, ids, lookup) : null;
+      const cause = won?.cause ?? font?.cause ?? imageCause(nodes, lookup, p.time);
       const record: LayoutShift = { value: p.value, time: p.time, shifted, cause };
       this.list.push(record);
       out.push(record);

@@ -26,6 +26,8 @@ const ALL: MutationObserverInit = {
 };
 /** On the document: new roots' containers filling up, and nodes a portal puts outside its root. */
 const TREE: MutationObserverInit = { childList: true, subtree: true };
+/** Walks of every root again for elements added outside them (a portal mounted since), at most one in this many ms. */
+const REWALK_MS = 250;
 /** Added elements a child-list record's cause is noted at, at most. */
 const MAX_ADDED = 4;
 /** A record's kind (`DomCommits.handle`): nodes added or removed, one text node swapped for another, an attribute, a text's data. */
@@ -226,6 +228,10 @@ export abstract class DomCommits<I extends object> {
     return d;
   }
 
+  /** When every root was last walked again for elements added outside them (`handle`), and whether one is owed. */
+  private rewalkedAt = -Infinity;
+  private rewalkDue = false;
+
   /** Each record's kind for `handle` (R_*), reused batch after batch. */
   private kinds = new Uint8Array(64);
 
@@ -245,6 +251,7 @@ export abstract class DomCommits<I extends object> {
       const recount = new Set<I>();
       let removed = false;
       let structural = false;
+      let outside = false;
       // Nodes added or removed first: new components mount and gone ones go before any change is said to be theirs.
       for (let i = 0; i < n; i++) {
         const r = records[i];
@@ -279,7 +286,25 @@ export abstract class DomCommits<I extends object> {
         } else {
           const owner = this.ownerInstance(t);
           if (owner !== null) (walked ??= new Set()).add(owner);
+          else if (!outside) for (let k = 0; k < added.length && !outside; k++) outside = added[k].nodeType === 1;
         }
+      }
+      // Elements added outside every root and known portal target: perhaps a portal mounted since the last walk by a
+      // component that renders nothing in place (preact/compat's, issue 64), whose owner no record of its root names.
+      // Every root is walked again (its portals found and observed), at most once every REWALK_MS while it recurs.
+      if (outside || this.rewalkDue) {
+        const now = performance.now();
+        if (now - this.rewalkedAt >= REWALK_MS) {
+          this.rewalkedAt = now;
+          this.rewalkDue = false;
+          structural = true;
+          for (const r of this.observedRoots) {
+            if (!this.isContainer(r)) continue;
+            (containers ??= new Set()).add(r);
+            const root = this.rootInstance(r);
+            if (root !== null) recount.add(root);
+          }
+        } else this.rewalkDue = true;
       }
       if (structural) {
         if (removed) this.sweep(recount);

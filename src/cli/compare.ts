@@ -93,7 +93,8 @@ const figures = (r: RouteRuns, name: string): number[] => r.runs.map((run) => Ma
 /** A type's runs as the bootstrap takes them: the figure, and the frames' values when the report has them. */
 const samples = (r: RouteRuns, name: string): RunSample[] => r.runs.map((run) => {
   const figure = run.own[name] ?? 0;
-  const values = run.ownFrames?.[name];
+  // A run that kept its frames but none for this type: it did no work in any of them.
+  const values = run.ownFrames === undefined ? undefined : run.ownFrames[name] ?? [];
   if (!values || !(typeof run.frames === 'number' && run.frames >= 1)) return { figure };
   return { figure, frames: run.frames, values, count: run.ownFrameCounts?.[name] };
 });

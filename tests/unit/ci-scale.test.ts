@@ -197,6 +197,10 @@ describe('layout-cost compare', () => {
     const tip = s3.regressions.find((r) => r.component === 'Heavy')!;
     expect(tip.ratio).to.be.closeTo(3, 0.1);
     expect(tip.significant).to.equal(true);
+    // A run that kept its frames but had none with this type's work: zeros, still the median.
+    const idle = set([frames(2), frames(2), frames(2)]);
+    (idle[0].report!.runs[2] as { ownFrames: Record<string, number[]> }).ownFrames = {};
+    expect(compareSets(idle, head, 1.2).statistic).to.equal('median');
     // Reports without their frames: the p95 they state, said so.
     const bare = compareSets(side({ heavy: { Heavy: [2, 2, 2.1] } }), side({ heavy: { Heavy: [4, 4, 4.1] } }), 1.2);
     expect(bare.statistic).to.equal('p95');

@@ -70,9 +70,12 @@ describe('Preact (e2e)', function () {
         // A dialog through a portal into <body>, alone: its component renders nothing where it stands (compat's portal
         // on Preact 10), so no record of the root names it; elements added outside every root walk the roots again.
         // Then more rows: mounted as they come.
+        // (Preact renders later than the set: each step waits for the page to show it before comparing the trees.)
         await preact(page, 's.set({ dialog: true });');
+        await waitFor(() => page.evaluate(() => document.querySelector('body > .modal') !== null), { what: 'the dialog in the page' });
         await matches(page, 'the dialog alone');
         await preact(page, 's.set({ dialog: true, rows: 6 });');
+        await waitFor(() => page.evaluate(() => document.querySelectorAll('li.row').length === 6), { what: 'six rows in the page' });
         await matches(page, 'dialog and six rows');
         const names = await named(page, ['Dialog', 'DialogBody']);
         expect(names.filter((n) => n === 'Row')).to.have.length(6);
@@ -90,6 +93,8 @@ describe('Preact (e2e)', function () {
         expect(body.parentId).to.equal(dialog.id);
         // Unmounts: the dialog closed, fewer rows.
         await preact(page, 's.set({ dialog: false, rows: 2 });');
+        await waitFor(() => page.evaluate(() => document.querySelectorAll('li.row').length === 2 && document.querySelector('body > .modal') === null),
+          { what: 'the dialog gone and two rows in the page' });
         await matches(page, 'dialog closed, two rows');
         const after = (await comps(page)).map((c) => c.name);
         expect(after).to.not.include('Dialog');

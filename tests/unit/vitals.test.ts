@@ -199,28 +199,28 @@ describe('layout shifts (issue 46)', () => {
   });
 
   it('a font swap whose event came after both frames (a CPU hog): still the font, when the shift is built', () => {
-    const log = new FrameLog();
-    log.on = true;
-    log.close(0, 100, 0, 1, 0, []);
-    const b = new ShiftBook();
-    b.note([{ value: 0.01, startTime: 101, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
-    b.settle(log);
+    // A shift at 101 ms right after a frame that ended at 100, its frames looked for before the font's event came.
+    const settled = (): { log: FrameLog; book: ShiftBook } => {
+      const log = new FrameLog();
+      log.on = true;
+      log.close(0, 100, 0, 1, 0, []);
+      const book = new ShiftBook();
+      book.note([{ value: 0.01, startTime: 101, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
+      book.settle(log);
+      return { log, book };
+    };
+    const withFont = { ...look, fontUserAbove: () => banner as unknown as Element };
     // The next frame measured 900 ms on, the font's event just before it.
+    const { log, book } = settled();
     log.fontSwapped(['LateFont'], 850);
     log.close(880, 1000, 0, 1, 0, []);
-    const withFont = { ...look, fontUserAbove: () => banner as unknown as Element };
-    const [built] = b.build(withFont);
+    const [built] = book.build(withFont);
     expect(built.cause).to.deep.equal(
       { id: 2, name: 'Banner', reason: 'a web font loaded (LateFont) and its text, laid out again in it, changed size above Feed' });
     // Two seconds after: not this shift's.
-    const late = new FrameLog();
-    late.on = true;
-    late.close(0, 100, 0, 1, 0, []);
-    const b2 = new ShiftBook();
-    b2.note([{ value: 0.01, startTime: 101, hadRecentInput: false, sources: [{ node: feed as unknown as Node }] }]);
-    b2.settle(late);
-    late.fontSwapped(['LateFont'], 2101);
-    expect(b2.build(withFont)[0].cause).to.equal(null);
+    const late = settled();
+    late.log.fontSwapped(['LateFont'], 2101);
+    expect(late.book.build(withFont)[0].cause).to.equal(null);
   });
 
   it('renders are logged only while an input is recent; mounts always', () => {

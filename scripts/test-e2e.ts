@@ -49,6 +49,8 @@ const MOCHA = path.join(ROOT, 'node_modules', '.bin', 'mocha');
 const TIMEOUT = ['--timeout', '120000'];
 /** Each file's wall time, written by the root hook plugin (tests/e2e/file-times.ts); the slowest are printed at the end. */
 const TIMES = path.join(ROOT, 'out', 'e2e-times.jsonl');
+/** Each failed test (tests/e2e/file-times.ts), printed again after everything else. */
+const FAILURES = path.join(ROOT, 'out', 'e2e-failures.jsonl');
 const HOOKS = ['--require', path.join('tests', 'e2e', 'file-times.ts')];
 /** Files named in the summary. */
 const SLOWEST = 10;
@@ -66,6 +68,7 @@ function main(): void {
     return;
   }
   fs.rmSync(TIMES, { force: true });
+  fs.rmSync(FAILURES, { force: true });
   const dir = path.join(ROOT, 'tests', 'e2e');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
   const unknown = [...SERIAL, ...LONGEST_FIRST, ...LAST].filter((f) => !files.includes(f));
@@ -86,6 +89,7 @@ function main(): void {
   console.log(`e2e: parallel lane ${((mid - started) / 1000).toFixed(0)} s (${a === 0 ? 'passed' : 'FAILED'}), ` +
     `serial lane ${((end - mid) / 1000).toFixed(0)} s (${b === 0 ? 'passed' : 'FAILED'})`);
   printSlowest(serial);
+  printFailures();
   process.exitCode = a !== 0 || b !== 0 ? 1 : 0;
 }
 
@@ -101,6 +105,22 @@ function printSlowest(serial: string[]): void {
   console.log(`e2e: the ${Math.min(SLOWEST, rows.length)} slowest files (wall time; the parallel lane's run three at a time)`);
   for (const r of rows.slice(0, SLOWEST)) {
     console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}${serial.includes(r.file) ? '  (serial lane)' : ''}`);
+  }
+}
+
+/** The failed tests again, last: CI shows the tail of the output, and the parallel lane printed them minutes before. */
+function printFailures(): void {
+  let rows: { file: string; title: string; error: string }[] = [];
+  try {
+    rows = fs.readFileSync(FAILURES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as typeof rows[number]);
+  } catch {
+    return;
+  }
+  if (rows.length === 0) return;
+  console.log(`e2e: ${rows.length} failed (printed again from above)`);
+  for (const r of rows) {
+    console.log(`  ${r.file}: ${r.title}`);
+    for (const line of r.error.split('\n').slice(0, 12)) console.log(`      ${line}`);
   }
 }
 

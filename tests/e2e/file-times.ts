@@ -11,18 +11,27 @@ import type { Context } from 'mocha';
 import { ROOT } from '../../scripts/chrome';
 
 export const TIMES_FILE = path.join(ROOT, 'out', 'e2e-times.jsonl');
+/**
+ * Each failed test's file, title and error, printed again at the very end of the suite: CI keeps only the tail of a
+ * run's output, and the parallel lane's failures are printed long before it.
+ */
+export const FAILURES_FILE = path.join(ROOT, 'out', 'e2e-failures.jsonl');
 
 let file: string | null = null;
 let start = 0;
 let lastEnd = 0;
 
-function record(f: string, ms: number): void {
+function append(to: string, row: Record<string, unknown>): void {
   try {
-    fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
-    fs.appendFileSync(TIMES_FILE, `${JSON.stringify({ file: path.relative(ROOT, f), ms })}\n`);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.appendFileSync(to, `${JSON.stringify(row)}\n`);
   } catch {
-    // The timing is a report, never a failure.
+    // A report, never a failure.
   }
+}
+
+function record(f: string, ms: number): void {
+  append(TIMES_FILE, { file: path.relative(ROOT, f), ms });
 }
 
 export const mochaHooks = {
@@ -39,8 +48,16 @@ export const mochaHooks = {
     }
     file = f;
   },
-  afterEach(): void {
+  afterEach(this: Context): void {
     lastEnd = Date.now();
+    const t = this.currentTest;
+    if (t?.state === 'failed') {
+      const err = (t as unknown as { err?: { stack?: string; message?: string } }).err;
+      append(FAILURES_FILE, {
+        file: t.file ? path.relative(ROOT, t.file) : '', title: t.fullTitle(),
+        error: String(err?.stack ?? err?.message ?? 'unknown').slice(0, 1500),
+      });
+    }
   },
   afterAll(): void {
     if (file !== null) record(file, Date.now() - start);

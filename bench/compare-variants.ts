@@ -12,9 +12,9 @@ import { sideOf } from '../src/cli/multi';
 const dir = process.argv[2];
 const rounds = fs.readdirSync(dir).filter((d) => /^a-\d+$/.test(d)).map((d) => Number(d.slice(2))).sort((a, b) => a - b);
 const variants: [string, CompareOptions][] = [
-  ['median, frames (compare)', {}], ['median, runs', { frames: false }],
-  ['p95, frames', { quantile: 0.95 }], ['p95, frames+widen', { quantile: 0.95, widen: true }], ['p95, runs+widen', { quantile: 0.95, frames: false, widen: true }],
-  ['p95, runs', { quantile: 0.95, frames: false }],
+  ['median, frames (compare)', {}], ['median, frames, two-sided', { twoSided: true }], ['median, runs', { frames: false }],
+  ['median, runs, two-sided', { frames: false, twoSided: true }], ['median, runs+widen', { frames: false, widen: true }],
+  ['p95, frames', { quantile: 0.95 }], ['p95, frames, two-sided', { quantile: 0.95, twoSided: true }],
 ];
 for (const [name, opts] of variants) {
   let fp = 0, aa = 0;

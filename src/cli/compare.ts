@@ -11,10 +11,12 @@
  * p95 a report states: a short run's p95 is one of its worst frames, and one frame preempted by the machine moved a
  * whole run (docs/CI.md, "The verdict": on the same 20 A/A rounds and 42 heads of real audits beside a CPU hog, no
  * false positive either way, and heads at 2× the cells flagged 21 of 21 against 13). Each comparison's
- * two-sided p-value of "within the threshold" goes through Holm's step-down at 5 % over all of them: the chance that
- * any is called on noise stays under 5 %, but a component that clearly moved is not held to the full Bonferroni
- * level of the dozens that did not. A regression is significant when Holm rejects it and its interval (at the level
- * it was tested at) lies above the threshold; an improvement likewise under 1 / threshold. With one run on a side
+ * one-sided p-value — of "no slower than the threshold" where head is slower, of "no faster than its inverse" where it
+ * is faster — goes through Holm's step-down at 5 %, regressions and improvements each a family of their own: the chance
+ * that a pull request fails on noise (any regression called) stays under 5 %, but a component that clearly moved is not
+ * held to the full Bonferroni level of the dozens that did not. A regression is significant when Holm rejects it and
+ * its one-sided bound (at the level it was tested at) lies above the threshold; an improvement likewise under
+ * 1 / threshold. (Two-sided, one family, until 2026-11-29: a regression paid for a tail it is never flagged in.) With one run on a side
  * nothing is significant: `--runs 3` or more on each side.
  */
 import { htmlEscape } from './html';
@@ -43,11 +45,17 @@ export interface Change {
   base: number;
   head: number;
   ratio: number;
-  /** The corrected interval on the ratio (null: fewer than two runs on a side). */
+  /**
+   * The corrected interval on the ratio (null: fewer than two runs on a side): its bound toward 1 is the one-sided bound
+   * at `confidence` (a regression's `low`, an improvement's `high`), so the interval holds 1 − 2 × (1 − confidence).
+   */
   low: number | null;
   high: number | null;
   significant: boolean;
-  /** Two-sided p-value of "within the threshold" (bootstrap), and the confidence the interval is at (Holm's level). */
+  /**
+   * One-sided p-value (bootstrap) of "no slower than the threshold" for a regression, "no faster than its inverse" for an
+   * improvement, and the confidence its bound toward 1 is at (Holm's level in its family).
+   */
   p?: number;
   confidence?: number;
   /** A slower one that did not clear: runs a side that would settle it at this spread (80 % power; null: no spread). */
@@ -102,14 +110,14 @@ const samples = (r: RouteRuns, name: string): RunSample[] => r.runs.map((run) =>
 /** Runs a side for a ratio to clear the threshold with POWER at this spread and level (both sides alike). */
 export function runsToSettle(ratio: number, threshold: number, spread: number, level: number): number | null {
   if (!(spread > 0) || !(ratio > threshold)) return null;
-  const z = normalQuantile(1 - level / 2) + normalQuantile(POWER);
+  const z = normalQuantile(1 - level) + normalQuantile(POWER);
   return Math.max(2, Math.ceil(2 * ((z * spread) / Math.log(ratio / threshold)) ** 2));
 }
 
 /** The smallest ratio these runs detect with POWER at this spread and level. */
 export function detectableRatio(threshold: number, spread: number, runs: { base: number; head: number }, level: number): number | null {
   if (!(spread > 0) || runs.base < 2 || runs.head < 2) return null;
-  const z = normalQuantile(1 - level / 2) + normalQuantile(POWER);
+  const z = normalQuantile(1 - level) + normalQuantile(POWER);
   return threshold * Math.exp(z * spread * Math.sqrt(1 / runs.base + 1 / runs.head));
 }
 
@@ -129,6 +137,11 @@ export interface CompareOptions {
    * their frames).
    */
   quantile?: number;
+  /**
+   * The method before 2026-11-29: one two-sided test of "within the threshold" per comparison, Holm over them all
+   * (bench/compare-variants.ts measures the two against each other).
+   */
+  twoSided?: boolean;
 }
 
 /** compare's run figure (issue 65): the median frame. */
@@ -171,23 +184,29 @@ export function compareSets(base: readonly SideRoute[], head: readonly SideRoute
   const stats = new Set(quantiles.map((q) => (q === undefined ? 'p95' : q === MEDIAN ? 'median' : `q${q}`)));
   out.statistic = stats.size === 1 ? [...stats][0] : stats.size === 0 ? 'median' : 'mixed';
   out.method = `hierarchical bootstrap (runs, and frames within runs) of the ratio of geometric means of each run's ${statisticText(out)}`
-    + '; Holm over all comparisons';
+    + '; one-sided, Holm over the regressions and over the improvements';
   const tested = pairs.map((p, i) => bootstrapRatio(p.base, p.head, {
     floor: FLOOR_MS, threshold, draws: DRAWS, seed: hashString(`${p.route}\u0000${p.component}`), ...options, quantile: quantiles[i],
     active: quantiles[i] !== undefined,
   }));
   const figureOf = (r: RunSample, i: number): number => Math.max(FLOOR_MS, quantiles[i] === undefined ? r.figure : runQuantile(r, quantiles[i]!, true));
+  const one = options.twoSided !== true;
   const levels = holm(tested.map((t) => t.p), FAMILY_ALPHA);
+  const slower = holm(tested.map((t) => t.pSlower), FAMILY_ALPHA), faster = holm(tested.map((t) => t.pFaster), FAMILY_ALPHA);
   const strictest = FAMILY_ALPHA / Math.max(1, pairs.length);
   pairs.forEach((p, i) => {
-    const t = tested[i], { level, rejected } = levels[i];
-    const low = t.draws ? Math.exp(drawQuantile(t.draws, level / 2)) : null;
-    const high = t.draws ? Math.exp(drawQuantile(t.draws, 1 - level / 2)) : null;
+    const t = tested[i];
+    // A ratio above 1 is a regression's to test, below 1 an improvement's: each family's own Holm.
+    const slowerSide = t.ratio >= 1;
+    const { level, rejected } = !one ? levels[i] : slowerSide ? slower[i] : faster[i];
+    const tail = one ? level : level / 2;
+    const low = t.draws ? Math.exp(drawQuantile(t.draws, tail)) : null;
+    const high = t.draws ? Math.exp(drawQuantile(t.draws, 1 - tail)) : null;
     const change = (significant: boolean): Change => ({
       route: p.route, component: p.component, base: round(geomean(p.base.map((r) => figureOf(r, i)))),
       head: round(geomean(p.head.map((r) => figureOf(r, i)))), ratio: round(t.ratio),
       low: low === null ? null : round(low), high: high === null ? null : round(high), significant,
-      p: Number(t.p.toPrecision(3)), confidence: Number((1 - level).toPrecision(6)),
+      p: Number((one ? (slowerSide ? t.pSlower : t.pFaster) : t.p).toPrecision(3)), confidence: Number((1 - level).toPrecision(6)),
       ...(significant ? {} : { runsToSettle: runsToSettle(t.ratio, threshold, t.spread, strictest) }),
     });
     if (t.ratio > threshold) out.regressions.push(change(rejected && low !== null && low > threshold));
@@ -234,7 +253,7 @@ export function summaryMarkdown(c: Comparison): string {
   lines.push('');
   lines.push(`Own style + layout ms per frame (${statisticText(c)}, one figure per run), ${c.runs.base} base and ${c.runs.head} head runs;`
     + ` ${c.comparisons} component${c.comparisons === 1 ? '' : 's'} compared; threshold ${c.threshold}×; a bootstrap over runs and`
-    + ' their frames, 95 % over all comparisons (Holm).');
+    + ' their frames, one-sided, 95 % over all comparisons (Holm).');
   const seen = (c.routes ?? []).filter((r) => r.detectable !== null);
   if (seen.length > 0) {
     lines.push('', `Smallest change these runs could detect (80 % power): ${seen.slice(0, 10)
@@ -314,7 +333,7 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#1f1f1f}table{border-colla
 <h1>${c.errors.length > 0 ? 'Could not compare: a route failed to audit' : sig > 0 ? `${sig} component${sig === 1 ? '' : 's'} significantly slower` : 'No component significantly slower'}</h1>
 <p class="method">Own style + layout ms per frame (${statisticText(c)}, one figure per run; under ${FLOOR_MS} ms reads ${FLOOR_MS}), ${c.runs.base} base and ${c.runs.head} head runs,
 ${c.comparisons} components compared. The ratio is head's geometric mean over base's; its interval is a bootstrap over the runs and the frames within them,
-at the level Holm's procedure tested it at (95 % over all comparisons). Significant: the whole interval past the threshold of ${c.threshold}×.</p>
+its bound toward 1 at the level Holm's procedure tested it at (one-sided, 95 % over all comparisons). Significant: the whole interval past the threshold of ${c.threshold}×.</p>
 ${c.errors.map((e) => `<p><b>${html(e.route)}</b> (${e.side}): ${html(e.error)}</p>`).join('')}
 ${table('Slower', c.regressions, true)}${table('Faster', c.improvements, false)}${list('Added', c.added)}${list('Removed', c.removed)}
 </body></html>

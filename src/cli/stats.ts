@@ -249,6 +249,9 @@ export interface BootstrapRatio {
   draws: Float64Array | null;
   /** Two-sided p-value of "within the threshold" (ratio in [1 / threshold, threshold]). */
   p: number;
+  /** One-sided p-values: of "no slower than the threshold" (ratio ≤ threshold), and of "no faster" (≥ 1 / threshold). */
+  pSlower: number;
+  pFaster: number;
   /** The runs' pooled standard deviation of log figures (the spread a further run would have). */
   spread: number;
 }
@@ -279,7 +282,7 @@ export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSam
   const dfs = lb.length + lh.length - 2;
   const spread = dfs > 0 ? Math.sqrt(((lb.length - 1) * b.variance + (lh.length - 1) * h.variance) / dfs) : 0;
   const ratio = Math.exp(d);
-  if (base.length < 2 || head.length < 2) return { ratio, draws: null, p: 1, spread };
+  if (base.length < 2 || head.length < 2) return { ratio, draws: null, p: 1, pSlower: 1, pFaster: 1, spread };
   const rng = seededRandom(opts.seed);
   const side = (runs: readonly RunSample[]): Float64Array => {
     const out = new Float64Array(opts.draws);
@@ -307,8 +310,9 @@ export function bootstrapRatio(base: readonly RunSample[], head: readonly RunSam
     if (x <= t) atMost++;
     if (x >= -t) atLeast++;
   }
-  const p = Math.min(1, 2 * Math.min((1 + atMost) / (1 + opts.draws), (1 + atLeast) / (1 + opts.draws)));
-  return { ratio, draws, p, spread };
+  const pSlower = (1 + atMost) / (1 + opts.draws), pFaster = (1 + atLeast) / (1 + opts.draws);
+  const p = Math.min(1, 2 * Math.min(pSlower, pFaster));
+  return { ratio, draws, p, pSlower, pFaster, spread };
 }
 
 /** The q-quantile of ascending draws (nearest rank). */

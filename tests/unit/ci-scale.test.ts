@@ -86,6 +86,30 @@ describe('compare\'s bootstrap (issue 65)', () => {
     expect(welchFlagged / rounds, 'the method before it, on the same runs').to.be.below(0.5);
   });
 
+  it('one-sided, a family each: 1.5× at five runs flagged more often than by one two-sided family; A/A still within 5 %', function () {
+    this.timeout(120_000);
+    const rng = seededRandom(29);
+    const rounds = 40, comps = 6;
+    let one = 0, two = 0, aaOne = 0;
+    for (let round = 0; round < rounds; round++) {
+      const levels = Array.from({ length: comps }, (_, i) => 1 + i * 0.7);
+      const base = levels.map((ms) => syntheticRuns(rng, ms, 5, 24, 0.12, 0.3));
+      const head = levels.map((ms, i) => syntheticRuns(rng, i === 0 ? ms * 1.5 : ms, 5, 24, 0.12, 0.3));
+      const aa = levels.map((ms) => syntheticRuns(rng, ms, 5, 24, 0.12, 0.3));
+      const opts = (i: number) => ({ floor: 0.1, threshold: 1.2, draws: 2000, seed: round * 100 + i });
+      const t = base.map((b, i) => bootstrapRatio(b, head[i], opts(i)));
+      // Two-sided p is twice the smaller one-sided p: the same draws.
+      for (const x of t) expect(x.p).to.be.closeTo(Math.min(1, 2 * Math.min(x.pSlower, x.pFaster)), 1e-12);
+      if (holm(t.map((x) => x.pSlower), 0.05)[0].rejected) one++;
+      if (holm(t.map((x) => x.p), 0.05)[0].rejected) two++;
+      const a = base.map((b, i) => bootstrapRatio(b, aa[i], opts(i)));
+      if (holm(a.map((x) => x.pSlower), 0.05).some((x) => x.rejected)) aaOne++;
+    }
+    console.log(`      [bootstrap] 1.5× at 5 runs flagged one-sided ${one}/${rounds}, two-sided ${two}/${rounds}; A/A rounds with a regression called ${aaOne}/${rounds}`);
+    expect(one, 'one-sided flags more').to.be.above(two);
+    expect(aaOne / rounds, 'rounds with a regression called on noise').to.be.at.most(0.05);
+  });
+
   it('frames within runs: the same runs read with their frames are no less sure; a run alone gives nothing', () => {
     const rng = seededRandom(11);
     const base = syntheticRuns(rng, 2, 3, 200, 0.1, 0.3);
@@ -222,6 +246,11 @@ describe('layout-cost compare', () => {
     expect(c.comparisons).to.equal(4);
     expect(c.added).to.deep.equal([{ route: 'list', component: 'NewThing' }]);
     expect(compareExit(c)).to.equal(1);
+    // Each regression's p is one-sided (of "no slower than the threshold"): half the two-sided one of the same draws.
+    expect(c.method).to.include('one-sided');
+    const one = c.regressions.find((r) => r.route === 'home' && r.component === 'SlowList')!;
+    const two = compareSets(base, head, 1.2, { twoSided: true }).regressions.find((r) => r.route === 'home' && r.component === 'SlowList')!;
+    expect(two.p! / one.p!).to.be.closeTo(2, 0.01);
     const md = summaryMarkdown(c);
     expect(md).to.match(/^## Layout Cost: 2 components significantly slower/);
     expect(md).to.match(/\| 🔴 \| SlowList \| list \| 4\.03 → 12\.13 \| 3\.01× \|/);

@@ -9,7 +9,7 @@
  * Most e2e files spend their time waiting (a page to load, the panel to open, a frame to come): three of them run at
  * once, each in its own mocha worker with its own browser, user-data dir and server. Files whose assertions hold a
  * timing against Chrome's trace or count frames per second run after them (the serial lane), two at a time, and
- * attribution's alone (SERIAL, ALONE).
+ * the overlay's and attribution's alone (SERIAL, ALONE).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,13 +22,15 @@ import { ROOT } from './chrome';
  * two at a time (SERIAL_JOBS), but for ALONE: each compares its figures with Chrome's trace of the same work, which a
  * second browser slows alike; beside two CPU hogs, two at a time, all green (2026-11-29, docs/PERFORMANCE.md).
  */
-export const SERIAL = ['timing.test.ts', 'experiment.test.ts', 'overlay.test.ts', 'timing-raf.test.ts', 'attribution.test.ts'];
+export const SERIAL = ['timing.test.ts', 'experiment.test.ts', 'timing-raf.test.ts', 'overlay.test.ts', 'attribution.test.ts'];
 /**
- * Serial files that run with nothing beside them, after the others: attribution's shares are held against each
- * component's cost measured alone in another moment, and a sibling browser's bursts made those moments differ (its
- * table-box split missed by 16 points once beside two hogs and a second file, passing on its measurement again).
+ * Serial files that run with nothing beside them, after the others, one at a time: attribution's shares are held
+ * against each component's cost measured alone at another moment, and a sibling browser's bursts made those moments
+ * differ (its table-box split missed by 16 points once beside two hogs and a second file, passing on its measurement
+ * again); the overlay's ramp test takes a band of bar lengths from a few frames and waits for later frames in it,
+ * which a sibling's bursts kept away for 52 s (2026-11-29, a clean clone beside nothing else).
  */
-export const ALONE = ['attribution.test.ts'];
+export const ALONE = ['overlay.test.ts', 'attribution.test.ts'];
 
 /**
  * The parallel lane's longest files (seconds alone on a quiet machine, 2026-11-28: 26 25 21 16 13 13 13 11 11 10 10),
@@ -102,7 +104,7 @@ function main(): void {
   const mid = Date.now();
   const serialJobs = Math.max(1, Number(process.env.E2E_SERIAL_JOBS) || SERIAL_JOBS);
   console.log(`e2e: serial lane (timing against the trace), ${serial.length} files, ${serialJobs === 1 ? 'one at a time'
-    : `${serialJobs} at a time, then ${alone.length} alone`}`);
+    : `${serialJobs} at a time, then ${alone.length} one at a time, alone`}`);
   const b1 = serialJobs > 1 ? mocha(['--parallel', '--jobs', String(serialJobs), ...paired]) : mocha(paired);
   const b2 = mocha(alone);
   const b = b1 !== 0 ? b1 : b2;

@@ -1,8 +1,8 @@
 /**
  * CI at scale (issues 47 and 65; docs/CI.md, "Every route"), through the real CLI: a config of two routes audited
  * three times each in two shards, merged, then compared with a head where the timing fixture's Heavy lays out three
- * times the cells (`?cells=2100`): compare flags Heavy (1.5× at least), and nothing on the route it does not render
- * on; a second base flags nothing; a merge of two different audits of one route is refused; a route that cannot load
+ * times the cells (`?cells=2100`): compare flags Heavy (1.5× at least, significant), and nothing on the route it does
+ * not render on; a second base flags nothing; a merge of two different audits of one route is refused; a route that cannot load
  * makes the audit an error. The false-positive rate and the power beside a CPU hog are bench/ci-compare.ts's.
  */
 import fs from 'node:fs';
@@ -81,15 +81,13 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     const heavyRowOf = (c: any): any => c.regressions.find((r: any) => r.route === 'heavy' && r.component === 'Heavy');
     const lightRowOf = (c: any): any => c.regressions.find((r: any) => r.route === 'heavy' && r.component === 'Light');
     const lightShare = (c: any): number => (lightRowOf(c)?.head ?? 0) / (heavyRowOf(c)?.head || 1);
-    const missed = (c: any): boolean => !(heavyRowOf(c)?.ratio >= 1.5) || lightShare(c) >= 0.1;
+    const missed = (c: any): boolean => !(heavyRowOf(c)?.ratio >= 1.5) || heavyRowOf(c)?.significant !== true || lightShare(c) >= 0.1;
     const runsOf = (d: string): unknown => json(out(`${d}/heavy/report.json`)).runs.map((r: any) => ({ frames: r.frames, own: r.own }));
     const compare = async (b: string, h: string, to: string): Promise<{ code: number | null; c: any }> => {
       const r = await cli(['compare', out(b), out(h), '--out', out(to)]);
       const c = json(out(`${to}/compare.json`));
       console.log(`      [scale] ${c.comparisons} comparisons; ${c.regressions.map((x: any) => `${x.route}:${x.component} ${x.base} → ${x.head} ms (×${x.ratio}, ${x.low}–${x.high}${x.significant ? ', significant' : ''})`).join('; ')}`);
-      // Two runs a side keep this test short: whether the interval clears the threshold is the noise's to decide
-      // (beside a CPU hog it does not: 0.04–392× once), so the verdict is held by the unit tests and measured by
-      // bench/ci-compare.ts (its runs, its rounds). Here: the plumbing end to end, and the figure itself.
+      // The exit code follows the verdict (1: a significant regression).
       expect(r.code, r.stdout + r.stderr).to.equal(c.regressions.some((x: any) => x.significant) ? 1 : 0);
       return { code: r.code, c };
     };
@@ -114,11 +112,12 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     // (On a miss, what each side measured: compare's lists and every run's own figures.)
     expect(heavyRow, `Heavy slower: ${JSON.stringify({ improvements: c.improvements, added: c.added, removed: c.removed,
       base: runsOf(sides.base), head: runsOf(sides.head) }).slice(0, 3000)}`).to.not.equal(undefined);
-    // Three times the cells, three runs a side: slower by 1.5× at least. Whether it is flagged is the noise's to decide
-    // here: beside a CPU hog, in the parallel lane, one run of three read Heavy's p95 at 130 ms against 20 and 22 (a
-    // starved run), and three measurements in a row missed once (×3.76 [1.07–10.1], then Light at 13 % of Heavy, then
-    // ×2.65 [1.12–6.68]). The power over many rounds is bench/ci-compare.ts's (20 of 21 at 3×, 0 of 20 A/A rounds).
-    expect(heavyRow.ratio, `Heavy slower: ${JSON.stringify(heavyRow)}`).to.be.at.least(1.5);
+    // Three times the cells, three runs a side: slower by 1.5× at least, and flagged (issue 65: a 3× regression is
+    // caught with three runs; bench/ci-compare.ts flags 21 of 21 beside a hog, and here the parallel lane's two other
+    // browsers run beside it too, hence up to three measurements). On each run's p95, before the median frame, three
+    // in a row missed once beside a hog (one run of three read Heavy's p95 at 130 ms against 20 and 22: a starved run);
+    // Welch's t with Bonferroni on those p95s, the verdict before it, flagged a 3× component on one route of three.
+    expect(heavyRow.significant, `Heavy flagged: ${JSON.stringify(heavyRow)}`).to.equal(true);
     // Compared on each run's median frame (issue 65: a run's p95 is one of its worst frames): the runs kept their frames.
     expect(c.statistic).to.equal('median');
     expect(heavyRow.low).to.be.a('number');

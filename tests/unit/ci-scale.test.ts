@@ -96,7 +96,7 @@ describe('compare\'s bootstrap (issue 65)', () => {
       const base = levels.map((ms) => syntheticRuns(rng, ms, 5, 24, 0.12, 0.3));
       const head = levels.map((ms, i) => syntheticRuns(rng, i === 0 ? ms * 1.5 : ms, 5, 24, 0.12, 0.3));
       const aa = levels.map((ms) => syntheticRuns(rng, ms, 5, 24, 0.12, 0.3));
-      const opts = (i: number) => ({ floor: 0.1, threshold: 1.2, draws: 2000, seed: round * 100 + i });
+      const opts = (i: number) => ({ floor: 0.1, threshold: 1.2, draws: 1000, seed: round * 100 + i });
       const t = base.map((b, i) => bootstrapRatio(b, head[i], opts(i)));
       // Two-sided p is twice the smaller one-sided p: the same draws.
       for (const x of t) expect(x.p).to.be.closeTo(Math.min(1, 2 * Math.min(x.pSlower, x.pFaster)), 1e-12);

@@ -16,8 +16,8 @@
  * that a pull request fails on noise (any regression called) stays under 5 %, but a component that clearly moved is not
  * held to the full Bonferroni level of the dozens that did not. A regression is significant when Holm rejects it and
  * its one-sided bound (at the level it was tested at) lies above the threshold; an improvement likewise under
- * 1 / threshold. (Two-sided, one family, until 2026-11-29: a regression paid for a tail it is never flagged in.) With one run on a side
- * nothing is significant: `--runs 3` or more on each side.
+ * 1 / threshold. (Two-sided, one family, until 2026-11-29: a regression paid for a tail it is never flagged in.) With
+ * one run on a side nothing is significant: `--runs 3` or more on each side.
  */
 import { htmlEscape } from './html';
 import { xmlEscape } from './junit';

@@ -2,8 +2,8 @@
  * CI at scale (issues 47 and 65; docs/CI.md, "Every route"), through the real CLI: a config of two routes audited
  * three times each in two shards, merged, then compared with a head where the timing fixture's Heavy lays out three
  * times the cells (`?cells=2100`): compare flags Heavy (1.5× at least, significant), and nothing on the route it does
- * not render on; a second base flags nothing; a merge of two different audits of one route is refused; a route that cannot load
- * makes the audit an error. The false-positive rate and the power beside a CPU hog are bench/ci-compare.ts's.
+ * not render on; a second base flags nothing; a merge of two different audits of one route is refused; a route that
+ * cannot load makes the audit an error. The false-positive rate and the power beside a CPU hog are bench/ci-compare.ts's.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -117,6 +117,7 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
     // browsers run beside it too, hence up to three measurements). On each run's p95, before the median frame, three
     // in a row missed once beside a hog (one run of three read Heavy's p95 at 130 ms against 20 and 22: a starved run);
     // Welch's t with Bonferroni on those p95s, the verdict before it, flagged a 3× component on one route of three.
+    expect(heavyRow.ratio, `Heavy slower: ${JSON.stringify(heavyRow)}`).to.be.at.least(1.5);
     expect(heavyRow.significant, `Heavy flagged: ${JSON.stringify(heavyRow)}`).to.equal(true);
     // Compared on each run's median frame (issue 65: a run's p95 is one of its worst frames): the runs kept their frames.
     expect(c.statistic).to.equal('median');

@@ -8,8 +8,8 @@
  *
  * Most e2e files spend their time waiting (a page to load, the panel to open, a frame to come): three of them run at
  * once, each in its own mocha worker with its own browser, user-data dir and server. Files whose assertions hold a
- * timing against Chrome's trace or count frames per second run after them (the serial lane), two at a time, and
- * the overlay's and attribution's alone (SERIAL, ALONE).
+ * timing against Chrome's trace or count frames per second run after them, one at a time (the serial lane: SERIAL,
+ * SERIAL_JOBS; with more than one, ALONE's still run alone).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,9 +18,9 @@ import { ROOT } from './chrome';
 
 /**
  * Files that time the browser's work or count frames: never beside the parallel lane. (always-on and scale hold ratios
- * and counts, and a 2 s bound on a freeze that reads 165 ms: they run in the parallel lane since 2026-11-27.) They run
- * two at a time (SERIAL_JOBS), but for ALONE: each compares its figures with Chrome's trace of the same work, which a
- * second browser slows alike; beside two CPU hogs, two at a time, all green (2026-11-29, docs/PERFORMANCE.md).
+ * and counts, and a 2 s bound on a freeze that reads 165 ms: they run in the parallel lane since 2026-11-27.) One at a
+ * time (SERIAL_JOBS): two at a time were tried on 2026-11-29 (docs/PERFORMANCE.md), and beside a CPU hog the timing
+ * file's style + layout read 46 % over the trace's once, its loaded bound 20 %.
  */
 export const SERIAL = ['timing.test.ts', 'experiment.test.ts', 'timing-raf.test.ts', 'overlay.test.ts', 'attribution.test.ts'];
 /**
@@ -56,10 +56,11 @@ export const LAST = ['next-build.test.ts', 'next-dev.test.ts'];
  */
 const JOBS = 3;
 /**
- * Workers in the serial lane (E2E_SERIAL_JOBS to try others): two on two cores, where one left a core idle — the lane
- * beside one CPU hog took 75–81 s with two against 108–115 s with one (2026-11-29).
+ * Workers in the serial lane (E2E_SERIAL_JOBS to try others). Two would use the core one leaves idle (the lane beside
+ * one CPU hog 86–88 s against 108–115, quiet 75 s against 91), but a timing file beside a second browser and a hog
+ * read its frames' style + layout 46 % over the trace's (2026-11-29): one at a time.
  */
-const SERIAL_JOBS = 2;
+const SERIAL_JOBS = 1;
 
 const MOCHA = path.join(ROOT, 'node_modules', '.bin', 'mocha');
 const TIMEOUT = ['--timeout', '120000'];

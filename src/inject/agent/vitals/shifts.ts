@@ -63,8 +63,6 @@ interface Pending {
 interface Settled extends Pending {
   prev: LoggedFrame | null;
   next: LoggedFrame | null;
-  /** The log, for a font swap whose event came after both frames (looked for when the shift is built). */
-  log: FrameLog;
 }
 
 export class ShiftBook {
@@ -106,13 +104,19 @@ export class ShiftBook {
       const [prev, next] = log.around(p.time, FRAME_BEFORE_MS, FRAME_AFTER_MS);
       (p as Settled).prev = prev;
       (p as Settled).next = next;
-      (p as Settled).log = log;
       this.settled.push(p as Settled);
     }
     this.pending = [];
+    this.log = log;
     while (this.settled.length > MAX_SHIFTS) this.settled.shift();
     return n;
   }
+
+  /**
+   * The log the shifts were last settled against: a font swap whose event came after both frames is looked for there
+   * when they are built.
+   */
+  private log: FrameLog | null = null;
 
   /** The settled shifts' moved components and causes; returns the new records. */
   build(lookup: ShiftLookup): LayoutShift[] {
@@ -140,7 +144,7 @@ export class ShiftBook {
       const after = sure && before !== null ? null : frameCause(p.next, nodes, ids, lookup);
       const won = before === null || (!sure && after !== null && after.strength > before.strength) ? after : before;
       // Neither frame says why: a web font whose event came near it (after both frames, beside a CPU hog).
-      const font = won === null ? frameCause(p.log.fontSwapNear(p.time, FONT_BEFORE_MS, FONT_AFTER_MS), nodes, ids, lookup) : null;
+      const font = won === null && this.log !== null ? frameCause(this.log.fontSwapNear(p.time, FONT_BEFORE_MS, FONT_AFTER_MS), nodes, ids, lookup) : null;
       const cause = won?.cause ?? font?.cause ?? imageCause(nodes, lookup, p.time);
       const record: LayoutShift = { value: p.value, time: p.time, shifted, cause };
       this.list.push(record);

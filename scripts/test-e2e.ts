@@ -4,7 +4,7 @@
  *   npm run test:e2e                         every file: the parallel lane, then the serial lane
  *   npm run test:e2e -- tests/e2e/panel.test.ts [more files]   just those files, one after another
  *   E2E_JOBS=1 npm run test:e2e              the parallel lane one file at a time too
- *   E2E_LANE=serial npm run test:e2e         the serial lane alone
+ *   E2E_LANE=serial npm run test:e2e         the serial lane alone (E2E_LANE=parallel: the other one)
  *
  * Most e2e files spend their time waiting (a page to load, the panel to open, a frame to come): three of them run at
  * once, each in its own mocha worker with its own browser, user-data dir and server. Files whose assertions hold a
@@ -106,8 +106,9 @@ function main(): void {
   const serialJobs = Math.max(1, Number(process.env.E2E_SERIAL_JOBS) || SERIAL_JOBS);
   console.log(`e2e: serial lane (timing against the trace), ${serial.length} files, ${serialJobs === 1 ? 'one at a time'
     : `${serialJobs} at a time, then ${alone.length} one at a time, alone`}`);
-  const b1 = serialJobs > 1 ? mocha(['--parallel', '--jobs', String(serialJobs), ...paired]) : mocha(paired);
-  const b2 = mocha(alone);
+  const parallelOnly = process.env.E2E_LANE === 'parallel';
+  const b1 = parallelOnly ? 0 : serialJobs > 1 ? mocha(['--parallel', '--jobs', String(serialJobs), ...paired]) : mocha(paired);
+  const b2 = parallelOnly ? 0 : mocha(alone);
   const b = b1 !== 0 ? b1 : b2;
   const end = Date.now();
   console.log(`e2e: parallel lane ${((mid - started) / 1000).toFixed(0)} s (${a === 0 ? 'passed' : 'FAILED'}), ` +

@@ -85,14 +85,14 @@ interface ScenarioResult {
 
 async function traced(page: Page, body: () => Promise<void>, categories = CATEGORIES): Promise<TraceEvent[]> {
   await page.tracing.start({ categories });
+  let raw: Uint8Array | undefined;
   try {
     await body();
   } finally {
-    const raw = await page.tracing.stop();
-    // eslint-disable-next-line no-unsafe-finally
-    if (raw) return (JSON.parse(Buffer.from(raw).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+    // Stopped whatever the body did; its failure is not swallowed (no `return` in here).
+    raw = await page.tracing.stop();
   }
-  return [];
+  return raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents : [];
 }
 
 /** Outermost Layout and UpdateLayoutTree ms between two marks on the thread that made them. */

@@ -74,16 +74,16 @@ export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devto
 /** Runs `body` under page.tracing (TRACE_CATEGORIES unless given) and returns the events. */
 export async function traced(page: Page, body: () => Promise<void>, categories = TRACE_CATEGORIES): Promise<TraceEvent[]> {
   await page.tracing.start({ categories });
+  let raw: Uint8Array | undefined;
   try {
     await body();
   } finally {
-    const raw = await page.tracing.stop();
-    if (raw) {
-      const parsed = JSON.parse(new TextDecoder().decode(raw)) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-      return Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
-    }
+    // Stopped whatever the body did; a failure in it is the test's (no `return` here: it would swallow the error).
+    raw = await page.tracing.stop();
   }
-  return [];
+  if (!raw) return [];
+  const parsed = JSON.parse(new TextDecoder().decode(raw)) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
 }
 
 export interface TraceWindow {

@@ -79,13 +79,15 @@ describe('layout-cost audit, the CLI (e2e)', function () {
     expect(heavy.layoutMs.p95).to.be.greaterThan(2);
     expect(report.frames).to.be.greaterThan(10);
     // Our own cost (held against a CPU profile by always-on.test.ts): the report carries the page's two figures, which
-    // come from one window — ms per frame over share of the wall is that window's frame interval, never shorter than
-    // the run's frames came (half of it, for a window that closed as the work stopped).
+    // come from one window — ms per frame over share of the wall is that window's frame interval. The run's mean
+    // interval holds the steps' waits and the vitals settle with no frames: beside a hog it read 105.2 ms against a
+    // busy window's 51.7. A quarter of it at least (a share and a per-frame figure from different windows, or a share
+    // of a second read as one of a frame, are off by far more).
     expect(report.self.msPerFrame).to.be.greaterThan(0);
     expect(report.self.mainThreadShare).to.be.within(0.0005, 0.5);
     const interval = report.self.msPerFrame / report.self.mainThreadShare;
     console.log(`    [audit] own cost ${report.self.msPerFrame} ms a frame, ${report.self.mainThreadShare} of the wall: a frame each ${interval.toFixed(1)} ms; the run: ${((report.seconds * 1000) / report.frames).toFixed(1)} ms`);
-    expect(interval).to.be.within(0.5 * (report.seconds * 1000) / report.frames, 2000);
+    expect(interval).to.be.within(0.25 * (report.seconds * 1000) / report.frames, 2000);
 
     const generous = budgetFile('generous.json', { defaults: { layoutMs: 1000, styleMs: 1000 }, page: { layoutMsPerFrame: 1000 } });
     // The short steps (0.8 s of work): a verdict of pass needs no more.

@@ -169,10 +169,23 @@ describe('interactions and layout shifts (e2e)', function () {
       await page.evaluate(() => (window as any).__banner());
       // The overlay outlines the shift's cause and what moved for 1.5 s as it happens (setting flashShifts): shots now,
       // each compared with one taken after, when the outlines are gone and the page is as it was.
-      // Under load the hand-over (100 ms after the entry) can come late: shots for 3 s (a flash lasts 1.5 s), the
-      // after-shot once any flash begun in them is over.
+      // Under load the hand-over (100 ms after the entry) can come late: beside two hogs and two other browsers no shot
+      // of the first 3 s was washed once. Shots until one is washed over the banner's own background (a flash lasts
+      // 1.5 s) or for 8 s; the after-shot, taken once any flash begun in them is over, is what they are held against.
       const flashShots = [];
-      for (const t0 = Date.now(); Date.now() - t0 < 3000;) flashShots.push(await shot(page));
+      const background = (): Promise<RGB | null> => page.evaluate(() => {
+        const e = document.getElementById('banner');
+        const m = e ? /^rgba?\((\d+), (\d+), (\d+)/.exec(getComputedStyle(e).backgroundColor) : null;
+        return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+      }) as Promise<RGB | null>;
+      for (const t0 = Date.now(); Date.now() - t0 < 8000;) {
+        const img = await shot(page);
+        flashShots.push(img);
+        const bg = await background();
+        if (bg === null) continue;
+        const p = await inside(page, '#banner');
+        if (washed(pixelAt(img, p.x, p.y), bg, CAUSE)) break;
+      }
       await sleep(1700);
       const bannerAt = await inside(page, '#banner');
       const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);

@@ -99,16 +99,17 @@ function main(): void {
   const alone = ALONE.map((f) => path.join('tests', 'e2e', f));
   const jobs = Math.max(1, Number(process.env.E2E_JOBS) || JOBS);
   const started = Date.now();
-  const serialOnly = process.env.E2E_LANE === 'serial';
-  console.log(`e2e: parallel lane, ${serialOnly ? 'skipped (E2E_LANE=serial)' : `${parallel.length} files, ${jobs} at a time`}`);
-  const a = serialOnly ? 0 : mocha(jobs > 1 ? ['--parallel', '--jobs', String(jobs), ...parallel] : parallel);
+  // E2E_LANE=serial or parallel: that lane alone (to measure it).
+  const lane = process.env.E2E_LANE;
+  const runParallel = lane !== 'serial', runSerial = lane !== 'parallel';
+  console.log(`e2e: parallel lane, ${runParallel ? `${parallel.length} files, ${jobs} at a time` : 'skipped (E2E_LANE=serial)'}`);
+  const a = runParallel ? mocha(jobs > 1 ? ['--parallel', '--jobs', String(jobs), ...parallel] : parallel) : 0;
   const mid = Date.now();
   const serialJobs = Math.max(1, Number(process.env.E2E_SERIAL_JOBS) || SERIAL_JOBS);
-  console.log(`e2e: serial lane (timing against the trace), ${serial.length} files, ${serialJobs === 1 ? 'one at a time'
-    : `${serialJobs} at a time, then ${alone.length} one at a time, alone`}`);
-  const parallelOnly = process.env.E2E_LANE === 'parallel';
-  const b1 = parallelOnly ? 0 : serialJobs > 1 ? mocha(['--parallel', '--jobs', String(serialJobs), ...paired]) : mocha(paired);
-  const b2 = parallelOnly ? 0 : mocha(alone);
+  console.log(`e2e: serial lane (timing against the trace), ${!runSerial ? 'skipped (E2E_LANE=parallel)'
+    : `${serial.length} files, ${serialJobs === 1 ? 'one at a time' : `${serialJobs} at a time, then ${alone.length} one at a time, alone`}`}`);
+  const b1 = !runSerial ? 0 : serialJobs > 1 ? mocha(['--parallel', '--jobs', String(serialJobs), ...paired]) : mocha(paired);
+  const b2 = runSerial ? mocha(alone) : 0;
   const b = b1 !== 0 ? b1 : b2;
   const end = Date.now();
   console.log(`e2e: parallel lane ${((mid - started) / 1000).toFixed(0)} s (${a === 0 ? 'passed' : 'FAILED'}), ` +

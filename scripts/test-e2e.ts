@@ -106,9 +106,10 @@ function main(): void {
   const a = runParallel ? mocha(jobs > 1 ? ['--parallel', '--jobs', String(jobs), ...parallel] : parallel) : 0;
   const mid = Date.now();
   const serialJobs = Math.max(1, Number(process.env.E2E_SERIAL_JOBS) || SERIAL_JOBS);
-  console.log(`e2e: serial lane (timing against the trace), ${!runSerial ? 'skipped (E2E_LANE=parallel)'
-    : `${serial.length} files, ${serialJobs === 1 ? 'one at a time' : `${serialJobs} at a time, then ${alone.length} one at a time, alone`}`}`);
-  const b1 = !runSerial ? 0 : serialJobs > 1 ? mocha(['--parallel', '--jobs', String(serialJobs), ...paired]) : mocha(paired);
+  console.log(`e2e: serial lane (timing against the trace), ${runSerial
+    ? `${serial.length} files, ${serialJobs === 1 ? 'one at a time' : `${serialJobs} at a time, then ${alone.length} one at a time, alone`}`
+    : 'skipped (E2E_LANE=parallel)'}`);
+  const b1 = runSerial ? mocha(serialJobs > 1 ? ['--parallel', '--jobs', String(serialJobs), ...paired] : paired) : 0;
   const b2 = runSerial ? mocha(alone) : 0;
   const b = b1 !== 0 ? b1 : b2;
   const end = Date.now();

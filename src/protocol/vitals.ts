@@ -139,3 +139,33 @@ export function mergeVitals(prev: Vitals, delta: VitalsDelta): Vitals {
   const shifts = [...prev.shifts, ...delta.shifts].slice(-MAX_SHIFTS);
   return { interactions, inp: delta.inp, shifts, cls: delta.cls };
 }
+
+/**
+ * `v` with each component's name as `nameOf` gives it now (a new object; `v` is not changed). The page agent names a
+ * component as it mounted, which in a production build is its minified name; the content script's name is the source
+ * map's once a types pass has placed it (the table's): what a snapshot, a recording and the panel show of
+ * interactions and shifts is renamed to match. `nameOf` returns null for a component it does not know (gone): its
+ * name is kept.
+ */
+export function renameVitals(v: Vitals, nameOf: (id: number) => string | null): Vitals {
+  if (v.interactions.length === 0 && v.shifts.length === 0) return v;
+  const ref = <R extends ComponentRef>(r: R): R => {
+    const n = r.id > 0 ? nameOf(r.id) : null;
+    return n === null || n === r.name ? r : { ...r, name: n };
+  };
+  return {
+    interactions: v.interactions.map((i) => ({ ...i, target: i.target === null ? null : ref(i.target), components: i.components.map(ref) })),
+    inp: v.inp,
+    shifts: v.shifts.map((s) => {
+      const shifted = s.shifted.map(ref);
+      let cause = s.cause === null ? null : ref(s.cause);
+      // Its reason names the first moved component last ("… above Feed"): that name too.
+      const was = s.shifted[0]?.name, now = shifted[0]?.name;
+      if (cause !== null && was !== now && cause.reason.endsWith(` above ${was}`)) {
+        cause = { ...cause, reason: `${cause.reason.slice(0, cause.reason.length - was.length)}${now}` };
+      }
+      return { ...s, shifted, cause };
+    }),
+    cls: v.cls,
+  };
+}

@@ -15,6 +15,7 @@ import { preactConfig, PREACT_APP_DIR } from '../../scripts/build-preact';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { auditHeavyOverBudget } from './cli-run';
 import { preactTruth } from './preact-truth';
+import { afterTheSeam } from './seam-features';
 import { comps, expectTreeMatches, type Comp } from './tree-match';
 
 const preact = (page: Page, js: string): Promise<unknown> => page.evaluate(`(async () => { const s = window.__preact; ${js} })()`);
@@ -123,6 +124,12 @@ describe('Preact (e2e)', function () {
         expect(by('Wasted').layoutMs).to.equal(0);
         expect((await lc.snapshot(page) as { frames: { count: number } }).frames.count).to.be.at.least(20);
       });
+
+      if (major === 10) {
+        it('after the seam: forced reflows, an interaction and a shift named, a recording, an experiment', async () => {
+          await afterTheSeam(page, 'Preact', 'window.__preact.set({ tick: window.__preact.state.tick + 1 })');
+        });
+      }
     });
   }
 

@@ -15,6 +15,7 @@ import { auditHeavyOverBudget } from './cli-run';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { groundTruth } from './fiber-truth';
 import { comps, expectVueMatches, type Comp } from './tree-match';
+import { afterTheSeam } from './seam-features';
 import { vueTruth } from './vue-truth';
 
 const vue = (page: Page, js: string): Promise<unknown> => page.evaluate(`(async () => { const s = window.__vue; ${js} })()`);
@@ -97,6 +98,10 @@ describe('Vue 3 (e2e)', function () {
       // Wasted re-rendered 40 times with the same DOM: Vue wrote nothing, so nothing of the frames is its.
       expect(by('Wasted').layoutMs).to.equal(0);
       expect((await lc.snapshot(page) as { frames: { count: number } }).frames.count).to.be.at.least(20);
+    });
+
+    it('after the seam: forced reflows, an interaction and a shift named, a recording, an experiment', async () => {
+      await afterTheSeam(page, 'Vue', 'window.__vue.tick++');
     });
   });
 

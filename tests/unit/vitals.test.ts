@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RecordKind } from '../../src/protocol';
-import { MAX_INTERACTIONS, mergeVitals, NO_VITALS, vitalsValidator, type Interaction } from '../../src/protocol/vitals';
+import { MAX_INTERACTIONS, mergeVitals, NO_VITALS, renameVitals, vitalsValidator, type Interaction } from '../../src/protocol/vitals';
 import { INVALID } from '../../src/protocol/validate';
 import { FrameLog, MAX_MOUNTS, MAX_SHARES, MAX_SHARES_INPUT } from '../../src/inject/agent/vitals/frame-log';
 import { InteractionBook, interactionType, type EventEntry } from '../../src/inject/agent/vitals/interactions';
@@ -117,6 +117,25 @@ class FakeNode {
   }
 }
 
+describe('names of a production build (renameVitals)', () => {
+  it('renames every component an interaction or a shift names, and the moved one its reason names; unknown ones kept', () => {
+    const names = new Map([[2, 'Ticker'], [3, 'Heavy']]);
+    const x = { id: 9, type: 'pointer', target: { id: 2, name: 'p' }, components: [{ id: 3, name: 'f', styleMs: 0, layoutMs: 1, forcedMs: 2, renders: 0 },
+      { id: 7, name: 'gone', styleMs: 0, layoutMs: 0, forcedMs: 0, renders: 0 }] } as unknown as Interaction;
+    const shift = { value: 0.03, time: 5, shifted: [{ id: 3, name: 'f' }, { id: 7, name: 'gone' }], cause: { id: 2, name: 'p', reason: 'its DOM changed (by Preact or by page code) and changed size above f' } };
+    const v = { interactions: [x], inp: null, shifts: [shift], cls: 0.03 };
+    const out = renameVitals(v as never, (id) => names.get(id) ?? null);
+    expect(out.interactions[0].target).to.deep.equal({ id: 2, name: 'Ticker' });
+    expect(out.interactions[0].components.map((c) => c.name)).to.deep.equal(['Heavy', 'gone']);
+    expect(out.shifts[0].shifted.map((c) => c.name)).to.deep.equal(['Heavy', 'gone']);
+    expect(out.shifts[0].cause).to.deep.equal({ id: 2, name: 'Ticker', reason: 'its DOM changed (by Preact or by page code) and changed size above Heavy' });
+    // The input is left as it was.
+    expect(x.target!.name).to.equal('p');
+    expect(shift.cause.reason).to.match(/above f$/);
+    expect(renameVitals(NO_VITALS, () => 'x')).to.equal(NO_VITALS);
+  });
+});
+
 describe('the frame log (issue 46)', () => {
   it('keeps the costliest shares of a frame: MAX_SHARES, or MAX_SHARES_INPUT while an input is recent', () => {
     const log = new FrameLog();
@@ -181,6 +200,11 @@ describe('layout shifts (issue 46)', () => {
     expect(causeOf(log.at(300, 20), moved, new Set([3]), look, 300)?.name, 'above before around').to.equal('Banner');
     frame(log, 400, 500, [[2, 0, 0.5, 0]], [], [], [2]);
     expect(causeOf(log.at(500, 20), moved, new Set([3]), look, 500)?.reason).to.match(/outside React \(page code\)/);
+    // On Vue (or Preact) the browser's records are the change, the framework's and page code's alike: said so, by name.
+    const onVue = { ...look, frameworkOf: () => 'vue' };
+    expect(causeOf(log.at(500, 20), moved, new Set([3]), onVue, 500)?.reason).to.equal('its DOM changed (by Vue or by page code) and changed size above Feed');
+    expect(causeOf(log.at(300, 20), moved, new Set([3]), { ...look, frameworkOf: () => 'preact' }, 300)?.reason)
+      .to.equal('its DOM changed (by Preact or by page code) and changed size above Feed');
     expect(causeOf(log.at(700, 20), moved, new Set([3]), look, 700), 'no frame, no image: unknown').to.equal(null);
   });
 

@@ -24,7 +24,7 @@ import { Pending } from '../../protocol/pending';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
-import { mergeVitals, NO_VITALS, type LayoutShift, type Vitals, type VitalsDelta } from '../../protocol/vitals';
+import { mergeVitals, NO_VITALS, renameVitals, type LayoutShift, type Vitals, type VitalsDelta } from '../../protocol/vitals';
 
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
 const EXPERIMENT_TIMEOUT_MS = 170_000;
@@ -124,7 +124,7 @@ class Controller {
       sources: () => (this.mode === 'off' ? null : this.sources.summary()),
       sourcesVersion: () => this.sources.version,
       ownNamesMinified: () => (this.mode === 'off' ? null : this.sources.ownNamesMinified()),
-      vitals: () => this.vitals,
+      vitals: () => this.namedVitals(),
     });
     // The port to the worker is held only while there is something to say (background-port.ts).
     this.bg = new BackgroundPort(
@@ -281,7 +281,11 @@ class Controller {
     if (this.mode === 'off') return Promise.resolve({ ok: false, error: EXPERIMENT_OVERLAY_OFF });
     return this.experiments.ask((seq) => this.page.send('experiment', { seq, request: req, pixels: fromPanel }),
       EXPERIMENT_TIMEOUT_MS, (): ExperimentOutcome => ({ ok: false, error: 'no answer from the page' })).then((outcome) => {
-      if (outcome.ok) outcome.result.name = this.store.components.get(outcome.result.id)?.name ?? `#${outcome.result.id}`;
+      if (outcome.ok) {
+        // As the table names it (a production build's: the source map's name once placed).
+        const c = this.store.components.get(outcome.result.id);
+        outcome.result.name = c === undefined ? `#${outcome.result.id}` : this.sources.nameOf(c.typeId, c.name).name;
+      }
       return outcome;
     });
   }
@@ -390,6 +394,14 @@ class Controller {
         break;
       }
     }
+  }
+
+  /** Interactions and shifts with their components named as the table names them (source maps: renameVitals). */
+  private namedVitals(): Vitals {
+    return renameVitals(this.vitals, (id) => {
+      const c = this.store.components.get(id);
+      return c === undefined ? null : this.sources.nameOf(c.typeId, c.name).name;
+    });
   }
 
   /** Interactions and shifts handed over with a records batch (issue 46). */
@@ -548,7 +560,7 @@ class Controller {
 
   private finishRecording(rec: Recorder): Recording {
     const d = this.store.dirtied;
-    return rec.finish(String(location.href).slice(0, 2048), d.id !== 0 ? { id: d.id, items: d.items } : null, this.vitals);
+    return rec.finish(String(location.href).slice(0, 2048), d.id !== 0 ? { id: d.id, items: d.items } : null, this.namedVitals());
   }
 
   /** Stops the recording and keeps it as the last one; null when none ran. */
@@ -562,7 +574,7 @@ class Controller {
   }
 
   private snapshot(): Snapshot {
-    return this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost(), this.vitals);
+    return this.store.snapshot((id) => this.overlay.meterAt(id), this.selfCost(), this.namedVitals());
   }
 
   selfCost(): SelfCost | null {

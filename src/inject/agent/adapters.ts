@@ -37,6 +37,11 @@ export class Adapters implements FrameworkAdapter {
     if (this.sink !== null) a.attach(this.sink);
   }
 
+  /** The name of the adapter that measures the component (null: none claims it). */
+  frameworkOf(handle: object): string | null {
+    return this.of(handle)?.name ?? null;
+  }
+
   private of(handle: object): FrameworkAdapter | null {
     const list = this.list;
     if (list.length === 1) return list[0];

@@ -212,6 +212,10 @@ export class Pipeline {
       markDirty: () => this.markDirty(),
       imageLoadedAt: (t, node) => imageLoadedAt(win.document, win.performance, t, node),
       fontUserAbove: (families, node) => fontUserAbove(win.document, families, node),
+      frameworkOf: (id) => {
+        const e = registry.entries.get(id);
+        return e === undefined ? null : this.adapter?.frameworkOf(e.handle) ?? null;
+      },
     });
     registry.log = this.vitals.log;
   }

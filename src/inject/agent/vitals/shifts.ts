@@ -24,7 +24,15 @@ export interface ShiftLookup extends VitalsLookup {
   imageLoadedAt(t: number, node: Node): Element | null;
   /** The nearest element above or around `node` whose own text is set in one of `families` (`fontUserAbove`), or null. */
   fontUserAbove?(families: readonly string[], node: Node): Element | null;
+  /**
+   * The framework whose adapter measures the component ('react', 'vue', 'preact'; absent: React). Vue's and Preact's
+   * changes are the browser's records of their DOM, which do not say whether the framework or page code wrote it.
+   */
+  frameworkOf?(id: number): string | null;
 }
+
+/** Frameworks by adapter name, as a reason names them. */
+const FRAMEWORK_NAMES: Record<string, string> = { react: 'React', vue: 'Vue', preact: 'Preact' };
 
 /**
  * A shift's frame (FrameLog.around): the last one measured before its time, unless our loop ran again before it or
@@ -220,13 +228,18 @@ function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds:
     const mounted = order(frame.mounts);
     if (mounted.length > 0) return cause(mounted[0], 3, `mounted above ${movedName} without space reserved for it`);
     // Its own DOM changed this frame (a commit's or page code's changes: the attribution's owners), costliest first:
-    // it re-rendered and resized, or page code outside React wrote its DOM.
+    // it re-rendered and resized, or page code outside React wrote its DOM (Vue's and Preact's records do not say which).
     const costs = new Map<number, number>();
     const s = frame.shares;
     for (let i = 0; i < s.length; i += 4) costs.set(s[i], (costs.get(s[i]) ?? 0) + s[i + 1] + s[i + 2] + s[i + 3]);
     const changed = order([...new Set([...frame.changed, ...costs.keys()])].sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0)));
     if (changed.length > 0) {
       const id = changed[0];
+      const fw = lookup.frameworkOf?.(id) ?? 'react';
+      if (fw !== 'react' && frame.changed.includes(id)) {
+        // The framework's own writes and page code's are alike in the records (docs/FRAMEWORKS.md).
+        return cause(id, 2, `its DOM changed (by ${FRAMEWORK_NAMES[fw] ?? fw} or by page code) and changed size above ${movedName}`);
+      }
       if (frame.committed.includes(id)) return cause(id, 2, `re-rendered and changed size above ${movedName}`);
       if (frame.changed.includes(id)) return cause(id, 2, `its DOM was changed outside React (page code) and changed size above ${movedName}`);
       return cause(id, 1, `its DOM changed and was laid out again above ${movedName}`);

@@ -1,0 +1,116 @@
+/**
+ * What lies after the adapter seam, on a Vue or a Preact page (issues 63 and 64): a forced reflow named by the
+ * component whose element was read, an interaction's target and the component that made its layout, a layout shift's
+ * moved components and its cause in the framework's words, a recording and its trace export, and a containment
+ * experiment that leaves the page as it was. The page: the fixture app's production build (a Ticker line above
+ * Heavy's grid of 600 Cells), the overlay on, its components named.
+ */
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import { lc, waitFor } from './harness';
+import { comps } from './tree-match';
+
+interface Ref { id: number; name: string }
+interface Shift { value: number; time: number; shifted: Ref[]; cause: (Ref & { reason: string }) | null }
+interface Interaction {
+  id: number; type: string; target: Ref | null; forcedMs: number; layoutMs: number;
+  components: (Ref & { forcedMs: number; layoutMs: number; styleMs: number })[];
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** `framework`: as the reasons name it ('Vue', 'Preact'); `tick`: a statement that moves Heavy's cells once. */
+export async function afterTheSeam(page: Page, framework: string, tick: string): Promise<void> {
+  const byName = async (): Promise<Map<string, number>> => new Map((await comps(page)).map((c) => [c.name, c.id]));
+  const ids = await byName();
+  const heavy = ids.get('Heavy')!, ticker = ids.get('Ticker')!;
+  expect(heavy, 'Heavy').to.be.a('number');
+  expect(ticker, 'Ticker').to.be.a('number');
+  const snap = (): Promise<{ interactions: Interaction[]; shifts: Shift[] }> =>
+    lc.snapshot(page) as Promise<{ interactions: Interaction[]; shifts: Shift[] }>;
+  await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+
+  // A click on Ticker's line whose handler (page code, as a measuring library's) writes Heavy's grid width and reads
+  // its height, six times, then works for 30 ms: an interaction whose target is Ticker's and whose reflows are Heavy's.
+  await page.evaluate(() => {
+    const grid = document.querySelector('section.grid') as HTMLElement;
+    document.querySelector('p.ticker')!.addEventListener('click', () => {
+      for (let i = 0; i < 6; i++) {
+        grid.style.width = i % 2 === 0 ? '92%' : '88%';
+        void grid.offsetHeight;
+      }
+      for (const t = performance.now(); performance.now() - t < 30;);
+    });
+  });
+  await page.click('p.ticker');
+  const click = await waitFor(async () => (await snap()).interactions.find((x) => x.type === 'pointer'), { what: 'the click as an interaction' });
+  console.log(`      [${framework}] click on ${click.target?.name}: forced ${click.forcedMs.toFixed(2)} ms, layout ${click.layoutMs.toFixed(2)} ms; `
+    + `first ${click.components.map((c) => `${c.name} ${(c.forcedMs + c.layoutMs + c.styleMs).toFixed(2)}`).slice(0, 3).join(', ')}`);
+  expect(click.target?.name).to.equal('Ticker');
+  expect(click.forcedMs).to.be.greaterThan(0);
+  expect(click.components[0].name).to.equal('Heavy');
+  expect(click.components[0].forcedMs).to.be.greaterThan(0.5 * click.forcedMs);
+  // The forced reflows, named: Heavy's figure, not Ticker's.
+  const forced = await waitFor(async () => {
+    const cs = await comps(page);
+    const h = cs.find((c) => c.id === heavy);
+    return h !== undefined && (h as { forcedMs?: number }).forcedMs! > 0 ? cs : null;
+  }, { what: 'Heavy\'s forced reflows in the snapshot' });
+  const tickerForced = (forced.find((c) => c.id === ticker) as { forcedMs?: number } | undefined)?.forcedMs ?? 0;
+  expect(tickerForced).to.be.below((forced.find((c) => c.id === heavy) as { forcedMs?: number }).forcedMs!);
+
+  // A shift, away from any input (shifts within 500 ms of one are left out): page code adds a margin below Ticker's line and
+  // everything below it moves down. Its cause is Ticker, in words that do not claim Vue (or Preact) wrote it.
+  await sleep(700);
+  const padded = await page.evaluate(() => {
+    (document.querySelector('p.ticker') as HTMLElement).style.marginBottom = '60px';
+    return performance.now();
+  });
+  const shift = await waitFor(async () => (await snap()).shifts.find((x) => x.time >= padded), { what: 'the layout shift' });
+  console.log(`      [${framework}] shift ${shift.value.toFixed(4)}: ${shift.shifted.map((c) => c.name).join(', ')} moved; `
+    + `${shift.cause ? `${shift.cause.name}, ${shift.cause.reason}` : 'no cause'}`);
+  expect(shift.shifted.length).to.be.at.least(1);
+  for (const c of shift.shifted) expect(ids.has(c.name) || c.name === 'Cell', `moved: ${c.name}`).to.equal(true);
+  expect(shift.cause?.name).to.equal('Ticker');
+  expect(shift.cause?.reason).to.match(new RegExp(`^its DOM changed \\(by ${framework} or by page code\\) and changed size above `));
+
+  // The recording holds both, and its trace export an instant for the shift.
+  const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording()) as {
+    interactions: Interaction[]; shifts: Shift[]; frames: { components: { id: number }[] }[];
+  };
+  expect(rec.interactions.map((x) => x.id)).to.include(click.id);
+  expect(rec.shifts.map((x) => x.value)).to.include(shift.value);
+  expect(rec.frames.some((f) => f.components.some((c) => c.id === heavy)), 'a recorded frame with Heavy in it').to.equal(true);
+  const trace = await page.evaluate(() => (window as any).__LAYOUT_COST__.exportTrace()) as { traceEvents: { cat: string; args: { cause?: Ref } }[] };
+  expect(trace.traceEvents.filter((e) => e.cat === 'layout-cost,shift').map((e) => e.args.cause?.name)).to.include('Ticker');
+  await page.evaluate(() => {
+    (document.querySelector('p.ticker') as HTMLElement).style.marginBottom = '';
+    (document.querySelector('section.grid') as HTMLElement).style.width = '';
+  });
+
+  // A containment experiment on Heavy while its cells tick: measured, and the page's DOM as it was after.
+  const shape = (): Promise<string> => page.evaluate(() => [...document.querySelectorAll('*')]
+    .filter((el) => el.localName !== 'layout-cost-overlay')
+    .map((el) => `${el.localName}[${[...el.attributes].map((a) => `${a.name}${a.name === 'style' ? '' : `=${a.value}`}`).join(',')}]`).join(' '));
+  const before = await shape();
+  await page.evaluate(`(() => {
+    const w = window;
+    w.__seamTicks = true;
+    const step = () => { if (!w.__seamTicks) return; ${tick}; requestAnimationFrame(step); };
+    requestAnimationFrame(step);
+  })()`);
+  const r = await page.evaluate((h) => (window as any).__LAYOUT_COST__.experiment(h, { css: 'contain: layout', frames: 12 })
+    .catch((e: Error) => ({ error: e.message })), heavy)
+    .finally(() => page.evaluate(() => { (window as any).__seamTicks = false; })) as {
+    error?: string; name: string; verdict: string; before: { frames: number }; after: { frames: number };
+  };
+  expect(r.error, r.error).to.equal(undefined);
+  console.log(`      [${framework}] experiment contain: layout on ${r.name}: ${r.verdict}; ${r.before.frames} + ${r.after.frames} frames`);
+  expect(r.name).to.equal('Heavy');
+  // Twelve frames asked for: six blocks in ABBA order, each side at least half of them.
+  expect(r.before.frames).to.be.at.least(6);
+  expect(r.after.frames).to.be.at.least(6);
+  expect(['faster', 'slower', 'no-gain', 'inconclusive']).to.include(r.verdict);
+  // The same elements and attributes as before (styles aside: the cells' widths moved).
+  expect(await shape()).to.equal(before);
+}

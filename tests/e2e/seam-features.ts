@@ -74,17 +74,30 @@ export async function afterTheSeam(page: Page, framework: string, tick: string):
   expect(shift.cause?.name).to.equal('Ticker');
   expect(shift.cause?.reason).to.match(new RegExp(`^its DOM changed \\(by ${framework} or by page code\\) and changed size above `));
 
+  // Then a padding above Ticker's own text: Ticker moved too, and is the cause of its own move and of what follows.
+  const grown = await page.evaluate(() => {
+    (document.querySelector('p.ticker') as HTMLElement).style.paddingTop = '30px';
+    return performance.now();
+  });
+  const own = await waitFor(async () => (await snap()).shifts.find((x) => x.time >= grown), { what: 'the second layout shift' });
+  console.log(`      [${framework}] shift ${own.value.toFixed(4)}: ${own.shifted.map((c) => c.name).join(', ')} moved; `
+    + `${own.cause ? `${own.cause.name}, ${own.cause.reason}` : 'no cause'}`);
+  expect(own.shifted.map((c) => c.name)).to.include('Ticker');
+  expect(own.cause?.name).to.equal('Ticker');
+  expect(own.cause?.reason).to.equal(`its DOM changed (by ${framework} or by page code) and changed size, moving its own content and what follows it`);
+
   // The recording holds both, and its trace export an instant for the shift.
   const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording()) as {
     interactions: Interaction[]; shifts: Shift[]; frames: { components: { id: number }[] }[];
   };
   expect(rec.interactions.map((x) => x.id)).to.include(click.id);
-  expect(rec.shifts.map((x) => x.value)).to.include(shift.value);
+  expect(rec.shifts.map((x) => x.value)).to.include.members([shift.value, own.value]);
   expect(rec.frames.some((f) => f.components.some((c) => c.id === heavy)), 'a recorded frame with Heavy in it').to.equal(true);
   const trace = await page.evaluate(() => (window as any).__LAYOUT_COST__.exportTrace()) as { traceEvents: { cat: string; args: { cause?: Ref } }[] };
   expect(trace.traceEvents.filter((e) => e.cat === 'layout-cost,shift').map((e) => e.args.cause?.name)).to.include('Ticker');
   await page.evaluate(() => {
     (document.querySelector('p.ticker') as HTMLElement).style.marginBottom = '';
+    (document.querySelector('p.ticker') as HTMLElement).style.paddingTop = '';
     (document.querySelector('section.grid') as HTMLElement).style.width = '';
   });
 

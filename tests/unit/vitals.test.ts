@@ -206,6 +206,17 @@ describe('layout shifts (issue 46)', () => {
     expect(causeOf(log.at(300, 20), moved, new Set([3]), { ...look, frameworkOf: () => 'preact' }, 300)?.reason)
       .to.equal('its DOM changed (by Preact or by page code) and changed size above Feed');
     expect(causeOf(log.at(700, 20), moved, new Set([3]), look, 700), 'no frame, no image: unknown').to.equal(null);
+    // Nothing above changed, but a moved component's own DOM did (a padding, a taller line): it moved its own content
+    // and what follows it; the first such in the document when several did.
+    frame(log, 800, 900, [[3, 0, 0.5, 0], [4, 0, 0.2, 0]], [], [], [4, 3]);
+    const both = [feed as unknown as Node, gallery as unknown as Node];
+    expect(causeOf(log.at(900, 20), both, new Set([3, 4]), look, 900)).to.deep.equal({ id: 4, name: 'Gallery',
+      reason: 'its DOM was changed outside React (page code) and changed size, moving its own content and what follows it' });
+    frame(log, 1000, 1100, [[4, 0, 0.2, 0]], [4], [], [4]);
+    expect(causeOf(log.at(1100, 20), both, new Set([3, 4]), look, 1100)?.reason).to.equal('re-rendered and changed size, moving its own content and what follows it');
+    // Moved and laid out again, its DOM unchanged: no cause from it.
+    frame(log, 1200, 1300, [[4, 0, 0.2, 0]], [], [], []);
+    expect(causeOf(log.at(1300, 20), both, new Set([3, 4]), look, 1300)).to.equal(null);
   });
 
   it('a font swap: the text set in the font that loaded, above the moved nodes, else the moved text itself', () => {

@@ -190,7 +190,7 @@ export class ShiftBook {
 /**
  * Why the nodes moved, from what happened in their frame: a mount above or around them (no space reserved for it),
  * then a component whose own DOM changed above or around them (a re-render that resized, or page code writing its
- * DOM), then a font swap (the moved text's own component), then an image above or around them whose bytes arrived
+ * DOM), then a moved component whose own DOM changed (it grew within itself), then a font swap (the moved text's own component), then an image above or around them whose bytes arrived
  * just before (its load event may come after the frame: Resource Timing dates it).
  */
 export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup,
@@ -233,17 +233,30 @@ function frameCause(frame: LoggedFrame | null, moved: readonly Node[], movedIds:
     const s = frame.shares;
     for (let i = 0; i < s.length; i += 4) costs.set(s[i], (costs.get(s[i]) ?? 0) + s[i + 1] + s[i + 2] + s[i + 3]);
     const changed = order([...new Set([...frame.changed, ...costs.keys()])].sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0)));
+    const changedHow = (id: number): string | null => {
+      const fw = lookup.frameworkOf?.(id) ?? 'react';
+      // The framework's own writes and page code's are alike in Vue's and Preact's records (docs/FRAMEWORKS.md).
+      if (fw !== 'react' && frame.changed.includes(id)) return `its DOM changed (by ${FRAMEWORK_NAMES[fw] ?? fw} or by page code)`;
+      if (frame.committed.includes(id)) return 're-rendered';
+      if (frame.changed.includes(id)) return 'its DOM was changed outside React (page code)';
+      return null;
+    };
     if (changed.length > 0) {
       const id = changed[0];
-      const fw = lookup.frameworkOf?.(id) ?? 'react';
-      if (fw !== 'react' && frame.changed.includes(id)) {
-        // The framework's own writes and page code's are alike in the records (docs/FRAMEWORKS.md).
-        return cause(id, 2, `its DOM changed (by ${FRAMEWORK_NAMES[fw] ?? fw} or by page code) and changed size above ${movedName}`);
-      }
-      if (frame.committed.includes(id)) return cause(id, 2, `re-rendered and changed size above ${movedName}`);
-      if (frame.changed.includes(id)) return cause(id, 2, `its DOM was changed outside React (page code) and changed size above ${movedName}`);
-      return cause(id, 1, `its DOM changed and was laid out again above ${movedName}`);
+      const how = changedHow(id);
+      return how === null ? cause(id, 1, `its DOM changed and was laid out again above ${movedName}`) : cause(id, 2, `${how} and changed size above ${movedName}`);
     }
+    // Nothing above or around them changed, but a moved component's own DOM did, first in the document: it grew
+    // within itself (a padding, a taller line), moving its own content and what follows it.
+    let self = 0;
+    for (const id of movedIds) {
+      if (!frame.changed.includes(id)) continue;
+      const host = lookup.hostOf(id);
+      if (host === null) continue;
+      const prev = self === 0 ? null : lookup.hostOf(self);
+      if (prev === null || (host.compareDocumentPosition(prev) & FOLLOWING) !== 0) self = id;
+    }
+    if (self > 0) return cause(self, 2, `${changedHow(self)} and changed size, moving its own content and what follows it`);
     if (frame.fontSwap) {
       // The text set in the font that loaded, above the moved nodes (it changed size and pushed them), else the moved
       // text itself (set in it too).

@@ -226,7 +226,7 @@ function render(): void {
   if (detail !== null && detail.id === model.pinnedId) lastDetail = detail;
   else if (lastDetail?.id !== model.pinnedId) lastDetail = null;
   pinned.update(lastDetail);
-  vitals.update(model.status?.vitals ?? null);
+  vitals.update(model.status?.vitals ?? null, (model.status?.renderers ?? 0) > 0 || (model.status?.vue === undefined && model.status?.preact === undefined));
 }
 
 function showFlash(level: Notice['level'], text: string): void {

@@ -60,10 +60,16 @@ export class VitalsView {
     this.update(null);
   }
 
-  update(v: Vitals | null): void {
+  /** Whether the page's framework reports renders (React does; Vue and Preact do not: their column says –). */
+  private rendersKnown = true;
+
+  update(v: Vitals | null, rendersKnown = true): void {
     this.last = v;
-    const key = v === null ? '' : `${v.interactions.length}|${v.shifts.length}|${v.inp?.value}|${v.cls}|${this.open}|`
-      + v.interactions.map((i) => `${i.id}:${i.duration}:${i.components.length}`).join(',');
+    this.rendersKnown = rendersKnown;
+    // Names too: a production build's are the source map's once placed, after the interaction or shift came.
+    const key = v === null ? '' : `${v.interactions.length}|${v.shifts.length}|${v.inp?.value}|${v.cls}|${this.open}|${rendersKnown}|`
+      + v.interactions.map((i) => `${i.id}:${i.duration}:${i.target?.name}:${i.components.map((c) => c.name).join('/')}`).join(',')
+      + v.shifts.map((x) => `${x.cause?.name}:${x.shifted.map((c) => c.name).join('/')}`).join(',');
     if (key === this.key) return;
     this.key = key;
     setText(this.inpEl, v?.inp ? `INP since enable: ${v.inp.value} ms (${level(v.inp.value, INP_LEVELS)})`
@@ -101,9 +107,10 @@ export class VitalsView {
     if (opened) {
       const rows = i.components.map((c) => el('tr', {},
         el('td', {}, el('button', { class: 'chain-link', attrs: { type: 'button', title: 'Pin it' }, on: { click: () => this.cb.pin(c.id) } }, capText(c.name))),
-        el('td', {}, formatMs(c.styleMs)), el('td', {}, formatMs(c.layoutMs)), el('td', {}, formatMs(c.forcedMs)), el('td', {}, String(c.renders))));
+        el('td', {}, formatMs(c.styleMs)), el('td', {}, formatMs(c.layoutMs)), el('td', {}, formatMs(c.forcedMs)), el('td', {}, this.rendersKnown ? String(c.renders) : '–')));
       li.append(el('table', { class: 'vitals-components' },
-        el('thead', {}, el('tr', {}, el('th', {}, 'Component'), el('th', {}, 'Style ms'), el('th', {}, 'Layout ms'), el('th', {}, 'Forced ms'), el('th', {}, 'Renders'))),
+        el('thead', {}, el('tr', {}, el('th', {}, 'Component'), el('th', {}, 'Style ms'), el('th', {}, 'Layout ms'), el('th', {}, 'Forced ms'),
+          el('th', this.rendersKnown ? {} : { attrs: { title: 'Vue and Preact report no renders: only what changed in the DOM is known' } }, 'Renders'))),
         el('tbody', {}, ...rows)));
       const scripts = i.scripts ?? [];
       if (scripts.length > 0) {

@@ -126,8 +126,8 @@ describe('Preact (e2e)', function () {
       });
 
       if (major === 10) {
-        it('after the seam: forced reflows, an interaction and a shift named, a recording, an experiment', async () => {
-          await afterTheSeam(page, 'Preact', 'window.__preact.set({ tick: window.__preact.state.tick + 1 })');
+        it('after the seam: forced reflows, an interaction and shifts named, a recording, an experiment, the overlay and the panel', async () => {
+          await afterTheSeam(h, page, 'Preact', 'window.__preact.set({ tick: window.__preact.state.tick + 1 })');
         });
       }
     });

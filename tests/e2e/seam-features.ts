@@ -2,12 +2,15 @@
  * What lies after the adapter seam, on a Vue or a Preact page (issues 63 and 64): a forced reflow named by the
  * component whose element was read, an interaction's target and the component that made its layout, a layout shift's
  * moved components and its cause in the framework's words, a recording and its trace export, and a containment
- * experiment that leaves the page as it was. The page: the fixture app's production build (a Ticker line above
- * Heavy's grid of 600 Cells), the overlay on, its components named.
+ * experiment that leaves the page as it was; the overlay's meters where the snapshot puts them, and the panel's rows
+ * named and counted as the snapshot. The page: the fixture app's production build (a Ticker line above Heavy's grid
+ * of 600 Cells), the overlay on, its components named.
  */
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import { lc, waitFor } from './harness';
+import { lc, openPanel, waitFor, type Harness } from './harness';
+import { meterAt, until } from './overlay-pixels';
+import { num, waitForRows } from './panel-helpers';
 import { comps } from './tree-match';
 
 interface Ref { id: number; name: string }
@@ -20,7 +23,7 @@ interface Interaction {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** `framework`: as the reasons name it ('Vue', 'Preact'); `tick`: a statement that moves Heavy's cells once. */
-export async function afterTheSeam(page: Page, framework: string, tick: string): Promise<void> {
+export async function afterTheSeam(h: Harness, page: Page, framework: string, tick: string): Promise<void> {
   const byName = async (): Promise<Map<string, number>> => new Map((await comps(page)).map((c) => [c.name, c.id]));
   const ids = await byName();
   const heavy = ids.get('Heavy')!, ticker = ids.get('Ticker')!;
@@ -126,4 +129,29 @@ export async function afterTheSeam(page: Page, framework: string, tick: string):
   expect(['faster', 'slower', 'no-gain', 'inconclusive']).to.include(r.verdict);
   // The same elements and attributes as before (styles aside: the cells' widths moved).
   expect(await shape()).to.equal(before);
+
+  // The overlay: a meter where the snapshot says each of the app's drawn components has one (Heavy's among them).
+  const drawn = await waitFor(async () => {
+    const c = (await comps(page)).filter((x) => ['App', 'Ticker', 'Wasted', 'Heavy'].includes(x.name) && x.meterAt !== null);
+    return c.some((x) => x.name === 'Heavy') ? c : null;
+  }, { what: 'Heavy\'s meter in the snapshot' });
+  console.log(`      [${framework}] meters: ${drawn.map((c) => `${c.name} at ${c.meterAt!.x},${c.meterAt!.y}`).join('; ')}`);
+  await until(page, (img) => drawn.every((c) => meterAt(img, Math.round(c.meterAt!.x), Math.round(c.meterAt!.y))), 'a meter at each drawn component\'s place');
+
+  // The panel: the app's rows by their names, with their source files, counted as the snapshot counts them.
+  const { panel, devtools } = await openPanel(h, page);
+  try {
+    const want = await comps(page);
+    const rows = await waitForRows(panel, (rs) => ['Ticker', 'Wasted', 'Heavy'].every((n) => rs.some((r) => r.cells.name === n && r.source !== '')),
+      'Ticker, Wasted and Heavy in the panel with their sources');
+    for (const n of ['Ticker', 'Wasted', 'Heavy']) {
+      const row = rows.find((r) => r.cells.name === n)!;
+      const c = want.find((x) => x.id === row.id)!;
+      expect(c.name, `row ${row.id}`).to.equal(n);
+      expect(num(row.cells.rendered), `${n}'s rendered`).to.equal(c.rendered);
+      console.log(`      [${framework}] panel row ${n} ${row.source}: rendered ${row.cells.rendered}, authored ${row.cells.authored}`);
+    }
+  } finally {
+    await devtools.close();
+  }
 }

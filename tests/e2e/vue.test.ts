@@ -100,8 +100,8 @@ describe('Vue 3 (e2e)', function () {
       expect((await lc.snapshot(page) as { frames: { count: number } }).frames.count).to.be.at.least(20);
     });
 
-    it('after the seam: forced reflows, an interaction and a shift named, a recording, an experiment', async () => {
-      await afterTheSeam(page, 'Vue', 'window.__vue.tick++');
+    it('after the seam: forced reflows, an interaction and shifts named, a recording, an experiment, the overlay and the panel', async () => {
+      await afterTheSeam(h, page, 'Vue', 'window.__vue.tick++');
     });
   });
 

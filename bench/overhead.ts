@@ -5,7 +5,7 @@
  * measured the same way; effective refresh beside it.
  *
  *   npx tsx bench/overhead.ts [--rounds 4] [--window 5] [--refresh 4] [--pct 10,100]
- *                             [--interval 100] [--settle 2] [--base <dist of another build>] [--app react|vue]
+ *                             [--interval 100] [--settle 2] [--base <dist of another build>] [--app react|vue|preact]
  *                             [--doc] [--no-build]
  *
  * Per round and per mutation share, the four configurations run one after
@@ -34,7 +34,8 @@
  * non-idle samples, the extension's included).
  *
  * `--app vue`: StressGrid in Vue 3 (build/vue/stress.html: the same cells, tick and style sheet; issue 63), without
- * react-scan; its section and status rows are its own.
+ * react-scan; its section and status rows are its own. `--app preact`: the same in Preact 10 (build/preact/stress.html,
+ * issue 64).
  *
  * With `--base`, a fifth configuration runs in the same rounds: `base`, the
  * overlay on with that build, in a browser of its own (issue 61: the cost of
@@ -118,12 +119,14 @@ const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
 const ONLY = args.get('configs')?.split(',') as Config[] | undefined;
 const BASE = args.get('base') ? path.resolve(args.get('base') as string) : null;
 /** Which StressGrid: React's demo, or Vue's (issue 63). */
-const APP = args.get('app') === 'vue' ? 'vue' : 'react';
-const GRID_PATH = APP === 'vue' ? '/build/vue/stress.html' : '/demo/';
+const APP = args.get('app') === 'vue' ? 'vue' : args.get('app') === 'preact' ? 'preact' : 'react';
+const GRID_PATH = APP === 'vue' ? '/build/vue/stress.html' : APP === 'preact' ? '/build/preact/stress.html' : '/demo/';
+/** The framework's name where a row names it ('' for React's, the budgets' own rows). */
+const APP_NAME = APP === 'vue' ? 'Vue ' : APP === 'preact' ? 'Preact ' : '';
 const configs = (ONLY ?? [...CONFIGS]).filter((c) => (c !== 'base' || BASE !== null) && (c !== 'react-scan' || APP === 'react'));
 /** The doc section and status file: one for each app. */
-const SECTION = APP === 'vue' ? 'overhead-vue' : 'overhead';
-const LABEL = APP === 'vue' ? 'Vue StressGrid' : 'StressGrid';
+const SECTION = APP === 'react' ? 'overhead' : `overhead-${APP}`;
+const LABEL = `${APP_NAME}StressGrid`;
 
 const counters = (page: Page): Promise<Counters> =>
   page.evaluate(() => {
@@ -418,9 +421,9 @@ async function main(): Promise<void> {
     }
     if (BASE !== null) {
       status.push(
-        { budget: `own time vs base, ${APP === 'vue' ? 'Vue ' : ''}${pct} %`, target: `≤ +${OWN_DELTA_PTS} points`, paths: PATHS, verdict: v(verdict.ownVsBase),
+        { budget: `own time vs base, ${APP_NAME}${pct} %`, target: `≤ +${OWN_DELTA_PTS} points`, paths: PATHS, verdict: v(verdict.ownVsBase),
           figure: `${f2(figures['on.direct'])} vs ${f2(figures['base.direct'])} %` },
-        { budget: `style + layout vs base, ${APP === 'vue' ? 'Vue ' : ''}${pct} %`, target: `≤ +${LAYOUT_DELTA_PTS} point`, paths: PATHS, verdict: v(verdict.layoutVsBase),
+        { budget: `style + layout vs base, ${APP_NAME}${pct} %`, target: `≤ +${LAYOUT_DELTA_PTS} point`, paths: PATHS, verdict: v(verdict.layoutVsBase),
           figure: `${f1(figures['on.layout'])} vs ${f1(figures['base.layout'])} %` },
       );
       verdicts.push(`| ${pct} % | own time vs base ≤ +${OWN_DELTA_PTS} points | ${f2(figures['on.direct'])} % vs ${f2(figures['base.direct'])} % | ${passFail(verdict.ownVsBase === true)} |`,

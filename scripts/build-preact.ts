@@ -1,6 +1,6 @@
 /**
- * The Preact fixture app (tests/fixtures/preact/, issue 64: index.html, and compat.html with preact/compat running a
- * React library) built as a Vite project builds it: `vite build` with @preact/preset-vite, minified, with source maps —
+ * The Preact fixture app (tests/fixtures/preact/, issue 64: index.html, compat.html with preact/compat running a
+ * React library, and stress.html, the StressGrid of bench/overhead.ts --app preact) built as a Vite project builds it: `vite build` with @preact/preset-vite, minified, with source maps —
  * on Preact 10 into build/preact/, and on Preact 11 (npm alias `preact11`) into build/preact11/. The e2e test starts the
  * dev server itself, from the same sources. Made once and kept while a stamp of the lockfile, the app and this script
  * holds.
@@ -28,7 +28,11 @@ export async function preactConfig(major: 10 | 11 = 10): Promise<Record<string, 
   return {
     root: PREACT_APP_DIR, base: './', logLevel: 'warn', configFile: false, plugins: [preact()],
     resolve: major === 11 ? { alias: [{ find: /^preact(\/.*)?$/, replacement: `${p11}$1` }] } : undefined,
-    build: { rollupOptions: { input: { index: path.join(PREACT_APP_DIR, 'index.html'), compat: path.join(PREACT_APP_DIR, 'compat.html') } } },
+    build: { rollupOptions: { input: {
+      index: path.join(PREACT_APP_DIR, 'index.html'), compat: path.join(PREACT_APP_DIR, 'compat.html'),
+      // bench/overhead.ts --app preact (Preact 10's).
+      stress: path.join(PREACT_APP_DIR, 'stress.html'),
+    } } },
   };
 }
 

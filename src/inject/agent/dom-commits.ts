@@ -338,12 +338,20 @@ export abstract class DomCommits<I extends object> {
       let any = containers !== null || walked !== null || removed;
       for (let i = 0; i < n; i++) {
         const k = kinds[i];
-        if (k === R_ATTRIBUTE && i + 1 < n && kinds[i + 1] === R_TEXT_SWAP && records[i + 1].target === records[i].target) {
-          // An element's attribute and then its text (Vue patches an element's props before its children): one change,
-          // its owner found once.
-          if (this.textAndAttribute(sink, records[i])) any = true;
-          i++;
-        } else if (this.cause(sink, records[i], k)) any = true;
+        if (k === R_ATTRIBUTE && i + 1 < n) {
+          // An element's attribute and then its text (Vue and Preact patch an element's props before its children):
+          // one change, its owner found once. Vue swaps the text node (`textContent =`); Preact writes its `data`,
+          // a change when it differs from the value before.
+          const next = records[i + 1];
+          const nk = kinds[i + 1];
+          if (nk === R_TEXT_SWAP ? next.target === records[i].target
+            : nk === R_TEXT && next.target.parentNode === records[i].target && (next.target as CharacterData).data !== next.oldValue) {
+            if (this.textAndAttribute(sink, records[i])) any = true;
+            i++;
+            continue;
+          }
+        }
+        if (this.cause(sink, records[i], k)) any = true;
       }
       if (any) sink.committed();
     } finally {
@@ -352,7 +360,7 @@ export abstract class DomCommits<I extends object> {
   }
 
   /**
-   * An element whose text was swapped and whose attribute changed in one batch: one change of its owner. A class on a
+   * An element whose text was swapped (Vue) or written (Preact) and whose attribute changed in one batch: one change of its owner. A class on a
    * leaf whose text changed only restyles it (what it may move, the text moves: no rule looked up), as for React's
    * props (react/props.ts).
    */
@@ -378,7 +386,8 @@ export abstract class DomCommits<I extends object> {
       const parent = t.parentElement;
       const ref = parent === null ? undefined : this.refOf(parent);
       if (ref === undefined) return false;
-      if ((t as CharacterData).data !== r.oldValue) sink.changed(ref, parent, CHANGE_TEXT);
+      // Its element's parent: cells alike under one parent are split without weighing (causes.ts `alike`).
+      if ((t as CharacterData).data !== r.oldValue) sink.changed(ref, parent, CHANGE_TEXT, (parent as Element).parentElement);
       return true;
     }
     if (!(t instanceof Element)) return false;

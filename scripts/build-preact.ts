@@ -1,9 +1,9 @@
 /**
  * The Preact fixture app (tests/fixtures/preact/, issue 64: index.html, compat.html with preact/compat running a
- * React library, and stress.html, the StressGrid of bench/overhead.ts --app preact) built as a Vite project builds it: `vite build` with @preact/preset-vite, minified, with source maps —
- * on Preact 10 into build/preact/, and on Preact 11 (npm alias `preact11`) into build/preact11/. The e2e test starts the
- * dev server itself, from the same sources. Made once and kept while a stamp of the lockfile, the app and this script
- * holds.
+ * React library, and stress.html, the StressGrid of bench/overhead.ts --app preact) built as a Vite project builds
+ * it: `vite build` with @preact/preset-vite, minified, with source maps — on Preact 10 into build/preact/, and on
+ * Preact 11 (npm alias `preact11`) into build/preact11/. The e2e test starts the dev server itself, from the same
+ * sources. Made once and kept while a stamp of the lockfile, the app and this script holds.
  *
  *   npx tsx scripts/build-preact.ts [--force]
  */

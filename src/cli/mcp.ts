@@ -255,13 +255,19 @@ async function watchDirtied(page: Page, rec: { frames: { components: { id: numbe
 
 async function withTimeout(p: Promise<ToolResult>, onTimeout: () => Promise<void>): Promise<ToolResult> {
   let timer: NodeJS.Timeout | null = null;
+  let fired = false;
   const late = new Promise<ToolResult>((resolve) => {
     timer = setTimeout(() => {
-      void onTimeout().then(() => resolve(failed(new Error(`timed out after ${CALL_TIMEOUT_MS / 1000} s`), hintOf(new Error('timed out')))));
+      fired = true;
+      void onTimeout().catch(() => undefined)
+        .then(() => resolve(failed(new Error(`timed out after ${CALL_TIMEOUT_MS / 1000} s`), hintOf(new Error('timed out')))));
     }, CALL_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([p, late]);
+    const first = await Promise.race([p, late]);
+    // Closing the browser at the timeout fails the call still loading the page ("could not load …: Target closed"),
+    // before the close is over: the answer is the timeout.
+    return fired ? await late : first;
   } finally {
     if (timer !== null) clearTimeout(timer);
   }

@@ -360,9 +360,9 @@ export abstract class DomCommits<I extends object> {
   }
 
   /**
-   * An element whose text was swapped (Vue) or written (Preact) and whose attribute changed in one batch: one change of its owner. A class on a
-   * leaf whose text changed only restyles it (what it may move, the text moves: no rule looked up), as for React's
-   * props (react/props.ts).
+   * An element whose text was swapped (Vue) or written (Preact) and whose attribute changed in one batch: one change
+   * of its owner. A class on a leaf whose text changed only restyles it (what it may move, the text moves: no rule
+   * looked up), as for React's props (react/props.ts).
    */
   private textAndAttribute(sink: ComponentSink, a: MutationRecord): boolean {
     const t = a.target as Element;

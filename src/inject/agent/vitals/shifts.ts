@@ -190,8 +190,9 @@ export class ShiftBook {
 /**
  * Why the nodes moved, from what happened in their frame: a mount above or around them (no space reserved for it),
  * then a component whose own DOM changed above or around them (a re-render that resized, or page code writing its
- * DOM), then a moved component whose own DOM changed (it grew within itself), then a font swap (the moved text's own component), then an image above or around them whose bytes arrived
- * just before (its load event may come after the frame: Resource Timing dates it).
+ * DOM), then a moved component whose own DOM changed (it grew within itself), then a font swap (the moved text's own
+ * component), then an image above or around them whose bytes arrived just before (its load event may come after the
+ * frame: Resource Timing dates it).
  */
 export function causeOf(frame: LoggedFrame | null, moved: readonly Node[], movedIds: ReadonlySet<number>, lookup: ShiftLookup,
   at: number): ShiftCause | null {

@@ -62,29 +62,28 @@ export async function afterTheSeam(h: Harness, page: Page, framework: string, ti
   const tickerForced = (forced.find((c) => c.id === ticker) as { forcedMs?: number } | undefined)?.forcedMs ?? 0;
   expect(tickerForced).to.be.below((forced.find((c) => c.id === heavy) as { forcedMs?: number }).forcedMs!);
 
-  // A shift, away from any input (shifts within 500 ms of one are left out): page code adds a margin below Ticker's line and
+  // Page code sets a style of Ticker's line; the shift that follows, as the snapshot has it (logged).
+  const shiftAfter = async (prop: 'marginBottom' | 'paddingTop', value: string): Promise<Shift> => {
+    const at = await page.evaluate((p, v) => {
+      (document.querySelector('p.ticker') as HTMLElement).style[p] = v;
+      return performance.now();
+    }, prop, value);
+    const x = await waitFor(async () => (await snap()).shifts.find((y) => y.time >= at), { what: `the shift after ${prop} ${value}` });
+    console.log(`      [${framework}] shift ${x.value.toFixed(4)}: ${x.shifted.map((c) => c.name).join(', ')} moved; `
+      + `${x.cause ? `${x.cause.name}, ${x.cause.reason}` : 'no cause'}`);
+    return x;
+  };
+  // A shift, away from any input (shifts within 500 ms of one are left out): a margin below Ticker's line, and
   // everything below it moves down. Its cause is Ticker, in words that do not claim Vue (or Preact) wrote it.
   await sleep(700);
-  const padded = await page.evaluate(() => {
-    (document.querySelector('p.ticker') as HTMLElement).style.marginBottom = '60px';
-    return performance.now();
-  });
-  const shift = await waitFor(async () => (await snap()).shifts.find((x) => x.time >= padded), { what: 'the layout shift' });
-  console.log(`      [${framework}] shift ${shift.value.toFixed(4)}: ${shift.shifted.map((c) => c.name).join(', ')} moved; `
-    + `${shift.cause ? `${shift.cause.name}, ${shift.cause.reason}` : 'no cause'}`);
+  const shift = await shiftAfter('marginBottom', '60px');
   expect(shift.shifted.length).to.be.at.least(1);
   for (const c of shift.shifted) expect(ids.has(c.name) || c.name === 'Cell', `moved: ${c.name}`).to.equal(true);
   expect(shift.cause?.name).to.equal('Ticker');
   expect(shift.cause?.reason).to.match(new RegExp(`^its DOM changed \\(by ${framework} or by page code\\) and changed size above `));
 
   // Then a padding above Ticker's own text: Ticker moved too, and is the cause of its own move and of what follows.
-  const grown = await page.evaluate(() => {
-    (document.querySelector('p.ticker') as HTMLElement).style.paddingTop = '30px';
-    return performance.now();
-  });
-  const own = await waitFor(async () => (await snap()).shifts.find((x) => x.time >= grown), { what: 'the second layout shift' });
-  console.log(`      [${framework}] shift ${own.value.toFixed(4)}: ${own.shifted.map((c) => c.name).join(', ')} moved; `
-    + `${own.cause ? `${own.cause.name}, ${own.cause.reason}` : 'no cause'}`);
+  const own = await shiftAfter('paddingTop', '30px');
   expect(own.shifted.map((c) => c.name)).to.include('Ticker');
   expect(own.cause?.name).to.equal('Ticker');
   expect(own.cause?.reason).to.equal(`its DOM changed (by ${framework} or by page code) and changed size, moving its own content and what follows it`);

@@ -31,8 +31,6 @@ export const MODE_CAPTION_MS = 1500;
 export const CHOICE_REFRESH_MS = 250;
 /** Scroll events come every frame while scrolling: ask the agent for bounds at most this often (trailing). */
 export const BOUNDS_REQUEST_MS = 30;
-/** A layout shift's flash whose components' bounds never came (gone, off the page) is given up after this long. */
-export const FLASH_UNDRAWN_MS = 6000;
 
 export interface OverlayDeps {
   store: RollupStore;
@@ -81,9 +79,6 @@ export class Overlay {
   /** A layout shift outlined for a moment (issue 46), and when it goes. */
   private shiftFlash: ShiftFlash | null = null;
   private flashTimer: ReturnType<typeof setTimeout> | null = null;
-  /** How long the flash shows once drawn, and whether it has been (its timer runs from then). */
-  private flashMs = 0;
-  private flashDrawn = false;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
     this.legend = new LegendState(deps.legendStorage ?? null);
@@ -141,22 +136,14 @@ export class Overlay {
     const f: ShiftFlash = { cause: cause !== null && cause > 0 ? cause : null, moved: moved.filter((id) => id > 0).slice(0, 10) };
     if (f.cause === null && f.moved.length === 0) return;
     this.shiftFlash = f;
-    this.flashMs = ms;
-    this.flashDrawn = false;
-    // Shown for `ms` from when it is first drawn: the components' bounds come after the agent's next frame, which on a
-    // loaded machine came after a 1.5 s flash was over (nothing outlined at all). Given up if never drawn.
-    this.endFlashIn(FLASH_UNDRAWN_MS);
-    this.requestBounds();
-    this.requestRender();
-  }
-
-  private endFlashIn(ms: number): void {
     if (this.flashTimer !== null) clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => {
       this.flashTimer = null;
       this.shiftFlash = null;
       this.requestRender();
     }, ms);
+    this.requestBounds();
+    this.requestRender();
   }
 
   setPin(id: number | null): void {
@@ -237,13 +224,6 @@ export class Overlay {
       this.drawnCount = plan.meters.length;
     }
     host.paint(this.paintFrame(plan, vp));
-    // Drawn: its cause when it has one (a component mounted in the shift's frame has no bounds before the next read),
-    // else what it moved.
-    const f = this.shiftFlash;
-    if (f !== null && !this.flashDrawn && (f.cause !== null ? plan.causeOutlines : plan.movedOutlines).length > 0) {
-      this.flashDrawn = true;
-      this.endFlashIn(this.flashMs);
-    }
   }
 
   /** What this flush shows, placed: the host draws it. */

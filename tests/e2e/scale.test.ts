@@ -17,6 +17,15 @@ describe('scale (e2e)', function () {
   it('50 000 components: all tracked, nothing dropped, drawing capped, no freeze', async () => {
     const page = await h.newPage('big.html');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { timeout: 30_000 });
+    // The reference, measured in this run: the page's own longest frame so far, which holds React's mount of the
+    // same 50 000 components and their first style and layout (the browser's long-animation-frame entries).
+    const mountMs = await page.evaluate(() => new Promise<number>((done) => {
+      const po = new PerformanceObserver((list) => {
+        po.disconnect();
+        done(Math.max(0, ...list.getEntries().map((e) => e.duration)));
+      });
+      po.observe({ type: 'long-animation-frame', buffered: true });
+    }));
     await page.evaluate(() => { (window as any).__maxGapMs = 0; });
     await lc.enable(page);
     // Poll the agent's own table (cheap) rather than snapshot() (50 000 components of JSON each time).
@@ -34,8 +43,11 @@ describe('scale (e2e)', function () {
     expect(app.authored).to.equal(1 + 100 * 501);
     const drawn = snap.components.filter((c: any) => c.drawn).length;
     expect(drawn).to.be.at.most(500);
-    process.stdout.write(`    [scale] longest main-thread gap while enabling: ${gap.toFixed(0)} ms\n`);
-    expect(gap, 'page froze while enabling').to.be.below(2000);
+    process.stdout.write(`    [scale] longest main-thread gap while enabling: ${gap.toFixed(0)} ms; the page's mount: ${mountMs.toFixed(0)} ms\n`);
+    // A ratio, not a time (issue 62): enabling may hold the page for at most half as long as the page's own mount of the
+    // same tree. Quiet, 269–291 ms against a mount of 1 807–1 841 ms; beside two CPU hogs 370–428 against 1 625–1 903
+    // (2026-11-30).
+    expect(gap / mountMs, `page froze while enabling (${gap.toFixed(0)} ms against its mount's ${mountMs.toFixed(0)})`).to.be.below(0.5);
 
     // A recording of this page stays under its cap (lowered here so that frames must go), and says what it dropped.
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording({ maxRows: 2000 }));

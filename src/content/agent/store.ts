@@ -254,7 +254,8 @@ export class RollupStore {
   /** Components (and the page) holding inclusive cost for the frame being applied. */
   private touched: StoredComponent[] = [];
 
-  constructor(private readonly now: () => number = () => performance.now()) {
+  /** `maxBatchWork`: MAX_BATCH_WORK, lower in a unit test that runs a batch past it (the budget's real size is 1 s of work). */
+  constructor(private readonly now: () => number = () => performance.now(), private readonly maxBatchWork = MAX_BATCH_WORK) {
     this.page.name = '<page>';
   }
 
@@ -387,7 +388,7 @@ export class RollupStore {
         }
         case RecordKind.Cost: {
           const comp = a === 0 ? this.page : this.components.get(a);
-          if (!comp || ++this.batchWork > MAX_BATCH_WORK) { this.ignoredRecords++; break; }
+          if (!comp || ++this.batchWork > this.maxBatchWork) { this.ignoredRecords++; break; }
           // Self cost; endFrame rolls it up to the ancestors (inclusive = self + descendants).
           const n = d > 0 ? whole(e, MAX_FORCED_PER_RECORD) : 0;
           this.accumulate(comp, msValue(b), msValue(c), msValue(d), n);
@@ -505,7 +506,7 @@ export class RollupStore {
     }
     const token = this.frameNo + 1;
     for (let d = depths.pop(); d !== undefined; d = depths.pop()) {
-      if (this.batchWork > MAX_BATCH_WORK) {
+      if (this.batchWork > this.maxBatchWork) {
         // Out of budget: this frame's ancestors keep what reached them; counted once.
         this.ignoredRecords++;
         break;
@@ -513,7 +514,7 @@ export class RollupStore {
       for (const comp of byDepth.get(d) ?? []) {
         const c = comp.cost as CostState;
         const parent = comp.parentId === null ? undefined : this.components.get(comp.parentId);
-        if (!parent || parent.depth >= comp.depth || ++this.batchWork > MAX_BATCH_WORK) continue;
+        if (!parent || parent.depth >= comp.depth || ++this.batchWork > this.maxBatchWork) continue;
         const fresh = parent.cost === null || parent.cost.accFrame !== token;
         this.accumulate(parent, c.accStyle, c.accLayout, c.accForced, c.accForcedN);
         if (!fresh) continue;

@@ -117,6 +117,12 @@ class Session implements LayoutCostFixture {
     return this.attaching;
   }
 
+  /** React, Vue or Preact is on the page (so an attach under way will end in a recording). */
+  private async frameworkFound(): Promise<boolean> {
+    const st = await api.state(this.page).catch(() => null);
+    return st !== null && (st.react.renderers > 0 || st.vue?.found === true || st.preact?.found === true);
+  }
+
   snapshot(): Promise<Snapshot> {
     return api.snapshot(this.page);
   }
@@ -157,10 +163,13 @@ class Session implements LayoutCostFixture {
   async finish(info: TestInfo, outDir: string, spec: BudgetSpec | undefined): Promise<void> {
     if (this.attaching === null) return;
     // Still attaching, or it failed (a page without React, a login page before the app): the body recorded nothing of
-    // this document. Waited a second at most: a test must not pay the 15 s wait for React at its end.
-    const live = this.recording || await Promise.race([
-      this.attaching.then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 1000)),
-    ]);
+    // this document. Waited a second at most when no framework is on the page: a test must not pay the 15 s wait for
+    // React at its end. With one there, the attach is only slow (a loaded CI machine): it is waited for, and the test's
+    // report written (a short test's report was missing once beside a CPU hog).
+    const attached = this.attaching.then(() => true, () => false);
+    const live = this.recording
+      || await Promise.race([attached, new Promise<boolean>((r) => setTimeout(() => r(false), 1000))])
+      || (await this.frameworkFound() && await attached);
     if (live) {
       try {
         await this.cut(false);

@@ -193,6 +193,13 @@ describe('interactions and layout shifts (e2e)', function () {
       await sleep(1700);
       const bannerAt = await inside(page, '#banner');
       const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);
+      if (!flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE))) {
+        // What the overlay had to go on: the shifts handed over so far and the pixels the shots held there.
+        const s0 = await snap();
+        log(`no washed shot: shifts ${JSON.stringify(s0.shifts.map((x: any) => ({ t: Math.round(x.time), cause: x.cause?.name, moved: x.shifted.map((c: any) => c.name) })))}`
+          + `; now ${Math.round(await page.evaluate(() => performance.now()))}; probe ${JSON.stringify(probe)}; at ${JSON.stringify(bannerAt)}`
+          + `; pixels ${flashShots.map((img) => pixelAt(img, bannerAt.x, bannerAt.y).join('/')).join(' ')}; internals ${JSON.stringify(await lc.internals(page))}`);
+      }
       expect(flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE)),
         `Banner washed orange as its shift happened (${flashShots.length} shots; after ${after})`).to.equal(true);
       // The image's bytes come 400 ms after React set its source: the shift is the load's, in a frame with no commit.

@@ -4,6 +4,7 @@
  * off vs without it.
  *
  *   npx tsx bench/commit-hook.ts [--blocks 4] [--steps 40] [--warmup 8] [--pct 10,100] [--doc] [--no-build]
+ *                                [--base <dist of another build>] [--configs on,base]
  *
  * Method. The demo runs paused on a cross-origin-isolated page (`?coi=1`,
  * 5 µs `performance.now()`), and the bench drives exact ticks from a page
@@ -36,7 +37,13 @@
  * shows it), so the whole thing runs in `--blocks` blocks of fresh browsers
  * and off vs none is judged across blocks: per block, the geometric mean of
  * the paired ratios; then a t interval over the blocks.
+ *
+ * With `--base`, a fifth browser runs the overlay on with that build (`base`), and the hook's time — the agent's
+ * handling of the commit, its framework walk — is compared paired, tick by tick, on / base, judged across blocks as
+ * off / none is: the page-world change's cost per commit without the noise of a CPU profile's sampling. `--configs`
+ * runs a subset (`on,base` for that comparison alone; off / none is then not judged).
  */
+import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { commandLine, enableOverlay, launchBrowser, machineNote, numArg, parseArgs, prepareBuild, sleep, startServer,
   waitFor, type BenchBrowser } from './lib/env';
@@ -46,8 +53,8 @@ import { installHookTimer } from './lib/hook-timer';
 import { recordStatus } from './lib/status';
 
 /** `none2` is a second browser without the extension: the A/A control for browser-to-browser differences. */
-const CONFIGS = ['none', 'none2', 'off', 'on'] as const;
-type Config = (typeof CONFIGS)[number];
+const ALL_CONFIGS = ['none', 'none2', 'off', 'on', 'base'] as const;
+type Config = (typeof ALL_CONFIGS)[number];
 const CELLS = 4900;
 /** Off vs none: passes when the paired ratio's interval includes 1 or stays below 1 + this share. */
 const SAME_SHARE = 0.03;
@@ -72,6 +79,9 @@ const BLOCKS = numArg(args, 'blocks', 4);
 const STEPS = numArg(args, 'steps', 40);
 const WARMUP = numArg(args, 'warmup', 8);
 const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
+const BASE = args.get('base') ? path.resolve(args.get('base') as string) : null;
+const CONFIGS: readonly Config[] = (args.get('configs')?.split(',') as Config[] | undefined
+  ?? ALL_CONFIGS.filter((c) => c !== 'base' || BASE !== null)).filter((c) => ALL_CONFIGS.includes(c) && (c !== 'base' || BASE !== null));
 
 /** Runs in the page once (after installHookTimer): the commit stamp and the button whose click runs a tick. */
 function pageSetup(): boolean {
@@ -107,7 +117,7 @@ async function openGrid(b: BenchBrowser, origin: string, cfg: Config, pct: numbe
   const page = await b.newPage();
   await page.goto(`${origin}/demo/?coi=1&paused=1&seed=1&pct=${pct}`, { waitUntil: 'load' });
   await waitFor(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) >= 1), 'the grid');
-  if (cfg === 'on') await enableOverlay(page, CELLS);
+  if (cfg === 'on' || cfg === 'base') await enableOverlay(page, CELLS);
   await sleep(500);
   await page.evaluate(installHookTimer);
   if (!(await page.evaluate(pageSetup))) throw new Error('the demo page is not cross-origin isolated: timings would be 100 µs coarse');
@@ -154,17 +164,18 @@ async function main(): Promise<void> {
       // Fresh browsers per block: the browser instance is the unit that differs (the A/A control shows by how much),
       // so the verdict's interval is taken across blocks. One browser per configuration: a second tab in a
       // headless browser is hidden (no frames), and every page must stay live so that their ticks can alternate.
-      const browsers: Record<Config, BenchBrowser> = {
-        none: await launchBrowser(), none2: await launchBrowser(), off: await launchBrowser({ dist }), on: await launchBrowser({ dist }),
-      };
-      version ||= await browsers.off.browser.version();
+      const browsers = {} as Record<Config, BenchBrowser>;
+      for (const cfg of CONFIGS) browsers[cfg] = await launchBrowser(noHook(cfg) ? {} : { dist: cfg === 'base' ? BASE as string : dist });
+      version ||= await browsers[CONFIGS[0]].browser.version();
       try {
         for (const pct of PCTS) {
           const pages = {} as Record<Config, Page>;
           const local = {} as Record<Config, number[]>;
+          const localHook = {} as Record<Config, number[]>;
           for (const cfg of CONFIGS) {
             pages[cfg] = await openGrid(browsers[cfg], server.origin, cfg, pct);
             local[cfg] = [];
+            localHook[cfg] = [];
           }
           // Ticks alternate between the pages (rotating the order), so a burst of load from the rest of the
           // machine hits all of them alike; tick i of each configuration is taken within ~0.1 s of the others.
@@ -185,12 +196,16 @@ async function main(): Promise<void> {
               d.hook.push(ticks[cfg].hook);
               d.total.push(ticks[cfg].total);
               local[cfg].push(ticks[cfg].commit);
+              localHook[cfg].push(ticks[cfg].hook);
             }
           }
-          for (const other of ['none2', 'off', 'on'] as const) {
-            const k = `${other}/${pct}`;
-            (blockLogs.get(k) ?? blockLogs.set(k, []).get(k)!).push(Math.log(pairedRatio(local.none, local[other]).gm));
+          const push = (k: string, x: number): void => void (blockLogs.get(k) ?? blockLogs.set(k, []).get(k)!).push(x);
+          if (CONFIGS.includes('none')) {
+            for (const other of ['none2', 'off', 'on'] as const) {
+              if (CONFIGS.includes(other)) push(`${other}/${pct}`, Math.log(pairedRatio(local.none, local[other]).gm));
+            }
           }
+          if (CONFIGS.includes('on') && CONFIGS.includes('base')) push(`hook/${pct}`, Math.log(pairedRatio(localHook.base, localHook.on).gm));
           console.log(`block ${blk + 1}/${BLOCKS} ${String(pct).padStart(3)} %: commit median ${CONFIGS.map((c) => `${c} ${f(median(local[c]), 2)}`).join(', ')} ms`);
           for (const cfg of CONFIGS) await pages[cfg].close().catch(() => undefined);
         }
@@ -229,8 +244,8 @@ async function main(): Promise<void> {
       const o = data.get(key(other, pct));
       const logs = blockLogs.get(`${other}/${pct}`) ?? [];
       if (!none || !o || logs.length === 0) {
-        // A missing measurement is a failure, never a pass.
-        if (other === 'off') allSame = false;
+        // A missing measurement is a failure, never a pass (unless this run was not asked for it: --configs).
+        if (other === 'off' && CONFIGS.includes('off') && CONFIGS.includes('none')) allSame = false;
         continue;
       }
       const ci = blockInterval(logs);
@@ -246,13 +261,28 @@ async function main(): Promise<void> {
         other === 'off' ? (same ? 'not slower' : 'SLOWER') : '—']);
     }
   }
+  // With --base: the hook's time, this build's against the base's, tick by tick (not judged against a budget here).
+  const hookHeader = ['share', 'hook median, base → this', 'ratio per block', 'across blocks [95 % CI]', 'verdict'];
+  const hookRows: string[][] = [];
+  for (const pct of PCTS) {
+    const logs = blockLogs.get(`hook/${pct}`) ?? [];
+    const on = data.get(key('on', pct)), base = data.get(key('base', pct));
+    if (logs.length === 0 || !on || !base) continue;
+    const ci = blockInterval(logs);
+    hookRows.push([`${pct} %`, `${f(median(base.hook))} → ${f(median(on.hook))} ms`, logs.map((x) => f(Math.exp(x), 3)).join(', '),
+      `${f(ci.gm, 3)} [${f(ci.lo, 3)}–${f(ci.hi, 3)}]`, ci.hi < 1 ? 'faster' : ci.lo > 1 ? 'SLOWER' : 'no difference resolved']);
+  }
   if (!allSame) process.exitCode = 1;
+  if (hookRows.length > 0) {
+    console.log(`\nHook per commit, overlay on: this build against ${BASE}`);
+    console.log(table(hookHeader, hookRows));
+  }
   console.log(`\nPer commit on StressGrid (cross-origin isolated, 5 µs timers), ${BLOCKS} blocks × ${STEPS} ticks per configuration, alternating`);
   console.log(table(header, rows));
   console.log('\nCommit own time, installed-but-off vs no extension');
   console.log(table(cmpHeader, cmpRows));
 
-  if (args.get('doc') === 'true') {
+  if (args.get('doc') === 'true' && CONFIGS.includes('off') && CONFIGS.includes('none')) {
     recordStatus('commit-hook', commandLine('bench/commit-hook.ts'), [{
       budget: 'hook per commit, overlay off', target: '≈ no extension',
       figure: `${offHooks.length > 0 ? f(Math.max(...offHooks)) : '—'} ms; off/none ${offRatios.length > 0 ? f(Math.max(...offRatios), 2) : '—'}×`,

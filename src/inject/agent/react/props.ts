@@ -48,19 +48,22 @@ export function diffProps(sink: ComponentSink, el: Element, next: unknown, prev:
   for (const k in a) {
     if (++n > MAX_KEYS) break;
     const v = a[k], w = b[k];
-    // Not a method `b` inherits (a prop named `toString`): for-in would not count it among `b`'s keys.
-    if (w !== undefined && w !== INHERITED[k] && k !== '__proto__') held++;
-    if (k === 'children') leaf = isLeaf(v);
-    if (v === w) continue;
-    if (k === 'className') classChanged = true;
-    else if (k === 'children') {
+    // Not a method `b` inherits (a prop named `toString`): for-in would not count it among `b`'s keys. What an object
+    // inherits is a function (`__proto__` aside): a string or number is `b`'s own, with no look-up on the prototype.
+    if (w !== undefined && (typeof w !== 'function' || w !== INHERITED[k]) && k !== '__proto__') held++;
+    if (k === 'children') {
+      leaf = isLeaf(v);
+      if (v === w) continue;
       // Element children are fibers of their own; only a text child is this element's own write. Different values of
       // one primitive type differ as text too: no string made for a grid cell's number.
       const t = typeof v;
       if (t === typeof w ? t === 'string' || t === 'number' || t === 'bigint' : (isText(v) || isText(w)) && String(v) !== String(w)) {
         how |= CHANGE_TEXT;
       }
-    } else kind |= prop(sink, el, k, v, w);
+    } else if (v !== w) {
+      if (k === 'className') classChanged = true;
+      else kind |= prop(sink, el, k, v, w);
+    }
   }
   let nb = 0;
   for (const k in b) {

@@ -2,7 +2,8 @@
  * `layout-cost/playwright` (issue 47; docs/CI.md, "Playwright"): the @playwright/test fixture, run by Playwright's own
  * runner on the system Chromium, in two shards, whose report sets `layout-cost merge` joins. The specs are
  * tests/fixtures/playwright/layout.spec.mjs, written as a user would: a budget held and one exceeded through
- * `expectWithin` (one page), a page attached on its own when it loads, a page without React (no report, no failure), and
+ * `expectWithin` (one page), a page attached on its own when it loads, a short test whose page renders late (its report
+ * still written), a page without React (no report, no failure), and
  * `layoutCostBudget` failing a test after its body.
  */
 import fs from 'node:fs';
@@ -59,8 +60,9 @@ describe('layout-cost/playwright: the @playwright/test fixture (e2e)', function 
       'a budget for every test (layoutCostBudget) › fails after its body when Heavy is over',
       'attached on its own when the document loads',
       'Heavy within a generous budget, over a tight one: expectWithin names it',
+      'a short test on a page whose app renders late still gets its report',
     ].sort());
-    // The fourth spec visits a page without React: it passed (the exit status above), and wrote nothing.
+    // The spec on a page without React: it passed (the exit status above), and wrote nothing.
     // The whole test as one run of its route: frames recorded, Heavy's own figure for compare.
     const generous = summary.routes.find((r: any) => r.name.startsWith('Heavy within a generous budget'));
     const report = json(path.join(tmp, 'merged', generous.dir, 'report.json'));
@@ -69,6 +71,10 @@ describe('layout-cost/playwright: the @playwright/test fixture (e2e)', function 
     expect(report.runs[0].own.Heavy).to.be.greaterThan(0.1);
     const auto = summary.routes.find((r: any) => r.name === 'attached on its own when the document loads');
     expect(json(path.join(tmp, 'merged', auto.dir, 'report.json')).page.components).to.be.greaterThan(3);
+    // Its body over before React rendered (2.5 s after load): the fixture's end waited for the attach, and the report
+    // holds the app (it waited a second and wrote nothing before).
+    const late = summary.routes.find((r: any) => r.name.startsWith('a short test on a page whose app renders late'));
+    expect(json(path.join(tmp, 'merged', late.dir, 'report.json')).page.components).to.be.greaterThan(3);
     // layoutCostBudget: the run's verdict is a failure, and Playwright failed the test (expected: test.fail()) naming Heavy.
     const over = summary.routes.find((r: any) => r.name.startsWith('a budget for every test'));
     expect(over.verdict).to.equal('fail');

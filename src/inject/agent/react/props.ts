@@ -49,7 +49,9 @@ export function diffProps(sink: ComponentSink, el: Element, next: unknown, prev:
     if (++n > MAX_KEYS) break;
     const v = a[k], w = b[k];
     // Not a method `b` inherits (a prop named `toString`): for-in would not count it among `b`'s keys. What an object
-    // inherits is a function (`__proto__` aside): a string or number is `b`'s own, with no look-up on the prototype.
+    // inherits is a function (`__proto__` aside): a string or number is `b`'s own, with no look-up on the prototype (a
+    // page that puts other values on Object.prototype may hide a removed prop of a new prop's name: a missed detail,
+    // never an error).
     if (w !== undefined && (typeof w !== 'function' || w !== INHERITED[k]) && k !== '__proto__') held++;
     if (k === 'children') {
       leaf = isLeaf(v);

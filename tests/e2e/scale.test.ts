@@ -25,7 +25,10 @@ describe('scale (e2e)', function () {
         done(Math.max(0, ...list.getEntries().map((e) => e.duration)));
       });
       po.observe({ type: 'long-animation-frame', buffered: true });
+      // No long frame at all (none buffered): 0, which the check below fails (no reference, no ratio).
+      setTimeout(() => { po.disconnect(); done(0); }, 5000);
     }));
+    expect(mountMs, 'the page\'s mount as a long animation frame').to.be.greaterThan(0);
     await page.evaluate(() => { (window as any).__maxGapMs = 0; });
     await lc.enable(page);
     // Poll the agent's own table (cheap) rather than snapshot() (50 000 components of JSON each time).
@@ -44,10 +47,11 @@ describe('scale (e2e)', function () {
     const drawn = snap.components.filter((c: any) => c.drawn).length;
     expect(drawn).to.be.at.most(500);
     process.stdout.write(`    [scale] longest main-thread gap while enabling: ${gap.toFixed(0)} ms; the page's mount: ${mountMs.toFixed(0)} ms\n`);
-    // A ratio, not a time (issue 62): enabling may hold the page for at most half as long as the page's own mount of the
-    // same tree. Quiet, 269–291 ms against a mount of 1 807–1 841 ms; beside two CPU hogs 370–428 against 1 625–1 903
-    // (2026-11-30).
-    expect(gap / mountMs, `page froze while enabling (${gap.toFixed(0)} ms against its mount's ${mountMs.toFixed(0)})`).to.be.below(0.5);
+    // A ratio, not a time (issue 62): enabling may not hold the page as long as the page's own mount of the same tree.
+    // Quiet, 269–291 ms against a mount of 1 807–1 841 ms (0.15); beside two CPU hogs 370–428 against 1 625–1 903; in a
+    // clean-clone run beside one, with two other browsers, 1 764 against 4 261 (0.41: preemption lengthens a gap of the
+    // heartbeat more than the mount's frame) (2026-11-30).
+    expect(gap / mountMs, `page froze while enabling (${gap.toFixed(0)} ms against its mount's ${mountMs.toFixed(0)})`).to.be.below(1);
 
     // A recording of this page stays under its cap (lowered here so that frames must go), and says what it dropped.
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording({ maxRows: 2000 }));

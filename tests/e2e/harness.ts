@@ -238,12 +238,23 @@ export async function waitFor<T>(
   const deadline = Date.now() + (opts.timeout ?? 10_000);
   let last: unknown;
   for (;;) {
+    // A call that never returns (a target hung on a loaded machine: a DevTools page, a service worker) ends the wait
+    // by its deadline, 5 s of grace after it, saying so — not by mocha's timeout of the whole test, saying nothing.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('a call that did not return')), Math.max(0, deadline - Date.now()) + 5_000);
+    });
     try {
-      const v = await fn();
+      const v = await Promise.race([Promise.resolve().then(fn), hung]);
       if (v) return v as NonNullable<T>;
       last = v;
     } catch (e) {
       last = e;
+      if ((e as Error)?.message === 'a call that did not return') {
+        throw new Error(`timed out waiting for ${opts.what ?? 'condition'} (a call that did not return${opts.detail ? `; ${opts.detail()}` : ''})`);
+      }
+    } finally {
+      clearTimeout(timer);
     }
     if (Date.now() > deadline) {
       throw new Error(`timed out waiting for ${opts.what ?? 'condition'} (last: ${String(last)}${opts.detail ? `; ${opts.detail()}` : ''})`);

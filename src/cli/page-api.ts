@@ -60,6 +60,11 @@ const POLL_MS = 50;
  * Waits until the overlay measures components (the agent is injected on enable; the first components arrive a few
  * frames later). Throws RunError when the page has neither React, Vue nor Preact by `timeoutMs`.
  */
+/** React, Vue or Preact is on the page (a renderer, an app or a render root seen). */
+export function frameworkOn(st: LayoutCostState): boolean {
+  return st.react.renderers > 0 || st.vue?.found === true || st.preact?.found === true;
+}
+
 export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise<Snapshot> {
   const end = Date.now() + timeoutMs;
   let last: Snapshot | null = null;
@@ -70,7 +75,7 @@ export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   const st = await state(page).catch(() => null);
-  if (st && st.react.renderers === 0 && st.vue?.found !== true && st.preact?.found !== true) {
+  if (st && !frameworkOn(st)) {
     throw new RunError(`no React, Vue or Preact on ${page.url()} (waited ${Math.round(timeoutMs / 1000)} s for a React renderer, a Vue app or a Preact root)`);
   }
   const which = st && st.react.renderers > 0 ? 'React' : st?.vue?.found === true ? 'Vue' : 'Preact';

@@ -120,7 +120,7 @@ class Session implements LayoutCostFixture {
   /** React, Vue or Preact is on the page (so an attach under way will end in a recording). */
   private async frameworkFound(): Promise<boolean> {
     const st = await api.state(this.page).catch(() => null);
-    return st !== null && (st.react.renderers > 0 || st.vue?.found === true || st.preact?.found === true);
+    return st !== null && api.frameworkOn(st);
   }
 
   snapshot(): Promise<Snapshot> {

@@ -18,6 +18,7 @@ import { findChrome, ROOT } from '../../scripts/chrome';
 import { startServer, type StaticServer } from '../../scripts/server';
 import { cli, type Ran } from './cli-run';
 import { launch, waitFor, type Harness } from './harness';
+import { settled } from './timing-helpers';
 
 const STEPS = path.join(ROOT, 'tests', 'fixtures', 'audit', 'steps-work.mjs');
 
@@ -199,18 +200,9 @@ describe('layout-cost/puppeteer, the helper (e2e)', function () {
     // Forty ticks of the fixture's work: forty frames in which Heavy laid out.
     await waitFor(() => page.evaluate(() => (window as any).__work.ticks >= 40), { what: '40 ticks', timeout: 60_000 });
     await page.evaluate(() => (window as any).__work.stop());
-    // Quiet as the extension sees it: the last tick's commit laid out and handed over (its measured frames stop coming
-    // for half a second), or beside CPU hogs those frames fell in the recording after the check (Heavy 11.8 ms, once).
-    let seen = -1;
-    let since = Date.now();
-    await waitFor(async () => {
-      const n = (await lc.snapshot()).frames.count;
-      if (n !== seen) {
-        seen = n;
-        since = Date.now();
-      }
-      return Date.now() - since >= 500;
-    }, { what: 'no more measured frames', timeout: 60_000, interval: 100 });
+    // Quiet as the extension sees it (its measured frames stop coming): beside CPU hogs the last tick's frames fell in
+    // the recording after the check otherwise (Heavy 11.8 ms, once).
+    await settled(page);
     let error: Error | null = null;
     try {
       await lc.expectWithin({ components: { Heavy: { layoutMs: 1 } }, page: { domElements: false } });

@@ -17,26 +17,41 @@ describe('scale (e2e)', function () {
   it('50 000 components: all tracked, nothing dropped, drawing capped, no freeze', async () => {
     const page = await h.newPage('big.html');
     await waitFor(() => page.evaluate(() => (window as any).__fixtureReady === true), { timeout: 30_000 });
-    // The reference, measured in this run: the page's own longest frame so far, which holds React's mount of the
-    // same 50 000 components and their first style and layout (the browser's long-animation-frame entries).
+    // The reference, measured in this run: the page's own longest frame, which holds React's mount of the same 50 000
+    // components and their first style and layout (the browser's long-animation-frame entries). React 19 mounts in a
+    // task after the script that set __fixtureReady: the leaves are waited for, then the frame after them, and the
+    // entries read over half a second (one read as the script's own 267 ms, before the mount's entry came).
+    await waitFor(() => page.evaluate(() => document.querySelectorAll('.leaf').length === 50_000), { timeout: 30_000, what: 'the mount' });
     const mountMs = await page.evaluate(() => new Promise<number>((done) => {
+      let max = 0;
       const po = new PerformanceObserver((list) => {
-        po.disconnect();
-        done(Math.max(0, ...list.getEntries().map((e) => e.duration)));
+        for (const e of list.getEntries()) max = Math.max(max, e.duration);
       });
       po.observe({ type: 'long-animation-frame', buffered: true });
-      // No long frame at all (none buffered): 0, which the check below fails (no reference, no ratio).
-      setTimeout(() => { po.disconnect(); done(0); }, 5000);
+      // No long frame at all: 0, which the check below fails (no reference, no ratio).
+      requestAnimationFrame(() => setTimeout(() => { po.disconnect(); done(max); }, 500));
     }));
     expect(mountMs, 'the page\'s mount as a long animation frame').to.be.greaterThan(0);
-    await page.evaluate(() => { (window as any).__maxGapMs = 0; });
-    await lc.enable(page);
-    // Poll the agent's own table (cheap) rather than snapshot() (50 000 components of JSON each time).
-    await waitFor(() => page.evaluate(() => {
-      const st = (window as any).__LAYOUT_COST__.internals();
-      return st && st.entries >= 50_101 && st.pendingRecounts === 0 && st.ring === 0;
-    }), { timeout: 60_000, interval: 250, what: '50 101 components tracked' });
-    const gap = await page.evaluate(() => (window as any).__maxGapMs as number);
+    /** Enables and waits for every component: the longest gap of the page's 50 ms heartbeat meanwhile. */
+    const enableGap = async (): Promise<number> => {
+      await page.evaluate(() => { (window as any).__maxGapMs = 0; });
+      await lc.enable(page);
+      // Poll the agent's own table (cheap) rather than snapshot() (50 000 components of JSON each time).
+      await waitFor(() => page.evaluate(() => {
+        const st = (window as any).__LAYOUT_COST__.internals();
+        return st && st.entries >= 50_101 && st.pendingRecounts === 0 && st.ring === 0;
+      }), { timeout: 60_000, interval: 250, what: '50 101 components tracked' });
+      return page.evaluate(() => (window as any).__maxGapMs as number);
+    };
+    let gap = await enableGap();
+    // Beside a CPU hog and two other browsers one gap read 3 463 ms against a mount of 2 995 (the same run's others:
+    // 1 764 against 4 261): a miss is measured again, off and on, twice at most; a freeze misses three times.
+    for (let i = 0; i < 2 && gap >= mountMs; i++) {
+      process.stdout.write(`    [scale] gap ${gap.toFixed(0)} ms against a mount of ${mountMs.toFixed(0)}: enabled once more\n`);
+      await lc.disable(page);
+      await waitFor(async () => (await lc.state(page)).mode === 'off', { what: 'off' });
+      gap = await enableGap();
+    }
     const snap = await waitFor(async () => {
       const s = (await lc.snapshot(page)) as any;
       return s.components.length >= 50_101 && s.components.every((c: any) => c.name !== 'Section' || c.rendered === 501) ? s : null;

@@ -167,8 +167,7 @@ describe('interactions and layout shifts (e2e)', function () {
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
     const shiftTrace = await chromeTrace(page, async () => {
       await page.evaluate(() => (window as any).__banner());
-      // The overlay outlines the shift's cause and what moved for 1.5 s from when it can draw them (setting flashShifts;
-      // the bounds of a component that just mounted come a frame of the agent's later): shots now,
+      // The overlay outlines the shift's cause and what moved for 1.5 s as it happens (setting flashShifts): shots now,
       // each compared with one taken after, when the outlines are gone and the page is as it was.
       // Under load the hand-over (100 ms after the entry) can come late: beside two hogs and two other browsers no shot
       // of the first 3 s was washed once. Shots until one is washed over the banner's own background (a flash lasts

@@ -31,8 +31,6 @@ export const MODE_CAPTION_MS = 1500;
 export const CHOICE_REFRESH_MS = 250;
 /** Scroll events come every frame while scrolling: ask the agent for bounds at most this often (trailing). */
 export const BOUNDS_REQUEST_MS = 30;
-/** How long a flashed shift waits for the bounds it outlines before it is dropped undrawn. */
-export const FLASH_WAIT_MS = 3000;
 
 export interface OverlayDeps {
   store: RollupStore;
@@ -81,9 +79,6 @@ export class Overlay {
   /** A layout shift outlined for a moment (issue 46), and when it goes. */
   private shiftFlash: ShiftFlash | null = null;
   private flashTimer: ReturnType<typeof setTimeout> | null = null;
-  /** How long the flash lasts once drawn, and whether it has been (its cause's bounds may come frames later). */
-  private flashMs = 0;
-  private flashDrawn = false;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
     this.legend = new LegendState(deps.legendStorage ?? null);
@@ -141,23 +136,14 @@ export class Overlay {
     const f: ShiftFlash = { cause: cause !== null && cause > 0 ? cause : null, moved: moved.filter((id) => id > 0).slice(0, 10) };
     if (f.cause === null && f.moved.length === 0) return;
     this.shiftFlash = f;
-    this.flashMs = ms;
-    this.flashDrawn = false;
-    // Its `ms` count from when it is first drawn: the bounds of a component that just mounted come from the agent's
-    // next frame (a loaded machine took over a second once, and the whole flash went undrawn). Not drawable in
-    // FLASH_WAIT_MS more, it goes.
-    this.endFlashIn(ms + FLASH_WAIT_MS);
-    this.requestBounds();
-    this.requestRender();
-  }
-
-  private endFlashIn(ms: number): void {
     if (this.flashTimer !== null) clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => {
       this.flashTimer = null;
       this.shiftFlash = null;
       this.requestRender();
     }, ms);
+    this.requestBounds();
+    this.requestRender();
   }
 
   setPin(id: number | null): void {
@@ -236,11 +222,6 @@ export class Overlay {
         if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
       }
       this.drawnCount = plan.meters.length;
-    }
-    const f = this.shiftFlash;
-    if (f !== null && !this.flashDrawn && (f.cause !== null ? plan.causeOutlines.length > 0 : plan.movedOutlines.length > 0)) {
-      this.flashDrawn = true;
-      this.endFlashIn(this.flashMs);
     }
     host.paint(this.paintFrame(plan, vp));
   }

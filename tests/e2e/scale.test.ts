@@ -44,8 +44,8 @@ describe('scale (e2e)', function () {
       return page.evaluate(() => (window as any).__maxGapMs as number);
     };
     let gap = await enableGap();
-    // Beside a CPU hog and two other browsers one gap read 3 463 ms against a mount of 2 995 (the same run's others:
-    // 1 764 against 4 261): a miss is measured again, off and on, twice at most; a freeze misses three times.
+    // Beside a CPU hog and two other browsers one gap read 3 463 ms against a mount of 2 995 (another run's, earlier
+    // the same day: 1 764 against 4 261): a miss is measured again, off and on, twice at most; a freeze misses three times.
     for (let i = 0; i < 2 && gap >= mountMs; i++) {
       process.stdout.write(`    [scale] gap ${gap.toFixed(0)} ms against a mount of ${mountMs.toFixed(0)}: enabled once more\n`);
       await lc.disable(page);

@@ -158,7 +158,12 @@ describe('layout-cost mcp, for coding agents (e2e)', function () {
       fs.rmSync(notASet, { recursive: true, force: true });
     }
     // Still serving, and measuring.
-    const again = await call('measure', { url: url('basic-r19.html'), seconds: 0.5 });
+    // The server waits 2 s for components (--wait-react 2, above): beside a CPU hog the page's first ones came later once.
+    // Measured again on that answer, twice at most; a server that stopped serving answers no better.
+    let again = await call('measure', { url: url('basic-r19.html'), seconds: 0.5 });
+    for (let i = 0; i < 2 && again.isError === true && /no component was measured within/.test(again.content[0]?.text ?? ''); i++) {
+      again = await call('measure', { url: url('basic-r19.html'), seconds: 0.5 });
+    }
     expect(again.isError, again.content[0]?.text).to.not.equal(true);
     expect(again.structuredContent.page.components).to.be.greaterThan(0);
     expect(stderr, 'nothing on stderr but progress').to.not.match(/Error:|\n\s+at /);

@@ -56,15 +56,15 @@ export async function snapshot(page: Page): Promise<Snapshot> {
 /** How often `waitForComponents` asks: the agent's first snapshot usually comes within a frame or two of enabling. */
 const POLL_MS = 50;
 
-/**
- * Waits until the overlay measures components (the agent is injected on enable; the first components arrive a few
- * frames later). Throws RunError when the page has neither React, Vue nor Preact by `timeoutMs`.
- */
 /** React, Vue or Preact is on the page (a renderer, an app or a render root seen). */
 export function frameworkOn(st: LayoutCostState): boolean {
   return st.react.renderers > 0 || st.vue?.found === true || st.preact?.found === true;
 }
 
+/**
+ * Waits until the overlay measures components (the agent is injected on enable; the first components arrive a few
+ * frames later). Throws RunError when the page has neither React, Vue nor Preact by `timeoutMs`.
+ */
 export async function waitForComponents(page: Page, timeoutMs = 15_000): Promise<Snapshot> {
   const end = Date.now() + timeoutMs;
   let last: Snapshot | null = null;

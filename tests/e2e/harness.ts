@@ -279,3 +279,13 @@ export const lc = {
 export function openPanel(h: Harness, page: Page): Promise<{ devtools: Page; panel: Frame }> {
   return openLayoutCostPanel(page, h.extensionId);
 }
+
+/**
+ * A measurement of a loaded machine, made again while `miss` holds, `times` more at most: the same bound, held to the
+ * last one (a wrong figure misses every time; the machine's bad moment seldom does).
+ */
+export async function measuredAgain<T>(measure: () => Promise<T>, miss: (x: T) => boolean, times = 2): Promise<T> {
+  let got = await measure();
+  for (let i = 0; i < times && miss(got); i++) got = await measure();
+  return got;
+}

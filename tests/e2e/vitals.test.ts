@@ -9,6 +9,7 @@ import type { Page } from 'puppeteer-core';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { at as pixelAt, shot, type RGB } from './overlay-pixels';
+import { decodePng, type Image } from './png';
 import { traced, TRACE_CATEGORIES, type TraceEvent } from './timing-helpers';
 
 const log = (...a: unknown[]): void => console.log('    [vitals]', ...a);
@@ -172,6 +173,15 @@ describe('interactions and layout shifts (e2e)', function () {
     await w.evaluate((st) => chrome.storage.local.set({ settings: st }), { ...DEFAULT_SETTINGS, flashShifts: true });
     await waitFor(async () => (await lc.internals(page)).vitalsShiftsRead === 1, { what: 'the outline setting in the agent' });
     await page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+    // Every frame the compositor makes meanwhile, beside the shots: a shot beside two CPU hogs and two other browsers
+    // takes about a second, and none of 22 in 20 s held the wash once (the shift handed over, its cause Banner).
+    const cast = await page.createCDPSession();
+    const cast0: Buffer[] = [];
+    cast.on('Page.screencastFrame', (f) => {
+      if (cast0.length < 400) cast0.push(Buffer.from(f.data, 'base64'));
+      cast.send('Page.screencastFrameAck', { sessionId: f.sessionId }).catch(() => undefined);
+    });
+    await cast.send('Page.startScreencast', { format: 'png', everyNthFrame: 1 });
     const shiftTrace = await chromeTrace(page, async () => {
       await page.evaluate(() => (window as any).__banner());
       // The overlay outlines the shift's cause and what moved for 1.5 s as it happens (setting flashShifts): shots now,
@@ -180,7 +190,15 @@ describe('interactions and layout shifts (e2e)', function () {
       // of the first 3 s was washed once. Shots until one is washed over the banner's own background (a flash lasts
       // 1.5 s) or for 20 s (a machine half as fast as this suite's usual, with tracing on: 9 shots in 8 s, none
       // washed, once); the after-shot, taken once any flash begun in them is over, is what they are held against.
-      const flashShots = [];
+      const flashShots: Image[] = [];
+      let castRead = 0;
+      const castImgs: Image[] = [];
+      const castFrames = (): Image[] => {
+        const out = cast0.slice(castRead).map((b) => decodePng(b));
+        castRead = cast0.length;
+        castImgs.push(...out);
+        return out;
+      };
       const background = (): Promise<RGB | null> => page.evaluate(() => {
         const e = document.getElementById('banner');
         const m = e ? /^rgba?\((\d+), (\d+), (\d+)/.exec(getComputedStyle(e).backgroundColor) : null;
@@ -195,11 +213,18 @@ describe('interactions and layout shifts (e2e)', function () {
           const bg = await background();
           if (bg !== null) probe = { ...(await inside(page, '#banner')), bg };
         }
-        if (probe !== null && washed(pixelAt(img, probe.x, probe.y), probe.bg, CAUSE)) break;
+        if (probe !== null) {
+          flashShots.push(...castFrames());
+          if (flashShots.some((x) => washed(pixelAt(x, probe!.x, probe!.y), probe!.bg, CAUSE))) break;
+        }
       }
       await sleep(1700);
+      await cast.send('Page.stopScreencast').catch(() => undefined);
+      flashShots.push(...castFrames());
+      await cast.detach().catch(() => undefined);
       const bannerAt = await inside(page, '#banner');
       const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);
+      log(`flash: ${flashShots.length - castImgs.length} shots, ${castImgs.length} screencast frames (${castImgs.filter((x) => washed(pixelAt(x, bannerAt.x, bannerAt.y), after, CAUSE)).length} washed)`);
       if (!flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE))) {
         // What the overlay had to go on: the shifts handed over so far and the pixels the shots held there.
         const s0 = await snap();
@@ -208,7 +233,7 @@ describe('interactions and layout shifts (e2e)', function () {
           + `; pixels ${flashShots.map((img) => pixelAt(img, bannerAt.x, bannerAt.y).join('/')).join(' ')}; internals ${JSON.stringify(await lc.internals(page))}`);
       }
       expect(flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE)),
-        `Banner washed orange as its shift happened (${flashShots.length} shots; after ${after})`).to.equal(true);
+        `Banner washed orange as its shift happened (${flashShots.length} shots and screencast frames; after ${after})`).to.equal(true);
       // The image's bytes come 400 ms after React set its source: the shift is the load's, in a frame with no commit.
       await page.evaluate(() => (window as any).__image('/photo.svg?delay=400'));
       await waitFor(() => page.evaluate(() => (document.getElementById('photo') as HTMLImageElement | null)?.complete === true), { what: 'the image' });

@@ -244,6 +244,10 @@ describe('interactions and layout shifts (e2e)', function () {
       await page.evaluate(() => (window as any).__font());
       await waitFor(() => page.evaluate(() => document.fonts.check('30px LateFont') && document.fonts.status === 'loaded'), { what: 'the web font' });
       await waitFor(async () => ((await snap()).shifts.length >= 5 ? true : null), { what: 'five shifts' });
+    }).finally(async () => {
+      // Stopped on a failure inside too (a screencast left on would stream frames for the rest of the file).
+      await cast.send('Page.stopScreencast').catch(() => undefined);
+      await cast.detach().catch(() => undefined);
     });
     await sleep(300);
     const s = await snap();

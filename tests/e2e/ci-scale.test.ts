@@ -148,8 +148,7 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
       const r = await cli(['audit', '--config', base, '--runs', '3', '--shard', '1/2', '--out', out(to)]);
       expect(r.code, r.stderr).to.equal(0);
     };
-    const aa = async (to: string, first: string, audited = false): Promise<any> => {
-      if (!audited) await audit(`${to}-set`);
+    const aa = async (to: string, first: string): Promise<any> => {
       const cr = await cli(['compare', out(first), out(`${to}-set`), '--out', out(to)]);
       const c2 = json(out(`${to}/compare.json`));
       console.log(`      [scale] A/A: ${c2.comparisons} comparisons; ${[...c2.regressions, ...c2.improvements].map((x: any) => `${x.component} ×${x.ratio} (${x.low}–${x.high}${x.significant ? ', significant' : ''})`).join('; ') || 'within the threshold'}`);
@@ -157,10 +156,11 @@ describe('CI at scale: routes, runs, shards, merge, compare (e2e)', function () 
       return c2;
     };
     const flaggedAny = (c2: any): boolean => [...c2.regressions, ...c2.improvements].some((x: any) => x.significant);
-    let aaC = await aa('cmp-aa', 'base-1', true);
+    let aaC = await aa('cmp-aa', 'base-1');
     for (const n of ['2', '3']) {
       if (!flaggedAny(aaC)) break;
       await audit(`aa-base${n}`);
+      await audit(`cmp-aa${n}-set`);
       aaC = await aa(`cmp-aa${n}`, `aa-base${n}`);
     }
     expect([...aaC.regressions, ...aaC.improvements].filter((x: any) => x.significant), 'base against a second base').to.deep.equal([]);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Frame, Page } from 'puppeteer-core';
-import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { launch, lc, measuredAgain, openPanel, waitFor, type Harness } from './harness';
 import { domRows, hoverRow, num, panelState, rowSel, snapshot, waitForRows, type DomRow, type Snap } from './panel-helpers';
 
 describe('DevTools panel (e2e)', function () {
@@ -361,13 +361,15 @@ describe('DevTools panel (e2e)', function () {
         const d = await read();
         return d !== before && (d === 'ascending' || d === 'descending') ? d : null;
       };
-      let dir: string | null = null;
-      for (let attempt = 0; dir === null; attempt++) {
-        if (attempt > 0) console.log(`    [panel] click ${click + 1} on the layout ms header not taken (${await read()}): clicked again`);
+      const what = `the layout ms header's sort after click ${click + 1}`;
+      const clicked = async (): Promise<string | null> => {
         await panel.click('.th[data-sort="layoutMs"]');
-        dir = await waitFor(turned, { what: `the layout ms header's sort after click ${click + 1}` })
-          .catch((e: unknown) => { if (attempt >= 2) throw e; return null; });
-      }
+        return waitFor(turned, { what }).catch(() => null);
+      };
+      const dir = await measuredAgain(clicked, (d) => {
+        if (d === null) console.log(`    [panel] click ${click + 1} on the layout ms header not taken`);
+        return d === null;
+      }) ?? await waitFor(turned, { what });
       const ordered = (vs: number[]) => vs.every((b, i) => i === 0 || (dir === 'ascending' ? vs[i - 1] <= b : vs[i - 1] >= b));
       const got = await waitForRows(panel, (r) => ordered(layouts(r)), `layout ms ${dir}`);
       seen.push(layouts(got));

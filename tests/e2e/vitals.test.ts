@@ -191,13 +191,11 @@ describe('interactions and layout shifts (e2e)', function () {
       // 1.5 s) or for 20 s (a machine half as fast as this suite's usual, with tracing on: 9 shots in 8 s, none
       // washed, once); the after-shot, taken once any flash begun in them is over, is what they are held against.
       const flashShots: Image[] = [];
-      let castRead = 0;
+      // The screencast's frames, decoded as they are read (after the shots in `seen`).
       const castImgs: Image[] = [];
-      const castFrames = (): Image[] => {
-        const out = cast0.slice(castRead).map((b) => decodePng(b));
-        castRead = cast0.length;
-        castImgs.push(...out);
-        return out;
+      const seen = (): Image[] => {
+        for (const b of cast0.slice(castImgs.length)) castImgs.push(decodePng(b));
+        return [...flashShots, ...castImgs];
       };
       const background = (): Promise<RGB | null> => page.evaluate(() => {
         const e = document.getElementById('banner');
@@ -213,27 +211,24 @@ describe('interactions and layout shifts (e2e)', function () {
           const bg = await background();
           if (bg !== null) probe = { ...(await inside(page, '#banner')), bg };
         }
-        if (probe !== null) {
-          flashShots.push(...castFrames());
-          if (flashShots.some((x) => washed(pixelAt(x, probe!.x, probe!.y), probe!.bg, CAUSE))) break;
-        }
+        if (probe !== null && seen().some((x) => washed(pixelAt(x, probe!.x, probe!.y), probe!.bg, CAUSE))) break;
       }
       await sleep(1700);
+      // Stopped before the steps below (their frames are not the flash's); the `finally` below detaches.
       await cast.send('Page.stopScreencast').catch(() => undefined);
-      flashShots.push(...castFrames());
-      await cast.detach().catch(() => undefined);
+      const frames = seen();
       const bannerAt = await inside(page, '#banner');
       const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);
-      log(`flash: ${flashShots.length - castImgs.length} shots, ${castImgs.length} screencast frames (${castImgs.filter((x) => washed(pixelAt(x, bannerAt.x, bannerAt.y), after, CAUSE)).length} washed)`);
-      if (!flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE))) {
+      log(`flash: ${flashShots.length} shots, ${castImgs.length} screencast frames (${castImgs.filter((x) => washed(pixelAt(x, bannerAt.x, bannerAt.y), after, CAUSE)).length} washed)`);
+      if (!frames.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE))) {
         // What the overlay had to go on: the shifts handed over so far and the pixels the shots held there.
         const s0 = await snap();
         log(`no washed shot: shifts ${JSON.stringify(s0.shifts.map((x: any) => ({ t: Math.round(x.time), cause: x.cause?.name, moved: x.shifted.map((c: any) => c.name) })))}`
           + `; now ${Math.round(await page.evaluate(() => performance.now()))}; probe ${JSON.stringify(probe)}; at ${JSON.stringify(bannerAt)}`
-          + `; pixels ${flashShots.map((img) => pixelAt(img, bannerAt.x, bannerAt.y).join('/')).join(' ')}; internals ${JSON.stringify(await lc.internals(page))}`);
+          + `; pixels ${frames.map((img) => pixelAt(img, bannerAt.x, bannerAt.y).join('/')).join(' ')}; internals ${JSON.stringify(await lc.internals(page))}`);
       }
-      expect(flashShots.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE)),
-        `Banner washed orange as its shift happened (${flashShots.length} shots and screencast frames; after ${after})`).to.equal(true);
+      expect(frames.some((img) => washed(pixelAt(img, bannerAt.x, bannerAt.y), after, CAUSE)),
+        `Banner washed orange as its shift happened (${frames.length} shots and screencast frames; after ${after})`).to.equal(true);
       // The image's bytes come 400 ms after React set its source: the shift is the load's, in a frame with no commit.
       await page.evaluate(() => (window as any).__image('/photo.svg?delay=400'));
       await waitFor(() => page.evaluate(() => (document.getElementById('photo') as HTMLImageElement | null)?.complete === true), { what: 'the image' });

@@ -319,7 +319,8 @@ describe('causes: what a change costs the engine', () => {
       },
     } as unknown as Probes;
     const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
-    weigh(causes, probes, w);
+    // The frame's layout: 12 ms.
+    weigh(causes, probes, w, 12);
     // Each component once, whatever the order (slots first, then the changes that need none: causes.ts `build`).
     expect(w.owners.map((o) => o.id).sort()).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
     const by = (id: number): number => w.owners.findIndex((o) => o.id === id);
@@ -329,16 +330,44 @@ describe('causes: what a change costs the engine', () => {
     const cell = (3.5 + PASS_MS) / 4;
     for (let id = 1; id <= 4; id++) expect(layout(id)).to.be.closeTo(cell, 1e-9);
     expect(layout(6)).to.be.closeTo(1.5 + PASS_MS, 1e-9);
-    // Not probed yet (queued): the probed ones' mean, plus what it brought.
-    const mean = (4 * cell + 1.5 + PASS_MS) / 5;
-    expect(layout(5)).to.be.closeTo(mean , 1e-9);
-    expect(layout(7)).to.be.closeTo(mean + 10 * ADDED_MS, 1e-9);
+    // Not probed yet (queued): the frame's layout less what the probed ones explain, shared, plus what each brought.
+    const rest = (12 - (3.5 + PASS_MS) - (1.5 + PASS_MS)) / 2;
+    expect(layout(5)).to.be.closeTo(rest, 1e-9);
+    expect(layout(7)).to.be.closeTo(rest + 10 * ADDED_MS, 1e-9);
     expect([1, 2, 3, 4, 5, 6, 7].map((id) => w.style[by(id)])).to.deep.equal([0, 0, 0, 0, 0, 1, 10]);
     expect(asked.every(([, , , want]) => want)).to.equal(true);
     // The grid was asked for once, with its four cells as the sample (their text changed: the text probe).
     expect(asked.filter(([f, key]) => f === PROBE_TEXT && key === grid).map(([, , n]) => n)).to.deep.equal([4]);
     // Once the frame's places are all asked for: the ones due queued with the rest (probes.ts, `settle`).
     expect(settled).to.equal(1);
+    // A frame whose layout the probed places more than explain: the unprobed weigh a pass each, not a share of nothing.
+    weigh(causes, probes, w, 2);
+    expect(layout(5)).to.be.closeTo(PASS_MS, 1e-9);
+    expect(layout(7)).to.be.closeTo(PASS_MS + 10 * ADDED_MS, 1e-9);
+  });
+
+  it('gives the layout its probed places leave unexplained to the component whose places are not all probed', () => {
+    const causes = new Causes(() => [], () => 0, 1 << 20, 1 << 21);
+    const grid = el(), ul = el();
+    // A grid of boxes, one of them probed (2 ms), the other not yet; a text beside it, probed (0.1 ms).
+    const boxes = { id: 1, marks: 0 }, probed = el(grid, 5), unprobed = el(grid, 5);
+    causes.add(boxes, E(probed), CHANGE_BOX);
+    causes.add(boxes, E(unprobed), CHANGE_BOX);
+    const text = { id: 2, marks: 0 };
+    causes.add(text, E(el(ul)), CHANGE_TEXT);
+    const probes = {
+      estimate: (flavor: number, key: FakeEl) => flavor === PROBE_BOX ? (key === probed ? { one: 2, per: 0 } : null) : { one: 0.1, per: 0 },
+      settle() {},
+    } as unknown as Probes;
+    const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
+    weigh(causes, probes, w, 10);
+    const layout = (id: number): number => w.layout[w.owners.findIndex((o) => o.id === id)];
+    // The frame's 10 ms less the probed 2.15 and 0.25 go to the grid: its probed box and what the rest left unexplained.
+    expect(layout(2)).to.be.closeTo(0.1 + PASS_MS, 1e-9);
+    expect(layout(1)).to.be.closeTo(10 - (0.1 + PASS_MS), 1e-9);
+    // When the probed places explain the frame already, the grid weighs its probed box.
+    weigh(causes, probes, w, 1);
+    expect(layout(1)).to.be.closeTo(2 + PASS_MS, 1e-9);
   });
 
   it('asks for no probe when the frame\'s changes all sit in one place (a grid\'s cells)', () => {
@@ -348,7 +377,7 @@ describe('causes: what a change costs the engine', () => {
     const asked: boolean[] = [];
     const probes = { estimate: (_f: number, _k: unknown, _s: unknown, want: boolean) => (asked.push(want), null), settle() {} } as unknown as Probes;
     const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
-    weigh(causes, probes, w);
+    weigh(causes, probes, w, 5);
     expect(asked).to.deep.equal([]);
     expect(w.layout).to.deep.equal([1 , 1 , 1 ]);
   });

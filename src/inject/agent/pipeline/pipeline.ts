@@ -464,7 +464,7 @@ export class Pipeline {
         if (causes.alike()) this.framesAlike++;
         else this.framesSplit++;
       }
-      weigh(causes, this.probes.usable ? this.probes : null, w);
+      weigh(causes, this.probes.usable ? this.probes : null, w, t2 - t1);
       this.probes.firstDone();
       this.noteAlone(w, t2 - t1 + forcedMs);
       if (this.track.enabled || this.vitals.log.on) {

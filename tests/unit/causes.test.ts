@@ -362,6 +362,7 @@ describe('causes: what a change costs the engine', () => {
     const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
     weigh(causes, probes, w, 10);
     const layout = (id: number): number => w.layout[w.owners.findIndex((o) => o.id === id)];
+    expect(w.explainedMs, 'a place not probed: the frame is not explained').to.equal(-1);
     // The frame's 10 ms less the probed 2.15 and 0.25 go to the grid: its probed box and what the rest left unexplained.
     expect(layout(2)).to.be.closeTo(0.1 + PASS_MS, 1e-9);
     expect(layout(1)).to.be.closeTo(10 - (0.1 + PASS_MS), 1e-9);

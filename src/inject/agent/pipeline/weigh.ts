@@ -298,7 +298,7 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
   }
   forgetGroup();
   boxUsers.clear();
-  if (known > 0 && known === layoutSlots) out.explainedMs = knownSum;
+  if (known > 0 && known === layoutSlots && partial.length === 0) out.explainedMs = knownSum;
   // Not probed yet: the layout the probed places leave unexplained, shared by the components with places not probed
   // (at least a pass each for those with none probed); all alike when none is probed. Given the probed ones' mean, an
   // unprobed 700-cell grid weighed what three one-line texts beside it did, and they took 75 % of the frame, 4 % true,

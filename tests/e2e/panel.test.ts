@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Frame, Page } from 'puppeteer-core';
 import { launch, lc, measuredAgain, openPanel, waitFor, type Harness } from './harness';
-import { domRows, hoverRow, num, panelState, rowSel, snapshot, waitForRows, type DomRow, type Snap } from './panel-helpers';
+import { domRows, hoverRow, num, panelState, press, rowSel, snapshot, waitForRows, type DomRow, type Snap } from './panel-helpers';
 
 describe('DevTools panel (e2e)', function () {
   this.timeout(120_000);
@@ -291,7 +291,7 @@ describe('DevTools panel (e2e)', function () {
   });
 
   it('writes validated settings to storage and resets them', async () => {
-    await panel.click('#tab-settings');
+    await press(panel, '#tab-settings');
     const stored = async () => (await h.worker()).evaluate(async () => (await chrome.storage.local.get('settings')).settings as any);
     await panel.$eval('#set-msRamp-1', (i) => { (i as HTMLInputElement).value = '9'; i.dispatchEvent(new Event('change')); });
     await waitFor(async () => (await stored())?.msRamp?.[1] === 9, { what: 'msRamp written' });
@@ -308,7 +308,7 @@ describe('DevTools panel (e2e)', function () {
       const s = await stored();
       return s && s.msRamp.join() === '2,8,16' && s.colorBlind === false && s.meterStyle === 'sparkline';
     }, { what: 'defaults' });
-    await panel.click('#tab-pinned');
+    await press(panel, '#tab-pinned');
   });
 
   it('shows the shortcut binding and where to change it', async () => {
@@ -352,9 +352,9 @@ describe('DevTools panel (e2e)', function () {
     for (let click = 0; click < 2; click++) {
       // The direction the click gives, once the panel has drawn it: read at once, beside a CPU hog it was still the first
       // click's when the second was made, and the unchanged rows passed as "ordered".
-      // A click not taken in 10 s is made again, twice at most (beside two CPU hogs the second click's direction never
-      // came, the header unchanged: the mouse's press and release went elsewhere); a click taken late and one made
-      // after it flip twice, and the wait goes on to the next attempt.
+      // A click not taken in 10 s is made again, twice at most (beside two CPU hogs the second mouse click's direction
+      // never came, the header unchanged; a DOM click now, `press`); a click taken late and one made after it flip
+      // twice, and the wait goes on to the next attempt.
       const read = (): Promise<string | null> => panel.$eval('.th[data-sort="layoutMs"]', (b) => b.getAttribute('aria-sort'));
       const before = await read();
       const turned = async (): Promise<string | null> => {
@@ -363,7 +363,7 @@ describe('DevTools panel (e2e)', function () {
       };
       const what = `the layout ms header's sort after click ${click + 1}`;
       const clicked = async (): Promise<string | null> => {
-        await panel.click('.th[data-sort="layoutMs"]');
+        await press(panel, '.th[data-sort="layoutMs"]');
         return waitFor(turned, { what }).catch(() => null);
       };
       const dir = await measuredAgain(clicked, (d) => {

@@ -10,9 +10,10 @@
  * rounds, the order turning), the renderer main thread's outermost Layout and UpdateLayoutTree per frame, the median
  * of `--rounds` runs' means; an actor's true share is its cost alone over the sum of every actor's cost alone. The
  * truth is measured before ours and again after it, and ours judged against the one whose actors' layout alone adds up
- * nearest to our frames' (Chrome's layout of the same page switches between two regimes at garbage collections). Ours: the overlay on, every actor changing together, a recording of the same
- * number of frames after a warm-up; an actor's share is its own cost (its subtree's, less the subtrees of actors
- * inside it) summed over the recorded frames, over the frames' totals.
+ * nearest to our frames' (Chrome's layout of the same page switches between two regimes at garbage collections).
+ * Ours: the overlay on, every actor changing together, a recording of the same number of frames after a warm-up; an
+ * actor's share is its own cost (its subtree's, less the subtrees of actors inside it) summed over the recorded
+ * frames, over the frames' totals.
  *
  * Judged: every actor's layout share within ±10 points of its true share (where the actors' layout alone adds up to
  * ≥ 0.2 ms a tick), the same for style (where style alone adds up to ≥ 0.5 ms a tick: a style recalc of a few

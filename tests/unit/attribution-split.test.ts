@@ -98,6 +98,24 @@ describe('attribution: splitting a frame among the components that caused it', (
     expect(c[1][1] + c[2][1] + c[150][1]).to.be.closeTo(0.75, 1e-9);
   });
 
+  it('folds shares below 1/MAX_OWN_SHARES of the frame whatever its length: a grid\'s 490 cells give one record', () => {
+    const grid = node(1);
+    const cells: Caused[] = [];
+    for (let i = 0; i < 490; i++) cells.push(node(100 + i, grid));
+    // One cell weighs a tenth of the frame alone (the table-box case): kept, beside the rest folded.
+    const big = node(99, grid);
+    const ones = cells.map(() => 1);
+    // A 50 ms frame: each cell's 0.09 ms is above MIN_SHARE_MS, and below 1/256 of the frame.
+    for (const layoutMs of [10, 50]) {
+      const ring = new RingBuffer(4096);
+      attribute(ring, [...cells, big], [...ones, 490 / 9], [...ones, 0], 0, layoutMs, new Map());
+      const c = costs(ring);
+      expect(Object.keys(c).map(Number).sort((x, y) => x - y), `${layoutMs} ms`).to.deep.equal([1, 99]);
+      expect(c[1][1] + c[99][1]).to.be.closeTo(layoutMs, 1e-9);
+      expect(c[99][1]).to.be.closeTo(layoutMs / 10, 1e-9);
+    }
+  });
+
   it('gives the frame to <page> when no component caused anything', () => {
     let ring = new RingBuffer(64);
     attribute(ring, [], [], [], 1, 2, new Map([[0, 0.5]]));

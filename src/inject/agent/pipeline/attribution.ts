@@ -9,10 +9,14 @@
  * owner (the reader) and are added to the same Cost records; a forced reflow whose owner unmounted since goes to
  * `<page>`. Writes self-cost records only: the content script rolls them up along the component tree.
  *
- * Shares too small to mean anything on their own (below MIN_SHARE_MS: the clock's resolution is 0.1 ms on ordinary
- * pages) are folded into the nearest ancestor's self cost instead: a tick that touches 490 of 4 900 cells gives each
- * about 0.03 ms, and writing, shipping and rolling up 490 records per frame cost more than the information is worth.
- * Subtree-inclusive figures are unchanged by the fold; only the split below a parent gets coarser.
+ * Shares too small to mean anything on their own are folded into the nearest ancestor's self cost instead: below
+ * MIN_SHARE_MS (the clock's resolution is 0.1 ms on ordinary pages), or below 1/MAX_OWN_SHARES of the frame. A tick
+ * that touches 490 of 4 900 cells gives each 1/490 of the frame — 0.03 ms in a 15 ms frame, 0.1 ms in a 50 ms one —
+ * and writing, shipping and rolling up 490 records per frame cost more than the information is worth; with the
+ * absolute floor alone, whether they did depended on which side of 24.5 ms the frame's layout fell (Chrome's layout
+ * of the same grid moves 2× between its regimes). The relative floor makes that the same in every frame: at most
+ * MAX_OWN_SHARES components get a record of their own. Subtree-inclusive figures are unchanged by the fold; only the
+ * split below a parent gets coarser.
  *
  * Per frame, not per event: runs once at frame end and allocates nothing once its scratch tables have grown.
  */
@@ -32,6 +36,8 @@ export interface CostSink {
 
 /** A component's share of one frame below this goes to its parent (see above). */
 export const MIN_SHARE_MS = 0.05;
+/** A share below this part of the frame (1/MAX_OWN_SHARES) goes to its parent too: so many components own a record at most. */
+export const MAX_OWN_SHARES = 256;
 const always = (): boolean => true;
 const NO_COUNTS = new Map<number, number>();
 // Scratch tables reused frame after frame.
@@ -82,6 +88,7 @@ export function attribute(
     if (styleMs > 0 || layoutMs > 0 || pageForced > 0) sink.write(RecordKind.Cost, 0, styleMs, layoutMs, pageForced, pageCount);
   } else {
     const anyForced = forcedById.size > 0;
+    const floor = Math.max(MIN_SHARE_MS, (styleMs + layoutMs) / MAX_OWN_SHARES);
     // Folded shares gather in a run while consecutive causes share a parent (a grid's cells come in order): one table
     // update per run, not two per component.
     let runTo = -1, runStyle = 0, runLayout = 0;
@@ -92,7 +99,7 @@ export function attribute(
       const layout = layoutMs * (lw[i] / lt);
       if (style === 0 && layout === 0) continue;
       const forced = anyForced ? forcedById.get(c.id) ?? 0 : 0;
-      if (forced === 0 && c.parent !== null && style + layout < MIN_SHARE_MS) {
+      if (forced === 0 && c.parent !== null && style + layout < floor) {
         const to = c.parent.id;
         if (to !== runTo) {
           if (runTo !== -1) fold(runTo, runStyle, runLayout);

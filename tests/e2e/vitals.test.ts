@@ -284,6 +284,15 @@ describe('interactions and layout shifts (e2e)', function () {
     expect(banner.reason).to.match(/^mounted above Feed without space reserved/);
     expect(src).to.include({ name: 'Gallery' });
     expect(src.reason).to.match(/^re-rendered and changed size/);
+    if (load === null) {
+      // What dates the image: its bytes (Resource Timing) and the element, against the shift's time.
+      const img = await page.evaluate(() => {
+        const el = document.getElementById('photo') as HTMLImageElement | null;
+        const rt = el === null ? [] : performance.getEntriesByName(el.currentSrc, 'resource') as PerformanceResourceTiming[];
+        return { complete: el?.complete, src: el?.currentSrc, responseEnd: rt.map((e) => e.responseEnd), resources: performance.getEntriesByType('resource').length };
+      });
+      log(`image shift at ${s.shifts[2].time.toFixed(1)} ms, no cause; the image: ${JSON.stringify(img)}`);
+    }
     expect(load).to.include({ name: 'Gallery' });
     expect(load.reason).to.match(/^an image loaded without width and height/);
     expect(code).to.include({ name: 'Promo' });

@@ -4,7 +4,7 @@ import { MAX_INTERACTIONS, mergeVitals, NO_VITALS, renameVitals, vitalsValidator
 import { INVALID } from '../../src/protocol/validate';
 import { FrameLog, MAX_MOUNTS, MAX_SHARES, MAX_SHARES_INPUT } from '../../src/inject/agent/vitals/frame-log';
 import { InteractionBook, interactionType, type EventEntry } from '../../src/inject/agent/vitals/interactions';
-import { causeOf, ShiftBook, type ShiftLookup } from '../../src/inject/agent/vitals/shifts';
+import { causeOf, IMAGE_WINDOW_MS, imageLoadedAt, ShiftBook, type ShiftLookup } from '../../src/inject/agent/vitals/shifts';
 import { LoafLog } from '../../src/inject/agent/vitals/loafs';
 
 const lookup = { ownerOf: () => 0, nameOf: (id: number) => `C${id}` };
@@ -332,6 +332,22 @@ describe('layout shifts (issue 46)', () => {
     expect(causeAt(1060, mounted)).to.equal('Banner');
     // Measured 5 ms before: that frame's cause, whatever comes after.
     expect(causeAt(1005, laidOut)).to.equal('Banner');
+  });
+});
+
+describe('an image as a shift\'s cause (imageLoadedAt)', () => {
+  it('the image above the moved nodes whose bytes came last within IMAGE_WINDOW_MS before the shift: 700 ms found', () => {
+    const first = {} as Node;
+    const img = (src: string) => ({ complete: true, currentSrc: src, contains: () => false, compareDocumentPosition: () => 4 });
+    const a = img('a.svg'), b = img('b.svg');
+    const doc = { images: [a, b] } as unknown as Document;
+    const ends: Record<string, number> = { 'a.svg': 300, 'b.svg': 100 };
+    const perf = { getEntriesByName: (n: string) => [{ responseEnd: ends[n] }] } as unknown as Performance;
+    // Decoded, loaded and laid out 700 ms after its bytes (beside a CPU hog): still its shift.
+    expect(imageLoadedAt(doc, perf, 1000, first)).to.equal(a);
+    expect(imageLoadedAt(doc, perf, 300 + IMAGE_WINDOW_MS + 1, first)).to.equal(null);
+    // Bytes after the shift cannot have caused it; the one before within the window can.
+    expect(imageLoadedAt(doc, perf, 200, first)).to.equal(b);
   });
 });
 

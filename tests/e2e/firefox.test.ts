@@ -93,6 +93,7 @@ describe('Firefox (e2e)', function () {
         return heavy !== undefined && heavy.layoutMs > 0 ? all : null;
       }, { what: 'Heavy measured (named from the source map)' });
       const heavy = cs.find((c) => c.name === 'Heavy')!;
+      console.log(`      [firefox] Preact layout ms: ${cs.filter((c) => c.layoutMs > 0).map((c) => `${c.name} ${c.layoutMs.toFixed(3)}`).join(', ')}`);
       for (const c of cs) if (c.parentId !== null && c.id !== heavy.id) expect(heavy.layoutMs, c.name).to.be.greaterThan(c.layoutMs);
     } finally {
       await page.close();

@@ -50,6 +50,14 @@ export async function afterTheSeam(h: Harness, page: Page, framework: string, ti
   console.log(`      [${framework}] click on ${click.target?.name}: forced ${click.forcedMs.toFixed(2)} ms, layout ${click.layoutMs.toFixed(2)} ms; `
     + `first ${click.components.map((c) => `${c.name} ${(c.forcedMs + c.layoutMs + c.styleMs).toFixed(2)}`).slice(0, 3).join(', ')}`);
   expect(click.target?.name).to.equal('Ticker');
+  if (click.forcedMs === 0) {
+    // What the frames around it held (the recording started above), to tell a frame not logged from one not matched.
+    const c = click as Interaction & { start: number; duration: number };
+    const rec = await page.evaluate(() => (window as any).__LAYOUT_COST__.stopRecording()) as { frames: { time: number; forcedMs: number; layoutMs: number }[] };
+    const near = rec.frames.filter((f) => f.time > c.start - 200 && f.time < c.start + c.duration + 500);
+    console.log(`      [${framework}] no forced ms: input at ${c.start.toFixed(1)}, paint ${(c.start + c.duration).toFixed(1)}; frames near: `
+      + (near.map((f) => `${f.time.toFixed(1)} forced ${f.forcedMs.toFixed(2)} layout ${f.layoutMs.toFixed(2)}`).join(' | ') || 'none'));
+  }
   expect(click.forcedMs).to.be.greaterThan(0);
   expect(click.components[0].name).to.equal('Heavy');
   expect(click.components[0].forcedMs).to.be.greaterThan(0.5 * click.forcedMs);

@@ -115,6 +115,14 @@ export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree
 }
 
 /**
+ * chooseInTree's stacks (see there), one entry per open subtree: plain arrays grown to the deepest tree met, not typed
+ * arrays of the tree's size made per choice. `openCovered` 0: no shown node covers the subtree (it lies under a skipped
+ * root), and what is in it shows as a root does.
+ */
+const MAX_KEPT_DEPTH = 1024;
+const open = { openEnd: [] as number[], openLayout: [] as number[], openRendered: [] as number[], openInflation: [] as number[], openCovered: [] as number[] };
+
+/**
  * The components whose meters Components mode shows, parents before
  * children, siblings in order. Roots always show, unless `skip` says so: a
  * skipped component shows nothing and covers nothing (its children are
@@ -123,24 +131,47 @@ export function buildTree<N extends CostNode>(nodes: Iterable<N>): ComponentTree
 export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: SurfaceRules, skip?: (n: N) => boolean): N[] {
   const { list, end } = tree;
   const shown: N[] = [];
-  // The open subtrees around the current node: where each ends and the shown node that covers what is inside it. Made
-  // per choice, not kept with the tree: 8 B per component for a few µs of allocation a choice.
-  const openEnd = new Int32Array(list.length);
-  const openCover = new Int32Array(list.length);
+  // The open subtrees around the current node: where each ends, and what a node inside must pass to surface through the
+  // shown node that covers it (surfacesThrough's three thresholds, worked out once per cover, not once per child: a
+  // grid's 4 900 cells share one). Scratch stacks as deep as the tree, shared by every choice.
+  const n = list.length;
+  const { openEnd, openLayout, openRendered, openInflation, openCovered } = open;
   let depth = 0;
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < n; i++) {
     while (depth > 0 && openEnd[depth - 1] <= i) depth--;
-    const cover = depth > 0 ? openCover[depth - 1] : -1;
     const node = list[i];
-    // A dialog's, menu's or tooltip's content is a surface of its own: nothing of the page covers it.
-    const show = (skip === undefined || !skip(node))
-      && (cover < 0 || node.surfaceRoot === true || surfacesThrough(node, list[cover], rules));
+    let show: boolean;
+    if (skip !== undefined && skip(node)) show = false;
+    // A root, or a dialog's, menu's or tooltip's content: a surface of its own, nothing of the page covers it.
+    else if (depth === 0 || openCovered[depth - 1] === 0 || node.surfaceRoot === true) show = true;
+    else {
+      const d = depth - 1;
+      const layout = node.layout;
+      show = (layout >= MS_NOISE_FLOOR && layout > openLayout[d]) || node.rendered > openRendered[d]
+        || nodeInflation(node) > openInflation[d];
+    }
     if (show) shown.push(node);
     if (end[i] > i + 1) {
       openEnd[depth] = end[i];
-      openCover[depth++] = show ? i : cover;
+      if (show) {
+        openCovered[depth] = 1;
+        openLayout[depth] = rules.layoutFraction * node.layout;
+        openRendered[depth] = rules.renderedFraction * node.rendered;
+        openInflation[depth] = rules.inflationFactor * nodeInflation(node);
+      } else if (depth > 0) {
+        openCovered[depth] = openCovered[depth - 1];
+        openLayout[depth] = openLayout[depth - 1];
+        openRendered[depth] = openRendered[depth - 1];
+        openInflation[depth] = openInflation[depth - 1];
+      } else {
+        // A skipped root: what is under it is covered by nothing.
+        openCovered[depth] = 0;
+      }
+      depth++;
     }
   }
+  // A freak depth (a 20 000-deep chain) is not kept for the choices after.
+  if (openEnd.length > MAX_KEPT_DEPTH) for (const a of Object.values(open)) a.length = 0;
   return shown;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chooseComponents, MS_NOISE_FLOOR, surfacesThrough } from '../../src/overlay/surface';
+import { buildTree, chooseComponents, chooseInTree, MS_NOISE_FLOOR, surfacesThrough } from '../../src/overlay/surface';
 import { node, tree } from './overlay-helpers';
 
 const RULES = { layoutFraction: 0.5, renderedFraction: 0.5, inflationFactor: 2 };
@@ -79,7 +79,7 @@ describe('overlay Components-mode choice', () => {
 
   it('matches the rule read literally (each node against its nearest shown ancestor, parents first, siblings in order) on random forests', () => {
     // The reference: recursion from each root over children in iteration order, as the rule reads.
-    const reference = (nodes: ReturnType<typeof node>[]): number[] => {
+    const reference = (nodes: ReturnType<typeof node>[], skip?: (n: ReturnType<typeof node>) => boolean): number[] => {
       const byId = new Map(nodes.map((n) => [n.id, n]));
       const kids = new Map<number, number[]>();
       const roots: number[] = [];
@@ -90,7 +90,7 @@ describe('overlay Components-mode choice', () => {
       const out: number[] = [];
       const visit = (id: number, cover: ReturnType<typeof node> | null): void => {
         const n = byId.get(id)!;
-        const show = cover === null || n.surfaceRoot === true || surfacesThrough(n, cover, RULES);
+        const show = !(skip?.(n) ?? false) && (cover === null || n.surfaceRoot === true || surfacesThrough(n, cover, RULES));
         if (show) out.push(id);
         for (const k of kids.get(id) ?? []) visit(k, show ? n : cover);
       };
@@ -110,6 +110,9 @@ describe('overlay Components-mode choice', () => {
         surfaceRoot: rand() < 0.05, depth: i,
       }));
       expect(chooseComponents(nodes, RULES).map((n) => n.id), `trial ${trial}`).to.deep.equal(reference(nodes));
+      // Skipped components (another layer's, a wrapper chain's) show nothing and cover nothing, roots among them.
+      const skip = (n: ReturnType<typeof node>): boolean => n.id % 5 === 0;
+      expect(chooseInTree(buildTree(nodes), RULES, skip).map((n) => n.id), `trial ${trial}, skipping`).to.deep.equal(reference(nodes, skip));
     }
   });
 });

@@ -12,7 +12,7 @@ import {
   HOVER_COLOR, HOVER_FILL, paintCoveredOutlines, paintFills, paintOutlines, PIN_COLOR, SHIFT_CAUSE_COLOR, SHIFT_CAUSE_FILL, SHIFT_MOVED_COLOR,
   SHIFT_MOVED_FILL,
 } from '../../../overlay/paint-meters';
-import { measureLines, placeCaption, placeLegend, placeModeCaption, type Line } from '../../../overlay/paint-text';
+import { placeCaption, placeLegend, placeModeCaption, type Line } from '../../../overlay/paint-text';
 import { TextBoxCache, type TextContext } from './text-cache';
 import type { Rect, Viewport } from '../../../overlay/types';
 
@@ -84,24 +84,25 @@ export class FramePainter {
     this.atlas.paint(ctx, f.meters, dpr, f.style);
     for (const l of f.labels) {
       // Beside the meter, vertically centred on it, inside the viewport.
-      const size = measureLines(ctx, [l.text], dpr);
-      const y = Math.max(0, Math.min(vp.height - size.height, l.at.y + METER_HEIGHT_PX / 2 - size.height / 2));
-      this.text.paint(ctx, [l.text], Math.max(0, l.at.x - size.width - 2), y, dpr);
+      const box = this.text.box(ctx, [l.text], dpr);
+      const y = Math.max(0, Math.min(vp.height - box.height, l.at.y + METER_HEIGHT_PX / 2 - box.height / 2));
+      this.text.draw(ctx, box, Math.max(0, l.at.x - box.width - 2), y, dpr);
     }
     for (const c of f.captions) {
-      const at = placeCaption(c.at, measureLines(ctx, c.lines, dpr), vp, c.bounds);
-      this.text.paint(ctx, c.lines, at.x, at.y, dpr, { border: c.pinned ? PIN_COLOR : c.shiftCause ? SHIFT_CAUSE_COLOR : HOVER_COLOR });
+      const box = this.text.box(ctx, c.lines, dpr, { border: c.pinned ? PIN_COLOR : c.shiftCause ? SHIFT_CAUSE_COLOR : HOVER_COLOR });
+      const at = placeCaption(c.at, box, vp, c.bounds);
+      this.text.draw(ctx, box, at.x, at.y, dpr);
     }
     if (f.modeCaption !== null) {
-      const lines = [f.modeCaption];
-      const at = placeModeCaption(measureLines(ctx, lines, dpr), vp);
-      this.text.paint(ctx, lines, at.x, at.y, dpr, { title: true });
+      const box = this.text.box(ctx, [f.modeCaption], dpr, { title: true });
+      const at = placeModeCaption(box, vp);
+      this.text.draw(ctx, box, at.x, at.y, dpr);
     }
     if (f.legend === null) return null;
-    const size = measureLines(ctx, f.legend, dpr);
-    const at = placeLegend(size, vp);
-    this.text.paint(ctx, f.legend, at.x, at.y, dpr, { title: true });
-    return { x: at.x, y: at.y, width: size.width, height: size.height };
+    const box = this.text.box(ctx, f.legend, dpr, { title: true });
+    const at = placeLegend(box, vp);
+    this.text.draw(ctx, box, at.x, at.y, dpr);
+    return { x: at.x, y: at.y, width: box.width, height: box.height };
   }
 
   /** Meter slots rasterised in the last paint (tests, benchmarks). */

@@ -4,7 +4,7 @@
  * and the protocol's toLines decoder.
  */
 import { expect } from 'chai';
-import { attribute, type Caused } from '../../src/inject/agent/pipeline/attribution';
+import { attribute, MIN_SHARE_MS, type Caused } from '../../src/inject/agent/pipeline/attribution';
 import { GONE } from '../../src/inject/agent/pipeline/registry';
 import { RingBuffer } from '../../src/inject/agent/ring-buffer';
 import { RECORD_STRIDE, RecordKind, toLines } from '../../src/protocol';
@@ -98,21 +98,28 @@ describe('attribution: splitting a frame among the components that caused it', (
     expect(c[1][1] + c[2][1] + c[150][1]).to.be.closeTo(0.75, 1e-9);
   });
 
-  it('folds shares below 1/MAX_OWN_SHARES of the frame whatever its length: a grid\'s 490 cells give one record', () => {
-    const grid = node(1);
+  it('folds the shares of many siblings below 1/MAX_OWN_SHARES of the frame whatever its length; a lone one keeps its own', () => {
+    const grid = node(1), app = node(2);
     const cells: Caused[] = [];
     for (let i = 0; i < 490; i++) cells.push(node(100 + i, grid));
     // One cell weighs a tenth of the frame alone (the table-box case): kept, beside the rest folded.
     const big = node(99, grid);
+    // A one-line text beside the grid (its own parent): 0.3 % of the frame, under 1/256 of it.
+    const text = node(98, app);
     const ones = cells.map(() => 1);
-    // A 50 ms frame: each cell's 0.09 ms is above MIN_SHARE_MS, and below 1/256 of the frame.
+    const total = 490 + 490 / 9 + 1.64;
+    // A 50 ms frame: each cell's 0.09 ms is above MIN_SHARE_MS, and below 1/256 of the frame; so is the text's 0.15 ms.
     for (const layoutMs of [10, 50]) {
       const ring = new RingBuffer(4096);
-      attribute(ring, [...cells, big], [...ones, 490 / 9], [...ones, 0], 0, layoutMs, new Map());
+      attribute(ring, [...cells, big, text], [...ones, 490 / 9, 1.64], [...ones, 0, 0], 0, layoutMs, new Map());
       const c = costs(ring);
-      expect(Object.keys(c).map(Number).sort((x, y) => x - y), `${layoutMs} ms`).to.deep.equal([1, 99]);
-      expect(c[1][1] + c[99][1]).to.be.closeTo(layoutMs, 1e-9);
-      expect(c[99][1]).to.be.closeTo(layoutMs / 10, 1e-9);
+      const textMs = layoutMs * 1.64 / total;
+      // Under MIN_SHARE_MS (the 10 ms frame) the text's share goes to its parent; over it, it keeps its own.
+      const ids = textMs < MIN_SHARE_MS ? [1, 2, 99] : [1, 98, 99];
+      expect(Object.keys(c).map(Number).sort((x, y) => x - y), `${layoutMs} ms`).to.deep.equal(ids);
+      expect(c[99][1]).to.be.closeTo(layoutMs * (490 / 9) / total, 1e-9);
+      expect(c[1][1]).to.be.closeTo(layoutMs * 490 / total, 1e-9);
+      expect((c[98] ?? c[2])[1]).to.be.closeTo(textMs, 1e-9);
     }
   });
 

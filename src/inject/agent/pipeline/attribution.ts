@@ -10,13 +10,14 @@
  * `<page>`. Writes self-cost records only: the content script rolls them up along the component tree.
  *
  * Shares too small to mean anything on their own are folded into the nearest ancestor's self cost instead: below
- * MIN_SHARE_MS (the clock's resolution is 0.1 ms on ordinary pages), or below 1/MAX_OWN_SHARES of the frame. A tick
- * that touches 490 of 4 900 cells gives each 1/490 of the frame — 0.03 ms in a 15 ms frame, 0.1 ms in a 50 ms one —
- * and writing, shipping and rolling up 490 records per frame cost more than the information is worth; with the
- * absolute floor alone, whether they did depended on which side of 24.5 ms the frame's layout fell (Chrome's layout
- * of the same grid moves 2× between its regimes). The relative floor makes that the same in every frame: at most
- * MAX_OWN_SHARES components get a record of their own. Subtree-inclusive figures are unchanged by the fold; only the
- * split below a parent gets coarser.
+ * MIN_SHARE_MS (the clock's resolution is 0.1 ms on ordinary pages), or, for one of MANY_SIBLINGS or more causes in a
+ * row under one parent, below 1/MAX_OWN_SHARES of the frame. A tick that touches 490 of 4 900 cells gives each 1/490 of
+ * the frame — 0.03 ms in a 15 ms frame, 0.1 ms in a 50 ms one — and writing, shipping and rolling up 490 records per
+ * frame cost more than the information is worth; with the absolute floor alone, whether they did depended on which
+ * side of 24.5 ms the frame's layout fell (Chrome's layout of the same grid moves 2× between its regimes). The relative
+ * floor makes that the same in every frame, and leaves a lone component's small share its own: a one-line text beside
+ * a heavy grid is what a user looks for. Subtree-inclusive figures are unchanged by the fold; only the split below a
+ * parent gets coarser.
  *
  * Per frame, not per event: runs once at frame end and allocates nothing once its scratch tables have grown.
  */
@@ -36,8 +37,12 @@ export interface CostSink {
 
 /** A component's share of one frame below this goes to its parent (see above). */
 export const MIN_SHARE_MS = 0.05;
-/** A share below this part of the frame (1/MAX_OWN_SHARES) goes to its parent too: so many components own a record at most. */
+/** A share below this part of the frame (1/MAX_OWN_SHARES) goes to its parent too, when it is one of many siblings. */
 export const MAX_OWN_SHARES = 256;
+/** Causes in a row under one parent from which the relative floor applies (a list's rows, a grid's cells). */
+export const MANY_SIBLINGS = 16;
+/** Scratch: for each cause, how many causes in a row share its parent (filled only for a frame of many causes). */
+const runLength: number[] = [];
 const always = (): boolean => true;
 const NO_COUNTS = new Map<number, number>();
 // Scratch tables reused frame after frame.
@@ -89,6 +94,15 @@ export function attribute(
   } else {
     const anyForced = forcedById.size > 0;
     const floor = Math.max(MIN_SHARE_MS, (styleMs + layoutMs) / MAX_OWN_SHARES);
+    const many = causes.length >= MANY_SIBLINGS;
+    if (many) {
+      let start = 0;
+      for (let i = 1; i <= causes.length; i++) {
+        if (i < causes.length && causes[i].parent === causes[start].parent) continue;
+        for (let j = start; j < i; j++) runLength[j] = i - start;
+        start = i;
+      }
+    }
     // Folded shares gather in a run while consecutive causes share a parent (a grid's cells come in order): one table
     // update per run, not two per component.
     let runTo = -1, runStyle = 0, runLayout = 0;
@@ -99,7 +113,8 @@ export function attribute(
       const layout = layoutMs * (lw[i] / lt);
       if (style === 0 && layout === 0) continue;
       const forced = anyForced ? forcedById.get(c.id) ?? 0 : 0;
-      if (forced === 0 && c.parent !== null && style + layout < floor) {
+      const share = style + layout;
+      if (forced === 0 && c.parent !== null && (share < MIN_SHARE_MS || (many && share < floor && runLength[i] >= MANY_SIBLINGS))) {
         const to = c.parent.id;
         if (to !== runTo) {
           if (runTo !== -1) fold(runTo, runStyle, runLayout);

@@ -41,8 +41,6 @@ export const MIN_SHARE_MS = 0.05;
 export const MAX_OWN_SHARES = 256;
 /** Causes in a row under one parent from which the relative floor applies (a list's rows, a grid's cells). */
 export const MANY_SIBLINGS = 16;
-/** Scratch: for each cause, how many causes in a row share its parent (filled only for a frame of many causes). */
-const runLength: number[] = [];
 const always = (): boolean => true;
 const NO_COUNTS = new Map<number, number>();
 // Scratch tables reused frame after frame.
@@ -93,28 +91,27 @@ export function attribute(
     if (styleMs > 0 || layoutMs > 0 || pageForced > 0) sink.write(RecordKind.Cost, 0, styleMs, layoutMs, pageForced, pageCount);
   } else {
     const anyForced = forcedById.size > 0;
-    const floor = Math.max(MIN_SHARE_MS, (styleMs + layoutMs) / MAX_OWN_SHARES);
-    const many = causes.length >= MANY_SIBLINGS;
-    if (many) {
-      let start = 0;
-      for (let i = 1; i <= causes.length; i++) {
-        if (i < causes.length && causes[i].parent === causes[start].parent) continue;
-        for (let j = start; j < i; j++) runLength[j] = i - start;
-        start = i;
-      }
-    }
+    const floor = (styleMs + layoutMs) / MAX_OWN_SHARES;
+    // The run of causes under one parent that the current one belongs to ends before `siblingsEnd`; `many`: it holds
+    // MANY_SIBLINGS or more (found once per run, looking ahead from its first cause).
+    let siblingsEnd = 0, many = false;
     // Folded shares gather in a run while consecutive causes share a parent (a grid's cells come in order): one table
     // update per run, not two per component.
     let runTo = -1, runStyle = 0, runLayout = 0;
     for (let i = 0; i < causes.length; i++) {
       const c = causes[i];
+      if (i >= siblingsEnd) {
+        siblingsEnd = i + 1;
+        while (siblingsEnd < causes.length && causes[siblingsEnd].parent === c.parent) siblingsEnd++;
+        many = siblingsEnd - i >= MANY_SIBLINGS;
+      }
       if (goneMark !== 0 ? (c.marks & goneMark) !== 0 : !isLive(c.id)) continue;
       const style = styleMs * (sw[i] / st);
       const layout = layoutMs * (lw[i] / lt);
       if (style === 0 && layout === 0) continue;
       const forced = anyForced ? forcedById.get(c.id) ?? 0 : 0;
       const share = style + layout;
-      if (forced === 0 && c.parent !== null && (share < MIN_SHARE_MS || (many && share < floor && runLength[i] >= MANY_SIBLINGS))) {
+      if (forced === 0 && c.parent !== null && (share < MIN_SHARE_MS || (many && share < floor))) {
         const to = c.parent.id;
         if (to !== runTo) {
           if (runTo !== -1) fold(runTo, runStyle, runLayout);

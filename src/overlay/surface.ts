@@ -23,9 +23,14 @@ export interface SurfaceRules {
 export const MS_NOISE_FLOOR = 0.05;
 
 export function surfacesThrough(child: CostNode, parent: CostNode, rules: SurfaceRules): boolean {
-  if (child.layout >= MS_NOISE_FLOOR && child.layout > rules.layoutFraction * parent.layout) return true;
-  if (child.rendered > rules.renderedFraction * parent.rendered) return true;
-  return nodeInflation(child) > rules.inflationFactor * nodeInflation(parent);
+  return clears(child, rules.layoutFraction * parent.layout, rules.renderedFraction * parent.rendered,
+    rules.inflationFactor * nodeInflation(parent));
+}
+
+/** The rule against a cover's three thresholds (its layout, rendered count and inflation times the rules' factors). */
+function clears(child: CostNode, layout: number, rendered: number, inflation: number): boolean {
+  const ms = child.layout;
+  return (ms >= MS_NOISE_FLOOR && ms > layout) || child.rendered > rendered || nodeInflation(child) > inflation;
 }
 
 /**
@@ -144,12 +149,7 @@ export function chooseInTree<N extends CostNode>(tree: ComponentTree<N>, rules: 
     if (skip !== undefined && skip(node)) show = false;
     // A root, or a dialog's, menu's or tooltip's content: a surface of its own, nothing of the page covers it.
     else if (depth === 0 || openCovered[depth - 1] === 0 || node.surfaceRoot === true) show = true;
-    else {
-      const d = depth - 1;
-      const layout = node.layout;
-      show = (layout >= MS_NOISE_FLOOR && layout > openLayout[d]) || node.rendered > openRendered[d]
-        || nodeInflation(node) > openInflation[d];
-    }
+    else show = clears(node, openLayout[depth - 1], openRendered[depth - 1], openInflation[depth - 1]);
     if (show) shown.push(node);
     if (end[i] > i + 1) {
       openEnd[depth] = end[i];

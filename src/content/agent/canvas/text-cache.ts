@@ -60,9 +60,4 @@ export class TextBoxCache {
     ctx.drawImage(box.canvas, snap(x, dpr), snap(y, dpr));
     return { x, y, width: box.width, height: box.height };
   }
-
-  /** Both at once, at (x, y). */
-  paint(ctx: TextContext, lines: readonly Line[], x: number, y: number, dpr: number, opts: BoxOptions = {}): Rect {
-    return this.draw(ctx, this.box(ctx, lines, dpr, opts), x, y, dpr);
-  }
 }

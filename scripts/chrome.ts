@@ -74,10 +74,16 @@ export function findFirefox(): string | null {
   return null;
 }
 
-/** Flags that keep Chromium quiet on a closed network (TESTING.md). */
+/**
+ * Flags that keep Chromium quiet on a closed network (TESTING.md), and idle once started: Chromium 156 preloads its
+ * omnibox popups as WebUI pages in a renderer of their own, which a headless browser never shows — 1.6 s of CPU at
+ * each launch on these two cores, two thirds of what a launch costs (docs/PERFORMANCE.md, "The test suite"). Puppeteer
+ * merges this list with its own `--disable-features`; a browser that has no such feature ignores the name.
+ */
 export const QUIET_FLAGS = [
   '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--disable-quic', '--disable-dev-shm-usage', '--no-default-browser-check',
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
 ];
 /** Needed when running as root or in containers; harmless otherwise on Linux. */
 export const LINUX_CI_FLAGS = process.platform === 'linux' ? ['--no-sandbox', '--disable-gpu'] : [];

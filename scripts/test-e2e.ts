@@ -33,16 +33,13 @@ export const SERIAL = ['timing.test.ts', 'experiment.test.ts', 'timing-raf.test.
 export const ALONE = ['overlay.test.ts', 'attribution.test.ts'];
 
 /**
- * The parallel lane's longest files, started first: the workers take files in the order given, and a long file started
- * last leaves the others idle at the end (longest first balances them). Seconds alone on a quiet machine (2026-11-30,
- * docs/PERFORMANCE.md "The test suite"): 67 54 45 42 36 36 31 31 30 23 23 23 23 21 20 19 19 18 17; the rest are
- * shorter. mcp waits out a 15 s timeout with the machine idle: started early, others use the cores meanwhile.
+ * The parallel lane's longest files (seconds alone on a quiet machine, 2026-11-28: 26 25 21 16 13 13 13 11 11 10 10),
+ * started first: the workers take files in the order given, and a long file started last leaves the others idle at
+ * the end (longest first balances them).
  */
 export const LONGEST_FIRST = [
-  'ci-scale.test.ts', 'audit-cli.test.ts', 'mcp.test.ts', 'real-apps.test.ts', 'firefox.test.ts', 'hostile-page.test.ts',
-  'vue.test.ts', 'preact.test.ts', 'sites.test.ts', 'vitals.test.ts', 'sources.test.ts', 'playwright-fixture.test.ts',
-  'panel-safety.test.ts', 'scale.test.ts', 'panel-recording.test.ts', 'panel-recovery.test.ts', 'bundlers.test.ts',
-  'start.test.ts', 'react-adapter.test.ts',
+  'real-apps.test.ts', 'audit-cli.test.ts', 'firefox.test.ts', 'bundlers.test.ts', 'ci-scale.test.ts', 'mcp.test.ts', 'always-on.test.ts', 'sources.test.ts', 'playwright-fixture.test.ts',
+  'vitals.test.ts', 'panel-recovery.test.ts', 'panel-theme.test.ts', 'panel-safety.test.ts', 'react-adapter.test.ts',
 ];
 
 /**

@@ -76,9 +76,10 @@ export function findFirefox(): string | null {
 
 /**
  * Flags that keep Chromium quiet on a closed network (TESTING.md), and idle once started: Chromium 156 preloads its
- * omnibox popups as WebUI pages in a renderer of their own, which a headless browser never shows — 1.6 s of CPU at
- * each launch on these two cores, two thirds of what a launch costs (docs/PERFORMANCE.md, "The test suite"). Puppeteer
- * merges this list with its own `--disable-features`; a browser that has no such feature ignores the name.
+ * omnibox popups as WebUI pages in a renderer of their own, which a headless browser never shows — about 3 s of CPU
+ * at each launch on these two cores (1.6 s in that renderer), two thirds of what a launch costs (docs/PERFORMANCE.md,
+ * "The test suite"). Puppeteer merges this list with its own `--disable-features`; a browser that has no such feature
+ * ignores the name.
  */
 export const QUIET_FLAGS = [
   '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',

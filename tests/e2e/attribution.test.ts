@@ -126,8 +126,12 @@ describe('attribution with several components changing in one frame (e2e)', func
         const [cell, box] = await inTurns(page, 2);
         const truth = [cell / (cell + box), box / (cell + box)];
         const ours = await togetherShares(page, names);
+        // What the probes had done by then (a split near half and half beside a CPU hog, 2026-12-01: were the places
+        // measured, and at what cost?).
+        const st = await page.evaluate(() => (window as any).__LAYOUT_COST__.internals()) as { probes?: number; probeMs?: number; probeFirsts?: number };
         log(`table-box: alone TableCell ${cell.toFixed(2)} ms, StrictBox ${box.toFixed(2)} ms a tick: true shares `
-          + `${truth.map((x) => (x * 100).toFixed(1)).join(' / ')} %, ours ${ours.map((x) => (x * 100).toFixed(1)).join(' / ')} %`);
+          + `${truth.map((x) => (x * 100).toFixed(1)).join(' / ')} %, ours ${ours.map((x) => (x * 100).toFixed(1)).join(' / ')} %`
+          + ` (probes ${st.probes}, ${st.probeMs} ms, ${st.probeFirsts} first; load ${os.loadavg()[0].toFixed(1)})`);
         return { cell, box, truth, ours, off: Math.max(...ours.map((x, i) => Math.abs(x - truth[i]))) };
       };
       // Beside a CPU hog the split leaned towards the box in some runs (16.2 and 16.6 points in two CI runs of 2026-11-28,

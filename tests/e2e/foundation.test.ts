@@ -17,6 +17,19 @@ describe('foundation (e2e)', function () {
   });
   after(async () => h?.close());
 
+  it('the browsers we launch preload no omnibox popup (QUIET_FLAGS: about 3 s of CPU a launch on two cores)', async () => {
+    // Chromium 156 preloads its omnibox popups as WebUI pages at every launch, headless too (docs/PERFORMANCE.md,
+    // "Twenty-eighth session"). A Chromium that renames the feature brings them back, and this says so.
+    const cdp = await h.browser.target().createCDPSession();
+    try {
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      expect(targetInfos.map((t) => t.url).filter((u) => u.startsWith('chrome://omnibox-popup')), 'omnibox popup targets').to.deep.equal([]);
+      expect(targetInfos.some((t) => t.url.includes('basic-r19.html')), 'the list holds the page (it lists targets at all)').to.equal(true);
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  });
+
   it('runs the hook before the first inline script, and has the API by the time the page has loaded', async () => {
     const seen = await page.evaluate(() => [(window as any).__hookAtFirstInline, (window as any).__apiAtFirstInline, (window as any).__apiAtDCL, (window as any).__apiAtLoad]);
     console.log(`      [foundation] typeof hook / API at the first inline script, API at DOMContentLoaded, at load: ${seen.join(' / ')}`);

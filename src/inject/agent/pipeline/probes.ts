@@ -64,9 +64,9 @@ const AVERAGED = 8;
  */
 export const MAX_SAMPLE = 128;
 /**
- * A probe is made at least twice and again until REPEAT_MS have been measured (at most REPEATS times), and the lower
- * median taken: the clock ticks in 100 µs with jitter on ordinary pages, a preempted probe reads high, and an estimate
- * is kept for PROBE_TTL_MS. A group's per-site figure is a difference of two such medians.
+ * A probe is made at least twice and again until REPEAT_MS have been measured (at most REPEATS times), and the smallest
+ * reading taken: the clock ticks in 100 µs with jitter on ordinary pages, a preempted probe reads high, and an estimate
+ * is kept for PROBE_TTL_MS. A group's per-site figure is a difference of two such readings, less their noise.
  */
 const REPEAT_MS = 5;
 const REPEATS = 6;
@@ -127,13 +127,37 @@ interface Measure {
 }
 
 /**
- * The lower median: of two probes the smaller. Preemption only ever adds to a probe (a CPU hog beside the browser),
- * and of two the mean kept half of it — multiplied, for a group, by the sites it is extrapolated to (400 spans from a
- * sample of 128: three times over).
+ * The smallest reading: preemption only ever adds to a probe (a CPU hog beside the browser). Of two readings the mean
+ * kept half of it; of three to six the lower median still kept it when two of them were preempted.
  */
-function lowMedian(xs: number[]): number {
-  xs.sort((a, b) => a - b);
-  return xs[(xs.length - 1) >> 1];
+function least(xs: number[]): number {
+  let m = xs[0];
+  for (let i = 1; i < xs.length; i++) if (xs[i] < m) m = xs[i];
+  return m;
+}
+
+/** How far the second smallest reading lies above the smallest: the noise the readings show (0 for one reading). */
+function spread(xs: number[]): number {
+  if (xs.length < 2) return 0;
+  let a = Infinity, b = Infinity;
+  for (const x of xs) {
+    if (x < a) {
+      b = a;
+      a = x;
+    } else if (x < b) b = x;
+  }
+  return b - a;
+}
+
+/**
+ * What each further site adds: the sample's reading above the one site's, less the noise both showed, over the
+ * sample's further sites. The figure is multiplied by every site that changed (400 spans from a sample of 128:
+ * three times over): a difference within the noise is no difference. Measured on the table-box page (a 400-span box
+ * whose sample reads what one span does): a difference of lower medians gave the box up to 29 points of the frame
+ * from its noise alone, beside a CPU hog and without one (docs/TIMING.md §2).
+ */
+function perSite(one: number, oneNoise: number, all: number[], n: number): number {
+  return Math.max(0, least(all) - one - oneNoise - spread(all)) / (n - 1);
 }
 
 interface Queued {
@@ -397,10 +421,10 @@ export class Probes {
       if (m.all !== 0) continue;
       const all = i + 1 < batch.length && batch[i + 1].q === m.q ? batch[i + 1] : null;
       if (m.failed || m.got.length === 0) continue;
-      const one = lowMedian(m.got);
+      const one = least(m.got);
       // What each further site adds (a grid's cells whose text or width changes are that many relayouts; 400 spans
       // whose text changes in one line box reshape 400 texts but break the line box once).
-      const per = all !== null && !all.failed && all.got.length > 0 && all.all > 1 ? Math.max(0, (lowMedian(all.got) - one) / (all.all - 1)) : 0;
+      const per = all !== null && !all.failed && all.got.length > 0 && all.all > 1 ? perSite(one, spread(m.got), all.got, all.all) : 0;
       const mine = this.batchCost / batch.length * (all ? 2 : 1);
       const map = this.estimates[m.q.flavor];
       const old = map.get(m.q.key);

@@ -8,6 +8,7 @@ import type { Page } from 'puppeteer-core';
 import { startServer } from '../../scripts/server';
 import { launch, lc, waitFor, type Harness } from './harness';
 import { expectMatches } from './truth-match';
+import { RECORD_STRIDE, RecordKind } from '../../src/protocol/records';
 
 const internal = (page: Page): Promise<Record<string, number>> =>
   page.evaluate(() => (window as any).__LAYOUT_COST__.internals());
@@ -302,16 +303,25 @@ describe('hostile pages (e2e)', function () {
       const orig = port.onmessage;
       globalThis.__lose = true;
       globalThis.__lost = 0;
+      globalThis.__resets = 0;
       port.onmessage = (e) => {
         if (globalThis.__lose && e.data && e.data.type === 'records') { globalThis.__lost++; return; }
+        // The resync's batch begins with a Reset: counted before the store applies it.
+        if (!globalThis.__lose && e.data && e.data.type === 'records') {
+          const d = new Float64Array(e.data.payload.buffer);
+          for (let i = 0; i < e.data.payload.count; i++) if (d[i * ${RECORD_STRIDE}] === ${RecordKind.Reset}) globalThis.__resets++;
+        }
         orig.call(port, e);
       };
     })()`);
     await page.evaluate(() => (window as any).__setItems(['x', 'y', 'z', 'w', 'v']));
     await waitFor(async () => (await content('globalThis.__lost')) as number > 0, { what: 'a batch lost' });
     await content('globalThis.__lose = false');
-    // The next batch (any commit) shows the gap; the resync sends the whole tree again.
+    // The next batch (any commit) shows the gap; the resync sends the whole tree again. Held once its Reset has landed:
+    // the store as it stood before (the lost batch's mounts missing) matched React's tree in a run beside a CPU hog,
+    // and the resync's batch came after, the components read between the two.
     await page.evaluate(() => (window as any).__setItems(['x', 'y']));
+    await waitFor(async () => (await content('globalThis.__resets')) as number > 0, { what: 'the resync\'s Reset' });
     await expectMatches(page, ['root'], { ordered: false });
     // Components that lived through it kept their ids (the panel's pin and recordings with them); the new ones got new.
     const after = await idsOf();

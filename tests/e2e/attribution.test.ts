@@ -137,7 +137,9 @@ describe('attribution with several components changing in one frame (e2e)', func
       // Beside a CPU hog the split leaned towards the box in some runs (16.2 and 16.6 points in two CI runs of 2026-11-28,
       // 1–9 in the others; issue 43 keeps it open; on 2026-11-30's slower machine beside one hog 15.6, then 26.1): a miss
       // is measured again, truth and ours, twice at most, and the last measurement is held to everything. A split that
-      // is wrong misses three times; a preempted probe seldom does.
+      // is wrong misses three times; a preempted probe seldom does. (2026-12-01: most of the lean was the box's per-site
+      // figure multiplying one preempted reading; more than 15 points off in one measurement of nine since, three
+      // before — docs/TIMING.md §2.)
       const m = await measuredAgain(measure, (x) => {
         if (x.off > tolerance) log('table-box: off by more than the tolerance');
         return x.off > tolerance;

@@ -100,6 +100,19 @@ describe('Vue 3 (e2e)', function () {
       expect((await lc.snapshot(page) as { frames: { count: number } }).frames.count).to.be.at.least(20);
     });
 
+    it('an element whose text Vue swaps, given an element by other code, counts it, and loses it at Vue\'s next swap', async () => {
+      // Ticks first: the ticker's <p> is then an element known to hold no element child (dom-commits.ts `leaves`),
+      // whose later swaps are read without their node lists.
+      await vue(page, 'await s.run(4, { ticker: true });');
+      await expectVueMatches(page, 'the ticker after four swaps');
+      await page.evaluate(() => { document.querySelector('p.ticker')!.appendChild(document.createElement('b')); });
+      await expectVueMatches(page, 'a <b> added to the ticker by page code');
+      // Vue's next swap (`textContent =`) takes the <b> away with the text: a structure change, not a text swap.
+      await vue(page, 'await s.run(2, { ticker: true });');
+      expect(await page.evaluate(() => document.querySelector('p.ticker > b'))).to.equal(null);
+      await expectVueMatches(page, 'the ticker swapped again, its <b> gone');
+    });
+
     it('after the seam: forced reflows, an interaction and shifts named, a recording, an experiment, the overlay and the panel', async () => {
       await afterTheSeam(h, page, 'Vue', 'window.__vue.tick++');
     });

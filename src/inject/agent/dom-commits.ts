@@ -110,6 +110,7 @@ export abstract class DomCommits<I extends object> {
     this.refs = new WeakMap();
     this.tops = new WeakMap();
     this.portalled = new WeakSet();
+    this.leaves = new WeakSet();
     this.live.clear();
     this.observedRoots.clear();
     this.portalsBy.clear();
@@ -235,6 +236,15 @@ export abstract class DomCommits<I extends object> {
   /** Each record's kind for `handle` (R_*), reused batch after batch. */
   private kinds = new Uint8Array(64);
 
+  /**
+   * Elements a text swap was read in (`handle`) that held no element child after it, since the last record that
+   * added nodes anywhere: such an element gains an element child only through a record that adds one, which empties
+   * this set first. A record on one of them that leaves it without element children swapped its text, known without
+   * reading the record's node lists — each list a record hands out is an object made for it, about 300 ns a record
+   * on a busy grid's tick (the Vue StressGrid: 490 cells a tick; docs/FRAMEWORKS.md).
+   */
+  private leaves = new WeakSet<Node>();
+
   /** The browser's records of the framework's writes (and anything else in its roots): the commit they make. */
   private handle(records: MutationRecord[]): void {
     const sink = this.sink;
@@ -260,20 +270,30 @@ export abstract class DomCommits<I extends object> {
           kinds[i] = type === 'attributes' ? R_ATTRIBUTE : R_TEXT;
           continue;
         }
+        const t = r.target;
+        // A text swapped again in an element known to hold no element child, and still holding none (`leaves`).
+        if (this.leaves.has(t) && (t as ParentNode).childElementCount === 0) {
+          kinds[i] = R_TEXT_SWAP;
+          continue;
+        }
         const gone = r.removedNodes;
         const added = r.addedNodes;
         // One text node for another (`textContent =` on an element holding text: Vue's text children, a busy grid's
         // thousands of cells a tick): no element and no component came or went — a text change, not a structure.
         // That the added node is no element is read from the target's element count first: the new text node has no
         // JS wrapper yet, and making one to ask its type cost ≈ 110 ns a cell on a 100 % tick (docs/FRAMEWORKS.md).
-        if (gone.length === 1 && added.length === 1 && gone[0].nodeType === 3
-          && ((r.target as ParentNode).childElementCount === 0 || added[0].nodeType === 3)) {
-          kinds[i] = R_TEXT_SWAP;
-          continue;
+        if (gone.length === 1 && added.length === 1 && gone[0].nodeType === 3) {
+          const leaf = (t as ParentNode).childElementCount === 0;
+          if (leaf || added[0].nodeType === 3) {
+            kinds[i] = R_TEXT_SWAP;
+            if (leaf) this.leaves.add(t);
+            continue;
+          }
         }
+        // Nodes added: any element known to hold none may hold one now (or, moved in, may have got one while away).
+        if (added.length > 0) this.leaves = new WeakSet();
         kinds[i] = R_CHILDREN;
         structural = true;
-        const t = r.target;
         if (gone.length > 0) removed = true;
         // A removed element was some component's top element (the innermost one's): that one changed.
         for (let k = 0; k < gone.length; k++) {

@@ -111,6 +111,7 @@ export abstract class DomCommits<I extends object> {
     this.tops = new WeakMap();
     this.portalled = new WeakSet();
     this.leaves = new WeakSet();
+    this.leavesHeld = false;
     this.live.clear();
     this.observedRoots.clear();
     this.portalsBy.clear();
@@ -244,6 +245,8 @@ export abstract class DomCommits<I extends object> {
    * on a busy grid's tick (the Vue StressGrid: 490 cells a tick; docs/FRAMEWORKS.md).
    */
   private leaves = new WeakSet<Node>();
+  /** Whether `leaves` holds anything: a mount's hundreds of insertion records then make no new set each. */
+  private leavesHeld = false;
 
   /** The browser's records of the framework's writes (and anything else in its roots): the commit they make. */
   private handle(records: MutationRecord[]): void {
@@ -286,12 +289,18 @@ export abstract class DomCommits<I extends object> {
           const leaf = (t as ParentNode).childElementCount === 0;
           if (leaf || added[0].nodeType === 3) {
             kinds[i] = R_TEXT_SWAP;
-            if (leaf) this.leaves.add(t);
+            if (leaf) {
+              this.leaves.add(t);
+              this.leavesHeld = true;
+            }
             continue;
           }
         }
         // Nodes added: any element known to hold none may hold one now (or, moved in, may have got one while away).
-        if (added.length > 0) this.leaves = new WeakSet();
+        if (this.leavesHeld && added.length > 0) {
+          this.leaves = new WeakSet();
+          this.leavesHeld = false;
+        }
         kinds[i] = R_CHILDREN;
         structural = true;
         if (gone.length > 0) removed = true;

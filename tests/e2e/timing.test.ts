@@ -346,7 +346,7 @@ describe('layout timing (e2e)', function () {
       const chrome = after!.forcedMs - before!.forcedMs;
       const ours = after!.measuredMs - before!.measuredMs;
       log(`outside: Chrome forcedStyleAndLayoutDuration ${chrome.toFixed(1)} ms, timed by the wrappers ${ours.toFixed(1)} ms`
-        + ` (${((ours / chrome - 1) * 100).toFixed(1)} %)`);
+        + ` (${((ours / chrome - 1) * 100).toFixed(1)} %) in ${await page.evaluate(() => (window as any).__pageForcePairs)} write/read pairs`);
       expect(chrome).to.be.greaterThan(20);
       expect(Math.abs(ours - chrome) / chrome).to.be.below(0.2);
     });

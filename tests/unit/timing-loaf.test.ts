@@ -16,6 +16,19 @@ describe('timing: span ring', () => {
     expect(r.sumWithin(0, 100)).to.equal(0);
     expect(() => new SpanRing(3)).to.throw(RangeError);
   });
+
+  it('joins a span that starts within the merge gap of the last one\'s end: a thrashing loop is one entry', () => {
+    const r = new SpanRing(4, 0.25);
+    // 1 000 back-to-back 0.2 ms flushes, 0.05 ms apart, in one task from t = 100: one entry holds them all.
+    for (let i = 0; i < 1000; i++) r.push(100 + i * 0.25, 0.2);
+    r.push(400, 3); // a later task: its own entry
+    expect(r.sumWithin(100, 350)).to.be.closeTo(200, 1e-6);
+    expect(r.sumWithin(399, 500)).to.equal(3);
+    // Without the merge the ring keeps only the last four.
+    const plain = new SpanRing(4);
+    for (let i = 0; i < 1000; i++) plain.push(100 + i * 0.25, 0.2);
+    expect(plain.sumWithin(100, 350)).to.be.closeTo(0.8, 1e-6);
+  });
 });
 
 describe('timing: Long Animation Frames cross-check', () => {

@@ -36,6 +36,8 @@ export interface ForcedSource {
 }
 
 const FORCED_SPANS = 256;
+/** Forced spans this close to the last one's end join it (two ticks of the 100 µs clock and a half). */
+const FORCED_MERGE_GAP_MS = 0.25;
 const TICK_SPANS = 64;
 /** The outside figure changes at most this often in the page status. */
 const STATUS_INTERVAL_MS = 1000;
@@ -78,7 +80,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
   private total = 0;
   private notified = false;
   private decls: WeakMap<object, Node> | null = null;
-  private readonly spans = new SpanRing(FORCED_SPANS);
+  private readonly spans = new SpanRing(FORCED_SPANS, FORCED_MERGE_GAP_MS);
   private readonly ticks = new SpanRing(TICK_SPANS);
   private readonly stacks = new StackSampler();
   private readonly loaf: LoafObserver;
@@ -176,7 +178,9 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
 
   done(self: unknown, t0: number, owner: OwnerKind): void {
     const ms = this.now() - t0;
-    if (ms < (this.burst.note(t0) ? this.burstThreshold : this.threshold)) return;
+    const inBurst = this.burst.inBurst(t0);
+    this.burst.note(ms >= this.threshold);
+    if (ms < (inBurst ? this.burstThreshold : this.threshold)) return;
     try {
       const node = this.nodeFor(self, owner);
       const id = node === null ? 0 : this.deps.ownerOf(node);

@@ -21,7 +21,8 @@ export class SpanRing {
   /** Entries ever written (the next slot is `written & mask`). */
   private written = 0;
 
-  constructor(capacity: number, private readonly mergeGapMs = -1) {
+  /** `mergeGapMs`: how close to the last entry's end a span must start to join it (by default none joins). */
+  constructor(capacity: number, private readonly mergeGapMs = -Infinity) {
     if (capacity < 1 || (capacity & (capacity - 1)) !== 0) throw new RangeError(`capacity must be a power of two, got ${capacity}`);
     this.mask = capacity - 1;
     this.data = new Float64Array(capacity * SPAN_STRIDE);
@@ -35,8 +36,7 @@ export class SpanRing {
     const d = this.data;
     if (this.written > 0) {
       const last = ((this.written - 1) & this.mask) * SPAN_STRIDE;
-      const gap = start - d[last + 1];
-      if (gap <= this.mergeGapMs && gap >= -this.mergeGapMs) {
+      if (start - d[last + 1] <= this.mergeGapMs) {
         d[last + 1] = Math.max(d[last + 1], start + duration);
         d[last + 2] += duration;
         return;

@@ -236,6 +236,14 @@ export abstract class DomCommits<I extends object> {
 
   /** Each record's kind for `handle` (R_*), reused batch after batch. */
   private kinds = new Uint8Array(64);
+  /** 1 where a text swap's element is known to hold no element child (`handle`'s first pass read it). */
+  private leafs = new Uint8Array(64);
+  /**
+   * Each record's target, read once (`handle`): every read of a record's field is a call into the browser that hands
+   * out the node's wrapper, and a class-and-text pair was read four times (about 3 ms of a 100 % tick of the Vue
+   * StressGrid's 4 900 cells). Emptied after each batch: no node kept.
+   */
+  private readonly targets: (Node | null)[] = [];
 
   /**
    * Elements a text swap was read in (`handle`) that held no element child after it, since the last record that
@@ -255,8 +263,11 @@ export abstract class DomCommits<I extends object> {
     if (sink === null || n === 0) return;
     this.handling = true;
     try {
-      if (this.kinds.length < n) this.kinds = new Uint8Array(Math.max(n, this.kinds.length * 2));
-      const kinds = this.kinds;
+      if (this.kinds.length < n) {
+        this.kinds = new Uint8Array(Math.max(n, this.kinds.length * 2));
+        this.leafs = new Uint8Array(this.kinds.length);
+      }
+      const kinds = this.kinds, leafs = this.leafs, targets = this.targets;
       let containers: Set<Element> | null = null;
       let walked: Set<I> | null = null;
       // Components whose rendered tree lost or gained elements or components: recounted (the registry adds each
@@ -269,14 +280,17 @@ export abstract class DomCommits<I extends object> {
       for (let i = 0; i < n; i++) {
         const r = records[i];
         const type = r.type;
+        const t = r.target;
+        targets[i] = t;
+        leafs[i] = 0;
         if (type !== 'childList') {
           kinds[i] = type === 'attributes' ? R_ATTRIBUTE : R_TEXT;
           continue;
         }
-        const t = r.target;
         // A text swapped again in an element known to hold no element child, and still holding none (`leaves`).
         if (this.leaves.has(t) && (t as ParentNode).childElementCount === 0) {
           kinds[i] = R_TEXT_SWAP;
+          leafs[i] = 1;
           continue;
         }
         const gone = r.removedNodes;
@@ -290,6 +304,7 @@ export abstract class DomCommits<I extends object> {
           if (leaf || added[0].nodeType === 3) {
             kinds[i] = R_TEXT_SWAP;
             if (leaf) {
+              leafs[i] = 1;
               this.leaves.add(t);
               this.leavesHeld = true;
             }
@@ -371,19 +386,21 @@ export abstract class DomCommits<I extends object> {
           // An element's attribute and then its text (Vue and Preact patch an element's props before its children):
           // one change, its owner found once. Vue swaps the text node (`textContent =`); Preact writes its `data`,
           // a change when it differs from the value before.
-          const next = records[i + 1];
+          const t = targets[i] as Element, nt = targets[i + 1] as Node;
           const nk = kinds[i + 1];
-          if (nk === R_TEXT_SWAP ? next.target === records[i].target
-            : nk === R_TEXT && next.target.parentNode === records[i].target && (next.target as CharacterData).data !== next.oldValue) {
-            if (this.textAndAttribute(sink, records[i])) any = true;
+          if (nk === R_TEXT_SWAP ? nt === t
+            : nk === R_TEXT && nt.parentNode === t && (nt as CharacterData).data !== records[i + 1].oldValue) {
+            // A swap's first pass read whether the element holds no element child (`leafs`); a text's data did not.
+            if (this.textAndAttribute(sink, records[i], t, nk === R_TEXT_SWAP && leafs[i + 1] === 1)) any = true;
             i++;
             continue;
           }
         }
-        if (this.cause(sink, records[i], k)) any = true;
+        if (this.cause(sink, records[i], targets[i] as Node, k)) any = true;
       }
       if (any) sink.committed();
     } finally {
+      this.targets.fill(null, 0, n);
       this.handling = false;
     }
   }
@@ -393,24 +410,25 @@ export abstract class DomCommits<I extends object> {
    * of its owner. A class on a leaf whose text changed only restyles it (what it may move, the text moves: no rule
    * looked up), as for React's props (react/props.ts).
    */
-  private textAndAttribute(sink: ComponentSink, a: MutationRecord): boolean {
-    const t = a.target as Element;
-    const ref = this.isRoot(t) ? this.rootRef(t) : this.refOf(t);
+  /** `a`'s target `t`, and whether `t` is known to hold no element child (false: not known, read here if needed). */
+  private textAndAttribute(sink: ComponentSink, a: MutationRecord, t: Element, leafKnown: boolean): boolean {
+    const ref = this.isRoot(t) ? this.rootRef(t) : this.refOfElement(t);
     if (ref === undefined) return false;
     const name = a.attributeName ?? '';
     const now = t.getAttribute(name);
+    const before = a.oldValue;
     let how = CHANGE_TEXT;
-    if (now !== a.oldValue) {
-      const leaf = t.firstElementChild === null;
-      how |= howOf(name === 'class' && leaf ? KIND_STYLE : sink.attributeKind(name, a.oldValue, now), leaf);
+    if (now !== before) {
+      const leaf = leafKnown || t.firstElementChild === null;
+      how |= howOf(name === 'class' && leaf ? KIND_STYLE : sink.attributeKind(name, before, now), leaf);
     }
     sink.changed(ref, t, how, t.parentElement);
     return true;
   }
 
   /** One record as a cause of the component whose DOM it changed; false when it is no component's. */
-  private cause(sink: ComponentSink, r: MutationRecord, kind: number): boolean {
-    const t = r.target;
+  /** `r`'s target is `t` (read once by `handle`). */
+  private cause(sink: ComponentSink, r: MutationRecord, t: Node, kind: number): boolean {
     if (kind === R_TEXT) {
       const parent = t.parentElement;
       const ref = parent === null ? undefined : this.refOf(parent);
@@ -420,7 +438,7 @@ export abstract class DomCommits<I extends object> {
       return true;
     }
     if (!(t instanceof Element)) return false;
-    const ref = this.isRoot(t) ? this.rootRef(t) : this.refOf(t);
+    const ref = this.isRoot(t) ? this.rootRef(t) : this.refOfElement(t);
     if (ref === undefined) return false;
     if (kind === R_TEXT_SWAP) {
       sink.changed(ref, t, CHANGE_TEXT, t.parentElement);
@@ -429,8 +447,9 @@ export abstract class DomCommits<I extends object> {
     if (kind === R_ATTRIBUTE) {
       const name = r.attributeName ?? '';
       const now = t.getAttribute(name);
-      if (now === r.oldValue) return true;
-      const how = howOf(sink.attributeKind(name, r.oldValue, now), t.firstElementChild === null);
+      const before = r.oldValue;
+      if (now === before) return true;
+      const how = howOf(sink.attributeKind(name, before, now), t.firstElementChild === null);
       if (how !== 0) sink.changed(ref, t, how, t.parentElement);
       return true;
     }
@@ -461,6 +480,20 @@ export abstract class DomCommits<I extends object> {
   private refOf(node: Node): ComponentRef | undefined {
     const inst = this.ownerInstance(node);
     return inst === null ? undefined : this.refs.get(inst);
+  }
+
+  /**
+   * `refOf` for an element, a component's top element first (a busy grid's cells, thousands a tick): one look-up in
+   * each map. An instance is mounted exactly when it has a record (`met` and `sweep` keep `live` and `refs` together),
+   * so `refs` answers both. Anything else goes the whole way (`ownerInstance`).
+   */
+  private refOfElement(el: Element): ComponentRef | undefined {
+    if (this.linked(el) === null) {
+      const inst = this.tops.get(el);
+      const ref = inst === undefined ? undefined : this.refs.get(inst);
+      if (ref !== undefined) return ref;
+    }
+    return this.refOf(el);
   }
 
   /**

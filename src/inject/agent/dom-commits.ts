@@ -20,20 +20,35 @@ import { CHANGE_ADDED, CHANGE_CHILDREN, CHANGE_TEXT, howOf, KIND_STYLE, type Com
 import type { Entries } from './self-clock';
 
 const MAX_DEPTH = 10_000;
-/** Attribute, text and child-list changes, with the values before (a class's kind is read from before and after). */
-const ALL: MutationObserverInit = {
-  childList: true, attributes: true, characterData: true, subtree: true, attributeOldValue: true, characterDataOldValue: true,
-};
-/** On the document: new roots' containers filling up, and nodes a portal puts outside its root. */
+/**
+ * One observer for each kind of record, each with the values before (a class's kind is read from before and after):
+ * the observer that hands a record over says what it is, where reading each record's `type` was a call into the
+ * browser for each of a busy grid's thousands a tick (docs/FRAMEWORKS.md, "What a record costs").
+ */
+const ATTRIBUTES: MutationObserverInit = { attributes: true, subtree: true, attributeOldValue: true };
+const TEXTS: MutationObserverInit = { characterData: true, subtree: true, characterDataOldValue: true };
+/** Nodes added and removed: in each root, and on the document (new roots' containers filling up, portals' nodes). */
 const TREE: MutationObserverInit = { childList: true, subtree: true };
+/** How far past the last pair an attribute's element is looked for among the text records (`handle`). */
+const PAIR_WINDOW = 16;
+const NO_RECORDS: readonly MutationRecord[] = [];
 /** Walks of every root again for elements added outside them (a portal mounted since), at most one in this many ms. */
 const REWALK_MS = 250;
 /** Added elements a child-list record's cause is noted at, at most. */
 const MAX_ADDED = 4;
 /** A record's kind (`DomCommits.handle`): nodes added or removed, one text node swapped for another, an attribute, a text's data. */
 const R_CHILDREN = 0, R_TEXT_SWAP = 1, R_ATTRIBUTE = 2, R_TEXT = 3;
+type AnyNode = Node | null;
 
 export type Clock = Entries;
+
+/** `held` records (a callback's) followed by what the observer holds still, or either alone. */
+function take(held: MutationRecord[] | null, o: MutationObserver | null): readonly MutationRecord[] {
+  const more = o === null ? NO_RECORDS : o.takeRecords();
+  if (held === null) return more;
+  for (let k = 0; k < more.length; k++) held[held.length] = more[k];
+  return held;
+}
 
 /** A mounted portal: where its content lands, the component that rendered it, and the framework's content. */
 interface Portal<I> {
@@ -55,7 +70,10 @@ export abstract class DomCommits<I extends object> {
   private readonly observedRoots = new Set<Element>();
   /** Mounted portals, by something the framework keeps for them across renders (a node, an instance). */
   private readonly portalsBy = new Map<object, Portal<I>>();
+  /** Nodes added and removed (`TREE`), attributes, texts' data: see ATTRIBUTES. */
   private observer: MutationObserver | null = null;
+  private attrObserver: MutationObserver | null = null;
+  private textObserver: MutationObserver | null = null;
   portalVersion = 0;
   private readonly portalTopsOut: Element[] = [];
   private readonly portalInnerOut: number[] = [];
@@ -87,25 +105,90 @@ export abstract class DomCommits<I extends object> {
 
   attach(sink: ComponentSink): void {
     this.sink = sink;
-    this.observer = new MutationObserver((records) => {
-      this.clock?.enter();
-      try {
-        this.handle(records);
-      } catch (e) {
-        this.clock?.fault(e);
-      } finally {
-        this.clock?.leave();
-      }
-    });
+    // The first observer called takes the others' records too: one batch, one commit (the browser calls an observer
+    // only while it holds records, in the order they were made).
+    this.observer = new MutationObserver(this.delivered);
+    this.attrObserver = new MutationObserver(this.delivered);
+    this.textObserver = new MutationObserver(this.delivered);
+    this.tail = new MutationObserver(this.readHeld);
+    this.tailNode = document.createTextNode('');
+    this.tail.observe(this.tailNode, { characterData: true });
     this.observer.observe(document, TREE);
     const found = document.querySelectorAll('*');
     for (let i = 0; i < found.length; i++) if (this.isContainer(found[i])) this.addRoot(found[i]);
     sink.committed();
   }
 
+  /**
+   * Each observer's callback: its records are kept, and read with the others' once every observer holding records has
+   * been called. The browser calls them one after another in one microtask, each only while it holds records; a write
+   * to a text node of ours that a fourth observer watches (`tail`) queues a call of that one after them (no global of
+   * the page's, such as `queueMicrotask`, is used). Asking the others for theirs from the first callback would make
+   * their records inside our code, where the browser makes each callback's before calling it: the same work, charged
+   * elsewhere (docs/FRAMEWORKS.md, "What a record costs").
+   */
+  private readonly delivered = (records: MutationRecord[], by: MutationObserver): void => {
+    const i = by === this.attrObserver ? 0 : by === this.observer ? 1 : 2;
+    const held = this.held[i];
+    // Not inside an entry of ours (self-clock.ts): no built-in method the page may have replaced.
+    if (held === null) this.held[i] = records;
+    else for (let k = 0; k < records.length; k++) held[held.length] = records[k];
+    if (this.heldDue) return;
+    this.heldDue = true;
+    const node = this.tailNode;
+    if (node !== null) {
+      try {
+        node.data = node.data === '' ? '.' : '';
+        return;
+      } catch {
+        // Read now instead.
+      }
+    }
+    this.readHeld();
+  };
+
+  /** Its records say only that every observer holding records was called: `readHeld`. */
+  private tail: MutationObserver | null = null;
+  private tailNode: Text | null = null;
+
+  /** Records the callbacks kept (attributes, nodes added or removed, texts), and whether a read of them is queued. */
+  private readonly held: (MutationRecord[] | null)[] = [null, null, null];
+  private heldDue = false;
+
+  private readonly readHeld = (): void => {
+    this.heldDue = false;
+    this.tail?.takeRecords();
+    if (this.held[0] === null && this.held[1] === null && this.held[2] === null) return;
+    this.clock?.enter();
+    try {
+      this.readAll();
+    } catch (e) {
+      this.clock?.fault(e);
+    } finally {
+      this.clock?.leave();
+    }
+  };
+
+  /** Every record not read yet: the ones the callbacks kept, then what the observers hold. */
+  private readAll(): void {
+    const held = this.held;
+    const attrs = take(held[0], this.attrObserver), tree = take(held[1], this.observer), texts = take(held[2], this.textObserver);
+    held[0] = held[1] = held[2] = null;
+    this.handle(attrs, tree, texts);
+  }
+
   detach(): void {
     this.observer?.disconnect();
     this.observer = null;
+    this.attrObserver?.disconnect();
+    this.attrObserver = null;
+    this.textObserver?.disconnect();
+    this.textObserver = null;
+    this.held[0] = this.held[1] = this.held[2] = null;
+    this.heldDue = false;
+    this.tail?.disconnect();
+    this.tail = null;
+    this.tailNode = null;
     this.sink = null;
     this.refs = new WeakMap();
     this.tops = new WeakMap();
@@ -127,7 +210,9 @@ export abstract class DomCommits<I extends object> {
   private observe(root: Element): void {
     if (this.observedRoots.has(root)) return;
     this.observedRoots.add(root);
-    this.observer?.observe(root, ALL);
+    this.observer?.observe(root, TREE);
+    this.attrObserver?.observe(root, ATTRIBUTES);
+    this.textObserver?.observe(root, TEXTS);
   }
 
   // What the framework's walks report.
@@ -180,7 +265,7 @@ export abstract class DomCommits<I extends object> {
   }
 
   flush(): void {
-    if (this.observer !== null && !this.handling) this.handle(this.observer.takeRecords());
+    if (this.observer !== null && !this.handling) this.readAll();
   }
 
   catchUp(): void {
@@ -234,16 +319,21 @@ export abstract class DomCommits<I extends object> {
   private rewalkedAt = -Infinity;
   private rewalkDue = false;
 
-  /** Each record's kind for `handle` (R_*), reused batch after batch. */
+  /** Each node-list record's kind for `handle` (R_CHILDREN or R_TEXT_SWAP), reused batch after batch. */
   private kinds = new Uint8Array(64);
   /** 1 where a text swap's element is known to hold no element child (`handle`'s first pass read it). */
   private leafs = new Uint8Array(64);
+  /** 1 where a node-list record, or a text record, was paired with an attribute record (`handle`). */
+  private pairedTree = new Uint8Array(64);
+  private pairedText = new Uint8Array(64);
   /**
-   * Each record's target, read once (`handle`): every read of a record's field is a call into the browser that hands
-   * out the node's wrapper, and a class-and-text pair was read four times (about 3 ms of a 100 % tick of the Vue
-   * StressGrid's 4 900 cells). Emptied after each batch: no node kept.
+   * Each record's target (and a text's parent), read once (`handle`): every read of a record's field is a call into
+   * the browser that hands out the node's wrapper, and a class-and-text pair was read four times. Emptied after each
+   * batch: no node kept.
    */
-  private readonly targets: (Node | null)[] = [];
+  private readonly treeTargets: AnyNode[] = [];
+  private readonly textTargets: AnyNode[] = [];
+  private readonly textParents: (AnyNode | undefined)[] = [];
 
   /**
    * Elements a text swap was read in (`handle`) that held no element child after it, since the last record that
@@ -256,18 +346,23 @@ export abstract class DomCommits<I extends object> {
   /** Whether `leaves` holds anything: a mount's hundreds of insertion records then make no new set each. */
   private leavesHeld = false;
 
-  /** The browser's records of the framework's writes (and anything else in its roots): the commit they make. */
-  private handle(records: MutationRecord[]): void {
+  /**
+   * The browser's records of the framework's writes (and anything else in its roots): the commit they make. The three
+   * lists come from the three observers: attributes, nodes added or removed, texts' data.
+   */
+  private handle(attrs: readonly MutationRecord[], tree: readonly MutationRecord[], texts: readonly MutationRecord[]): void {
     const sink = this.sink;
-    const n = records.length;
-    if (sink === null || n === 0) return;
+    const na = attrs.length, nt = tree.length, nd = texts.length;
+    if (sink === null || na + nt + nd === 0) return;
     this.handling = true;
     try {
-      if (this.kinds.length < n) {
-        this.kinds = new Uint8Array(Math.max(n, this.kinds.length * 2));
+      if (this.kinds.length < nt) {
+        this.kinds = new Uint8Array(Math.max(nt, this.kinds.length * 2));
         this.leafs = new Uint8Array(this.kinds.length);
+        this.pairedTree = new Uint8Array(this.kinds.length);
       }
-      const kinds = this.kinds, leafs = this.leafs, targets = this.targets;
+      if (this.pairedText.length < nd) this.pairedText = new Uint8Array(Math.max(nd, this.pairedText.length * 2));
+      const kinds = this.kinds, leafs = this.leafs, treeTargets = this.treeTargets;
       let containers: Set<Element> | null = null;
       let walked: Set<I> | null = null;
       // Components whose rendered tree lost or gained elements or components: recounted (the registry adds each
@@ -277,16 +372,12 @@ export abstract class DomCommits<I extends object> {
       let structural = false;
       let outside = false;
       // Nodes added or removed first: new components mount and gone ones go before any change is said to be theirs.
-      for (let i = 0; i < n; i++) {
-        const r = records[i];
-        const type = r.type;
+      for (let i = 0; i < nt; i++) {
+        const r = tree[i];
         const t = r.target;
-        targets[i] = t;
+        treeTargets[i] = t;
         leafs[i] = 0;
-        if (type !== 'childList') {
-          kinds[i] = type === 'attributes' ? R_ATTRIBUTE : R_TEXT;
-          continue;
-        }
+        this.pairedTree[i] = 0;
         // A text swapped again in an element known to hold no element child, and still holding none (`leaves`).
         if (this.leaves.has(t) && (t as ParentNode).childElementCount === 0) {
           kinds[i] = R_TEXT_SWAP;
@@ -365,9 +456,9 @@ export abstract class DomCommits<I extends object> {
           }
         }
         // An added element is a top element of the component that rendered it (the walk just noted it).
-        for (let i = 0; i < n; i++) {
+        for (let i = 0; i < nt; i++) {
           if (kinds[i] !== R_CHILDREN) continue;
-          const added = records[i].addedNodes;
+          const added = tree[i].addedNodes;
           for (let k = 0; k < added.length; k++) {
             const now = added[k].nodeType === 1 ? this.tops.get(added[k] as Element) : undefined;
             if (now !== undefined) recount.add(now);
@@ -380,27 +471,58 @@ export abstract class DomCommits<I extends object> {
         }
       }
       let any = containers !== null || walked !== null || removed;
-      for (let i = 0; i < n; i++) {
-        const k = kinds[i];
-        if (k === R_ATTRIBUTE && i + 1 < n) {
-          // An element's attribute and then its text (Vue and Preact patch an element's props before its children):
-          // one change, its owner found once. Vue swaps the text node (`textContent =`); Preact writes its `data`,
-          // a change when it differs from the value before.
-          const t = targets[i] as Element, nt = targets[i + 1] as Node;
-          const nk = kinds[i + 1];
-          if (nk === R_TEXT_SWAP ? nt === t
-            : nk === R_TEXT && nt.parentNode === t && (nt as CharacterData).data !== records[i + 1].oldValue) {
-            // A swap's first pass read whether the element holds no element child (`leafs`); a text's data did not.
-            if (this.textAndAttribute(sink, records[i], t, nk === R_TEXT_SWAP && leafs[i + 1] === 1)) any = true;
-            i++;
-            continue;
+      // An element's attribute and then its text (Vue and Preact patch an element's props before its children): one
+      // change, its owner found once. Vue swaps the text node (`textContent =`): a node-list record on the same
+      // element; Preact writes its `data`: a text record whose parent it is, a change when it differs from the value
+      // before. Both lists keep the order of the writes, so each attribute's text is looked for a few places past the
+      // last one paired (cells whose text alone changed lie between); one not found there is a change of its own.
+      const textTargets = this.textTargets, textParents = this.textParents;
+      const pairedTree = this.pairedTree, pairedText = this.pairedText;
+      for (let k = 0; k < nd; k++) {
+        textTargets[k] = texts[k].target;
+        textParents[k] = undefined;
+        pairedText[k] = 0;
+      }
+      let kt = 0, kd = 0;
+      for (let j = 0; j < na; j++) {
+        const a = attrs[j];
+        const t = a.target as Element;
+        let pair = -1;
+        for (let k = kt, end = Math.min(nt, kt + PAIR_WINDOW); k < end; k++) {
+          if (treeTargets[k] === t && kinds[k] === R_TEXT_SWAP) {
+            pair = k;
+            break;
           }
         }
-        if (this.cause(sink, records[i], targets[i] as Node, k)) any = true;
+        if (pair >= 0) {
+          pairedTree[pair] = 1;
+          kt = pair + 1;
+          if (this.textAndAttribute(sink, a, t, leafs[pair] === 1)) any = true;
+          continue;
+        }
+        for (let k = kd, end = Math.min(nd, kd + PAIR_WINDOW); k < end; k++) {
+          let p = textParents[k];
+          if (p === undefined) p = textParents[k] = (textTargets[k] as Node).parentNode;
+          if (p !== t) continue;
+          const d = texts[k];
+          if ((textTargets[k] as CharacterData).data !== d.oldValue) pair = k;
+          break;
+        }
+        if (pair >= 0) {
+          pairedText[pair] = 1;
+          kd = pair + 1;
+          if (this.textAndAttribute(sink, a, t, false)) any = true;
+          continue;
+        }
+        if (this.cause(sink, a, t, R_ATTRIBUTE)) any = true;
       }
+      for (let i = 0; i < nt; i++) if (pairedTree[i] === 0 && this.cause(sink, tree[i], treeTargets[i] as Node, kinds[i])) any = true;
+      for (let k = 0; k < nd; k++) if (pairedText[k] === 0 && this.cause(sink, texts[k], textTargets[k] as Node, R_TEXT)) any = true;
       if (any) sink.committed();
     } finally {
-      this.targets.fill(null, 0, n);
+      this.treeTargets.fill(null, 0, nt);
+      this.textTargets.fill(null, 0, nd);
+      this.textParents.fill(undefined, 0, nd);
       this.handling = false;
     }
   }
@@ -408,9 +530,9 @@ export abstract class DomCommits<I extends object> {
   /**
    * An element whose text was swapped (Vue) or written (Preact) and whose attribute changed in one batch: one change
    * of its owner. A class on a leaf whose text changed only restyles it (what it may move, the text moves: no rule
-   * looked up), as for React's props (react/props.ts).
+   * looked up), as for React's props (react/props.ts). `t` is `a`'s target; `leafKnown`: `t` is known to hold no
+   * element child (false: not known, read here when needed).
    */
-  /** `a`'s target `t`, and whether `t` is known to hold no element child (false: not known, read here if needed). */
   private textAndAttribute(sink: ComponentSink, a: MutationRecord, t: Element, leafKnown: boolean): boolean {
     const ref = this.isRoot(t) ? this.rootRef(t) : this.refOfElement(t);
     if (ref === undefined) return false;
@@ -426,8 +548,10 @@ export abstract class DomCommits<I extends object> {
     return true;
   }
 
-  /** One record as a cause of the component whose DOM it changed; false when it is no component's. */
-  /** `r`'s target is `t` (read once by `handle`). */
+  /**
+   * One record (its target `t`, read once by `handle`) as a cause of the component whose DOM it changed; false when it
+   * is no component's.
+   */
   private cause(sink: ComponentSink, r: MutationRecord, t: Node, kind: number): boolean {
     if (kind === R_TEXT) {
       const parent = t.parentElement;

@@ -517,7 +517,9 @@ export abstract class DomCommits<I extends object> {
         if (this.cause(sink, a, t, R_ATTRIBUTE)) any = true;
       }
       for (let i = 0; i < nt; i++) if (pairedTree[i] === 0 && this.cause(sink, tree[i], treeTargets[i] as Node, kinds[i])) any = true;
-      for (let k = 0; k < nd; k++) if (pairedText[k] === 0 && this.cause(sink, texts[k], textTargets[k] as Node, R_TEXT)) any = true;
+      for (let k = 0; k < nd; k++) {
+        if (pairedText[k] === 0 && this.cause(sink, texts[k], textTargets[k] as Node, R_TEXT, textParents[k])) any = true;
+      }
       if (any) sink.committed();
     } finally {
       this.treeTargets.fill(null, 0, nt);
@@ -550,15 +552,15 @@ export abstract class DomCommits<I extends object> {
 
   /**
    * One record (its target `t`, read once by `handle`) as a cause of the component whose DOM it changed; false when it
-   * is no component's.
+   * is no component's. `parent`: a text's parent node when `handle` read it already.
    */
-  private cause(sink: ComponentSink, r: MutationRecord, t: Node, kind: number): boolean {
+  private cause(sink: ComponentSink, r: MutationRecord, t: Node, kind: number, parent?: AnyNode): boolean {
     if (kind === R_TEXT) {
-      const parent = t.parentElement;
-      const ref = parent === null ? undefined : this.refOf(parent);
+      const el = parent === undefined ? t.parentElement : parent instanceof Element ? parent : null;
+      const ref = el === null ? undefined : this.refOfElement(el);
       if (ref === undefined) return false;
       // Its element's parent: cells alike under one parent are split without weighing (causes.ts `alike`).
-      if ((t as CharacterData).data !== r.oldValue) sink.changed(ref, parent, CHANGE_TEXT, (parent as Element).parentElement);
+      if ((t as CharacterData).data !== r.oldValue) sink.changed(ref, el, CHANGE_TEXT, (el as Element).parentElement);
       return true;
     }
     if (!(t instanceof Element)) return false;

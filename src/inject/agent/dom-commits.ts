@@ -105,8 +105,7 @@ export abstract class DomCommits<I extends object> {
 
   attach(sink: ComponentSink): void {
     this.sink = sink;
-    // The first observer called takes the others' records too: one batch, one commit (the browser calls an observer
-    // only while it holds records, in the order they were made).
+    // One observer for each kind of record, and a fourth called after them (`delivered`): one batch, one commit.
     this.observer = new MutationObserver(this.delivered);
     this.attrObserver = new MutationObserver(this.delivered);
     this.textObserver = new MutationObserver(this.delivered);

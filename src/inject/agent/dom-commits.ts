@@ -361,7 +361,7 @@ export abstract class DomCommits<I extends object> {
         this.pairedTree = new Uint8Array(this.kinds.length);
       }
       if (this.pairedText.length < nd) this.pairedText = new Uint8Array(Math.max(nd, this.pairedText.length * 2));
-      const kinds = this.kinds, leafs = this.leafs, treeTargets = this.treeTargets;
+      const kinds = this.kinds, leafs = this.leafs, pairedTree = this.pairedTree, treeTargets = this.treeTargets;
       let containers: Set<Element> | null = null;
       let walked: Set<I> | null = null;
       // Components whose rendered tree lost or gained elements or components: recounted (the registry adds each
@@ -376,7 +376,7 @@ export abstract class DomCommits<I extends object> {
         const t = r.target;
         treeTargets[i] = t;
         leafs[i] = 0;
-        this.pairedTree[i] = 0;
+        pairedTree[i] = 0;
         // A text swapped again in an element known to hold no element child, and still holding none (`leaves`).
         if (this.leaves.has(t) && (t as ParentNode).childElementCount === 0) {
           kinds[i] = R_TEXT_SWAP;
@@ -476,7 +476,7 @@ export abstract class DomCommits<I extends object> {
       // before. Both lists keep the order of the writes, so each attribute's text is looked for a few places past the
       // last one paired (cells whose text alone changed lie between); one not found there is a change of its own.
       const textTargets = this.textTargets, textParents = this.textParents;
-      const pairedTree = this.pairedTree, pairedText = this.pairedText;
+      const pairedText = this.pairedText;
       for (let k = 0; k < nd; k++) {
         textTargets[k] = texts[k].target;
         textParents[k] = undefined;

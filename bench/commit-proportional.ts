@@ -4,7 +4,7 @@
  * what it costs on a 100-cell page." Measured literally.
  *
  *   npx tsx bench/commit-proportional.ts [--sizes 100,4900] [--changed 10] [--steps 60] [--warmup 10] [--doc] [--no-build]
- *     [--base <dist>] [--classes] [--zoo] [--evict <MB>]
+ *     [--base <dist>] [--classes] [--zoo]
  *
  * tests/fixtures/proportional.html?cells=N is the StressGrid pattern (the
  * grid holds every value in its state; one memoised Cell per value), with a
@@ -40,14 +40,8 @@ const STEPS = numArg(args, 'steps', 60);
 const WARMUP = numArg(args, 'warmup', 10);
 /** Each changed cell swaps its class too, as the demo's cells do (a class and a text change per host). */
 const CLASSES = args.get('classes') === 'true';
-/**
- * MB of memory the page reads through before each tick (0: none). The demo lays out for tens of ms between two
- * commits, which leaves the fibers and props of the last render out of the caches; an isolated tick after 20 ms of
- * quiet finds them warm. Reading a buffer larger than the last-level cache puts the walk back where the demo has it.
- */
 /** A dozen other elements of as many prop shapes re-render with every tick (as an app's header beside a grid). */
 const ZOO = args.get('zoo') === 'true';
-const EVICT_MB = numArg(args, 'evict', 0);
 /** "About what it costs": the hook's median at the big size within this factor of the small size's (issue 10: 1.2×). */
 const ABOUT = 1.2;
 
@@ -58,9 +52,8 @@ interface Tick {
 }
 
 /** Runs in the page once (after installHookTimer): the button whose click runs a tick. */
-function pageSetup(evictMb: number): boolean {
+function pageSetup(): boolean {
   const w = window as any;
-  w.__benchEvict = evictMb > 0 ? new Int32Array((evictMb * 1024 * 1024) / 4) : null;
   const button = document.createElement('button');
   w.__benchButton = button;
   w.__benchChanged = 0;
@@ -72,11 +65,6 @@ function pageSetup(evictMb: number): boolean {
 async function pageTick(changed: number): Promise<Tick> {
   const w = window as any;
   w.__benchChanged = changed;
-  const ev = w.__benchEvict as Int32Array | null;
-  if (ev !== null) {
-    // One read per cache line, and a write so that the lines are not kept shared and clean.
-    for (let i = 0; i < ev.length; i += 16) ev[i] += 1;
-  }
   const c0 = w.__prop.commits;
   const t = await w.__timedClick();
   return { hook: t.hookMs, total: t.t1 - t.t0, ok: w.__prop.commits === c0 + 1 };
@@ -89,7 +77,7 @@ async function open(b: BenchBrowser, origin: string, cells: number): Promise<Pag
   await enableOverlay(page, cells);
   await sleep(500);
   await page.evaluate(installHookTimer);
-  if (!(await page.evaluate(pageSetup, EVICT_MB))) throw new Error('the page is not cross-origin isolated: timings would be 100 µs coarse');
+  if (!(await page.evaluate(pageSetup))) throw new Error('the page is not cross-origin isolated: timings would be 100 µs coarse');
   return page;
 }
 

@@ -235,7 +235,11 @@ describe('DevTools panel (e2e)', function () {
     await waitFor(async () => (await lc.state(page)).mode === 'inspect', { what: 'inspect' });
     await page.mouse.move(1270, 890);
     await panel.focus('#filter');
-    await waitFor(() => panelState<boolean>(panel, 's.status && s.status.hovered === null'), { what: 'no hover yet' });
+    // The content script's own mode, not the agent's: the canvas follows the content script, a message later, and a
+    // shot taken before it got there still shows Components' meters (beside a CPU hog, "outline gone" then waited for
+    // a picture that was not coming back).
+    await waitFor(() => panelState<boolean>(panel, 's.status && s.status.mode === "inspect" && s.status.drawn === 0 && s.status.hovered === null'),
+      { what: 'Inspect drawn by the content script, no hover yet' });
     // The List component's <ul>, measured by the page itself; the clip takes its edges with a margin.
     const r = await page.$eval('#list', (n) => n.getBoundingClientRect().toJSON());
     const clip = { x: Math.max(0, r.x - 4), y: Math.max(0, r.y - 4), width: r.width + 8, height: r.height + 8 };

@@ -166,9 +166,12 @@ describe('Firefox (e2e)', function () {
     const byId = new Map<number, number>();
     for (const f of rec.frames) for (const c of f.components) byId.set(c.id, (byId.get(c.id) ?? 0) + c.layoutMs);
     const names = new Map(((await lc.snapshot(page)) as { components: { id: number; name: string }[] }).components.map((c) => [c.id, c.name]));
-    const where = [...byId].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([id, ms]) => `${names.get(id) ?? id} ${ms.toFixed(1)} ms`).join(', ');
-    expect(withTicker, `frames with the Ticker's layout (${ticker}), of ${rec.frames.length} recorded (${rec.frames.filter((f) => f.layoutMs > 0).length} `
-      + `with any layout, ${rec.frames.reduce((t, f) => t + f.layoutMs, 0).toFixed(1)} ms; by component: ${where})`).to.be.at.least(5);
+    const where = [...byId].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([id, ms]) => `${names.get(id) ?? '?'}#${id} ${ms.toFixed(1)} ms`).join(', ');
+    const inner = await lc.internals(page);
+    expect(withTicker, `frames with the Ticker's layout (#${ticker}, ${names.has(ticker) ? 'still' : 'no longer'} in the snapshot), of `
+      + `${rec.frames.length} recorded (${rec.frames.filter((f) => f.layoutMs > 0).length} with any layout, `
+      + `${rec.frames.reduce((t, f) => t + f.layoutMs, 0).toFixed(1)} ms; by component: ${where}; faults ${inner.faults}, `
+      + `rebuilds ${inner.rebuilds}; ${JSON.stringify((await lc.state(page)).degraded)})`).to.be.at.least(5);
     // The experiment: contain: layout on the ticker (docs/DIAGNOSE.md), the page's DOM and sheets as they were after.
     const shape = (): Promise<string> => page.evaluate(() => [...document.querySelectorAll('*')]
       .filter((el) => el.localName !== 'layout-cost-overlay' && el.parentElement?.id !== 'grow')

@@ -307,7 +307,10 @@ function onContentConnect(port: Port): void {
         toggle(tabId);
         break;
       case 'setMode':
+        // Said back to the frame when it changes nothing (a change is broadcast): the frame waits for its own switch
+        // to come back before it takes the worker's word again (src/content/agent/mode-sync.ts).
         if (modes.get(tabId) !== msg.payload.mode) setTabMode(tabId, msg.payload.mode);
+        else sendContent(port, 'mode', { mode: msg.payload.mode });
         break;
       case 'status':
         // The panel picks the frame to evaluate in ("Reveal in Elements") by this URL: a frame may report its own

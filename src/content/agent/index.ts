@@ -24,6 +24,7 @@ import { Pending } from '../../protocol/pending';
 import { SelfCostMeter } from './self-cost';
 import { pageScripts, SourceBook } from './sources';
 import { RollupStore } from './store';
+import { ModeSync } from './mode-sync';
 import { mergeVitals, NO_VITALS, renameVitals, type LayoutShift, type Vitals, type VitalsDelta } from '../../protocol/vitals';
 
 /** The agent gives up after 250 ms per requested frame at most; the answer comes well before this. */
@@ -68,6 +69,8 @@ class Controller {
   /** The panel's live frame strip: the last LIVE_FRAMES frames, kept only while a panel is open and measuring. */
   private live: Recorder | null = null;
   private pendingMode: Mode | null = null;
+  /** The worker's word on the mode, against a switch of this frame's own not yet heard back (mode-sync.ts). */
+  private readonly modeSync = new ModeSync();
   /** Interactions and layout shifts since enable, as the page agent last sent them (issue 46). */
   vitals: Vitals = NO_VITALS;
   /** The last records batch number applied (0: none yet). */
@@ -420,7 +423,7 @@ class Controller {
   private onBackground(msg: BackgroundMessage): void {
     switch (msg.type) {
       case 'mode':
-        this.setMode(msg.payload.mode);
+        if (this.modeSync.take(msg.payload.mode, performance.now())) this.setMode(msg.payload.mode);
         break;
       case 'tableResync':
         this.feed.resync();
@@ -431,7 +434,7 @@ class Controller {
         break;
       case 'helloAck':
         this.feed.setConnected(msg.payload.panel);
-        this.setMode(msg.payload.mode);
+        if (this.modeSync.take(msg.payload.mode, performance.now())) this.setMode(msg.payload.mode);
         this.syncLive();
         break;
       case 'recent': {
@@ -526,6 +529,7 @@ class Controller {
       const m = this.pendingMode;
       if (m === null) return;
       this.pendingMode = null;
+      this.modeSync.switched(m, performance.now());
       this.setMode(m);
       this.bg.send('setMode', { mode: m });
     }, API_MODE_DELAY_MS);

@@ -235,16 +235,25 @@ describe('DevTools panel (e2e)', function () {
     await waitFor(async () => (await lc.state(page)).mode === 'inspect', { what: 'inspect' });
     await page.mouse.move(1270, 890);
     await panel.focus('#filter');
-    // The content script's own mode, not the agent's: the canvas follows the content script, a message later, and a
-    // shot taken before it got there still shows Components' meters (beside a CPU hog, "outline gone" then waited for
-    // a picture that was not coming back).
+    // Inspect drawn with no row outlined, as the status says what the canvas last drew (content-agent canvas
+    // `drawnHover`).
     await waitFor(() => panelState<boolean>(panel, 's.status && s.status.mode === "inspect" && s.status.drawn === 0 && s.status.hovered === null'),
-      { what: 'Inspect drawn by the content script, no hover yet' });
+      { what: 'Inspect drawn, no row outlined' });
     // The List component's <ul>, measured by the page itself; the clip takes its edges with a margin.
     const r = await page.$eval('#list', (n) => n.getBoundingClientRect().toJSON());
     const clip = { x: Math.max(0, r.x - 4), y: Math.max(0, r.y - 4), width: r.width + 8, height: r.height + 8 };
     const shot = async () => page.screenshot({ encoding: 'base64', clip });
-    const before = await shot();
+    // The baseline is a picture that holds: the same twice, a canvas redraw (IDLE_TICK_MS, 200) apart. In CI's parallel
+    // lane a baseline taken at once was never seen again ("outline gone" timed out after the hover went); what it held
+    // is not known, so nothing transient may be in it.
+    let prev = await shot();
+    const before = await waitFor(async () => {
+      await new Promise((res) => setTimeout(res, 250));
+      const now = await shot();
+      const same = now === prev;
+      prev = now;
+      return same ? now : null;
+    }, { what: 'the List\'s picture held still' });
     const list = byName('List');
     await hoverRow(devtools, panel, list.id);
     await waitFor(() => panelState<boolean>(panel, `s.status && s.status.hovered === ${list.id}`), { what: 'content saw the hover' });

@@ -117,7 +117,7 @@ class Controller {
       },
       send: (type: 'status' | 'table', payload: unknown) => this.bg.send(type, payload as never),
       overlayView: () => ({
-        pinned: overlay.pinned, hovered: overlay.hovered, drawnCount: overlay.drawnCount, hiddenCount: overlay.hiddenCount,
+        pinned: overlay.pinned, hovered: overlay.drawnHover, drawnCount: overlay.drawnCount, hiddenCount: overlay.hiddenCount,
         capped: overlay.capped,
       }),
       chainOf: (id) => overlay.chainOf(id),

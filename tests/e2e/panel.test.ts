@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Frame, Page } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
+import { decodePng } from './png';
 import { domRows, hoverRow, num, panelState, press, rowSel, snapshot, waitForRows, type DomRow, type Snap } from './panel-helpers';
 
 describe('DevTools panel (e2e)', function () {
@@ -262,7 +263,20 @@ describe('DevTools panel (e2e)', function () {
     const bar = (await (await panel.$('.toolbar'))!.boundingBox())!;
     await devtools.mouse.move(bar.x + bar.width - 5, bar.y + 3);
     await waitFor(() => panelState<boolean>(panel, 's.status && s.status.hovered === null'), { what: 'hover cleared' });
-    await waitFor(async () => (await shot()) === before, { what: 'outline gone' });
+    // On a miss, how the last picture differs: pixels changed, and how many are the outline's blue.
+    let last = '';
+    const differs = (): string => {
+      const a = decodePng(Buffer.from(before, 'base64')), b = decodePng(Buffer.from(last, 'base64'));
+      if (a.width !== b.width || a.height !== b.height) return `sizes ${a.width}×${a.height} and ${b.width}×${b.height}`;
+      let changed = 0, blue = 0;
+      for (let o = 0; o < a.data.length; o += 4) {
+        if (a.data[o] === b.data[o] && a.data[o + 1] === b.data[o + 1] && a.data[o + 2] === b.data[o + 2]) continue;
+        changed++;
+        if (b.data[o + 2] > 200 && b.data[o] < 120) blue++;
+      }
+      return `${changed} of ${a.width * a.height} pixels differ, ${blue} of them blue`;
+    };
+    await waitFor(async () => (last = await shot()) === before, { what: 'outline gone', detail: differs });
   });
 
   it('Ctrl+Shift+L cycles the mode while the panel has focus', async () => {

@@ -266,6 +266,7 @@ describe('DevTools panel (e2e)', function () {
     // On a miss, how the last picture differs: pixels changed, and how many are the outline's blue.
     let last = '';
     const differs = (): string => {
+      if (last === '') return 'no picture taken';
       const a = decodePng(Buffer.from(before, 'base64')), b = decodePng(Buffer.from(last, 'base64'));
       if (a.width !== b.width || a.height !== b.height) return `sizes ${a.width}×${a.height} and ${b.width}×${b.height}`;
       let changed = 0, blue = 0;

@@ -51,12 +51,6 @@ export class Overlay {
   pinned: number | null = null;
   /** Highlight from the panel's table row hover. */
   hovered: number | null = null;
-  /**
-   * The panel's hovered row as the canvas last drew it: what the panel's status says is outlined on the page (the
-   * redraw follows a hover within RENDER_INTERVAL_MS, later on a loaded machine; a status sent between them said an
-   * outline was gone while the page still showed it).
-   */
-  drawnHover: number | null = null;
   /** The component under the pointer in Inspect mode. */
   inspectHover: number | null = null;
   capped = false;
@@ -230,7 +224,15 @@ export class Overlay {
       this.drawnCount = plan.meters.length;
     }
     host.paint(this.paintFrame(plan, vp));
-    this.drawnHover = input.highlighted;
+  }
+
+  /**
+   * The panel's hovered row as the canvas last drew it (its placement's key): what the panel's status says is outlined
+   * on the page. The redraw follows a hover within RENDER_INTERVAL_MS, later on a loaded machine; a status sent between
+   * them said an outline was gone while the page still showed it.
+   */
+  get drawnHover(): number | null {
+    return this.planKey?.highlighted ?? null;
   }
 
   /** What this flush shows, placed: the host draws it. */
@@ -350,7 +352,6 @@ export class Overlay {
     this.want = [];
     this.drawnCount = 0;
     this.hiddenCount = 0;
-    this.drawnHover = null;
     this.capped = false;
   }
 }

@@ -329,15 +329,13 @@ export class ReactAdapter implements FrameworkAdapter {
    * 18+) or reported one by one through onCommitFiberUnmount (16/17, which
    * detach deleted fibers before the commit callback). `owner` is the nearest
    * component above (null: none); `dom` the element the children's host nodes
-   * sit in (handed down the walk: no DOM read and no walk up for it). Returns whether the shape below changed (see
-   * `updateFiber`: a record's handle moves to the current fiber only then).
+   * sit in (handed down the walk: no DOM read and no walk up for it).
    */
   private updateChildren(next: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable,
-    dom: Element | null): boolean {
+    dom: Element | null): void {
     // Shared child pointer: the subtree bailed out, nothing below changed.
-    if (next.child === prev.child) return false;
+    if (next.child === prev.child) return;
     let structural = false;
-    let reshaped = false;
     for (let c = next.child; c !== null; c = c.sibling) {
       const alt = c.alternate;
       // React 18+: the child and everything below it are quiet — one look at the child, not at its alternate (a
@@ -355,7 +353,7 @@ export class ReactAdapter implements FrameworkAdapter {
           if (this.pairs && kindOf(tags, c.tag) === COMPONENT) this.pair(c, alt);
           continue;
         }
-        if (this.updateFiber(c, alt, owner, parentDepth, tags, dom)) reshaped = true;
+        this.updateFiber(c, alt, owner, parentDepth, tags, dom);
       } else {
         structural = true;
         this.mountFiber(c, owner, parentDepth, tags);
@@ -369,12 +367,8 @@ export class ReactAdapter implements FrameworkAdapter {
         structural = true;
         if (owner !== null) (this.sink as ComponentSink).changed(owner, dom, CHANGE_CHILDREN);
       }
-    } else if (deletions === undefined) {
-      // React 16/17 list no deletions on the parent (onCommitFiberUnmount reports them apart): any shape may have changed.
-      reshaped = true;
     }
     if (structural && owner !== null) (this.sink as ComponentSink).structure(owner);
-    return structural || reshaped;
   }
 
   /**
@@ -418,28 +412,17 @@ export class ReactAdapter implements FrameworkAdapter {
     return null;
   }
 
-  /**
-   * Returns whether the shape of what `f` holds changed in this commit: something below mounted, unmounted or moved, or
-   * `f` itself moved. A component's record keeps the fiber it was last given as its handle (the pipeline reads its top
-   * hosts, counts, name and key through it, rarely: registry.ts) and is given `f` only when its shape changed or its
-   * code was replaced. React keeps two fibers per component and renders into the older one; a handle left on the other
-   * copy after a render that moved nothing reaches children of the same shape and the same elements (a host's element
-   * is the same on both copies), the same type and key. What moved is always given the current copy, and so is every
-   * component above it. A grid of 4 900 cells that re-render with new text thus stores no pointer per cell a commit:
-   * that store was a fifth of the agent's time at 100 % (docs/PERFORMANCE.md, "Thirty-fourth session").
-   */
   private updateFiber(f: Fiber, prev: Fiber, owner: ComponentRef | null, parentDepth: number, tags: TagTable,
-    dom: Element | null): boolean {
+    dom: Element | null): void {
     const flags = flagsOf(f);
     // The common case on a big list: a memoised child that bailed out. Nothing
     // rendered, nothing moved, children shared: one comparison and out.
     if (f.child === prev.child && (flags & (PERFORMED_WORK | PLACEMENT | UPDATE)) === 0) {
       if (this.pairs && kindOf(tags, f.tag) === COMPONENT) this.pair(f, prev);
-      return false;
+      return;
     }
     let ref = owner;
     let depth = parentDepth;
-    let reshaped = false;
     const kind = kindOf(tags, f.tag);
     if (kind === COMPONENT) {
       depth = parentDepth + 1;
@@ -447,7 +430,7 @@ export class ReactAdapter implements FrameworkAdapter {
       if (ref === null) {
         // Not seen before (e.g. mounted while we were detached): treat as a mount.
         this.mountFiber(f, owner, parentDepth, tags);
-        return true;
+        return;
       }
       const sink = this.sink as ComponentSink;
       if (this.pairs) {
@@ -456,28 +439,25 @@ export class ReactAdapter implements FrameworkAdapter {
         // new function. Its name and source are to be read again.
         if (f.type !== prev.type) sink.retyped?.(ref);
       }
+      // The pipeline's handle must reach the current children; a bailed-out
+      // fiber shares its children with the alternate, so only a fiber that
+      // rendered or got new children needs the update.
+      sink.rehandle(ref, f);
       if ((flags & PERFORMED_WORK) !== 0) sink.rendered(ref);
       // Moved (a keyed list reordered): its elements are detached and attached again.
-      if ((flags & PLACEMENT) !== 0) {
-        this.inserted(f, owner, tags, dom);
-        reshaped = true;
-      }
+      if ((flags & PLACEMENT) !== 0) this.inserted(f, owner, tags, dom);
     } else if (owner !== null && (flags & (PLACEMENT | UPDATE)) !== 0 && (kind === HOST || f.tag === tags.hostText)) {
       this.updateHost(f, prev, owner, flags, tags, dom);
-      if ((flags & PLACEMENT) !== 0) reshaped = true;
     } else if (f.tag === tags.hostPortal) {
       // Keep the fiber whose children are current (the content's top hosts are read from it).
       this.trackPortal(f, true);
     }
     // Nothing below changed: no walk (the common case on a grid's changed cells, whose children are text).
-    if (f.child !== prev.child) {
-      // The element the children sit in: this one, a portal's container, or the same as ours.
-      const inner = kind === HOST ? (f.stateNode instanceof Element ? f.stateNode : dom)
-        : f.tag === tags.hostPortal ? containerOf((f.stateNode as { containerInfo?: unknown } | null)?.containerInfo) : dom;
-      if (this.updateChildren(f, prev, ref, depth, tags, inner)) reshaped = true;
-    }
-    if (kind === COMPONENT && (reshaped || f.type !== prev.type)) (this.sink as ComponentSink).rehandle(ref as ComponentRef, f);
-    return reshaped;
+    if (f.child === prev.child) return;
+    // The element the children sit in: this one, a portal's container, or the same as ours.
+    const inner = kind === HOST ? (f.stateNode instanceof Element ? f.stateNode : dom)
+      : f.tag === tags.hostPortal ? containerOf((f.stateNode as { containerInfo?: unknown } | null)?.containerInfo) : dom;
+    this.updateChildren(f, prev, ref, depth, tags, inner);
   }
 
   /** A host element or text placed or updated under `owner`: what it changed in the DOM, if anything. */

@@ -4,18 +4,20 @@
  * overlay on (Components mode) and installed-but-off, against react-scan
  * measured the same way; effective refresh beside it.
  *
- *   npx tsx bench/overhead.ts [--rounds 4] [--window 5] [--refresh 4] [--pct 10,100]
- *                             [--interval 100] [--settle 2] [--base <dist of another build>] [--app react|vue|preact]
+ *   npx tsx bench/overhead.ts [--rounds 4] [--window 8] [--refresh 4] [--pct 10,100]
+ *                             [--interval 100] [--settle 6] [--base <dist of another build>] [--app react|vue|preact]
  *                             [--doc] [--no-build]
  *
  * Per round and per mutation share, the four configurations run one after
- * the other in a rotating order, all in this one process:
+ * the other in a rotating order, all in this one process, each in a browser
+ * launched for that run alone (no other browser open meanwhile; a browser
+ * kept for every round repeats one draw of its launch's spread):
  *   none        a browser without the extension (dist/ not installed at all)
  *   off         a browser with it installed, overlay never enabled
- *   on          the same browser, overlay on in Components mode
- *   react-scan  the browser without the extension, react-scan's auto build
+ *   on          the same, overlay on in Components mode
+ *   react-scan  a browser without the extension, react-scan's auto build
  *               injected before any page script (as its <script> tag would)
- * Each gets a fresh tab on /demo/?pct=P&seed=1, a settle period, then a CPU
+ * Each gets a tab on /demo/?pct=P&seed=1, a settle period, then a CPU
  * profile over a fixed window (CDP Profiler, `--interval` µs sampling), then
  * an unprofiled window for effective refresh (min of React commits/s and
  * animation frames/s, from window.__demo).
@@ -38,7 +40,7 @@
  * issue 64).
  *
  * With `--base`, a fifth configuration runs in the same rounds: `base`, the
- * overlay on with that build, in a browser of its own (issue 61: the cost of
+ * overlay on with that build, in browsers of its own (issue 61: the cost of
  * truth against the build before it). Beside the net share, each overlay-on
  * run gives two figures that need no timer of ours: *own time* (the
  * extension's charge less the style and layout flushes it makes, sampled as
@@ -111,9 +113,14 @@ interface Run {
 
 const args = parseArgs();
 const ROUNDS = numArg(args, 'rounds', 4);
-const WINDOW_MS = numArg(args, 'window', 5) * 1000;
+/**
+ * A run settles 6 s and is profiled 8 s: with 2 and 5 s, one build in two browsers read own time 2.7–4.2 % across four
+ * rounds (its code still tiering up in the window), with 6 and 8 s 3.0–3.4 % (docs/PERFORMANCE.md, "Thirty-fourth
+ * session").
+ */
+const WINDOW_MS = numArg(args, 'window', 8) * 1000;
 const REFRESH_MS = numArg(args, 'refresh', 4) * 1000;
-const SETTLE_MS = numArg(args, 'settle', 2) * 1000;
+const SETTLE_MS = numArg(args, 'settle', 6) * 1000;
 const INTERVAL_US = numArg(args, 'interval', 100);
 const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
 const ONLY = args.get('configs')?.split(',') as Config[] | undefined;
@@ -219,6 +226,17 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
 }
 
 const pctOf = (ms: number, busy: number): number => (busy > 0 ? (100 * ms) / busy : NaN);
+
+/** The on run's figure less the base run's, in each round at `pct`: median [min–max]. */
+function paired(runs: Run[], pct: number, fig: (r: Run) => number): string {
+  const d: number[] = [];
+  for (const on of runs) {
+    if (on.cfg !== 'on' || on.pct !== pct) continue;
+    const base = runs.find((r) => r.cfg === 'base' && r.pct === pct && r.round === on.round);
+    if (base) d.push(fig(on) - fig(base));
+  }
+  return d.length === 0 ? 'n/a' : spread(d, 2, '');
+}
 const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 
 /** Names an extension frame through the build's source maps: `name (src/…:line)`. */
@@ -352,10 +370,9 @@ async function main(): Promise<void> {
   // sourceURL names the evaluated script in the profile (an evaluateOnNewDocument script has no URL otherwise).
   const scanSrc = `${fs.readFileSync(scanPath, 'utf8')}\n//# sourceURL=${REACT_SCAN_URL}\n`;
   const server = await startServer();
-  const withExt = await launchBrowser({ dist });
-  const without = await launchBrowser();
-  const withBase = BASE === null ? null : await launchBrowser({ dist: BASE });
-  const version = await withExt.browser.version();
+  let version = '';
+  /** The extension's id under this build (an unpacked extension's id follows from its folder: the same every launch). */
+  let extId: string | null = null;
   const runs: Run[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -363,21 +380,29 @@ async function main(): Promise<void> {
         // Rotate the order each round so no configuration always runs first (or right after a heavy one).
         const order = configs.map((_, i) => configs[(i + round) % configs.length]);
         for (const cfg of order) {
-          const b = cfg === 'base' ? withBase as BenchBrowser : cfg === 'on' || cfg === 'off' ? withExt : without;
-          const r = await measure(b, server.origin, cfg, pct, round, scanSrc);
+          // A browser of its own for each run, alone on the machine: two browsers of one build, each kept for every
+          // round, read own time 0.4 points apart in all their rounds (docs/PERFORMANCE.md, "Thirty-fourth session"),
+          // so each build's rounds must sample that spread, not repeat one draw of it.
+          const b: BenchBrowser = await launchBrowser(cfg === 'base' ? { dist: BASE as string } : cfg === 'on' || cfg === 'off' ? { dist } : {});
+          let r: Run;
+          try {
+            version ||= await b.browser.version();
+            if (cfg === 'on' || cfg === 'off') extId = b.extensionId;
+            r = await measure(b, server.origin, cfg, pct, round, scanSrc);
+          } finally {
+            await b.close();
+          }
           runs.push(r);
           const ext = [...r.extByFile].map(([f, ms]) => `${f} ${f2(pctOf(ms, r.a.busyMs))}%`).join(' ');
           console.log(`round ${round + 1}/${ROUNDS} ${String(pct).padStart(3)} % ${cfg.padEnd(10)} busy ${f1((100 * r.a.busyMs) / r.a.windowMs)}%`
-            + `  ext net ${f2(pctOf(r.extNetMs, r.a.busyMs))}% (gross ${f2(pctOf(r.extGrossMs, r.a.busyMs))}%, moved ${f1(r.movedMs)} ms)`
+            + `  ext net ${f2(pctOf(r.extNetMs, r.a.busyMs))}% (gross ${f2(pctOf(r.extGrossMs, r.a.busyMs))}%, moved ${f1(r.movedMs)} ms,`
+            + ` own ${f2(pctOf(r.extDirectMs, r.a.busyMs))}%, own timers ${f2(r.selfPct)}%)`
             + `  scan ${f1(pctOf(r.scanMs, r.a.busyMs))}%  commits/s ${f1(r.refreshCommitsPs)} frames/s ${f1(r.refreshFramesPs)}`
             + (ext ? `  [${ext}]` : ''));
         }
       }
     }
   } finally {
-    await withExt.close();
-    await without.close();
-    await withBase?.close();
     await server.close();
   }
 
@@ -403,6 +428,10 @@ async function main(): Promise<void> {
       lines.push(
         `own time vs base ≤ +${OWN_DELTA_PTS} points: ${f2(figures['on.direct'])} % vs ${f2(figures['base.direct'])} % → ${verdict.ownVsBase ? 'pass' : 'FAIL'}`,
         `style + layout vs base ≤ +${LAYOUT_DELTA_PTS} point: ${f1(figures['on.layout'])} % vs ${f1(figures['base.layout'])} % → ${verdict.layoutVsBase ? 'pass' : 'FAIL'}`,
+        // Each round's two runs are neighbours in time: their difference, round by round, shows how far the medians'
+        // difference can be trusted (not judged).
+        `round by round, on − base: own time ${paired(runs, pct, (r) => pctOf(r.extDirectMs, r.a.busyMs))} points,`
+          + ` net ${paired(runs, pct, (r) => pctOf(r.extNetMs, r.a.busyMs))} points`,
       );
     }
     for (const l of lines) console.log(l);
@@ -437,8 +466,8 @@ async function main(): Promise<void> {
   }
 
   const hot: string[] = [];
-  if (withExt.extensionId) {
-    const namer = new Namer(`chrome-extension://${withExt.extensionId}/`, dist);
+  if (extId) {
+    const namer = new Namer(`chrome-extension://${extId}/`, dist);
     for (const cfg of ['on', 'off'] as const) {
       for (const pct of PCTS) {
         const rs = runs.filter((r) => r.cfg === cfg && r.pct === pct);
@@ -463,7 +492,7 @@ async function main(): Promise<void> {
 Command: \`${commandLine('bench/overhead.ts')}\` — run ${today()}, ${version}, ${machineNote()}.
 
 Method: ${ROUNDS} interleaved rounds × {no extension, installed-but-off, overlay on (Components), react-scan} per mutation
-share, rotating the order each round, one process. Each run: a fresh tab on \`/demo/?pct=P&seed=1\`, ${SETTLE_MS / 1000} s settle,
+share, rotating the order each round, one process. Each run: a browser launched for it alone, a tab on \`/demo/?pct=P&seed=1\`, ${SETTLE_MS / 1000} s settle,
 a ${WINDOW_MS / 1000} s CPU profile (CDP \`Profiler\`, ${INTERVAL_US} µs sampling), then a ${REFRESH_MS / 1000} s unprofiled window for
 effective refresh. Samples are charged to the nearest frame with a script URL (native calls such as
 \`getBoundingClientRect\`, \`getAnimations\` and canvas drawing go to the script that made them); \`(program)\` and

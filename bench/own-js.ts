@@ -2,7 +2,7 @@
  * The extension's own JavaScript per React commit, overlay on, StressGrid —
  * the part of the overlay-on cost (issue 10, target 2) that our code decides.
  *
- *   npx tsx bench/own-js.ts [--base <dist of another build>] [--rounds 4] [--pct 10,100] [--window 5] [--settle 2]
+ *   npx tsx bench/own-js.ts [--base <dist of another build>] [--rounds 4] [--pct 10,100] [--window 8] [--settle 6]
  *                           [--top 8] [--doc] [--no-build]
  *
  * bench/overhead.ts judges the budget: all the time charged to us less the
@@ -19,8 +19,9 @@
  * the store and relay, the protocol's checks) — the share the drawing takes is
  * the most that drawing off the page's main thread could save.
  *
- * With `--base`, both builds run in this process, one browser each, a fresh
- * tab per measurement, the order flipping every round, and the run is judged: this build's median per commit at each
+ * With `--base`, both builds run in this process, a browser launched for each measurement (and closed before the next:
+ * one browser kept per build repeats one draw of its launch's spread in every round, bench/overhead.ts), the order
+ * flipping every round, and the run is judged: this build's median per commit at each
  * share no higher than the base's costliest round (issue 43's cost target against the build before attribution); a
  * miss exits 1 and, with `--doc`, is a FAIL row of the status table.
  */
@@ -35,8 +36,9 @@ import { recordStatus } from './lib/status';
 const args = parseArgs();
 const ROUNDS = numArg(args, 'rounds', 4);
 const PCTS = (args.get('pct') ?? '10,100').split(',').map(Number);
-const WINDOW_MS = numArg(args, 'window', 5) * 1000;
-const SETTLE_MS = numArg(args, 'settle', 2) * 1000;
+/** As bench/overhead.ts: 6 s for the agent's code to tier up, then an 8 s profile. */
+const WINDOW_MS = numArg(args, 'window', 8) * 1000;
+const SETTLE_MS = numArg(args, 'settle', 6) * 1000;
 const GRID_CELLS = 4900;
 const TOP_N = numArg(args, 'top', 8);
 
@@ -121,14 +123,18 @@ async function main(): Promise<void> {
   const dist = prepareBuild(args);
   const builds = comparedBuilds(args, dist);
   const server = await startServer();
-  const browsers = new Map<string, BenchBrowser>();
   const runs: Run[] = [];
   try {
-    for (const [label, d] of builds) browsers.set(label, await launchBrowser({ dist: d }));
     for (let r = 0; r < ROUNDS; r++) {
       for (const pct of PCTS) {
         for (const [label, d] of roundOrder(builds, r)) {
-          const run = await measure(browsers.get(label) as BenchBrowser, label, d, server.origin, pct);
+          const b: BenchBrowser = await launchBrowser({ dist: d });
+          let run: Run;
+          try {
+            run = await measure(b, label, d, server.origin, pct);
+          } finally {
+            await b.close();
+          }
           runs.push(run);
           console.log(`round ${r + 1}/${ROUNDS}  ${String(pct).padStart(3)} %  ${label.padEnd(4)}  own JS ${f3(run.ownMs / run.commits)} ms/commit`
             + `  ${f2((100 * run.ownMs) / run.a.busyMs)} % of busy  ${f2(run.records / run.commits)} records/commit  ${f2(run.batches / (WINDOW_MS / 1000))} batches/s`
@@ -137,7 +143,6 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    for (const b of browsers.values()) await b.close();
     await server.close();
   }
 

@@ -114,8 +114,8 @@ interface Run {
 const args = parseArgs();
 const ROUNDS = numArg(args, 'rounds', 4);
 /**
- * A run settles 6 s and is profiled 8 s: with 2 and 5 s, one build in two browsers read own time 2.7–4.2 % across four
- * rounds (its code still tiering up in the window), with 6 and 8 s 3.0–3.4 % (docs/PERFORMANCE.md, "Thirty-fourth
+ * A run settles 6 s and is profiled 8 s: with 2 and 5 s, one build, a browser per run, read own time 2.7–4.2 % over
+ * eight runs (its code still tiering up in the window), with 6 and 8 s 3.0–3.4 % (docs/PERFORMANCE.md, "Thirty-fourth
  * session").
  */
 const WINDOW_MS = numArg(args, 'window', 8) * 1000;
@@ -226,6 +226,7 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
 }
 
 const pctOf = (ms: number, busy: number): number => (busy > 0 ? (100 * ms) / busy : NaN);
+const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 
 /** The on run's figure less the base run's, in each round at `pct`: median [min–max]. */
 function paired(runs: Run[], pct: number, fig: (r: Run) => number): string {
@@ -237,7 +238,6 @@ function paired(runs: Run[], pct: number, fig: (r: Run) => number): string {
   }
   return d.length === 0 ? 'n/a' : spread(d, 2, '');
 }
-const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 
 /** Names an extension frame through the build's source maps: `name (src/…:line)`. */
 class Namer {

@@ -54,7 +54,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CDPSession, Page } from 'puppeteer-core';
-import { commandLine, describeBuild, enableOverlay, ensureOutDir, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, ROOT,
+import { commandLine, describeBuild, enableOverlay, ensureOutDir, inFreshBrowser, lc, machineNote, numArg, parseArgs, prepareBuild, ROOT,
   sleep, startServer, waitFor, type BenchBrowser, type FrameTotals } from './lib/env';
 import { attribute, mergeFunctions, msWhere, parseFrameKey, type Attribution, type CpuProfile } from './lib/profile';
 import { SourceMap } from './lib/sourcemap';
@@ -383,15 +383,11 @@ async function main(): Promise<void> {
           // A browser of its own for each run, alone on the machine: two browsers of one build, each kept for every
           // round, read own time 0.4 points apart in all their rounds (docs/PERFORMANCE.md, "Thirty-fourth session"),
           // so each build's rounds must sample that spread, not repeat one draw of it.
-          const b: BenchBrowser = await launchBrowser(cfg === 'base' ? { dist: BASE as string } : cfg === 'on' || cfg === 'off' ? { dist } : {});
-          let r: Run;
-          try {
+          const r = await inFreshBrowser(cfg === 'base' ? { dist: BASE as string } : cfg === 'on' || cfg === 'off' ? { dist } : {}, async (b) => {
             version ||= await b.browser.version();
             if (cfg === 'on' || cfg === 'off') extId = b.extensionId;
-            r = await measure(b, server.origin, cfg, pct, round, scanSrc);
-          } finally {
-            await b.close();
-          }
+            return measure(b, server.origin, cfg, pct, round, scanSrc);
+          });
           runs.push(r);
           const ext = [...r.extByFile].map(([f, ms]) => `${f} ${f2(pctOf(ms, r.a.busyMs))}%`).join(' ');
           console.log(`round ${round + 1}/${ROUNDS} ${String(pct).padStart(3)} % ${cfg.padEnd(10)} busy ${f1((100 * r.a.busyMs) / r.a.windowMs)}%`

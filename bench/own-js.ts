@@ -26,7 +26,7 @@
  * miss exits 1 and, with `--doc`, is a FAIL row of the status table.
  */
 import type { CDPSession } from 'puppeteer-core';
-import { commandLine, comparedBuilds, comparedNote, describeBuild, enableOverlay, launchBrowser, lc, machineNote, numArg, parseArgs, prepareBuild,
+import { commandLine, comparedBuilds, comparedNote, describeBuild, enableOverlay, inFreshBrowser, lc, machineNote, numArg, parseArgs, prepareBuild,
   roundOrder, sleep, startServer, waitFor, type BenchBrowser } from './lib/env';
 import { attribute, BuildNames, mergeFunctions, profileFor, roomOf, ROOMS, type Attribution } from './lib/profile';
 import { f2, f3, mdTable, median, spread, table } from './lib/stats';
@@ -128,13 +128,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < ROUNDS; r++) {
       for (const pct of PCTS) {
         for (const [label, d] of roundOrder(builds, r)) {
-          const b: BenchBrowser = await launchBrowser({ dist: d });
-          let run: Run;
-          try {
-            run = await measure(b, label, d, server.origin, pct);
-          } finally {
-            await b.close();
-          }
+          const run = await inFreshBrowser({ dist: d }, (b) => measure(b, label, d, server.origin, pct));
           runs.push(run);
           console.log(`round ${r + 1}/${ROUNDS}  ${String(pct).padStart(3)} %  ${label.padEnd(4)}  own JS ${f3(run.ownMs / run.commits)} ms/commit`
             + `  ${f2((100 * run.ownMs) / run.a.busyMs)} % of busy  ${f2(run.records / run.commits)} records/commit  ${f2(run.batches / (WINDOW_MS / 1000))} batches/s`

@@ -168,6 +168,19 @@ export async function launchBrowser(opts: { dist?: string; args?: string[] } = {
   };
 }
 
+/**
+ * Runs `fn` in a browser launched for it alone, closed after. A paired bench measures each run so: one browser kept per
+ * build for every round repeats one draw of its launch's spread (docs/PERFORMANCE.md, "Thirty-fourth session").
+ */
+export async function inFreshBrowser<T>(opts: { dist?: string; args?: string[] }, fn: (b: BenchBrowser) => Promise<T>): Promise<T> {
+  const b = await launchBrowser(opts);
+  try {
+    return await fn(b);
+  } finally {
+    await b.close();
+  }
+}
+
 /** Writes the extension's settings (as the panel's Settings do): `chrome.storage.local`, through its service worker. */
 export async function setSettings(b: BenchBrowser, settings: object): Promise<void> {
   const t = await b.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url() === `chrome-extension://${b.extensionId}/background.js`);

@@ -85,11 +85,12 @@ export function isAuthoredGrey(rgb: RGB): boolean {
   return near(rgb, AUTHORED_RGB, 3);
 }
 
-/** Pixels that differ between two same-sized images. */
-export function diffCount(a: Image, b: Image): number {
+/** Pixels that differ between two same-sized images (only those whose color in `b` passes `which`, when given). */
+export function diffCount(a: Image, b: Image, which?: (rgb: RGB) => boolean): number {
   let n = 0;
   for (let i = 0; i < a.data.length; i += 4) {
-    if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) n++;
+    if (a.data[i] === b.data[i] && a.data[i + 1] === b.data[i + 1] && a.data[i + 2] === b.data[i + 2]) continue;
+    if (which === undefined || which([b.data[i], b.data[i + 1], b.data[i + 2]])) n++;
   }
   return n;
 }

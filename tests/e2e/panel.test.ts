@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import type { Frame, Page } from 'puppeteer-core';
 import { launch, lc, openPanel, waitFor, type Harness } from './harness';
 import { decodePng } from './png';
+import { diffCount } from './overlay-pixels';
 import { domRows, hoverRow, num, panelState, press, rowSel, snapshot, waitForRows, type DomRow, type Snap } from './panel-helpers';
 
 describe('DevTools panel (e2e)', function () {
@@ -269,13 +270,8 @@ describe('DevTools panel (e2e)', function () {
       if (last === '') return 'no picture taken';
       const a = decodePng(Buffer.from(before, 'base64')), b = decodePng(Buffer.from(last, 'base64'));
       if (a.width !== b.width || a.height !== b.height) return `sizes ${a.width}×${a.height} and ${b.width}×${b.height}`;
-      let changed = 0, blue = 0;
-      for (let o = 0; o < a.data.length; o += 4) {
-        if (a.data[o] === b.data[o] && a.data[o + 1] === b.data[o + 1] && a.data[o + 2] === b.data[o + 2]) continue;
-        changed++;
-        if (b.data[o + 2] > 200 && b.data[o] < 120) blue++;
-      }
-      return `${changed} of ${a.width * a.height} pixels differ, ${blue} of them blue`;
+      const blue = diffCount(a, b, ([r, , bl]) => bl > 200 && r < 120);
+      return `${diffCount(a, b)} of ${a.width * a.height} pixels differ, ${blue} of them blue`;
     };
     await waitFor(async () => (last = await shot()) === before, { what: 'outline gone', detail: differs });
   });

@@ -470,8 +470,12 @@ export class ReactAdapter implements FrameworkAdapter {
     } else if (f.tag === tags.hostText) {
       if (f.memoizedProps !== prev.memoizedProps && dom !== null) sink.changed(owner, dom, CHANGE_TEXT);
     } else {
-      const el = f.stateNode;
-      if (el instanceof Element) {
+      // The element React wrote to. Under an element (`dom`, checked where the walk took it) a host's node is one too:
+      // a DOM renderer's. Not read here — the first touch of each re-rendered cell's node was a tenth of a point of the
+      // main thread on the 100 % grid (docs/PERFORMANCE.md, "Thirty-fifth session"); the sites it becomes are read only
+      // when probed, and a probe keeps connected elements only. A host right under a document root (<html>) is checked.
+      const el = f.stateNode as Element | null | undefined;
+      if (el !== null && el !== undefined && (dom !== null || el instanceof Element)) {
         let how: number;
         try {
           how = diffProps(sink, el, f.memoizedProps, prev.memoizedProps);

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { roomOf, ROOMS } from '../../bench/lib/profile';
+import { attribute, capGaps, roomOf, ROOMS, type CpuProfile } from '../../bench/lib/profile';
 
 describe('bench rooms: own JS by where it runs', () => {
   it('puts each kind of source in its room, the more specific prefix first', () => {
@@ -27,5 +27,35 @@ describe('bench rooms: own JS by where it runs', () => {
     for (const { prefixes } of ROOMS) {
       for (const p of prefixes) expect(fs.existsSync(path.join(root, p)), p).to.equal(true);
     }
+  });
+});
+
+describe('bench profile: gaps capped', () => {
+  // Three functions, ten samples 100 µs apart, one followed by a 5 ms gap.
+  const node = (id: number, name: string, url: string, children: number[] = []) =>
+    ({ id, callFrame: { functionName: name, scriptId: '1', url, lineNumber: id, columnNumber: 0 }, children });
+  const profile = (): CpuProfile => ({
+    nodes: [node(1, '(root)', '', [2, 3]), node(2, 'ours', 'chrome-extension://x/agent.js'), node(3, 'page', 'http://a/app.js')],
+    startTime: 0,
+    samples: [3, 3, 3, 3, 2, 3, 3, 3, 3, 3],
+    timeDeltas: [0, 100, 100, 100, 100, 5000, 100, 100, 100, 100],
+    endTime: 5_900,
+  });
+
+  it('charges a sample followed by a long gap the whole gap, and at most three intervals once capped', () => {
+    const raw = attribute(profile());
+    expect(raw.byUrl.get('chrome-extension://x/agent.js')).to.equal(5);
+    const capped = attribute(capGaps(profile()));
+    expect(capped.byUrl.get('chrome-extension://x/agent.js')).to.equal(0.3);
+    expect(capped.byUrl.get('http://a/app.js')).to.be.closeTo(0.9, 1e-9);
+  });
+
+  it('leaves a profile of even intervals as it was', () => {
+    const p = profile();
+    p.timeDeltas = p.timeDeltas!.map((d, i) => (i === 0 ? 0 : 100));
+    p.endTime = 1_000;
+    const a = attribute(p), b = attribute(capGaps(p));
+    expect(b.busyMs).to.equal(a.busyMs);
+    expect(b.byUrl.get('chrome-extension://x/agent.js')).to.equal(a.byUrl.get('chrome-extension://x/agent.js'));
   });
 });

@@ -173,6 +173,9 @@ export class Probes {
   private readonly queued: WeakSet<Element>[] = [];
   private startedAt = 0;
   private readonly anims: Animation[] = [];
+  /** A probe's elements and their keyframes, all read before the first animation starts (`probe`). */
+  private readonly targets: Element[] = [];
+  private readonly frames: unknown[][] = [];
   /** The keys being measured, over one frame or more (`run`), and what they cost so far. */
   private batch: Measure[] = [];
   private batchCost = 0;
@@ -452,14 +455,19 @@ export class Probes {
     if (this.animate === null) return -1;
     const anims = this.anims;
     this.host.pause();
+    const { targets, frames } = this;
     try {
+      // Every element and its keyframes first: each reads computed style, and a read after an animation started
+      // restyled the document for it — a style update per site, up to MAX_SAMPLE a probe (a twentieth of the agent's
+      // own time at 10 %, docs/PERFORMANCE.md, "Thirty-fifth session").
       for (let i = 0; i < n; i++) {
         const target = this.target(sites[i]);
         if (target === null) continue;
-        const frames = flavor === PROBE_BOX ? this.boxFrames(target) : flavor === PROBE_LEAF ? BOX_PAD
-          : flavor === PROBE_TEXT ? (n === 1 ? TEXT_ONE : TEXT_MANY) : CONTENT_PAD;
-        anims.push(this.animate.call(target, frames as Keyframe[], OPTIONS));
+        targets.push(target);
+        frames.push(flavor === PROBE_BOX ? this.boxFrames(target) : flavor === PROBE_LEAF ? BOX_PAD
+          : flavor === PROBE_TEXT ? (n === 1 ? TEXT_ONE : TEXT_MANY) : CONTENT_PAD);
       }
+      for (let i = 0; i < targets.length; i++) anims.push(this.animate.call(targets[i], frames[i] as Keyframe[], OPTIONS));
       if (anims.length === 0) return -1;
       doc.getAnimations();
       const t0 = this.host.now();
@@ -484,7 +492,7 @@ export class Probes {
           this.host.debug('probe cancel', e);
         }
       }
-      anims.length = 0;
+      anims.length = targets.length = frames.length = 0;
       this.host.resume();
     }
   }

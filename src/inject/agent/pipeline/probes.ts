@@ -458,8 +458,8 @@ export class Probes {
     const { targets, frames } = this;
     try {
       // Every element and its keyframes first: each reads computed style, and a read after an animation started
-      // restyled the document for it — a style update per site, up to MAX_SAMPLE a probe (a twentieth of the agent's
-      // own time at 10 %, docs/PERFORMANCE.md, "Thirty-fifth session").
+      // restyled the document for it — a style update per site, up to MAX_SAMPLE a probe (3.5 % of the agent's own
+      // JS samples at 10 %, docs/PERFORMANCE.md, "Thirty-fifth session").
       for (let i = 0; i < n; i++) {
         const target = this.target(sites[i]);
         if (target === null) continue;

@@ -31,7 +31,7 @@ describe('bench rooms: own JS by where it runs', () => {
 });
 
 describe('bench profile: gaps capped', () => {
-  // Three functions, ten samples 100 µs apart, one followed by a 5 ms gap.
+  // Two scripts, ten samples 100 µs apart, the one of ours followed by a 5 ms gap.
   const node = (id: number, name: string, url: string, children: number[] = []) =>
     ({ id, callFrame: { functionName: name, scriptId: '1', url, lineNumber: id, columnNumber: 0 }, children });
   const profile = (): CpuProfile => ({

@@ -198,14 +198,6 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
         && owner.functionName === api && !caller.url.startsWith(extPrefix),
     };
     const a = attribute(profile, opts);
-    // The same profile with each sample's charge bounded (lib/profile.ts `capGaps`): own time, shown beside.
-    const capped = attribute(capGaps(profile), opts);
-    let cappedExtMs = 0;
-    for (const [u, ms] of capped.byUrl) if (extPrefix !== null && u.startsWith(extPrefix)) cappedExtMs += ms;
-    for (const fn of capped.functions.values()) {
-      if (extPrefix === null || !fn.url.startsWith(extPrefix)) continue;
-      for (const api of FLUSH_APIS) cappedExtMs -= fn.natives.get(api) ?? 0;
-    }
     const extByFile = new Map<string, number>();
     for (const [u, ms] of a.byUrl) {
       if (extPrefix && u.startsWith(extPrefix)) {
@@ -214,30 +206,39 @@ async function measure(b: BenchBrowser, origin: string, cfg: Config, pct: number
       }
     }
     const extGrossMs = [...extByFile.values()].reduce((x, y) => x + y, 0);
-    let flushNativeMs = 0, allFlushMs = 0;
-    for (const fn of a.functions.values()) {
-      let flush = 0;
-      for (const api of FLUSH_APIS) flush += fn.natives.get(api) ?? 0;
-      allFlushMs += flush;
-      if (extPrefix !== null && fn.url.startsWith(extPrefix)) flushNativeMs += flush;
-    }
+    const flush = flushNatives(a, extPrefix);
+    // The same profile with each sample's charge bounded (lib/profile.ts `capGaps`): own time, shown beside.
+    const capped = attribute(capGaps(profile), opts);
+    const cappedOwnMs = msWhere(capped, (u) => extPrefix !== null && u.startsWith(extPrefix)) - flushNatives(capped, extPrefix).extMs;
     const moved = s0 && s1 ? movedMs(s0, s1, a.windowMs) : 0;
     return {
       cfg, pct, round, a, extByFile, extGrossMs, movedMs: moved, extNetMs: Math.max(0, extGrossMs - moved),
-      extDirectMs: extGrossMs - flushNativeMs,
-      ownCappedPct: pctOf(cappedExtMs, capped.busyMs),
+      extDirectMs: extGrossMs - flush.extMs,
+      ownCappedPct: pctOf(cappedOwnMs, capped.busyMs),
       scanMs: msWhere(a, (u) => u.endsWith(REACT_SCAN_URL)),
       pageJsMs: msWhere(a, (u) => u.startsWith(origin)),
       commitsPs: rate(c0, c1, 'commits'), framesPs: rate(c0, c1, 'frames'),
       refreshCommitsPs: rate(r0, r1, 'commits'), refreshFramesPs: rate(r0, r1, 'frames'),
       frameCount: s0 && s1 ? s1.frames.count - s0.frames.count : 0,
       selfPct: self ? 100 * self.mainThreadShare : NaN,
-      styleLayoutMs: a.programMs + allFlushMs,
+      styleLayoutMs: a.programMs + flush.allMs,
     };
   } finally {
     await cdp?.detach().catch(() => undefined);
     await page.close().catch(() => undefined);
   }
+}
+
+/** The flush natives (FLUSH_APIS) sampled under the extension's scripts, and under anyone's. */
+function flushNatives(a: Attribution, extPrefix: string | null): { extMs: number; allMs: number } {
+  let extMs = 0, allMs = 0;
+  for (const fn of a.functions.values()) {
+    let ms = 0;
+    for (const api of FLUSH_APIS) ms += fn.natives.get(api) ?? 0;
+    allMs += ms;
+    if (extPrefix !== null && fn.url.startsWith(extPrefix)) extMs += ms;
+  }
+  return { extMs, allMs };
 }
 
 const pctOf = (ms: number, busy: number): number => (busy > 0 ? (100 * ms) / busy : NaN);

@@ -62,8 +62,10 @@ const RECORDER = `(() => {
   MessagePort.prototype.postMessage = function postMessage_(msg) {
     try {
       const p = msg && msg.type === 'records' ? msg.payload : null;
-      if (p && p.buffer instanceof ArrayBuffer) {
-        const a = new Float64Array(p.buffer, 0, Math.min(p.count * ${STRIDE}, p.buffer.byteLength / 8));
+      // A small batch's slots come as a plain array, a large one's as a transferred buffer.
+      const a = !p ? null : Array.isArray(p.buffer) ? p.buffer.slice(0, p.count * ${STRIDE})
+        : p.buffer instanceof ArrayBuffer ? new Float64Array(p.buffer, 0, Math.min(p.count * ${STRIDE}, p.buffer.byteLength / 8)) : null;
+      if (a) {
         for (let o = 0; o + ${STRIDE} <= a.length; o += ${STRIDE}) {
           if (a[o] === ${FRAME_KIND}) rec.frames.push([a[o + 1], a[o + 2], a[o + 3], a[o + 4]]);
         }

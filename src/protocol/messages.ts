@@ -11,7 +11,7 @@
  * else, so the caller can count the drop.
  */
 import { COMPONENT_KINDS, type ComponentKind } from './component-kind';
-import { MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
+import { MAX_COPIED_RECORDS, MAX_RECORDS_PER_BATCH, MAX_STRINGS_PER_BATCH, MAX_STRING_LENGTH, RECORD_STRIDE } from './records';
 import { MODES, PROTOCOL_VERSION, Source, type Mode, type SourceName } from './constants';
 import { contentToPage } from './content-to-page';
 import { experimentOutcome, experimentRequest, type ExperimentOutcome, type ExperimentRequest } from './experiment';
@@ -276,11 +276,12 @@ export type ApiCall = 'enable' | 'disable' | 'pin' | 'snapshot' | 'experiment' |
 /** Payload types per message type; one map per direction. */
 export interface PageToContent {
   /**
-   * Drained ring records; `buffer` is transferred. New interned strings start at
+   * Drained ring records: `buffer` is a transferred ArrayBuffer of Float64 slots, or, for a batch of at most
+   * MAX_COPIED_RECORDS, the same slots as a plain array of numbers (copied by the post). New interned strings start at
    * `stringBase`; `keys` belong to this batch's Mount records only.
    */
   records: {
-    buffer: ArrayBuffer; count: number; strings: string[]; stringBase: number; dropped: number; keys: string[];
+    buffer: ArrayBuffer | number[]; count: number; strings: string[]; stringBase: number; dropped: number; keys: string[];
     /** Batches are numbered 1, 2, 3 …: a gap means one was lost (resync). */
     seq: number;
     /** The agent's own main-thread ms since the last batch (inject/agent/self-clock.ts). */
@@ -428,9 +429,16 @@ function isArrayBuffer(b: unknown): b is ArrayBuffer {
   }
 }
 
+/** A small batch's slots as a plain array (MAX_COPIED_RECORDS): numbers only, at most that many records' worth. */
+function copiedRecords(b: unknown): number[] | typeof INVALID {
+  if (!Array.isArray(b) || b.length > MAX_COPIED_RECORDS * RECORD_STRIDE) return INVALID;
+  for (let i = 0; i < b.length; i++) if (typeof b[i] !== 'number') return INVALID;
+  return b as number[];
+}
+
 const recordsPayload: Validator<PageToContent['records']> = (v) => {
   const o = isRecord({
-    buffer: (b) => (isArrayBuffer(b) ? b : INVALID),
+    buffer: (b) => (isArrayBuffer(b) ? b : copiedRecords(b)),
     count: num(0, MAX_RECORDS_PER_BATCH),
     strings: arrayOf(name, MAX_STRINGS_PER_BATCH),
     stringBase: num(0, 2 ** 31),
@@ -440,8 +448,10 @@ const recordsPayload: Validator<PageToContent['records']> = (v) => {
     selfMs: num(0, 1e7),
     vitals: (x: unknown) => (x === undefined ? undefined : vitalsValidator(x)),
   })(v);
+  if (o === INVALID || !Number.isInteger(o.count)) return INVALID;
+  if (Array.isArray(o.buffer)) return o.count * RECORD_STRIDE <= o.buffer.length ? o : INVALID;
   // A Float64Array needs a whole number of slots (a 100-byte buffer threw a RangeError in the content script).
-  if (o === INVALID || !Number.isInteger(o.count) || o.buffer.byteLength % 8 !== 0
+  if (o.buffer.byteLength % 8 !== 0
     || o.buffer.byteLength > MAX_RECORDS_PER_BATCH * RECORD_STRIDE * 8
     || o.count * RECORD_STRIDE * 8 > o.buffer.byteLength) return INVALID;
   return o;

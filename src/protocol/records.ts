@@ -92,6 +92,14 @@ export function placesMeter(kind: number): boolean {
 export const PLACE_INTERVAL_MS = 33;
 export const NUMBERS_INTERVAL_MS = 100;
 
+/**
+ * A batch of at most this many records goes to the content script as a plain array of numbers, copied by the post; a
+ * larger one as a transferred buffer. A transfer costs more than copying a few hundred bytes: the buffer's allocation
+ * and the transfer itself took about 70 µs a batch more than the copy on the demo's 10 % grid (most batches hold 2 to
+ * 10 records; docs/PERFORMANCE.md, "Thirty-sixth session").
+ */
+export const MAX_COPIED_RECORDS = 128;
+
 /** The multiplier that packs a component id and its commit count into one Renders slot (2^21). */
 export const RENDERS_PACK = 2 ** 21;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { envelope, nextMode, parseMessage, PROTOCOL_VERSION, RECORD_STRIDE, settingsValidator, Source, INVALID } from '../../src/protocol';
+import { envelope, MAX_COPIED_RECORDS, nextMode, parseMessage, PROTOCOL_VERSION, RECORD_STRIDE, settingsValidator, Source, INVALID } from '../../src/protocol';
 import { DEFAULT_SETTINGS } from '../../src/overlay/settings';
 
 describe('protocol', () => {
@@ -42,8 +42,19 @@ describe('protocol', () => {
     expect(parseMessage(lying, Source.Page)).to.equal(null);
     const longName = envelope(Source.Page, 'records', { buffer, count: 1, strings: ['x'.repeat(10_000)], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 });
     expect(parseMessage(longName, Source.Page)).to.equal(null);
-    const notBuffer = envelope(Source.Page, 'records', { buffer: [1, 2], count: 0, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 });
+    const notBuffer = envelope(Source.Page, 'records', { buffer: 'x', count: 0, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 });
     expect(parseMessage(notBuffer, Source.Page)).to.equal(null);
+  });
+
+  it('takes a small batch as a plain array of numbers, checked like a buffer', () => {
+    const batch = (buffer: unknown, count: number) =>
+      parseMessage(envelope(Source.Page, 'records', { buffer, count, strings: [], stringBase: 0, dropped: 0, keys: [], seq: 1, selfMs: 0 }), Source.Page);
+    const two = new Array(2 * RECORD_STRIDE).fill(0);
+    expect(batch(two, 2)).to.not.equal(null);
+    expect(batch(two, 3)).to.equal(null);
+    expect(batch([...two.slice(1), 'x'], 1)).to.equal(null);
+    expect(batch([...two.slice(1), { valueOf: () => 1 }], 1)).to.equal(null);
+    expect(batch(new Array((MAX_COPIED_RECORDS + 1) * RECORD_STRIDE).fill(0), 1)).to.equal(null);
   });
 
   it('validates settings, including ramp order', () => {

@@ -49,6 +49,22 @@ describe('RingBuffer', () => {
   });
 });
 
+describe('RingBuffer.drainToArray', () => {
+  it('gives the same slots as drain, oldest first across the wrap, and empties the ring', () => {
+    const fill = (ring: RingBuffer) => {
+      for (let i = 1; i <= 6; i++) ring.write(RecordKind.Frame, i, i / 2, i, 0);
+    };
+    const a = new RingBuffer(4), b = new RingBuffer(4);
+    fill(a);
+    fill(b);
+    expect(a.drainToArray()).to.deep.equal(Array.from(b.drain()));
+    expect(a.length).to.equal(0);
+    expect(a.drainToArray()).to.deep.equal([]);
+    a.write(RecordKind.Frame, 7, 0.5, 1.5, 0);
+    expect(toLines(Float64Array.from(a.drainToArray()))).to.deep.equal(['Frame 7 style=0.50 layout=1.50 forced=0.00']);
+  });
+});
+
 describe('toLines', () => {
   it('decodes every kind', () => {
     const d = new Float64Array([

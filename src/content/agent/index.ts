@@ -319,7 +319,8 @@ class Controller {
         const structure = this.store.structure;
         try {
           this.self.add(p.selfMs);
-          this.self.time(() => this.store.apply(new Float64Array(p.buffer), p.count, p.strings, p.stringBase, p.dropped, p.keys));
+          const data = Array.isArray(p.buffer) ? p.buffer : new Float64Array(p.buffer);
+          this.self.time(() => this.store.apply(data, p.count, p.strings, p.stringBase, p.dropped, p.keys));
         } catch (e) {
           // Validated, so not expected; a batch that still breaks the store is dropped and counted, never thrown.
           this.page.drops.drop();

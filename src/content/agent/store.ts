@@ -293,7 +293,7 @@ export class RollupStore {
 
   /** Applies one batch of records. Unknown ids and kinds are ignored and counted. */
   apply(
-    data: Float64Array, count: number, strings: readonly string[], stringBase: number, dropped: number,
+    data: ArrayLike<number>, count: number, strings: readonly string[], stringBase: number, dropped: number,
     keys: readonly string[] = [],
   ): void {
     this.batchWork = 0;

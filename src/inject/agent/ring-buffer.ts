@@ -60,13 +60,30 @@ export class RingBuffer {
     data[o + 5] = e;
   }
 
-  /** Copies the pending records, oldest first, into a new buffer (to transfer) and empties the ring. */
+  /** Copies the pending records, oldest first, into a new buffer (a large batch's: transferred) and empties the ring. */
   drain(): Float64Array {
     const out = new Float64Array(this.size * RECORD_STRIDE);
     const first = Math.min(this.size, this.capacity - this.head);
     out.set(this.data.subarray(this.head * RECORD_STRIDE, (this.head + first) * RECORD_STRIDE), 0);
     if (first < this.size) {
       out.set(this.data.subarray(0, (this.size - first) * RECORD_STRIDE), first * RECORD_STRIDE);
+    }
+    this.head = 0;
+    this.size = 0;
+    this.placing = false;
+    return out;
+  }
+
+  /** Copies the pending records, oldest first, into a plain array (a small batch's: copied by the post) and empties the ring. */
+  drainToArray(): number[] {
+    const n = this.size * RECORD_STRIDE;
+    const out: number[] = [];
+    const data = this.data;
+    const end = this.capacity * RECORD_STRIDE;
+    let o = this.head * RECORD_STRIDE;
+    for (let i = 0; i < n; i++) {
+      out.push(data[o]);
+      if (++o === end) o = 0;
     }
     this.head = 0;
     this.size = 0;

@@ -5,7 +5,7 @@
  * framework did not change. Off means off: `stop()` detaches every wrapper,
  * observer and listener and frees the state.
  */
-import { MAX_WRITERS, PLACE_INTERVAL_MS, RecordKind, type ContentToPage } from '../../../protocol';
+import { MAX_COPIED_RECORDS, MAX_WRITERS, PLACE_INTERVAL_MS, RecordKind, type ContentToPage } from '../../../protocol';
 import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_TEXT, type FrameworkAdapter } from '../adapter';
 import { Adapters } from '../adapters';
 import type { DebugHint } from '../../../protocol/sources';
@@ -733,13 +733,15 @@ export class Pipeline {
     if (this.ring.length === 0 && vitals === undefined) return;
     const count = this.ring.length;
     this.recordsPosted += count;
-    const data = this.ring.drain();
+    // A small batch is copied by the post; a large one's buffer is transferred (MAX_COPIED_RECORDS).
+    const copied = count <= MAX_COPIED_RECORDS;
+    const buffer = copied ? this.ring.drainToArray() : this.ring.drain().buffer as ArrayBuffer;
     const { strings, stringBase } = this.strings.take();
     const t0 = vitals === undefined ? 0 : this.now();
     this.link.post('records', {
-      buffer: data.buffer as ArrayBuffer, count, strings, stringBase, dropped: this.ring.dropped, keys: this.keys.take(), seq: ++this.seq,
+      buffer, count, strings, stringBase, dropped: this.ring.dropped, keys: this.keys.take(), seq: ++this.seq,
       selfMs: this.clock.take(), ...(vitals === undefined ? {} : { vitals }),
-    }, [data.buffer]);
+    }, copied ? undefined : [buffer as ArrayBuffer]);
     // A batch that carries interactions or shifts: all of its post counts as theirs (an upper bound when records rode too).
     if (vitals !== undefined) this.vitals.ownMs += this.now() - t0;
   }

@@ -430,15 +430,16 @@ function isArrayBuffer(b: unknown): b is ArrayBuffer {
 }
 
 /** A small batch's slots as a plain array (MAX_COPIED_RECORDS): numbers only, at most that many records' worth. */
-function copiedRecords(b: unknown): number[] | typeof INVALID {
-  if (!Array.isArray(b) || b.length > MAX_COPIED_RECORDS * RECORD_STRIDE) return INVALID;
+function copiedRecords(b: unknown[]): number[] | typeof INVALID {
+  if (b.length > MAX_COPIED_RECORDS * RECORD_STRIDE) return INVALID;
   for (let i = 0; i < b.length; i++) if (typeof b[i] !== 'number') return INVALID;
   return b as number[];
 }
 
 const recordsPayload: Validator<PageToContent['records']> = (v) => {
   const o = isRecord({
-    buffer: (b) => (isArrayBuffer(b) ? b : copiedRecords(b)),
+    // An array first: asking an array whether it is an ArrayBuffer throws, and a throw costs a batch's whole check.
+    buffer: (b) => (Array.isArray(b) ? copiedRecords(b) : isArrayBuffer(b) ? b : INVALID),
     count: num(0, MAX_RECORDS_PER_BATCH),
     strings: arrayOf(name, MAX_STRINGS_PER_BATCH),
     stringBase: num(0, 2 ** 31),

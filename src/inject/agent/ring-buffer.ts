@@ -74,7 +74,11 @@ export class RingBuffer {
     return out;
   }
 
-  /** Copies the pending records, oldest first, into a plain array (a small batch's: copied by the post) and empties the ring. */
+  /**
+   * Copies the pending records, oldest first, into a plain array (a small batch's: copied by the post) and empties the
+   * ring. Appended by index, not `push`: no built-in the page may have replaced, and a packed array the post copies as
+   * a whole.
+   */
   drainToArray(): number[] {
     const n = this.size * RECORD_STRIDE;
     const out: number[] = [];
@@ -82,7 +86,7 @@ export class RingBuffer {
     const end = this.capacity * RECORD_STRIDE;
     let o = this.head * RECORD_STRIDE;
     for (let i = 0; i < n; i++) {
-      out.push(data[o]);
+      out[i] = data[o];
       if (++o === end) o = 0;
     }
     this.head = 0;

@@ -429,12 +429,11 @@ function isArrayBuffer(b: unknown): b is ArrayBuffer {
   }
 }
 
-/** A small batch's slots as a plain array (MAX_COPIED_RECORDS): numbers only, at most that many records' worth. */
-function copiedRecords(b: unknown[]): number[] | typeof INVALID {
-  if (b.length > MAX_COPIED_RECORDS * RECORD_STRIDE) return INVALID;
-  for (let i = 0; i < b.length; i++) if (typeof b[i] !== 'number') return INVALID;
-  return b as number[];
-}
+/**
+ * A small batch's slots as a plain array (MAX_COPIED_RECORDS): numbers only (any, as a Float64 slot holds), at most
+ * that many records' worth.
+ */
+const copiedRecords = arrayOf((x: unknown) => (typeof x === 'number' ? x : INVALID), MAX_COPIED_RECORDS * RECORD_STRIDE);
 
 const recordsPayload: Validator<PageToContent['records']> = (v) => {
   const o = isRecord({

@@ -9,15 +9,12 @@
  * engineer's fixture `timing-load-r19.html` (`Heavy` relayouts 700 cells
  * every frame, three `Light` siblings change one text node each).
  *
- * Per-frame pairing, without touching the extension: a page script that runs
- * before it (`evaluateOnNewDocument`) wraps
- *  - `Document.prototype.getAnimations`, stamping `performance.now()` each
- *    time the agent starts its frame-end flush (it calls
- *    `document.getAnimations()` first), and
- *  - `MessagePort.prototype.postMessage`, copying every `Frame` record
- *    (frame number, style ms, layout ms, forced ms) out of the record batches
- *    the agent hands to the content script,
- * so the k-th flush stamp and the k-th Frame record are the same frame.
+ * Per-frame pairing through the extension's own recording (`startRecording` /
+ * `stopRecording`, docs/RECORDING.md): each recorded frame carries the page
+ * time its frame-end flush began and its style, layout and forced ms. (A page
+ * script that wrapped `MessagePort.prototype.postMessage` to copy the records
+ * no longer works: the agent refuses a channel whose port methods a page
+ * replaced, docs/ARCHITECTURE.md security model.)
  * Chrome's trace (`devtools.timeline`, `disabled-by-default-devtools.timeline`,
  * `blink.user_timing`) is aligned to page time with one `performance.mark`
  * (trace ts / 1000 − the mark's startTime). Outermost `UpdateLayoutTree` and
@@ -41,39 +38,11 @@ import type { SnapshotComponent } from '../src/protocol/snapshot';
 const TOLERANCE_MS = 0.5;
 const TOLERANCE_SHARE = 0.05;
 const SLACK_MS = 0.25;
-const FRAME_KIND = 5;
-const STRIDE = 6;
 
 const args = parseArgs();
 const SECONDS = numArg(args, 'seconds', 5);
 const FRAMES = numArg(args, 'frames', 150);
 const COI = args.get('coi') === 'true';
-
-/** Installed before any other script of the page (the extension's included). */
-const RECORDER = `(() => {
-  const rec = window.__lcAccuracy = { flushAt: [], frames: [] };
-  const now = performance.now.bind(performance);
-  const getAnimations = Document.prototype.getAnimations;
-  Document.prototype.getAnimations = function getAnimations_() {
-    if (this === document) rec.flushAt.push(now());
-    return getAnimations.apply(this, arguments);
-  };
-  const post = MessagePort.prototype.postMessage;
-  MessagePort.prototype.postMessage = function postMessage_(msg) {
-    try {
-      const p = msg && msg.type === 'records' ? msg.payload : null;
-      // A small batch's slots come as a plain array, a large one's as a transferred buffer.
-      const a = !p ? null : Array.isArray(p.buffer) ? p.buffer.slice(0, p.count * ${STRIDE})
-        : p.buffer instanceof ArrayBuffer ? new Float64Array(p.buffer, 0, Math.min(p.count * ${STRIDE}, p.buffer.byteLength / 8)) : null;
-      if (a) {
-        for (let o = 0; o + ${STRIDE} <= a.length; o += ${STRIDE}) {
-          if (a[o] === ${FRAME_KIND}) rec.frames.push([a[o + 1], a[o + 2], a[o + 3], a[o + 4]]);
-        }
-      }
-    } catch (e) { rec.error = String(e); }
-    return post.apply(this, arguments);
-  };
-})();`;
 
 interface TraceEvent {
   name: string;
@@ -89,9 +58,10 @@ interface TraceEvent {
 }
 
 interface Recorded {
+  /** Page time each recorded frame's frame-end flush began. */
   flushAt: number[];
+  /** [frame number, style ms, layout ms, forced ms], one per `flushAt`. */
   frames: [number, number, number, number][];
-  error?: string;
   markAt: number;
 }
 
@@ -160,9 +130,6 @@ function match(events: TraceEvent[], rec: Recorded, startMark: string, endMark: 
   };
 
   const n = Math.min(rec.flushAt.length, rec.frames.length);
-  if (rec.flushAt.length !== rec.frames.length) {
-    console.warn(`  note: ${rec.flushAt.length} flush stamps, ${rec.frames.length} Frame records (the last batch may not be flushed yet)`);
-  }
   const out: FrameMatch[] = [];
   for (let k = 1; k < n; k++) {
     const at = rec.flushAt[k];
@@ -183,10 +150,17 @@ function match(events: TraceEvent[], rec: Recorded, startMark: string, endMark: 
   return out;
 }
 
-const readRecorder = (page: Page): Promise<Recorded> =>
-  page.evaluate(() => {
-    const r = (window as any).__lcAccuracy;
-    return { flushAt: r.flushAt.slice(), frames: r.frames.slice(), error: r.error, markAt: 0 };
+const startRecording = (page: Page): Promise<void> => page.evaluate(() => (window as any).__LAYOUT_COST__.startRecording());
+
+/** Stops the recording and keeps each frame's flush time and totals (the components stay in the page). */
+const readRecording = (page: Page): Promise<Omit<Recorded, 'markAt'>> =>
+  page.evaluate(async () => {
+    const r = await (window as any).__LAYOUT_COST__.stopRecording();
+    const frames = (r?.frames ?? []) as { frame: number; time: number; styleMs: number; layoutMs: number; forcedMs: number }[];
+    return {
+      flushAt: frames.map((f) => f.time),
+      frames: frames.map((f) => [f.frame, f.styleMs, f.layoutMs, f.forcedMs] as [number, number, number, number]),
+    };
   });
 
 async function stressGrid(origin: string, page: Page): Promise<Scenario> {
@@ -195,6 +169,7 @@ async function stressGrid(origin: string, page: Page): Promise<Scenario> {
   await enableOverlay(page, 4900);
   await sleep(2000);
   let markAt = 0;
+  await startRecording(page);
   const events = await traced(page, async () => {
     markAt = await page.evaluate(() => {
       performance.mark('lc-acc-start');
@@ -204,8 +179,7 @@ async function stressGrid(origin: string, page: Page): Promise<Scenario> {
     await page.evaluate(() => performance.mark('lc-acc-end'));
     await sleep(300); // the last frames' records reach the port
   });
-  const rec = { ...(await readRecorder(page)), markAt };
-  if (rec.error) throw new Error(`recorder: ${rec.error}`);
+  const rec = { ...(await readRecording(page)), markAt };
   return { name: 'StressGrid 10 %', frames: match(events, rec, 'lc-acc-start', 'lc-acc-end'), ranking: null, rankOk: null };
 }
 
@@ -220,6 +194,7 @@ async function timingLoad(origin: string, page: Page): Promise<Scenario> {
   await sleep(1500);
   let markAt = 0;
   let comps: SnapComp[] = [];
+  await startRecording(page);
   const events = await traced(page, async () => {
     markAt = await page.evaluate(() => {
       performance.mark('lc-acc-start');
@@ -234,8 +209,7 @@ async function timingLoad(origin: string, page: Page): Promise<Scenario> {
     await page.evaluate(() => performance.mark('lc-acc-end'));
     await sleep(300);
   });
-  const rec = { ...(await readRecorder(page)), markAt };
-  if (rec.error) throw new Error(`recorder: ${rec.error}`);
+  const rec = { ...(await readRecording(page)), markAt };
 
   // Ranking: the expensive component against everything that is not one of its ancestors (those include its cost).
   const byId = new Map(comps.map((c) => [c.id, c]));
@@ -289,7 +263,6 @@ async function main(): Promise<void> {
   try {
     for (const run of [stressGrid, timingLoad]) {
       const page = await b.newPage();
-      await page.evaluateOnNewDocument(RECORDER);
       try {
         const s = await run(server.origin, page);
         scenarios.push(s);
@@ -342,9 +315,8 @@ async function main(): Promise<void> {
 Command: \`${commandLine('bench/accuracy.ts')}\` — run ${today()}, ${version}, ${machineNote()}.
 Timers: ${COI ? 'cross-origin isolated page, 5 µs' : 'ordinary page, 100 µs with jitter (what users get)'}.
 
-Method: a page script installed before the extension stamps \`performance.now()\` whenever the agent starts its frame-end
-flush (its \`document.getAnimations()\` call) and copies every \`Frame\` record (style, layout, forced ms) from the batches
-the agent posts to the content script, so the k-th stamp and the k-th record are the same frame. Chrome's trace
+Method: the extension's own recording (\`startRecording\` / \`stopRecording\`) gives each frame the page time its
+frame-end flush began and its style, layout and forced ms. Chrome's trace
 (\`devtools.timeline\` + \`disabled-by-default-devtools.timeline\`) is aligned to page time with one \`performance.mark\`;
 outermost \`UpdateLayoutTree\` + \`Layout\` events of the page's main thread are matched per frame. *Frame-end flush*: the
 trace's events inside the flush vs the record's style + layout. *Whole frame*: every style/layout event since the previous

@@ -193,4 +193,30 @@ describe('timing: the frame loop keeps requestAnimationFrame semantics', () => {
     frame();
     expect(ran).to.equal(false);
   });
+
+  it('says whether another frame is coming: the page asked for one during this frame, or something dirty did', () => {
+    const { loop, page, frame, frames } = setup();
+    loop.install();
+    expect(loop.frameComing).to.equal(true); // the arming callback
+    frame();
+    expect(loop.frameComing).to.equal(false);
+    // A callback that asks for the next frame inside this one: after this frame's end, another is coming.
+    page.raf(() => page.raf(() => undefined));
+    expect(loop.frameComing).to.equal(true);
+    frame();
+    expect(frames).to.have.length(1);
+    expect(loop.frameComing).to.equal(true);
+    // The last one asked for nothing: none is coming, until something dirty asks.
+    frame();
+    expect(frames).to.have.length(2);
+    expect(loop.frameComing).to.equal(false);
+    loop.ensureFrame();
+    expect(loop.frameComing).to.equal(true);
+    frame();
+    expect(loop.frameComing).to.equal(false);
+    // Going away: queued callbacks still run once, but no frame of ours is coming.
+    page.raf(() => undefined);
+    loop.uninstall();
+    expect(loop.frameComing).to.equal(false);
+  });
 });

@@ -151,6 +151,11 @@ export class FrameLoop implements FrameTap {
     } else if (this.arming) this.wanted = true;
   }
 
+  /** A native frame is asked for (a page callback or something dirty waits for it): this frame is not the last. */
+  get frameComing(): boolean {
+    return this.native !== 0 && !this.draining;
+  }
+
   private readonly arm = (): void => {
     this.native = 0;
     this.arming = false;

@@ -47,8 +47,17 @@ export interface FrameWatcher {
 
 const IDLE_WATCHER: FrameWatcher = { busy: () => false, frame: () => undefined, stopped: () => undefined };
 
-/** A tab that gets no frames (hidden) still hands its records over this often (frames: flush-cadence.ts). */
+/**
+ * A tab that gets no frames (hidden, or a throttled frame) still hands its records over this long after the change
+ * that dirtied it, when it had no frame for as long (frames: flush-cadence.ts).
+ */
 const BACKSTOP_MS = PLACE_INTERVAL_MS * 3;
+/**
+ * While frames come, their ends hand the records over; this timer only makes sure of it should they stop right after
+ * a change (a tab hidden just then). One timer a second at most: a timer set in the page costs 25–50 µs there
+ * (docs/PERFORMANCE.md, "Thirty-seventh session").
+ */
+const SLOW_BACKSTOP_MS = 1_000;
 // 16 384 × 48 B = 768 KB. A bigger burst (a large back-fill) is handed over early by
 // the registry's high-water mark, so the ring never has to hold a whole tree.
 const RING_CAPACITY = 1 << 14;
@@ -95,7 +104,7 @@ export class Pipeline {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the pending flushTimer fires (performance.now() time). */
   private flushAt = 0;
-  /** Flushes when no frame did for BACKSTOP_MS (a hidden tab: markDirty). */
+  /** Flushes when no frame did for BACKSTOP_MS (a hidden tab: markDirty), or SLOW_BACKSTOP_MS while frames come. */
   private backstopTimer: ReturnType<typeof setTimeout> | null = null;
   private pinned: number | null = null;
   /** What dirtied the pinned component (dirtied.ts). */
@@ -394,15 +403,28 @@ export class Pipeline {
     this.dirty = true;
     this.loop.ensureFrame();
     // Hidden tabs get no frames: make sure records still reach the content script. A timer of its own, armed at most
-    // once per interval, so that it never moves the frame's cadence timer (a clearTimeout and a setTimeout a frame).
-    if (this.backstopTimer === null) this.backstopTimer = setTimeout(this.backstop, BACKSTOP_MS);
+    // once per interval, so that it never moves the frame's cadence timer; while frames come (their ends hand the
+    // records over), a slow one, in case they stop.
+    if (this.backstopTimer === null) {
+      this.backstopTimer = setTimeout(this.backstop, this.framesStalled(performance.now()) ? BACKSTOP_MS : SLOW_BACKSTOP_MS);
+    }
   };
 
-  /** Hands over what is pending once no flush did for BACKSTOP_MS; when one did since, waits the rest of the interval. */
+  /** No frame for BACKSTOP_MS: a hidden tab, a throttled frame, or a page busy elsewhere. */
+  private framesStalled(now: number): boolean {
+    return now - this.loop.tickStartMs > BACKSTOP_MS;
+  }
+
+  /**
+   * Hands over what is pending once no flush did for BACKSTOP_MS; when one did since, waits the rest of the interval.
+   * While frames come, nothing: their ends hand the records over (the next change arms it again).
+   */
   private readonly backstop = (): void => {
     this.backstopTimer = null;
     if (!this.running || (this.ring.length === 0 && this.registry.pendingRecounts === 0)) return;
-    const since = performance.now() - this.lastFlush;
+    const now = performance.now();
+    if (!this.framesStalled(now)) return;
+    const since = now - this.lastFlush;
     if (since >= BACKSTOP_MS) this.clock.run(this.timedFlush);
     else this.backstopTimer = setTimeout(this.backstop, BACKSTOP_MS - since);
   };
@@ -431,7 +453,10 @@ export class Pipeline {
 
   private measureFrame(): void {
     const ranPage = this.loop.lastCallbacks > 0;
-    if (!this.dirty && !ranPage) return;
+    if (!this.dirty && !ranPage) {
+      if (this.ring.length > 0) this.handOver();
+      return;
+    }
     this.dirty = false;
     const forced = this.forced;
     // Everything below is the agent's own reading: not a page forced reflow.
@@ -498,10 +523,18 @@ export class Pipeline {
     } finally {
       forced?.resume();
     }
-    const now = this.now();
-    const wait = flushWait(now, this.lastFlush, this.ring);
+    this.handOver();
+  }
+
+  /**
+   * At a frame's end: the records go now when due (flush-cadence.ts). Else, when another frame is coming (the page
+   * asked for one, or something is dirty), its end looks again: no timer set and cleared a frame (each setTimeout
+   * cost the page 25–50 µs, docs/PERFORMANCE.md); when none is, a timer hands them over when due.
+   */
+  private handOver(): void {
+    const wait = flushWait(this.now(), this.lastFlush, this.ring);
     if (wait <= 0) this.flush();
-    else this.scheduleFlush(wait);
+    else if (!this.loop.frameComing) this.scheduleFlush(wait);
   }
 
   /**

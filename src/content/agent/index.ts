@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, AGENT_STARTED, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
-import { renderDue } from './canvas/cadence';
+import { renderDue, renderWithBatch } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { enableMode, experimentArgs, pinId, recordingRows } from './api-calls';
@@ -328,8 +328,9 @@ class Controller {
         }
         // New components are typed a pass later, then placed: until then the own-only views leave them out (issue 44).
         if (this.store.structure !== structure) this.sources.noteMounts();
-        this.scheduleRender(this.store.geometry === geometry);
         if (p.vitals !== undefined) this.takeVitals(p.vitals);
+        // After the vitals: a redraw in this task draws all of the batch.
+        this.scheduleRender(this.store.geometry === geometry, true);
         break;
       }
       case 'status':
@@ -493,9 +494,16 @@ class Controller {
     }
   }
 
-  /** `numbersOnly`: what changed moved nothing on screen (canvas/cadence.ts). A sooner request moves a later one up. */
-  scheduleRender(numbersOnly = false): void {
+  /**
+   * `numbersOnly`: what changed moved nothing on screen (canvas/cadence.ts). A sooner request moves a later one up.
+   * `batch`: asked for by a records batch, whose task may draw at once (`renderWithBatch`).
+   */
+  scheduleRender(numbersOnly = false, batch = false): void {
     const now = performance.now();
+    if (batch && this.renderTimer === null && renderWithBatch(now, this.renderedAt, numbersOnly)) {
+      this.render();
+      return;
+    }
     const due = renderDue(now, this.renderedAt, numbersOnly);
     if (this.renderTimer !== null) {
       if (this.renderDue <= due) return;
@@ -504,19 +512,23 @@ class Controller {
     this.renderDue = due;
     this.renderTimer = setTimeout(() => {
       this.renderTimer = null;
-      this.renderedAt = performance.now();
-      if (this.mode === 'off') return;
-      const wasCapped = this.overlay.capped;
-      this.self.time(() => {
-        this.overlay.render();
-        this.feed.tick();
-      });
-      // state().capped follows what the overlay just drew; state().self changes about once a second.
-      const selfChanged = this.self.sample(this.store.frames.count);
-      if (this.overlay.capped !== wasCapped || selfChanged) this.pushState();
-      if (selfChanged) this.feed.statusChanged();
-      this.pushConfig();
+      this.render();
     }, due - now);
+  }
+
+  private render(): void {
+    this.renderedAt = performance.now();
+    if (this.mode === 'off') return;
+    const wasCapped = this.overlay.capped;
+    this.self.time(() => {
+      this.overlay.render();
+      this.feed.tick();
+    });
+    // state().capped follows what the overlay just drew; state().self changes about once a second.
+    const selfChanged = this.self.sample(this.store.frames.count);
+    if (this.overlay.capped !== wasCapped || selfChanged) this.pushState();
+    if (selfChanged) this.feed.statusChanged();
+    this.pushConfig();
   }
 
   /**

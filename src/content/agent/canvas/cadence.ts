@@ -20,3 +20,13 @@ export const NUMBERS_RENDER_MS = NUMBERS_INTERVAL_MS;
 export function renderDue(now: number, renderedAt: number, numbersOnly: boolean): number {
   return numbersOnly ? Math.max(now + RENDER_INTERVAL_MS, renderedAt + NUMBERS_RENDER_MS) : now + RENDER_INTERVAL_MS;
 }
+
+/**
+ * Whether a records batch's redraw runs in the batch's own task (`renderDue` otherwise): the last redraw was an
+ * interval ago or more, so the rate holds, and a timer of its own would only add a task and its cost (a setTimeout
+ * costs the page 25–50 µs, docs/PERFORMANCE.md). Batches only: a redraw inside an input event's listeners would count
+ * in the page's interaction time.
+ */
+export function renderWithBatch(now: number, renderedAt: number, numbersOnly: boolean): boolean {
+  return now - renderedAt >= (numbersOnly ? NUMBERS_RENDER_MS : RENDER_INTERVAL_MS);
+}

@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../overlay/settings';
 import { BackgroundPort, type BackgroundMessage } from './background-port';
 import { HANDOFF_KEY, AGENT_STARTED, type Handoff } from '../boot/handoff';
 import { Overlay } from './canvas';
-import { batchDrawsNow, renderDue, tickDraws } from './canvas/cadence';
+import { renderDue } from './canvas/cadence';
 import { MAX_ROWS, Recorder, tee, toTrace, type Recording } from './recorder';
 import { PageChannel, type PageMessage } from './page-channel';
 import { enableMode, experimentArgs, pinId, recordingRows } from './api-calls';
@@ -90,7 +90,6 @@ class Controller {
       hitTest: (x, y) => this.hitTest(x, y),
       onPin: (id) => this.pin(id),
       requestRender: () => this.scheduleRender(),
-      tick: () => this.tick(),
       // Scroll, resize or a new Inspect hover: the agent re-reads bounds for wantBounds().
       requestBounds: () => this.pushConfig(true),
       legendStorage: {
@@ -329,9 +328,8 @@ class Controller {
         }
         // New components are typed a pass later, then placed: until then the own-only views leave them out (issue 44).
         if (this.store.structure !== structure) this.sources.noteMounts();
+        this.scheduleRender(this.store.geometry === geometry);
         if (p.vitals !== undefined) this.takeVitals(p.vitals);
-        // After the vitals: a redraw in this task draws all of the batch.
-        this.scheduleRender(this.store.geometry === geometry, true);
         break;
       }
       case 'status':
@@ -495,16 +493,9 @@ class Controller {
     }
   }
 
-  /**
-   * `numbersOnly`: what changed moved nothing on screen (canvas/cadence.ts). A sooner request moves a later one up.
-   * `batch`: asked for by a records batch, whose task may draw at once (`batchDrawsNow`).
-   */
-  scheduleRender(numbersOnly = false, batch = false): void {
+  /** `numbersOnly`: what changed moved nothing on screen (canvas/cadence.ts). A sooner request moves a later one up. */
+  scheduleRender(numbersOnly = false): void {
     const now = performance.now();
-    if (batch && this.renderTimer === null && batchDrawsNow(now, this.renderedAt)) {
-      this.render();
-      return;
-    }
     const due = renderDue(now, this.renderedAt, numbersOnly);
     if (this.renderTimer !== null) {
       if (this.renderDue <= due) return;
@@ -513,32 +504,19 @@ class Controller {
     this.renderDue = due;
     this.renderTimer = setTimeout(() => {
       this.renderTimer = null;
-      this.render();
+      this.renderedAt = performance.now();
+      if (this.mode === 'off') return;
+      const wasCapped = this.overlay.capped;
+      this.self.time(() => {
+        this.overlay.render();
+        this.feed.tick();
+      });
+      // state().capped follows what the overlay just drew; state().self changes about once a second.
+      const selfChanged = this.self.sample(this.store.frames.count);
+      if (this.overlay.capped !== wasCapped || selfChanged) this.pushState();
+      if (selfChanged) this.feed.statusChanged();
+      this.pushConfig();
     }, due - now);
-  }
-
-  /**
-   * The idle ticker (canvas/index.ts): the sparklines move on and decay on a quiet page. A page whose batches drew
-   * within the bucket needs no more; else it draws in the ticker's own task, no timer of its own (a setTimeout costs
-   * the page 25–50 µs). Nothing moved: numbers alone.
-   */
-  private tick(): void {
-    if (this.renderTimer === null && tickDraws(performance.now(), this.renderedAt)) this.render();
-  }
-
-  private render(): void {
-    this.renderedAt = performance.now();
-    if (this.mode === 'off') return;
-    const wasCapped = this.overlay.capped;
-    this.self.time(() => {
-      this.overlay.render();
-      this.feed.tick();
-    });
-    // state().capped follows what the overlay just drew; state().self changes about once a second.
-    const selfChanged = this.self.sample(this.store.frames.count);
-    if (this.overlay.capped !== wasCapped || selfChanged) this.pushState();
-    if (selfChanged) this.feed.statusChanged();
-    this.pushConfig();
   }
 
   /**

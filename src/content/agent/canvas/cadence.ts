@@ -20,20 +20,3 @@ export const NUMBERS_RENDER_MS = NUMBERS_INTERVAL_MS;
 export function renderDue(now: number, renderedAt: number, numbersOnly: boolean): number {
   return numbersOnly ? Math.max(now + RENDER_INTERVAL_MS, renderedAt + NUMBERS_RENDER_MS) : now + RENDER_INTERVAL_MS;
 }
-
-/**
- * Whether a records batch draws in its own task rather than by `renderDue`'s timer: the last redraw was at least
- * RENDER_INTERVAL_MS ago. Numbers alone need no longer wait here: the agent hands such batches over at most every
- * NUMBERS_INTERVAL_MS (flush-cadence.ts), so they draw at that rate anyway, and a timer of their own (a setTimeout
- * costs the page 25–50 µs, docs/PERFORMANCE.md) drew each one 33 ms after it came, which pushed the next batch under
- * the interval too. Tasks of ours only: a redraw inside an input event's listeners would count in the page's
- * interaction time.
- */
-export function batchDrawsNow(now: number, renderedAt: number): boolean {
-  return now - renderedAt >= RENDER_INTERVAL_MS;
-}
-
-/** Whether the idle ticker draws (in its own task): nothing drew within the sparkline's bucket. */
-export function tickDraws(now: number, renderedAt: number): boolean {
-  return now - renderedAt >= NUMBERS_RENDER_MS;
-}

@@ -40,8 +40,6 @@ export interface OverlayDeps {
   onPin(id: number | null): void;
   /** Ask for a flush (the controller throttles it to 33 ms); without it the overlay draws at once. */
   requestRender?(): void;
-  /** The idle ticker's turn: a redraw unless one ran within the sparkline's bucket (without it: `requestRender`). */
-  tick?(): void;
   /** Ask the agent to read bounds again: the page scrolled or the viewport changed. */
   requestBounds?(): void;
   /** Where the legend's dismissal is remembered (chrome.storage.local); null keeps it in memory. */
@@ -331,7 +329,7 @@ export class Overlay {
     if (this.canvasHost) return;
     this.canvasHost = new CanvasHost(() => this.requestRender());
     this.interaction.attach();
-    this.ticker = setInterval(() => (this.deps.tick ? this.deps.tick() : this.requestRender()), IDLE_TICK_MS);
+    this.ticker = setInterval(() => this.requestRender(), IDLE_TICK_MS);
   }
 
   private removeHost(): void {

@@ -11,6 +11,7 @@ import {
 import { applyCalibration, calibrationFactors } from '../../src/cli/calibrated';
 import type { Calibration } from '../../src/cli/calibrate';
 import type { Recording } from '../../src/protocol/recording';
+import { PASS_MS } from '../../src/protocol/layout-pass';
 
 const P = 1, T = 1;
 const mark = (name: string, ts: number): TraceEvent => ({ name, cat: 'blink.user_timing', ph: 'R', ts, pid: P, tid: T });
@@ -42,9 +43,10 @@ describe('calibration pass', () => {
       mark(`${MARK_PREFIX}1:1`, 4400), x('Layout', 4500, 2000), mark(`${MARK_PREFIX}1:1:end`, 6600),
     ];
     const cal = calibrationFromTrace(events, log({ windows: [[1, 0, [5]], [1, 1, [6, 7]]] }));
-    expect(cal.components.get(5)).to.include({ layoutMs: 3, styleMs: 1, windows: 1, layoutCauses: 1 });
-    expect(cal.components.get(6)).to.include({ layoutMs: 1, styleMs: 0 });
-    expect(cal.components.get(7)).to.include({ layoutMs: 1 });
+    // Each window that lays out weighs a frame's pass once more (PASS_MS), split as its ms are.
+    expect(cal.components.get(5)).to.include({ layoutMs: 3 + PASS_MS, styleMs: 1, windows: 1, layoutCauses: 1 });
+    expect(cal.components.get(6)).to.include({ layoutMs: (2 + PASS_MS) / 2, styleMs: 0 });
+    expect(cal.components.get(7)).to.include({ layoutMs: (2 + PASS_MS) / 2 });
     expect(cal.lostWindows).to.equal(0);
   });
 
@@ -54,7 +56,7 @@ describe('calibration pass', () => {
       mark(`${MARK_PREFIX}1:1`, 3400), x('Layout', 3500, 500), mark(`${MARK_PREFIX}1:1:end`, 4100),
     ];
     const cal = calibrationFromTrace(events, log({ windows: [[1, 0, [5]], [1, 1, [6]]] }));
-    expect(cal.components.get(5)!.layoutMs).to.equal(3);
+    expect(cal.components.get(5)!.layoutMs).to.equal(3 + PASS_MS);
     expect(cal.components.get(6)!.layoutMs).to.equal(0);
     expect(cal.components.get(6)!.layoutCauses).to.equal(0);
   });
@@ -65,7 +67,8 @@ describe('calibration pass', () => {
       mark(`${MARK_PREFIX}1:0`, 5200), x('Layout', 5300, 1000), mark(`${MARK_PREFIX}1:0:end`, 6400),
     ];
     const cal = calibrationFromTrace(events, log({ windows: [[1, 0, [5]]], pres: [[1, [9]]] }));
-    expect(cal.components.get(5)!.layoutMs).to.equal(1);
+    expect(cal.components.get(5)!.layoutMs).to.equal(1 + PASS_MS);
+    // The replay's own ms (not its pass) are what the "before" window is explained by.
     expect(cal.components.get(9)!.layoutMs).to.equal(4);
     expect(cal.components.get(9)!.animationMs).to.equal(4);
   });

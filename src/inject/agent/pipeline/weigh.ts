@@ -20,17 +20,12 @@
 import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT } from '../adapter';
 import { type CauseOwner, type Causes, type Sites, type Slot } from './causes';
 import { MAX_SAMPLE, PROBE_BOX, PROBE_CONTENT, PROBE_LEAF, PROBE_TEXT, Probes } from './probes';
+import { PASS_MS } from '../../../protocol/layout-pass';
 
 /** First style and layout of one inserted element, ms. */
 export const ADDED_MS = 0.002;
-/**
- * What a layout pass costs the page in a frame beyond what a probe replays, ms: each change alone would pay it (the
- * pass's fixed work, run with caches the frame's scripts left cold), so each place weighs it once. Measured here
- * (Chromium 156, 2 shared cores) as a one-line text change's cost alone in Chrome's trace less its probe: 0.13–0.20 ms
- * in five of bench/attribution.ts's scenarios. A fixed figure: on a machine twice as fast it is half that, and the
- * smallest causes weigh a little more than they should (docs/TIMING.md §2).
- */
-export const PASS_MS = 0.15;
+/** What a layout pass costs beyond what a probe replays (src/protocol/layout-pass.ts). */
+export { PASS_MS };
 
 /** Elements in `el`'s subtree, itself included. */
 function subtreeSize(el: Element): number {

@@ -322,7 +322,8 @@ function judge(name: string, names: string[], truths: Cost[][], rec: Recording, 
   if (cal.broken !== null) notes.push(`calibration stopped: ${cal.broken}`);
   if (cal.lostWindows > 0) notes.push(`calibration: ${cal.lostWindows} windows lost`);
   notes.push(`calibration: ${cal.measured} of ${cal.batches} batches replayed${Object.keys(cal.skipped).length ? ` (skipped: ${JSON.stringify(cal.skipped)})` : ''}; `
-    + `${cal.unexplainedMs.toFixed(1)} ms of the frames' own style and layout left unexplained`);
+    + `${cal.unexplainedMs.toFixed(1)} ms of the frames' own style and layout left unexplained; each replay weighed `
+    + `${cal.passMs.toFixed(3)} ms more (${cal.passRounds > 0 ? `measured on the page in ${cal.passRounds} rounds` : 'not measured: PASS_MS'})`);
   const actors: ActorResult[] = names.map((n, i) => {
     const id = idOf.get(n);
     const mine = id === undefined ? { layout: 0, style: 0, forced: 0 } : own.get(id)!;

@@ -9,8 +9,10 @@
  *   component that rendered each node (`__LAYOUT_COST__.owner`), undoes all of them, lets the engine lay out the state
  *   before, then redoes one group at a time, forcing style and layout after each between two user-timing marks. The
  *   DOM ends as the page left it; the frame then has nothing of theirs left to lay out.
+ * - Before it starts, `measurePass` times what a frame's layout pass costs beyond a replay of the same change, on this
+ *   page and machine: a hidden one-line text changed in a frame of its own, then undone and replayed.
  * - `calibrationFromTrace` reads the trace: each group's window's UpdateLayoutTree and Layout ms (and, for a window
- *   that lays out, the fixed work of a frame's pass that a replay reads low: PASS_MS, as for the agent's probes). A change that
+ *   that lays out, that pass cost: measured, else PASS_MS, the agent's probes' figure). A change that
  *   invalidates nothing (an `aria-*` no selector reads) leaves no style or layout event in its window; with invalidation
  *   tracking in the trace, a window counts only when Chrome saw its change invalidate something. What a batch's "before"
  *   window costs beyond its replays, and a frame's own style and layout outside every window, go to the components
@@ -35,6 +37,14 @@ export const ANIM_PREFIX = 'lcc-anim:';
 export const MAX_WINDOWS = 20_000;
 /** Components replayed one by one in a batch; past it, they are replayed by their parent component (a grid's cells). */
 export const MAX_GROUPS = 16;
+/**
+ * Rounds of the pass-cost measurement (`measurePass`), and how many must have read both windows for its figure to stand
+ * (else PASS_MS, the probes' figure); the figure is kept within 0 and MAX_PASS_MS (a page laying out its own work in
+ * the frames measured reads high).
+ */
+export const PASS_ROUNDS = 16;
+const MIN_PASS_ROUNDS = 5;
+export const MAX_PASS_MS = 0.5;
 
 export const CALIBRATE_SCRIPT = String.raw`(() => {
   'use strict';
@@ -192,6 +202,43 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
     }
     mo.takeRecords();
   }
+  // What a frame's layout pass costs beyond a replay of the same change, on this page and machine: a one-line text at
+  // the end of <body> (absolutely placed, hidden) changed in a frame of its own, then the same change undone and
+  // replayed as a batch's are (cache writes, forced layout). Before start(): the observer sees none of it.
+  const nextFrame = () => new Promise((r) => requestAnimationFrame(r));
+  async function measurePass() {
+    if (st.on || !document.body) return 0;
+    const el = document.createElement('div');
+    el.setAttribute('aria-hidden', 'true');
+    el.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden;pointer-events:none;white-space:nowrap';
+    const text = document.createTextNode('lcc');
+    el.appendChild(text);
+    let n = 0;
+    try {
+      document.body.appendChild(el);
+      flush();
+      await nextFrame();
+      for (let i = 0; i < ${PASS_ROUNDS}; i++) {
+        await nextFrame();
+        const before = text.data, after = 'lcc ' + i + ' ' + 'm'.repeat(1 + (i % 5));
+        performance.mark(MARK + 'pass:frame:' + i);
+        text.data = after;
+        await nextFrame();
+        performance.mark(MARK + 'pass:frame:' + i + ':end');
+        text.data = before;
+        flush();
+        cool();
+        performance.mark(MARK + 'pass:replay:' + i);
+        text.data = after;
+        flush();
+        performance.mark(MARK + 'pass:replay:' + i + ':end');
+        n++;
+      }
+    } finally {
+      el.remove();
+    }
+    return n;
+  }
   function frame() {
     if (!st.on) return;
     raf = requestAnimationFrame(frame);
@@ -202,6 +249,7 @@ export const CALIBRATE_SCRIPT = String.raw`(() => {
     }
   }
   Object.defineProperty(window, KEY, { value: Object.freeze({
+    measurePass,
     start() {
       if (st.on) return;
       st.on = true;
@@ -281,8 +329,8 @@ export interface TraceEvent {
 }
 
 /**
- * One component's calibrated figures: Chrome's ms for its changes made alone, each window that laid out with PASS_MS
- * more (what a frame's layout pass costs beyond a replay of it: src/protocol/layout-pass.ts).
+ * One component's calibrated figures: Chrome's ms for its changes made alone, each window that laid out with the pass
+ * cost more (what a frame's layout pass costs beyond a replay of it: `Calibration.passMs`).
  */
 export interface CalibratedComponent {
   layoutMs: number;
@@ -306,6 +354,9 @@ export interface Calibration {
   broken: string | null;
   /** Windows whose marks were missing from the trace (a mark dropped: the window is not counted). */
   lostWindows: number;
+  /** What each replay window that lays out weighed more (ms): measured on the page (`passRounds` rounds), or PASS_MS. */
+  passMs: number;
+  passRounds: number;
 }
 
 /** What `audit --calibrate` reports, per component type (calibrated.ts makes it). */
@@ -329,6 +380,9 @@ export interface CalibrationReport {
   broken: string | null;
   /** The pass's frame style and layout that no replay and no animation explained. */
   unexplainedMs: number;
+  /** What each replay that laid out weighed more (ms), and the rounds it was measured in on the page (0: PASS_MS). */
+  passMs: number;
+  passRounds: number;
   types: TypeCalibration[];
 }
 
@@ -347,7 +401,7 @@ const LAYOUT_INVALIDATIONS = new Set(['LayoutInvalidationTracking']);
 export function calibrationFromTrace(events: readonly TraceEvent[], log: CalibrationLog): Calibration {
   const out: Calibration = {
     components: new Map(), unexplainedMs: 0, batches: log.batches, measured: log.measured, skipped: log.skipped,
-    broken: log.broken, lostWindows: 0,
+    broken: log.broken, lostWindows: 0, passMs: PASS_MS, passRounds: 0,
   };
   const marks = new Map<string, TraceEvent>();
   let thread: { pid: number; tid: number } | null = null;
@@ -409,6 +463,20 @@ export function calibrationFromTrace(events: readonly TraceEvent[], log: Calibra
     }
     return { style, layout, styleInv, layoutInv };
   };
+  // The pass cost (`measurePass`): each round's frame layout less its replay's, the median, when enough rounds read both.
+  const passDiffs: number[] = [];
+  for (let i = 0; i < PASS_ROUNDS; i++) {
+    const inFrame = windowOf(`${MARK_PREFIX}pass:frame:${i}`, `${MARK_PREFIX}pass:frame:${i}:end`);
+    const replay = windowOf(`${MARK_PREFIX}pass:replay:${i}`, `${MARK_PREFIX}pass:replay:${i}:end`);
+    if (inFrame !== null && replay !== null && inFrame.layout > 0 && replay.layout > 0) passDiffs.push(inFrame.layout - replay.layout);
+  }
+  out.passRounds = passDiffs.length;
+  if (passDiffs.length >= MIN_PASS_ROUNDS) {
+    passDiffs.sort((a, b) => a - b);
+    const mid = passDiffs.length >> 1;
+    const median = passDiffs.length % 2 === 1 ? passDiffs[mid] : (passDiffs[mid - 1] + passDiffs[mid]) / 2;
+    out.passMs = Math.min(MAX_PASS_MS, Math.max(0, median));
+  }
   // What each batch's replays add up to: the part of its "before" window they do not explain is its animations'.
   const replayed = new Map<number, { style: number; layout: number }>();
   for (const [batch, group, ids] of log.windows) {
@@ -423,9 +491,9 @@ export function calibrationFromTrace(events: readonly TraceEvent[], log: Calibra
     const causesLayout = tracking ? w.layoutInv > 0 : w.layout > 0;
     const causesStyle = tracking ? w.styleInv > 0 || w.layoutInv > 0 : w.style > 0;
     // A replay's layout pass, forced right after the cache writes, reads the fixed work of a frame's pass low (small
-    // changes most: a light cell 0.09 against 0.23 ms alone): each window that lays out weighs it once more, as each
-    // place the agent probes does.
-    const layout = causesLayout ? w.layout + PASS_MS : 0;
+    // changes most: a light cell 0.09 against 0.23 ms alone): each window that lays out weighs it once more (measured
+    // on the page, else the figure the agent's probes use).
+    const layout = causesLayout ? w.layout + out.passMs : 0;
     const style = causesStyle ? w.style : 0;
     const sum = replayed.get(batch) ?? { style: 0, layout: 0 };
     sum.style += w.style;
@@ -640,6 +708,7 @@ export async function calibrateOver(page: TracedPage, body: () => Promise<void>)
   await page.evaluate(CALIBRATE_SCRIPT);
   let raw: unknown = null;
   const events = await traceCalibration(page, async () => {
+    await page.evaluate(`window.${CALIBRATION_KEY}.measurePass()`);
     await page.evaluate(`window.${CALIBRATION_KEY}.start()`);
     try {
       await body();

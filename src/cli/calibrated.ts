@@ -67,7 +67,7 @@ export function calibrationFactors(rec: Recording, recName: NameOf, cal: Calibra
   types.sort((a, b) => b.layoutShare + b.styleShare - (a.layoutShare + a.styleShare) || a.name.localeCompare(b.name));
   return {
     batches: cal.batches, measured: cal.measured, skipped: cal.skipped, lostWindows: cal.lostWindows, broken: cal.broken,
-    unexplainedMs: cal.unexplainedMs, types,
+    unexplainedMs: cal.unexplainedMs, passMs: cal.passMs, passRounds: cal.passRounds, types,
   };
 }
 

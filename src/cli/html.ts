@@ -37,6 +37,12 @@ function typeRow(t: TypeReport): string {
 export const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const factor = (f: number | null): string => (f === null ? '–' : `×${f.toFixed(2)}`);
 
+/** The pass cost the replays were weighed with: measured on the page, or the figure the overlay's probes use. */
+function passCost(c: NonNullable<AuditReport['calibration']>): string {
+  const ms = `${(Number.isFinite(c.passMs) ? c.passMs : 0).toFixed(2)} ms`;
+  return c.passRounds > 0 ? `${ms} (measured on the page, ${count(c.passRounds)} rounds)` : `${ms} (not measured on the page: the overlay's figure)`;
+}
+
 /** `--calibrate`: the shares the figures below were scaled to. */
 function calibrationSection(r: AuditReport): string {
   const c = r.calibration;
@@ -48,7 +54,7 @@ function calibrationSection(r: AuditReport): string {
   const skipped = Object.entries(c.skipped).map(([k, v]) => `${v} (${htmlEscape(k)})`).join(', ');
   return `<h2>Calibrated</h2>
 <p>The figures below are scaled to a second pass (<code>--calibrate</code>) that replayed each batch of DOM changes one component
-at a time under Chrome's trace: ${count(c.measured)} of ${count(c.batches)} batches replayed${skipped ? `, skipped: ${skipped}` : ''}${c.lostWindows ? `, ${count(c.lostWindows)} windows lost from the trace` : ''}${c.broken ? `; the pass stopped: ${htmlEscape(c.broken)}` : ''}.</p>
+at a time under Chrome's trace: ${count(c.measured)} of ${count(c.batches)} batches replayed${skipped ? `, skipped: ${skipped}` : ''}${c.lostWindows ? `, ${count(c.lostWindows)} windows lost from the trace` : ''}${c.broken ? `; the pass stopped: ${htmlEscape(c.broken)}` : ''}; each replay that laid out weighs ${passCost(c)} more, what a frame's layout pass costs beyond a replay.</p>
 ${rows ? `<table><thead><tr><th>Type</th><th class="n">Layout share, overlay</th><th class="n">calibrated</th><th class="n">factor</th><th class="n">Style share, overlay</th><th class="n">calibrated</th><th class="n">factor</th></tr></thead>
 <tbody>
 ${rows}

@@ -165,11 +165,12 @@ describe('audit: JUnit and HTML', () => {
     expect(html).not.to.include('Calibrated');
     // --calibrate: the shares and factors, the page's names escaped.
     const cal = reportHtml({ ...r, calibration: {
-      batches: 4, measured: 3, skipped: { '<b>media</b>': 1 }, lostWindows: 0, broken: null, unexplainedMs: 0,
+      batches: 4, measured: 3, skipped: { '<b>media</b>': 1 }, lostWindows: 0, broken: null, unexplainedMs: 0, passMs: 0.18, passRounds: 16,
       types: [{ name: '<i>Cell</i>', layoutShare: 0.75, styleShare: 0, overlayLayoutShare: 0.5, overlayStyleShare: 0, layoutFactor: 1.5, styleFactor: null }],
     } }, null);
     expect(cal).to.include('<h2>Calibrated</h2>');
     expect(cal).to.include('3 of 4 batches replayed, skipped: 1 (&lt;b&gt;media&lt;/b&gt;)');
+    expect(cal).to.include('weighs 0.18 ms (measured on the page, 16 rounds) more');
     expect(cal).to.include('&lt;i&gt;Cell&lt;/i&gt;</td><td class="n">50.0 %</td><td class="n">75.0 %</td><td class="n">×1.50</td>');
     expect(cal).not.to.match(/<i>|<b>/);
   });

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import {
-  ANIM_PREFIX, CALIBRATE_SCRIPT, calibrationFromTrace, calibrationLogValidator, EventSplitter, MARK_PREFIX, type CalibrationLog,
+  ANIM_PREFIX, CALIBRATE_SCRIPT, calibrationFromTrace, calibrationLogValidator, EventSplitter, MARK_PREFIX, MAX_PASS_MS, type CalibrationLog,
   type TraceEvent,
 } from '../../src/cli/calibrate';
 import { applyCalibration, calibrationFactors } from '../../src/cli/calibrated';
@@ -43,7 +43,7 @@ describe('calibration pass', () => {
       mark(`${MARK_PREFIX}1:1`, 4400), x('Layout', 4500, 2000), mark(`${MARK_PREFIX}1:1:end`, 6600),
     ];
     const cal = calibrationFromTrace(events, log({ windows: [[1, 0, [5]], [1, 1, [6, 7]]] }));
-    // Each window that lays out weighs a frame's pass once more (PASS_MS), split as its ms are.
+    // Each window that lays out weighs a frame's pass once more (PASS_MS when the page's was not measured), split as its ms are.
     expect(cal.components.get(5)).to.include({ layoutMs: 3 + PASS_MS, styleMs: 1, windows: 1, layoutCauses: 1 });
     expect(cal.components.get(6)).to.include({ layoutMs: (2 + PASS_MS) / 2, styleMs: 0 });
     expect(cal.components.get(7)).to.include({ layoutMs: (2 + PASS_MS) / 2 });
@@ -85,6 +85,37 @@ describe('calibration pass', () => {
     expect(cal.unexplainedMs).to.be.closeTo(0.7, 1e-9);
   });
 
+  it('weighs each replay with the pass cost measured on the page: frame less replay, the median of its rounds', () => {
+    // Rounds of `measurePass`: a frame's layout of a one-line change against its replay's, 0.19–0.21 ms apart but one (the median of six: 0.205).
+    const events: TraceEvent[] = [];
+    const rounds = [[500, 300], [520, 310], [480, 290], [2500, 300], [510, 300], [490, 300]];
+    rounds.forEach(([frame, replay], i) => {
+      const t = 100_000 * (i + 1);
+      events.push(mark(`${MARK_PREFIX}pass:frame:${i}`, t), x('Layout', t + 100, frame), mark(`${MARK_PREFIX}pass:frame:${i}:end`, t + 20_000));
+      events.push(mark(`${MARK_PREFIX}pass:replay:${i}`, t + 30_000), x('Layout', t + 30_100, replay), mark(`${MARK_PREFIX}pass:replay:${i}:end`, t + 40_000));
+    });
+    events.push(mark(`${MARK_PREFIX}1:0`, 900_000), x('Layout', 900_100, 1000), mark(`${MARK_PREFIX}1:0:end`, 902_000));
+    const cal = calibrationFromTrace(events, log({ windows: [[1, 0, [5]]] }));
+    expect(cal.passRounds).to.equal(6);
+    expect(cal.passMs).to.be.closeTo(0.205, 1e-9);
+    expect(cal.components.get(5)!.layoutMs).to.be.closeTo(1.205, 1e-9);
+    // The measurement's own frames are neither unexplained nor anybody's.
+    expect(cal.unexplainedMs).to.equal(0);
+  });
+
+  it('keeps the probes\' pass cost when too few rounds read, and bounds a measured one', () => {
+    const few = [mark(`${MARK_PREFIX}pass:frame:0`, 0), x('Layout', 10, 900), mark(`${MARK_PREFIX}pass:frame:0:end`, 1000),
+      mark(`${MARK_PREFIX}pass:replay:0`, 2000), x('Layout', 2010, 100), mark(`${MARK_PREFIX}pass:replay:0:end`, 3000)];
+    expect(calibrationFromTrace(few, log({})).passMs).to.equal(PASS_MS);
+    const busy: TraceEvent[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = 100_000 * i;
+      busy.push(mark(`${MARK_PREFIX}pass:frame:${i}`, t), x('Layout', t + 10, 9000), mark(`${MARK_PREFIX}pass:frame:${i}:end`, t + 10_000));
+      busy.push(mark(`${MARK_PREFIX}pass:replay:${i}`, t + 20_000), x('Layout', t + 20_010, 100), mark(`${MARK_PREFIX}pass:replay:${i}:end`, t + 21_000));
+    }
+    expect(calibrationFromTrace(busy, log({})).passMs).to.equal(MAX_PASS_MS);
+  });
+
   it('counts a window whose marks the trace lost, and guesses nothing for it', () => {
     const cal = calibrationFromTrace([mark(`${MARK_PREFIX}1:0`, 0)], log({ windows: [[1, 0, [5]], [2, 0, [5]]] }));
     expect(cal.lostWindows).to.equal(2);
@@ -123,7 +154,7 @@ describe('calibrated figures (audit --calibrate)', () => {
   const cal = (cell: number, box: number): Calibration => ({
     components: new Map([[12, { layoutMs: cell, styleMs: 0, windows: 1, layoutCauses: 1, styleCauses: 0, animationMs: 0 }],
       [13, { layoutMs: box, styleMs: 0, windows: 1, layoutCauses: 1, styleCauses: 0, animationMs: 0 }]]),
-    unexplainedMs: 0, batches: 1, measured: 1, skipped: {}, broken: null, lostWindows: 0,
+    unexplainedMs: 0, batches: 1, measured: 1, skipped: {}, broken: null, lostWindows: 0, passMs: 0, passRounds: 0,
   });
   const calName = (id: number) => ({ 12: 'Cell', 13: 'Box' } as Record<number, string>)[id] ?? null;
 

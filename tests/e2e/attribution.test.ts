@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../scripts/chrome';
 import { cli } from './cli-run';
+import { CALIBRATE_SCRIPT, CALIBRATION_KEY, MAX_PASS_MS } from '../../src/cli/calibrate';
 import { launch, lc, measuredAgain, waitFor, type Harness } from './harness';
 import { log, markWindow, styleLayoutWithin, traced } from './timing-helpers';
 
@@ -173,8 +174,12 @@ describe('attribution with several components changing in one frame (e2e)', func
         expect(r.code, r.stderr).to.equal(0);
         expect(r.stdout).to.match(/calibrated: \d+ of \d+ batches replayed/);
         const report = JSON.parse(fs.readFileSync(path.join(out, 'report', 'report.json'), 'utf8'));
-        const calib = report.calibration as { measured: number; broken: string | null; types: { name: string; layoutShare: number; layoutFactor: number | null }[] };
+        const calib = report.calibration as { measured: number; broken: string | null; passMs: number; passRounds: number;
+          types: { name: string; layoutShare: number; layoutFactor: number | null }[] };
         expect(calib.broken).to.equal(null);
+        // The pass cost was measured on the page (a frame's layout of a one-line change against its replay).
+        expect(calib.passRounds).to.be.at.least(5);
+        expect(calib.passMs).to.be.within(0, MAX_PASS_MS);
         expect(calib.measured).to.be.at.least(20);
         // The box's spans are rendered by a component inside StrictBox (a minified name): each type goes to the actor
         // its instance lies in.
@@ -197,6 +202,21 @@ describe('attribution with several components changing in one frame (e2e)', func
       // Applied: the cell's own figures were scaled by its factor (the report's types carry the calibrated figures).
       expect(calib.types.find((t) => t.name === 'TableCell')!.layoutFactor).to.be.a('number');
       expect(fs.readFileSync(path.join(out, 'report', 'report.html'), 'utf8')).to.include('<h2>Calibrated</h2>');
+      // A page that gets no frames (a hidden tab): the pass-cost measurement gives up within a frame's wait, never hangs.
+      await page.evaluate(CALIBRATE_SCRIPT);
+      const waited = await page.evaluate(async (key) => {
+        const raf = window.requestAnimationFrame;
+        window.requestAnimationFrame = () => 0;
+        const t0 = performance.now();
+        try {
+          const n = await (window as any)[key].measurePass();
+          return { n, ms: performance.now() - t0 };
+        } finally {
+          window.requestAnimationFrame = raf;
+        }
+      }, CALIBRATION_KEY);
+      expect(waited.n).to.equal(0);
+      expect(waited.ms).to.be.below(5_000);
     } finally {
       await page.close();
       fs.rmSync(out, { recursive: true, force: true });

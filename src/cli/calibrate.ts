@@ -28,6 +28,7 @@
  */
 
 import { PASS_MS } from '../protocol/layout-pass';
+import { median } from '../inject/agent/experiment/verdict';
 
 /** Where the page keeps the pass (`start()`, `stop()` → its log). */
 export const CALIBRATION_KEY = '__LAYOUT_COST_CALIBRATION__';
@@ -477,12 +478,7 @@ export function calibrationFromTrace(events: readonly TraceEvent[], log: Calibra
     if (inFrame !== null && replay !== null && inFrame.layout > 0 && replay.layout > 0) passDiffs.push(inFrame.layout - replay.layout);
   }
   out.passRounds = passDiffs.length;
-  if (passDiffs.length >= MIN_PASS_ROUNDS) {
-    passDiffs.sort((a, b) => a - b);
-    const mid = passDiffs.length >> 1;
-    const median = passDiffs.length % 2 === 1 ? passDiffs[mid] : (passDiffs[mid - 1] + passDiffs[mid]) / 2;
-    out.passMs = Math.min(MAX_PASS_MS, Math.max(0, median));
-  }
+  if (passDiffs.length >= MIN_PASS_ROUNDS) out.passMs = Math.min(MAX_PASS_MS, Math.max(0, median(passDiffs)));
   // What each batch's replays add up to: the part of its "before" window they do not explain is its animations'.
   const replayed = new Map<number, { style: number; layout: number }>();
   for (const [batch, group, ids] of log.windows) {

@@ -8,7 +8,8 @@ import { CHANGE_ADDED, CHANGE_BOX, CHANGE_FOREIGN, CHANGE_RESIZE, CHANGE_STYLE, 
 import { Causes } from '../../src/inject/agent/pipeline/causes';
 import { CssIndex, selectorTokens } from '../../src/inject/agent/pipeline/css-index';
 import { K_LAYOUT, K_STYLE, K_TREE, kebab, propertyKind, styleTextKind } from '../../src/inject/agent/pipeline/css-kinds';
-import { ADDED_MS, PASS_MS, weigh, type Weights } from '../../src/inject/agent/pipeline/weigh';
+import { ADDED_MS, weigh, type Weights } from '../../src/inject/agent/pipeline/weigh';
+import { PASS_MS } from '../../src/protocol/layout-pass';
 import { PROBE_BOX, PROBE_TEXT, type Probes } from '../../src/inject/agent/pipeline/probes';
 import { diffProps } from '../../src/inject/agent/react/props';
 

@@ -24,8 +24,6 @@ import { PASS_MS } from '../../../protocol/layout-pass';
 
 /** First style and layout of one inserted element, ms. */
 export const ADDED_MS = 0.002;
-/** What a layout pass costs beyond what a probe replays (src/protocol/layout-pass.ts). */
-export { PASS_MS };
 
 /** Elements in `el`'s subtree, itself included. */
 function subtreeSize(el: Element): number {

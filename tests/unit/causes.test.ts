@@ -347,6 +347,38 @@ describe('causes: what a change costs the engine', () => {
     expect(layout(7)).to.be.closeTo(PASS_MS + 10 * ADDED_MS, 1e-9);
   });
 
+  it('weighs a pass for each parent among a place\'s components: texts that change apart, cells their grid renders', () => {
+    const causes = new Causes(() => [], () => 0, 1 << 20, 1 << 21);
+    type Owner = { id: number; marks: number; parent?: Owner | null };
+    const section = el(), grid = el();
+    // Three one-line texts side by side in one element, each rendered by a component of its own (heavy-light's lights).
+    const lights: Owner[] = [1, 2, 3].map((id) => ({ id, marks: 0, parent: { id: 10 + id, marks: 0 } }));
+    for (const o of lights) causes.add(o, E(el(section)), CHANGE_TEXT);
+    // Four cells rendered by one grid component.
+    const gridOwner: Owner = { id: 20, marks: 0 };
+    const cells: Owner[] = [4, 5, 6, 7].map((id) => ({ id, marks: 0, parent: gridOwner }));
+    for (const c of cells) causes.add(c, E(el(grid)), CHANGE_TEXT);
+    const probes = {
+      estimate: (_f: number, key: FakeEl) => key === grid ? { one: 2, per: 0.5 } : key === section ? { one: 0.1, per: 0.05 } : null,
+      settle() {},
+    } as unknown as Probes;
+    const w: Weights<Owner> = { owners: [], layout: [], style: [], explainedMs: -1 };
+    weigh(causes, probes, w, 5);
+    const layout = (id: number): number => w.layout[w.owners.findIndex((o) => o.id === id)];
+    // Each text alone would have cost a pass: the place weighs three, each text its third of it all.
+    for (const o of lights) expect(layout(o.id)).to.be.closeTo((0.1 + 2 * 0.05 + 3 * PASS_MS) / 3, 1e-9);
+    // The grid's cells changed with their grid's render: one pass between them.
+    for (const c of cells) expect(layout(c.id)).to.be.closeTo((2 + 3 * 0.5 + PASS_MS) / 4, 1e-9);
+    // The same texts rendered by one parent (a list's items): one pass, as a grid's cells.
+    const causes2 = new Causes(() => [], () => 0, 1 << 20, 1 << 21);
+    const list: Owner = { id: 30, marks: 0 };
+    const items: Owner[] = [1, 2, 3].map((id) => ({ id, marks: 0, parent: list }));
+    for (const o of items) causes2.add(o, E(el(section)), CHANGE_TEXT);
+    for (const c of cells) causes2.add(c, E(el(grid)), CHANGE_TEXT);
+    weigh(causes2, probes, w, 5);
+    for (const o of items) expect(layout(o.id)).to.be.closeTo((0.1 + 2 * 0.05 + PASS_MS) / 3, 1e-9);
+  });
+
   it('gives the layout its probed places leave unexplained to the component whose places are not all probed', () => {
     const causes = new Causes(() => [], () => 0, 1 << 20, 1 << 21);
     const grid = el(), ul = el();

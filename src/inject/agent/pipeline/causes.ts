@@ -33,6 +33,8 @@ export interface CauseOwner {
   readonly id: number;
   /** The owner's bit flags: the table borrows one (`mark`, given by the owner's table) while the owner has a slot. */
   marks: number;
+  /** The component it sits in (the registry's tree): owners of one place with different parents changed apart (weigh.ts). */
+  readonly parent?: CauseOwner | null;
 }
 
 /**

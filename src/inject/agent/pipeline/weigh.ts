@@ -9,7 +9,8 @@
  * may change) costs the relayout under it, shared by the components that changed it; a component's boxes add up
  * (disjoint subtrees). A component weighs the larger of the two, plus the elements it inserted (ADDED_MS each, styled
  * and laid out for the first time: no probe replays that). Every place probed also weighs PASS_MS, what a layout pass
- * costs beyond what its probe replays. The components with places not probed yet share what the frame's layout took
+ * costs beyond what its probe replays — once for each parent component among those that changed it (changes made
+ * apart, each of which alone would have cost a pass; a grid's cells, rendered by their grid, are one). The components with places not probed yet share what the frame's layout took
  * beyond what the probed places explain (PASS_MS at least, for one with none probed; all alike when none is), and those
  * places are queued for a probe when the frame has two places to tell apart; a frame whose causes all sit in one place
  * needs none.
@@ -38,7 +39,16 @@ interface Group {
   k: number;
   /** Its estimate this frame (ms for all k), −1 while unknown. */
   ms: number;
+  /**
+   * The distinct parents of the components that changed its sites (the first MAX_APART of them): each weighs a pass,
+   * PASS_MS. A grid's cells, rendered by their grid, are one change of the place; three one-line texts that sit side by
+   * side but each render on their own are three — each alone would have cost the frame a layout pass.
+   */
+  parents: (CauseOwner | null | undefined)[];
 }
+
+/** Distinct parents counted per group, at most. */
+const MAX_APART = 8;
 
 /** The grouped kinds of site, and the probe each is measured with. */
 const TEXT = 0, CHILDREN = 1, LEAF = 2;
@@ -86,18 +96,23 @@ function forgetGroup(): void {
   lastGroup = undefined;
 }
 
-/** Adds `site` (or `more` sites beside it) to the group of `key`; true when the group is new. */
-function addSite(map: Map<Element, Group>, key: Element, site: Element, more = 0): boolean {
+/** Adds `site` (or `more` sites beside it), changed by `owner`, to the group of `key`; true when the group is new. */
+function addSite(map: Map<Element, Group>, key: Element, site: Element, owner: CauseOwner, more = 0): boolean {
   let g = groupOf(map, key);
   const fresh = g === undefined;
   if (g === undefined) {
-    g = spare.pop() ?? { sample: [], k: 0, ms: -1 };
+    g = spare.pop() ?? { sample: [], k: 0, ms: -1, parents: [] };
     g.sample.length = 0;
     g.k = 0;
     g.ms = -1;
+    g.parents.length = 0;
     map.set(key, g);
     lastGroup = g;
   }
+  // Sites come in runs of one owner, and owners in runs of one parent (a grid's cells): one comparison a site.
+  const ps = g.parents;
+  const parent = owner.parent;
+  if (ps.length === 0 || (ps[ps.length - 1] !== parent && ps.length < MAX_APART && !ps.includes(parent))) ps.push(parent);
   if (more > 0) g.k += more;
   else {
     if (g.sample.length < MAX_SAMPLE) g.sample.push(site);
@@ -180,11 +195,11 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
         keysOf(sites);
         for (let j = 0; j < sites.n; j++) {
           const key = sites.keys[j] as Element;
-          addSite(groups[kind], key, sites.items[j]);
+          addSite(groups[kind], key, sites.items[j], s.owner);
           if (key !== lastParent) parents.add((lastParent = key));
         }
         const more = moreOf(s, kind, a === 1);
-        if (more > 0) addSite(groups[kind], sites.keys[sites.n - 1] as Element, sites.items[0], more);
+        if (more > 0) addSite(groups[kind], sites.keys[sites.n - 1] as Element, sites.items[0], s.owner, more);
       }
     }
     for (let j = 0; j < s.boxes.n; j++) {
@@ -198,7 +213,7 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     if (kind < 0) continue;
     layoutSlots++;
     const key = causes.loggedKey(i);
-    addSite(groups[kind], key, causes.loggedSite(i) as Element);
+    addSite(groups[kind], key, causes.loggedSite(i) as Element, causes.loggedOwner(i));
     if (key !== lastParent) parents.add((lastParent = key));
   }
   const want = probes !== null && layoutSlots >= 2 && parents.size + boxUsers.size >= 2;
@@ -206,7 +221,7 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     for (let kind = TEXT; kind <= LEAF; kind++) {
       for (const [key, g] of groups[kind]) {
         const e = probes.estimate(FLAVOR[kind], key, g.sample, want);
-        if (e !== null) g.ms = e.one + e.per * (g.k - 1) + PASS_MS;
+        if (e !== null) g.ms = e.one + e.per * (g.k - 1) + PASS_MS * g.parents.length;
       }
     }
   }
@@ -286,7 +301,10 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
   // Every place of the frame queued when one is due (before the groups, whose samples it may copy, are let go).
   probes?.settle();
   for (const map of groups) {
-    for (const g of map.values()) spare.push(g);
+    for (const g of map.values()) {
+      g.parents.length = 0;
+      spare.push(g);
+    }
     map.clear();
   }
   forgetGroup();

@@ -95,6 +95,57 @@ describe('probes: the schedule', () => {
     expect(again[0]?.count).to.equal(2);
   });
 
+  it('measures every place again when the frames\' layout drifts from what the estimates explain (another regime)', () => {
+    const { clock, probes, measured, place } = world();
+    const a = place('A', 10), b = place('B', 10);
+    probes.start();
+    const ask = (want = true) => {
+      const got = [a, b].map((p) => probes.estimate(PROBE_BOX, p as never, [p as never], want));
+      probes.settle();
+      return got;
+    };
+    const batch = () => {
+      for (let i = 0; i < 12; i++) probes.run();
+    };
+    ask();
+    batch();
+    expect(ask(false).map((e) => e?.one)).to.deep.equal([10, 10]);
+    // The frames' layout as the estimates explain it: the reference.
+    clock.now = 500;
+    for (let i = 0; i < 5; i++) probes.observe(20, 20);
+    // The page's layout goes to another regime: A costs a third of what it did. One frame off, then a preempted one
+    // back on, is no drift; six in a row are.
+    a.ms = 3;
+    probes.observe(13, 20);
+    probes.observe(20, 20);
+    for (let i = 0; i < 5; i++) probes.observe(13, 20);
+    measured.length = 0;
+    ask();
+    expect(probes.pending).to.equal(0);
+    probes.observe(13, 20);
+    ask();
+    // Both queued though fresh, and measured at once, though the batch before spent the budget for the next 40 s.
+    expect(probes.pending).to.equal(2);
+    batch();
+    expect(measured.slice(0, 2)).to.deep.equal(['A', 'B']);
+    expect(probes.drifts).to.equal(1);
+    // Put in place of the old estimates, not averaged with them.
+    const [ea, eb] = ask(false);
+    expect(ea?.one).to.be.closeTo(3, 1e-9);
+    expect(eb?.one).to.be.closeTo(10, 1e-9);
+    // A drift again a second later: at most one every 3 s (and within a budget of its own), so none yet.
+    clock.now = 1_500;
+    for (let i = 0; i < 5; i++) probes.observe(13, 13);
+    a.ms = 10;
+    for (let i = 0; i < 6; i++) probes.observe(20, 13);
+    ask();
+    expect(probes.pending).to.equal(0);
+    clock.now = 20_000;
+    for (let i = 0; i < 6; i++) probes.observe(20, 13);
+    ask();
+    expect(probes.pending).to.equal(2);
+  });
+
   it('queues every place of a frame when one is due: a cheap place refreshed often brings the costly one with it', () => {
     const { clock, probes, measured, place } = world();
     const cheap = place('cheap', 0.5), costly = place('costly', 10);

@@ -491,6 +491,8 @@ export class Pipeline {
       }
       weigh(causes, this.probes.usable ? this.probes : null, w, t2 - t1);
       this.probes.firstDone();
+      // Its layout against what the estimates explain: a page whose layout changed regime has them measured again.
+      if (w.explainedMs > 0) this.probes.observe(t2 - t1, w.explainedMs);
       this.noteAlone(w, t2 - t1 + forcedMs);
       if (this.track.enabled || this.vitals.log.on) {
         attribute(this.shareSink, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
@@ -845,6 +847,8 @@ export class Pipeline {
       probes: this.probes.made,
       probeMs: Math.round(this.probes.spentMs * 100) / 100,
       probeFirsts: this.probes.firsts,
+      /** Batches made because the frames' layout drifted from what the estimates explained (probes.ts `observe`). */
+      probeDrifts: this.probes.drifts,
       /** Components watched for attribute and text writes other code made (mutations.ts). */
       foreignWatched: this.mutations.watched,
       /** Their attribute and text records read since start (those pending at a page's forced read are let go). */

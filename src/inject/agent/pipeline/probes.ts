@@ -21,8 +21,9 @@
  *
  * Probes cost the page real layouts: they run only for sites that share a frame with another component's (a frame
  * with one cause needs no split), at most PROBES_PER_FRAME a frame, within a budget of the wall clock
- * (BUDGET_SHARE, after an initial allowance), and an estimate is kept PROBE_TTL_MS before it is refreshed. Their time
- * is our own (self-clock.ts), reported as such.
+ * (BUDGET_SHARE, after an initial allowance), and an estimate is kept PROBE_TTL_MS before it is refreshed, or until the
+ * frames' layout drifts from what the estimates explain (DRIFT, with a budget of its own). Their time is our own
+ * (self-clock.ts), reported as such.
  */
 
 /**
@@ -85,6 +86,22 @@ const FRAME_MS = 8;
 const BUDGET_SHARE = 0.003;
 const ALLOWANCE_MS = 30;
 const MAX_QUEUE = 32;
+/**
+ * The page's layout switches between regimes (Chrome's, at garbage collections: the same change 2–3× slower for seconds,
+ * docs/TIMING.md §2), and a place's estimate made in one split frames made in the other as it would have split the
+ * first (the attribution bench's animation page: 86.7 % for the larger actor, 88.8 % true in the regime the estimates
+ * were made in, 75.8 % in the one the frames ran in). So each frame whose places were all probed compares its layout
+ * with what its estimates explain: the ratio's median over the first REF_FRAMES frames after a batch is the reference,
+ * and DRIFT_FRAMES frames in a row off it by more than DRIFT× mark every place due again, the batch that follows
+ * replacing the estimates (not averaged with them), within a budget of its own (DRIFT_ALLOWANCE_MS plus DRIFT_SHARE of
+ * the wall clock since start, at most one every DRIFT_GAP_MS).
+ */
+const REF_FRAMES = 5;
+const DRIFT_FRAMES = 6;
+const DRIFT = 1.4;
+const DRIFT_ALLOWANCE_MS = 60;
+const DRIFT_SHARE = 0.001;
+const DRIFT_GAP_MS = 3_000;
 const CONTENT_PAD = [{ paddingBottom: '0.001px', composite: 'add' }, { paddingBottom: '0.001px', composite: 'add' }];
 /**
  * Text: its letter spacing reshapes it, and (one site alone) the padding marks its box's intrinsic widths dirty, as new
@@ -199,6 +216,17 @@ export class Probes {
   private firstKeys = 0;
   /** False where the engine's Web Animations are missing or replaced: no probes, estimates stay unknown. */
   usable = true;
+  /** Layout over what the estimates explained, in the frames since the last batch (`observe`), and the reference. */
+  private readonly ratios: number[] = [];
+  private ratioRef = 0;
+  private driftRun = 0;
+  /** Every place is due (the regime changed); the batch for it replaces, and spends the drift budget. */
+  private drifted = false;
+  private driftBatch = false;
+  private driftSpentMs = 0;
+  private driftAt = -Infinity;
+  /** Batches made because the frames drifted from their estimates, since start (internals). */
+  drifts = 0;
   private readonly animate: ((this: Element, k: Keyframe[], o: KeyframeAnimationOptions) => Animation) | null;
 
   constructor(private readonly host: ProbeHost, isNative: (fn: unknown) => boolean) {
@@ -212,6 +240,41 @@ export class Probes {
     this.startedAt = this.host.now();
     this.spentMs = 0;
     this.firstSpentMs = 0;
+    this.driftSpentMs = 0;
+    this.driftAt = -Infinity;
+    this.resetRatio();
+  }
+
+  private resetRatio(): void {
+    this.ratios.length = 0;
+    this.ratioRef = 0;
+    this.driftRun = 0;
+  }
+
+  /**
+   * A frame whose places all had estimates: its measured layout against what they explained (ms). Off the reference by
+   * more than DRIFT× for DRIFT_FRAMES frames in a row, every place is due again (see DRIFT).
+   */
+  observe(layoutMs: number, explainedMs: number): void {
+    if (!(explainedMs > 0) || !(layoutMs > 0) || this.batch.length > 0 || this.drifted || this.driftBatch) return;
+    const q = layoutMs / explainedMs;
+    if (this.ratioRef === 0) {
+      this.ratios.push(q);
+      if (this.ratios.length >= REF_FRAMES) {
+        this.ratios.sort((a, b) => a - b);
+        this.ratioRef = this.ratios[REF_FRAMES >> 1];
+        this.ratios.length = 0;
+      }
+      return;
+    }
+    const off = q > this.ratioRef ? q / this.ratioRef : this.ratioRef / q;
+    this.driftRun = off > DRIFT ? this.driftRun + 1 : 0;
+    if (this.driftRun < DRIFT_FRAMES) return;
+    this.driftRun = 0;
+    const now = this.host.now();
+    if (now - this.driftAt < DRIFT_GAP_MS || this.driftSpentMs > DRIFT_ALLOWANCE_MS + DRIFT_SHARE * (now - this.startedAt)) return;
+    this.driftAt = now;
+    this.drifted = true;
   }
 
   private static ttl(e: Estimate): number {
@@ -233,7 +296,7 @@ export class Probes {
     let e = this.estimates[flavor].get(key);
     if (want && e === undefined && this.firstLeft > 0 && this.firstKeys < PROBES_PER_FRAME) e = this.first(flavor, key, sites);
     if (want) {
-      if (e === undefined || e.count === 0 || this.host.now() - e.at > Probes.ttl(e)) this.due = true;
+      if (e === undefined || e.count === 0 || this.drifted || this.host.now() - e.at > Probes.ttl(e)) this.due = true;
       const n = this.askedN;
       if (n < MAX_QUEUE) {
         this.askedFlavor[n] = flavor;
@@ -253,6 +316,13 @@ export class Probes {
    * then and 1.2 ms later).
    */
   settle(): void {
+    if (this.drifted && this.askedN > 0) {
+      // Queued afresh: what the queue held waits for the drift's batch (which measures the frame's places first).
+      this.drifted = false;
+      this.driftBatch = true;
+      for (const q of this.queue) this.queued[q.flavor].delete(q.key);
+      this.queue.length = 0;
+    }
     if (this.due) {
       for (let i = 0; i < this.askedN; i++) {
         const key = this.askedKey[i] as Element;
@@ -379,6 +449,7 @@ export class Probes {
     const cost = this.host.now() - t0;
     this.spentMs += cost;
     this.batchCost += cost;
+    if (this.driftBatch) this.driftSpentMs += cost;
     if (done) this.finish();
   }
 
@@ -398,7 +469,7 @@ export class Probes {
       expected += known === undefined || known.count === 0 ? 0 : known.cost;
       measures += q.sites.length < 2 || q.flavor === PROBE_CONTENT ? 1 : 2;
     }
-    if (this.spentMs - this.firstSpentMs + expected > allowed) return false;
+    if (!this.driftBatch && this.spentMs - this.firstSpentMs - this.driftSpentMs + expected > allowed) return false;
     while (this.batch.length < PROBES_PER_FRAME * 2 && this.queue.length > 0) {
       const q = this.queue[0];
       this.queue.shift();
@@ -436,7 +507,8 @@ export class Probes {
         // The first probe is made when the overlay has just started (code not optimised yet, caches cold: up to twice
         // what later ones read): the second replaces it, the ones after are averaged.
         // A first estimate (count 0, made in the frame that needed it) is replaced too.
-        const w = old.count <= 1 ? 1 : 1 / Math.min(old.count, AVERAGED);
+        // A batch made because the frames drifted from the estimates measures another regime: it replaces them.
+        const w = old.count <= 1 || this.driftBatch ? 1 : 1 / Math.min(old.count, AVERAGED);
         old.one += w * (one - old.one);
         old.per += w * (per - old.per);
         old.at = at;
@@ -445,6 +517,10 @@ export class Probes {
       }
     }
     batch.length = 0;
+    if (this.driftBatch) this.drifts++;
+    this.driftBatch = false;
+    // The estimates changed: the frames after them give the reference again.
+    this.resetRatio();
   }
 
   /** The first `n` sites changed at once: the mean of the two layouts (applied, then cancelled), or −1. */
@@ -546,5 +622,9 @@ export class Probes {
     this.firstLeft = 0;
     this.spentMs = 0;
     this.firstSpentMs = 0;
+    this.driftSpentMs = 0;
+    this.drifted = this.driftBatch = false;
+    this.drifts = 0;
+    this.resetRatio();
   }
 }

@@ -317,7 +317,8 @@ export class Probes {
    */
   settle(): void {
     if (this.drifted && this.askedN > 0) {
-      // Queued afresh: what the queue held waits for the drift's batch (which measures the frame's places first).
+      // Queued afresh: the drift's batch measures the frame's places; what the queue held is let go (queued again when a
+      // frame asks for it).
       this.drifted = false;
       this.driftBatch = true;
       for (const q of this.queue) this.queued[q.flavor].delete(q.key);
@@ -455,6 +456,8 @@ export class Probes {
 
   /** Takes the next keys off the queue into a batch, within the budget; false when there is none. */
   private nextBatch(): boolean {
+    // A drift found, its batch not queued yet (the next frame's `settle`): no other batch in its way.
+    if (this.drifted) return false;
     const allowed = ALLOWANCE_MS + BUDGET_SHARE * (this.host.now() - this.startedAt);
     // The keys the batch would take, measured together or not at all: places split against each other are measured in
     // one moment of the machine. Taken one at a time as the budget let them, one place's new estimate stood against

@@ -10,10 +10,10 @@
  * (disjoint subtrees). A component weighs the larger of the two, plus the elements it inserted (ADDED_MS each, styled
  * and laid out for the first time: no probe replays that). Every place probed also weighs PASS_MS, what a layout pass
  * costs beyond what its probe replays — once for each parent component among those that changed it (changes made
- * apart, each of which alone would have cost a pass; a grid's cells, rendered by their grid, are one). The components with places not probed yet share what the frame's layout took
- * beyond what the probed places explain (PASS_MS at least, for one with none probed; all alike when none is), and those
- * places are queued for a probe when the frame has two places to tell apart; a frame whose causes all sit in one place
- * needs none.
+ * apart, each of which alone would have cost a pass; a grid's cells, rendered by their grid, are one). The components
+ * with places not probed yet share what the frame's layout took beyond what the probed places explain (PASS_MS at
+ * least, for one with none probed; all alike when none is), and those places are queued for a probe when the frame has
+ * two places to tell apart; a frame whose causes all sit in one place needs none.
  *
  * Style: the elements restyled — one for each element whose own style changed, the subtree for an inherited
  * property or a selector that reads the change above a combinator, and every element inserted.

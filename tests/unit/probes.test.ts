@@ -146,6 +146,32 @@ describe('probes: the schedule', () => {
     expect(probes.pending).to.equal(2);
   });
 
+  it('starts no other batch between a drift and its own: the drift\'s batch measures the frame\'s places', () => {
+    const { clock, probes, measured, place } = world();
+    const a = place('A', 0.5), b = place('B', 0.5), c = place('C', 0.5);
+    probes.start();
+    const ask = (places: Place[]) => {
+      for (const p of places) probes.estimate(PROBE_BOX, p as never, [p as never], true);
+      probes.settle();
+    };
+    ask([a, b]);
+    for (let i = 0; i < 12; i++) probes.run();
+    clock.now = 100;
+    for (let i = 0; i < 5; i++) probes.observe(2, 2);
+    // A frame that needs C (new) queues it; then the frames drift.
+    ask([c]);
+    expect(probes.pending).to.equal(1);
+    for (let i = 0; i < 6; i++) probes.observe(1, 2);
+    measured.length = 0;
+    for (let i = 0; i < 12; i++) probes.run();
+    expect(measured, 'no batch before the drift\'s').to.deep.equal([]);
+    ask([a, b]);
+    for (let i = 0; i < 12; i++) probes.run();
+    expect(measured.slice(0, 2)).to.deep.equal(['A', 'B']);
+    expect(measured).to.not.include('C');
+    expect(probes.drifts).to.equal(1);
+  });
+
   it('queues every place of a frame when one is due: a cheap place refreshed often brings the costly one with it', () => {
     const { clock, probes, measured, place } = world();
     const cheap = place('cheap', 0.5), costly = place('costly', 10);

@@ -260,9 +260,9 @@ async function scenario(b: Awaited<ReturnType<typeof launchBrowser>>, origin: st
  * trace): a truth from one regime judged a split made in the other (Outer 86 % of the pair alone in one, 65 % in the
  * other; docs/PERFORMANCE.md, "Twenty-sixth session"). Told by what the frames cost: ours (every actor changing at
  * once) against each truth's frames of all of them together (`together`), like with like — not against the sum of the
- * actors alone, which each paid a layout pass of their own (flex's actors alone added up to 1.47–1.84 ms a tick in
- * one regime and 1.02–1.14 in the other, its frames together 1.25–1.39: nearer the second's sum, and in the first's
- * regime; docs/TIMING.md §2). `by: 'sum'` for what is itself a sum of each actor alone (the calibration pass's
+ * actors alone, which each paid a layout pass of their own (flex's actors alone added up to 1.41–1.84 ms a tick in
+ * one regime and 0.95–1.14 in the other, our frames 1.12–1.39: nearer the second's sum, while the first regime's
+ * frames together cost 1.09–1.34; docs/TIMING.md §2). `by: 'sum'` for what is itself a sum of each actor alone (the calibration pass's
  * replays).
  */
 function nearest(truths: Truth[], perFrame: number, by: 'together' | 'sum', what = 'ours', per = 'a frame'): { truth: Cost[]; note: string } {
@@ -340,8 +340,8 @@ function judge(name: string, names: string[], truths: Truth[], rec: Recording, c
   const calOf = (n: string) => calMs.get(idOf.get(n) ?? -1);
   const calSumLayout = names.reduce((t, n) => t + (calOf(n)?.layoutMs ?? 0), 0);
   const calSumStyle = names.reduce((t, n) => t + (calOf(n)?.styleMs ?? 0), 0);
-  // The pass ran in its own frames, after ours: judged against the truth of its own regime, chosen as ours is (its
-  // replays' layout a batch against each truth's actors alone).
+  // The pass ran in its own frames, after ours: judged against the truth of its own regime, chosen by its replays'
+  // layout a batch against each truth's actors alone (both sums of each component alone).
   const calTruth = nearest(truths, cal.measured > 0 ? calSumLayout / cal.measured : 0, 'sum', 'the calibration pass\'s replays', 'a batch');
   const calSumTruth = calTruth.truth.reduce((t, x) => t + x.layout, 0);
   const calSumTruthStyle = calTruth.truth.reduce((t, x) => t + x.style, 0);

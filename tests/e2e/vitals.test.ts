@@ -110,15 +110,16 @@ describe('interactions and layout shifts (e2e)', function () {
     }
     // Chrome's trace: each interaction's handlers ran where its phases say. Its processing phase (web-vitals': from
     // the longest entry's handlers' start to the end of the last handlers of that paint) is the span of the trace's
-    // EventDispatch events in it: one begins as the phase does and one ends as it does, within 2 ms (the stamp and the
-    // dispatch can be preempted apart beside a CPU hog; the 8 ms rounding is Event Timing's duration's only). And an
+    // EventDispatch events in it: one begins as the phase does and one ends as it does, within 4 ms (the stamp and the
+    // dispatch can be preempted apart beside a CPU hog: 2.6 ms once, in the parallel lane beside one `yes`, 2026-12-02;
+    // a phase taken from the wrong entry or paint, or rounded to Event Timing's 8 ms, is off by more). And an
     // EventDispatch of an input of its type lies between its start and its paint.
     const dispatches = trace.events.filter((e) => e.name === 'EventDispatch' && e.ph === 'X')
       .map((e) => ({ from: e.ts, to: e.ts + (e.dur ?? 0), type: String((e.args?.data as { type?: string } | undefined)?.type ?? '') }));
     log(`trace: ${dispatches.length} EventDispatch events for ${s.interactions.length} interactions`);
     for (const x of s.interactions) {
       const pS = trace.at(x.start + x.inputDelay), pE = trace.at(x.start + x.inputDelay + x.processing);
-      const near = (a: number, b: number): boolean => Math.abs(a - b) <= 2000;
+      const near = (a: number, b: number): boolean => Math.abs(a - b) <= 4000;
       const what = `${x.type} ${x.id}: processing ${x.processing.toFixed(1)} ms; dispatches ${dispatches
         .filter((d) => d.to >= pS - 20_000 && d.from <= pE + 20_000).map((d) => `${d.type} ${((d.from - pS) / 1000).toFixed(1)}…${((d.to - pS) / 1000).toFixed(1)}`).join(', ')}`;
       expect(dispatches.some((d) => near(d.from, pS)), `a dispatch begins with the processing phase (${what})`).to.equal(true);

@@ -77,7 +77,7 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
   return out;
 }
 
-/** Below this many measured frames a second, our time is not given per frame (`formatSelf`). */
+/** Below this many measured frames a second (rounded), our time is not given per frame (`formatSelf`). */
 export const SELF_PER_FRAME_MIN_FPS = 2;
 
 /**
@@ -86,17 +86,13 @@ export const SELF_PER_FRAME_MIN_FPS = 2;
  * said as it is ("0.00 ms/frame (0.9 %)" read as a contradiction). A page that measured a frame or so in the second
  * (the demo paused, the panel just opened) divided the panel feed's time by that one frame: "70.8 ms/frame (6.8 %)"
  * read as our cost of each frame. The frames a second are the two figures' ratio (ms a second over ms a frame); below
- * SELF_PER_FRAME_MIN_FPS only the share is given, with how many frames were measured.
+ * SELF_PER_FRAME_MIN_FPS only the share is given, and that one frame was measured.
  */
 export function formatSelf(msPerFrame: number, share: number): string {
   const pct = share * 100;
   const of = `${pct < 10 ? pct.toFixed(1) : Math.round(pct)} % of the main thread`;
   if (!(msPerFrame > 0)) return `Layout Cost itself: ${of} (no frame measured in the last second)`;
-  const fps = (share * 1000) / msPerFrame;
-  if (fps < SELF_PER_FRAME_MIN_FPS) {
-    const n = Math.max(1, Math.round(fps));
-    return `Layout Cost itself: ${of} (${n === 1 ? 'one frame' : `${n} frames`} measured in the last second)`;
-  }
+  if (Math.round((share * 1000) / msPerFrame) < SELF_PER_FRAME_MIN_FPS) return `Layout Cost itself: ${of} (one frame measured in the last second)`;
   const ms = msPerFrame < 0.1 ? msPerFrame.toFixed(2) : msPerFrame.toFixed(1);
   return `Layout Cost itself: ${ms} ms/frame (${of})`;
 }

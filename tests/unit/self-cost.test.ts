@@ -52,8 +52,9 @@ describe('own cost ("Layout Cost itself")', () => {
     // One frame measured in the second (a paused page, the panel's feed just sent): 70.8 ms of ours over one frame is
     // no per-frame figure either. 68 ms a second over 70.8 ms a frame: about one frame.
     expect(formatSelf(70.8, 0.068)).to.equal('Layout Cost itself: 6.8 % of the main thread (one frame measured in the last second)');
-    expect(formatSelf(1.5, 0.0025)).to.equal('Layout Cost itself: 0.3 % of the main thread (2 frames measured in the last second)');
-    // Two frames a second and more: per frame (a heavy page's slow frames are still frames).
+    expect(formatSelf(1.5, 0.002)).to.equal('Layout Cost itself: 0.2 % of the main thread (one frame measured in the last second)');
+    // Two frames a second and more (rounded): per frame (a heavy page's slow frames are still frames).
+    expect(formatSelf(1.5, 0.0025)).to.equal('Layout Cost itself: 1.5 ms/frame (0.3 % of the main thread)');
     expect(formatSelf(2.0, 0.006)).to.equal('Layout Cost itself: 2.0 ms/frame (0.6 % of the main thread)');
     const base: Status = {
       renderers: 1, roots: 1, agent: true, minified: false, degraded: [], timerResolutionMs: 0.1, url: 'http://a.test/',

@@ -78,7 +78,7 @@ export function notices(s: Status | null, ctx: StatusContext): Notice[] {
 }
 
 /** Below this many measured frames a second (rounded), our time is not given per frame (`formatSelf`). */
-export const SELF_PER_FRAME_MIN_FPS = 2;
+const SELF_PER_FRAME_MIN_FPS = 2;
 
 /**
  * "Layout Cost itself: 0.2 ms/frame (1.1 % of the main thread)" — our own cost, from our own timers. A quiet page
@@ -92,7 +92,8 @@ export function formatSelf(msPerFrame: number, share: number): string {
   const pct = share * 100;
   const of = `${pct < 10 ? pct.toFixed(1) : Math.round(pct)} % of the main thread`;
   if (!(msPerFrame > 0)) return `Layout Cost itself: ${of} (no frame measured in the last second)`;
-  if (Math.round((share * 1000) / msPerFrame) < SELF_PER_FRAME_MIN_FPS) return `Layout Cost itself: ${of} (one frame measured in the last second)`;
+  const framesPerSecond = (share * 1000) / msPerFrame;
+  if (Math.round(framesPerSecond) < SELF_PER_FRAME_MIN_FPS) return `Layout Cost itself: ${of} (one frame measured in the last second)`;
   const ms = msPerFrame < 0.1 ? msPerFrame.toFixed(2) : msPerFrame.toFixed(1);
   return `Layout Cost itself: ${ms} ms/frame (${of})`;
 }

@@ -96,30 +96,42 @@ describe('layout timing: the frame loop (e2e)', function () {
       });
       await waitFor(async () => ((await lc.state(page)).outside?.longFrames ?? 0) >= 2, { what: 'two long frames' });
       expect((await lc.state(page)).degraded.join(' ')).to.not.match(/outside the frame loop/);
-      // Reported from the second such long frame (a descheduled main thread makes one now and then). The first is
-      // known handled when the page's own observer has its entry: the agent's observer, made before it, is given the
-      // same entries first in the same task. The second is asked for after the first ran: two callbacks queued before
-      // one frame run in it together, one long frame (a frame counted by the agent's observer beside a CPU hog, not the
-      // foreign one, once let the test ask for the second too early: it was never reported).
+      // Reported from the third such long frame in a row (a descheduled main thread makes one now and then, two apart
+      // in one CI run beside a CPU hog). A frame is known handled when the page's own observer has its entry: the
+      // agent's observer, made before it, is given the same entries first in the same task. Each call is made after
+      // the last one's frames ran: callbacks queued before one frame run in it together, one long frame.
       await page.evaluate(() => {
         const w = window as any;
         w.__loafs = [];
         new PerformanceObserver((l) => { for (const e of l.getEntries()) w.__loafs.push([e.startTime, e.duration]); })
           .observe({ type: 'long-animation-frame' });
-        w.__foreignLongFrame();
       });
-      await waitFor(() => page.evaluate(() => {
-        const w = window as any;
-        return w.__foreignRafRuns === 1 && (w.__loafs as number[][]).some(([s, d]) => s <= w.__foreignAt && w.__foreignAt <= s + d);
-      }), { what: 'the first foreign long frame' });
-      expect((await lc.state(page)).degraded.join(' '), 'one such frame is not reported').to.not.match(/outside the frame loop/);
-      await page.evaluate(() => (window as any).__foreignLongFrame());
-      const st = await waitFor(async () => {
-        const s = await lc.state(page);
-        return /outside the frame loop/.test(s.degraded.join(' ')) ? s : null;
-      }, { what: 'the foreign callback to be reported' });
+      const foreignFrames = async (n: number): Promise<void> => {
+        const runs = await page.evaluate((k) => { const w = window as any; w.__foreignLongFrame(k); return w.__foreignRafRuns as number; }, n);
+        await waitFor(() => page.evaluate((until) => {
+          const w = window as any;
+          return w.__foreignRafRuns === until && (w.__loafs as number[][]).some(([s, d]) => s <= w.__foreignAt && w.__foreignAt <= s + d);
+        }, runs + n), { what: `${n} foreign long frame(s)` });
+      };
+      await foreignFrames(1);
+      await foreignFrames(1);
+      expect((await lc.state(page)).degraded.join(' '), 'two such frames are not reported').to.not.match(/outside the frame loop/);
+      // Three in a row are. The row needs each frame within 50 ms of the last: a stall of the loaded machine between
+      // two can break it, so up to three tries.
+      let st: Awaited<ReturnType<typeof lc.state>> | null = null;
+      let tries = 0;
+      while (st === null && tries < 3) {
+        tries++;
+        await foreignFrames(3);
+        st = await waitFor(async () => {
+          const s = await lc.state(page);
+          return /outside the frame loop/.test(s.degraded.join(' ')) ? s : null;
+        }, { what: 'the foreign callback to be reported', timeout: 3000 }).catch(() => null);
+      }
+      const loafs = await page.evaluate(() => (window as any).__loafs as number[][]);
+      log(`reported after ${tries} row(s) of three; long frames [start, duration]: ${JSON.stringify(loafs.map((l) => l.map(Math.round)))}`);
+      expect(st, 'three foreign long frames in a row are reported').to.not.equal(null);
       log(`degraded: ${JSON.stringify(st!.degraded)}; outside ${JSON.stringify(st!.outside)}`);
-      expect(await page.evaluate(() => (window as any).__foreignRafRuns)).to.equal(2);
       await page.close();
     });
   });

@@ -3,7 +3,7 @@
  * span ring it reads, on entries shaped like Chromium 156's.
  */
 import { expect } from 'chai';
-import { emptyTotals, foldEntry, FOREIGN_RAF_MIN_MS, type LoafEntry } from '../../src/inject/agent/timing/loaf';
+import { emptyTotals, foldEntry, FOREIGN_RAF_MIN_MS, FOREIGN_RAF_ROW_GAP_MS, type LoafEntry } from '../../src/inject/agent/timing/loaf';
 import { SpanRing } from '../../src/inject/agent/timing/span-ring';
 
 describe('timing: span ring', () => {
@@ -44,7 +44,7 @@ describe('timing: Long Animation Frames cross-check', () => {
     forced.push(300, 50); // another frame
     const t = emptyTotals();
     foldEntry(t, { startTime: 100, duration: 80, scripts: [timer(102, 38)] }, forced, ticks);
-    expect(t).to.deep.equal({ longFrames: 1, forcedMs: 38, measuredMs: 40, foreignRafFrames: 0 });
+    expect(t).to.include({ longFrames: 1, forcedMs: 38, measuredMs: 40, foreignRafFrames: 0, foreignRafRow: 0 });
   });
 
   it('skips extension scripts (Chrome never lists ours; another extension\'s are not the page\'s)', () => {
@@ -78,10 +78,37 @@ describe('timing: Long Animation Frames cross-check', () => {
     expect(t.foreignRafFrames).to.equal(0);
   });
 
+  it('counts such frames in a row: adjacent, with no clean long frame between', () => {
+    const none = new SpanRing(4);
+    // A long frame of 80 ms from `at`, its rAF phase unexplained (foreign) or covered by a listed script (clean).
+    const frame = (at: number, foreign: boolean): LoafEntry => ({
+      startTime: at, duration: 80, renderStart: at + 2, styleAndLayoutStart: at + 75,
+      scripts: foreign ? [] : [{ ...timer(at + 3, 0), duration: 71 }],
+    });
+    const fold = (t: ReturnType<typeof emptyTotals>, at: number, foreign: boolean): void => foldEntry(t, frame(at, foreign), none, none, 0);
+    // Back to back, as a kept native rAF that works 70 ms a frame runs: three in a row.
+    let t = emptyTotals();
+    for (const at of [0, 90, 180]) fold(t, at, true);
+    expect(t).to.include({ foreignRafFrames: 3, foreignRafRow: 3 });
+    // Two apart in time (a descheduled thread now and then): each a row of one.
+    t = emptyTotals();
+    fold(t, 0, true);
+    fold(t, 80 + FOREIGN_RAF_ROW_GAP_MS + 1, true);
+    expect(t).to.include({ foreignRafFrames: 2, foreignRafRow: 1 });
+    // A clean long frame between breaks the row, however close.
+    t = emptyTotals();
+    for (const [at, foreign] of [[0, true], [85, true], [170, false], [255, true], [340, true]] as const) fold(t, at, foreign);
+    expect(t).to.include({ foreignRafFrames: 4, foreignRafRow: 2 });
+    // The longest row is kept once the row ends.
+    fold(t, 425, true);
+    fold(t, 2000, true);
+    expect(t).to.include({ foreignRafFrames: 6, foreignRafRow: 3 });
+  });
+
   it('survives entries with missing or hostile fields', () => {
     const t = emptyTotals();
     foldEntry(t, { startTime: 0, duration: 60, scripts: [{}, { forcedStyleAndLayoutDuration: NaN }, { forcedStyleAndLayoutDuration: -5 }] },
       new SpanRing(4), new SpanRing(4));
-    expect(t).to.deep.equal({ longFrames: 1, forcedMs: 0, measuredMs: 0, foreignRafFrames: 0 });
+    expect(t).to.include({ longFrames: 1, forcedMs: 0, measuredMs: 0, foreignRafFrames: 0, foreignRafRow: 0 });
   });
 });

@@ -249,7 +249,7 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
       o.forcedMs = t.forcedMs;
       o.measuredMs = t.measuredMs;
     }
-    if (t.foreignRafFrames >= FOREIGN_RAF_REPORT_FRAMES && !this.foreignRafReported) {
+    if (t.foreignRafRow >= FOREIGN_RAF_REPORT_FRAMES && !this.foreignRafReported) {
       this.foreignRafReported = true;
       deps.degrade('rAF-phase work ran outside the frame loop in a long frame (a native requestAnimationFrame kept by the page?): its layout is not measured');
     }

@@ -27,11 +27,18 @@ import type { SpanRing } from './span-ring';
  */
 export const FOREIGN_RAF_MIN_MS = 30;
 /**
- * Long frames with such time before it is reported: a page that kept a native rAF runs it frame after frame, while a
- * main thread descheduled once inside the phase (a CI machine beside a CPU hog, load 10 on two cores) made a single
- * such frame in a recharts animation and was reported as foreign work.
+ * Such long frames in a row before it is reported: a page that kept a native rAF runs it frame after frame, while a
+ * main thread descheduled inside the phase (a CI machine beside a CPU hog, load 10 on two cores) made one such frame
+ * now and then: two, apart, over the eight chart animations of a recharts page in one of six runs, when any two were
+ * enough.
  */
-export const FOREIGN_RAF_REPORT_FRAMES = 2;
+export const FOREIGN_RAF_REPORT_FRAMES = 3;
+/**
+ * "In a row": each such frame starts within this of the previous one's end, with no other long frame between. A
+ * callback that takes over 30 ms every frame leaves no idle time between its frames: 1–5 ms apart on Chromium 156, up
+ * to 32 ms beside a CPU hog (docs/TIMING.md §5).
+ */
+export const FOREIGN_RAF_ROW_GAP_MS = 50;
 
 /** The parts of PerformanceScriptTiming we read (all optional: the API is young). */
 export interface LoafScript {
@@ -57,10 +64,15 @@ export interface LoafTotals {
   measuredMs: number;
   /** Long frames with rAF-phase work that was neither our frame loop nor a listed script. */
   foreignRafFrames: number;
+  /** The longest run of such frames in a row (FOREIGN_RAF_ROW_GAP_MS). */
+  foreignRafRow: number;
+  /** The run in progress: its length and where its last frame ended. */
+  run: number;
+  runEnd: number;
 }
 
 export function emptyTotals(): LoafTotals {
-  return { longFrames: 0, forcedMs: 0, measuredMs: 0, foreignRafFrames: 0 };
+  return { longFrames: 0, forcedMs: 0, measuredMs: 0, foreignRafFrames: 0, foreignRafRow: 0, run: 0, runEnd: 0 };
 }
 
 const EXTENSION_URL = /^[a-z-]+-extension:\/\//;
@@ -86,11 +98,21 @@ export function foldEntry(t: LoafTotals, e: LoafEntry, forced: SpanRing, ticks: 
     t.measuredMs += forced.sumWithin(from, from + dur);
     if (renderStart > 0 && from >= renderStart && from <= layoutStart) listedInRafPhase += dur;
   }
+  let foreign = false;
   if (renderStart > 0 && renderStart >= foreignSince && layoutStart > renderStart) {
     const phase = layoutStart - renderStart;
     const unexplained = phase - ticks.sumWithin(renderStart, layoutStart) - listedInRafPhase;
-    if (unexplained > FOREIGN_RAF_MIN_MS && unexplained > phase / 2) t.foreignRafFrames++;
+    foreign = unexplained > FOREIGN_RAF_MIN_MS && unexplained > phase / 2;
   }
+  if (!foreign) {
+    t.run = 0;
+    return;
+  }
+  t.foreignRafFrames++;
+  const start = num(e.startTime);
+  t.run = t.run > 0 && start - t.runEnd <= FOREIGN_RAF_ROW_GAP_MS ? t.run + 1 : 1;
+  t.runEnd = start + num(e.duration);
+  if (t.run > t.foreignRafRow) t.foreignRafRow = t.run;
 }
 
 /** Observes long animation frames while the overlay is on. */

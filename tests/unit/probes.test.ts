@@ -204,6 +204,35 @@ describe('probes: the schedule', () => {
     expect(c?.at).to.equal(k?.at);
   });
 
+  it('refines a first estimate made after its frame-mates\' batch began, though their refresh does not fit the budget', () => {
+    const { probes, measured, place } = world();
+    const a = place('A', 5), b = place('B', 5);
+    probes.start();
+    const frame = (places: Place[]) => {
+      probes.firstMay(50);
+      const got = places.map((p) => probes.estimate(PROBE_BOX, p as never, [p as never], true));
+      probes.firstDone();
+      probes.settle();
+      return got;
+    };
+    // A is new in the first frame: measured there, then queued for the batch that refines it, which begins.
+    frame([a]);
+    probes.run();
+    // B is new in the next frame (its change first seen there): measured there, and queued with A again.
+    frame([a, b]);
+    expect(probes.pending).to.equal(2);
+    measured.length = 0;
+    for (let i = 0; i < 12; i++) probes.run();
+    // A's refinement (20 ms) and its refresh's expected 20 ms are past the 30 ms budget: B's rough first reading would
+    // stand until the budget grew (0.3 % of the wall clock: seconds). The refinement has an allowance of its own: both measured again, in one moment.
+    expect(probes.pending).to.equal(0);
+    expect(measured.slice(-4)).to.deep.equal(['A', 'B', 'A', 'B']);
+    const [ea, eb] = frame([a, b]);
+    expect(eb?.count).to.equal(1);
+    expect(ea?.count).to.equal(2);
+    expect(ea?.at).to.equal(eb?.at);
+  });
+
   it('measures a new place in the frame that needs it again when its reading was preempted, far above its sample\'s', () => {
     const { clock, probes, place } = world();
     const key = place('row', 0);

@@ -224,7 +224,8 @@ describe('probes: the schedule', () => {
     measured.length = 0;
     for (let i = 0; i < 12; i++) probes.run();
     // A's refinement (20 ms) and its refresh's expected 20 ms are past the 30 ms budget: B's rough first reading would
-    // stand until the budget grew (0.3 % of the wall clock: seconds). The refinement has an allowance of its own: both measured again, in one moment.
+    // stand until the budget grew (0.3 % of the wall clock: seconds). The refinement has an allowance of its own: both
+    // measured again, in one moment.
     expect(probes.pending).to.equal(0);
     expect(measured.slice(-4)).to.deep.equal(['A', 'B', 'A', 'B']);
     const [ea, eb] = frame([a, b]);

@@ -477,7 +477,8 @@ export class Probes {
     let refining = false;
     for (let i = 0; i < this.queue.length && measures < PROBES_PER_FRAME * 2; i++) {
       const q = this.queue[i];
-      // A first estimate's refinement goes as a new place's does (its cost was paid in the frame that needed it).
+      // A new place expects nothing, and so does a first estimate (its cost was paid in the frame that needed it), whose
+      // refinement spends the refinements' allowance (below).
       const known = this.estimates[q.flavor].get(q.key);
       if (known !== undefined && known.count === 0) refining = true;
       expected += known === undefined || known.count === 0 ? 0 : known.cost;

@@ -3,7 +3,7 @@
  * the part of the overlay-on cost (issue 10, target 2) that our code decides.
  *
  *   npx tsx bench/own-js.ts [--base <dist of another build>] [--rounds 4] [--pct 10,100] [--window 8] [--settle 6]
- *                           [--top 8] [--doc] [--no-build]
+ *                           [--top 8] [--app react|vue|preact] [--doc] [--no-build]
  *
  * bench/overhead.ts judges the budget: all the time charged to us less the
  * style and layout we only move, a difference of two large figures whose
@@ -24,6 +24,11 @@
  * flipping every round, and the run is judged: this build's median per commit at each
  * share no higher than the base's costliest round (issue 43's cost target against the build before attribution); a
  * miss exits 1 and, with `--doc`, is a FAIL row of the status table.
+ *
+ * `--app vue|preact`: the same grid in Vue 3 or Preact 10 (build/vue/stress.html, build/preact/stress.html, as
+ * bench/overhead.ts `--app`), per commit of that grid: the figure that moves when the DOM-commit adapters' record
+ * reading does (dom-commits.ts), with a round's spread far below the overhead bench's. Printed and judged only: `--doc`
+ * records React's rows alone.
  */
 import type { CDPSession } from 'puppeteer-core';
 import { commandLine, comparedBuilds, comparedNote, describeBuild, enableOverlay, inFreshBrowser, lc, machineNote, numArg, parseArgs, prepareBuild,
@@ -41,6 +46,9 @@ const WINDOW_MS = numArg(args, 'window', 8) * 1000;
 const SETTLE_MS = numArg(args, 'settle', 6) * 1000;
 const GRID_CELLS = 4900;
 const TOP_N = numArg(args, 'top', 8);
+const APP = args.get('app') === 'vue' ? 'vue' : args.get('app') === 'preact' ? 'preact' : 'react';
+const GRID_PATH = APP === 'vue' ? '/build/vue/stress.html' : APP === 'preact' ? '/build/preact/stress.html' : '/demo/';
+const LABEL = `${APP === 'vue' ? 'Vue ' : APP === 'preact' ? 'Preact ' : ''}StressGrid`;
 
 interface Run {
   build: string;
@@ -59,7 +67,7 @@ async function measure(b: BenchBrowser, build: string, dist: string, origin: str
   const page = await b.newPage();
   let cdp: CDPSession | null = null;
   try {
-    await page.goto(`${origin}/demo/?pct=${pct}&seed=1`, { waitUntil: 'load' });
+    await page.goto(`${origin}${GRID_PATH}?pct=${pct}&seed=1`, { waitUntil: 'load' });
     await waitFor(() => page.evaluate(() => ((window as any).__demo?.commits ?? 0) > 3), 'the grid ticking');
     await enableOverlay(page, GRID_CELLS);
     await sleep(SETTLE_MS);
@@ -151,7 +159,7 @@ async function main(): Promise<void> {
         f2(median(rs.map((x) => x.commits / (WINDOW_MS / 1000))))]);
     }
   }
-  console.log(`\nOwn JS per commit, overlay on, StressGrid (${ROUNDS} rounds, ${WINDOW_MS / 1000} s windows)`);
+  console.log(`\nOwn JS per commit, overlay on, ${LABEL} (${ROUNDS} rounds, ${WINDOW_MS / 1000} s windows)`);
   console.log(table(header, rows));
   const roomCols: string[] = [];
   const byRoom: Map<string, number>[] = [];
@@ -190,7 +198,7 @@ async function main(): Promise<void> {
   });
   if (verdicts.some((v) => !v.pass)) process.exitCode = 1;
 
-  if (args.has('doc')) {
+  if (args.has('doc') && APP === 'react') {
     if (verdicts.length > 0) {
       // The base by its commit where its BUILD.txt names one (the table's rows stay under 120 characters).
       const against = /\b[0-9a-f]{7,40}\b/.exec(describeBuild(builds[0][1]))?.[0] ?? 'base';

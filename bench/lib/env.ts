@@ -127,6 +127,16 @@ export interface BenchBrowser {
 }
 
 /**
+ * Flags for every bench browser from LAYOUT_COST_BENCH_CHROME_ARGS (space-separated). For reading a profile, not for
+ * figures: `--js-flags=--no-turbo-inlining` charges each function its own time where TurboFan would fold small callees
+ * into their caller's (docs/PERFORMANCE.md, "2026-12-03, second session").
+ */
+function chromeArgsFromEnv(): string[] {
+  const v = process.env.LAYOUT_COST_BENCH_CHROME_ARGS?.trim();
+  return v ? v.split(/\s+/) : [];
+}
+
+/**
  * A headless Chromium; with `dist` set, the extension is installed (and its
  * service worker awaited). Without it, extensions stay disabled entirely:
  * "no extension" means dist/ is not installed in that browser at all.
@@ -141,7 +151,7 @@ export async function launchBrowser(opts: { dist?: string; args?: string[] } = {
     pipe: true,
     enableExtensions: opts.dist !== undefined,
     userDataDir,
-    args: [...QUIET_FLAGS, ...LINUX_CI_FLAGS, `--window-size=${VIEWPORT.width},${VIEWPORT.height}`, ...(opts.args ?? [])],
+    args: [...QUIET_FLAGS, ...LINUX_CI_FLAGS, `--window-size=${VIEWPORT.width},${VIEWPORT.height}`, ...(opts.args ?? []), ...chromeArgsFromEnv()],
     defaultViewport: VIEWPORT,
     protocolTimeout: 300_000,
   });

@@ -31,6 +31,8 @@ export const MODE_CAPTION_MS = 1500;
 export const CHOICE_REFRESH_MS = 250;
 /** Scroll events come every frame while scrolling: ask the agent for bounds at most this often (trailing). */
 export const BOUNDS_REQUEST_MS = 30;
+/** A flashed shift whose outlines no frame could draw (no boxes came) goes after this long. */
+export const FLASH_WAIT_MS = 5_000;
 
 export interface OverlayDeps {
   store: RollupStore;
@@ -78,6 +80,9 @@ export class Overlay {
   private meterPositions = new Map<number, Point>();
   /** A layout shift outlined for a moment (issue 46), and when it goes. */
   private shiftFlash: ShiftFlash | null = null;
+  /** How long the flash stays once drawn, and whether a frame has drawn it yet. */
+  private flashMs = 0;
+  private flashShown = false;
   private flashTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
@@ -129,21 +134,30 @@ export class Overlay {
 
   /**
    * Outlines a layout shift's cause and the components it moved for `ms`, in any mode but off (a shift as it happens,
-   * or one picked in the panel's Vitals tab); a newer one replaces it.
+   * or one picked in the panel's Vitals tab); a newer one replaces it. The `ms` run from the first frame that draws an
+   * outline: the boxes come from the agent after its next frame, and on a loaded machine (2026-12-04: two other
+   * browsers and a CPU hog beside the page) that took most of a short flash. Boxes that never come (the components
+   * unmounted) end it after FLASH_WAIT_MS.
    */
   flash(cause: number | null, moved: readonly number[], ms: number): void {
     if (this.mode === 'off') return;
     const f: ShiftFlash = { cause: cause !== null && cause > 0 ? cause : null, moved: moved.filter((id) => id > 0).slice(0, 10) };
     if (f.cause === null && f.moved.length === 0) return;
     this.shiftFlash = f;
+    this.flashMs = ms;
+    this.flashShown = false;
+    this.endFlashIn(FLASH_WAIT_MS);
+    this.requestBounds();
+    this.requestRender();
+  }
+
+  private endFlashIn(ms: number): void {
     if (this.flashTimer !== null) clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => {
       this.flashTimer = null;
       this.shiftFlash = null;
       this.requestRender();
     }, ms);
-    this.requestBounds();
-    this.requestRender();
   }
 
   setPin(id: number | null): void {
@@ -222,6 +236,10 @@ export class Overlay {
         if (m.chain.length > 1) for (const n of m.chain) this.chains.set(n.id, m.chain.map((x) => x.id));
       }
       this.drawnCount = plan.meters.length;
+    }
+    if (this.shiftFlash !== null && !this.flashShown && plan.causeOutlines.length + plan.movedOutlines.length > 0) {
+      this.flashShown = true;
+      this.endFlashIn(this.flashMs);
     }
     host.paint(this.paintFrame(plan, vp));
   }

@@ -233,10 +233,11 @@ describe('interactions and layout shifts (e2e)', function () {
       const bannerAt = await inside(page, '#banner');
       expect(probe === null ? null : { x: probe.x, y: probe.y }, 'the banner where the shots looked').to.deep.equal(bannerAt);
       const after = pixelAt(await shot(page), bannerAt.x, bannerAt.y);
+      const washedAfter = (): number => held.filter((px) => washed(px, after, CAUSE)).length;
       // No washed one yet: the frames not read are read too, each held against the after-shot.
-      if (!held.some((px) => washed(px, after, CAUSE))) await readFrames(bannerAt, null);
-      log(`flash: ${shots} shots, ${decoded} of ${cast0.length} screencast frames read, ${held.filter((px) => washed(px, after, CAUSE)).length} of all washed`);
-      if (!held.some((px) => washed(px, after, CAUSE))) {
+      if (washedAfter() === 0) await readFrames(bannerAt, null);
+      log(`flash: ${shots} shots, ${decoded} of ${cast0.length} screencast frames read, ${washedAfter()} of all washed`);
+      if (washedAfter() === 0) {
         // What the overlay had to go on: the shifts handed over so far and the pixels the shots held there.
         const s0 = await snap();
         log(`no washed shot: shifts ${JSON.stringify(s0.shifts.map((x: any) => ({ t: Math.round(x.time), cause: x.cause?.name, moved: x.shifted.map((c: any) => c.name) })))}`

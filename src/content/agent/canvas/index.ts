@@ -80,9 +80,8 @@ export class Overlay {
   private meterPositions = new Map<number, Point>();
   /** A layout shift outlined for a moment (issue 46), and when it goes. */
   private shiftFlash: ShiftFlash | null = null;
-  /** How long the flash stays once drawn, and whether a frame has drawn it yet. */
-  private flashMs = 0;
-  private flashShown = false;
+  /** How long the flash stays once a frame draws it; 0 once one has (its timer then runs). */
+  private flashPendingMs = 0;
   private flashTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly deps: OverlayDeps, protected settings: Settings) {
@@ -144,8 +143,7 @@ export class Overlay {
     const f: ShiftFlash = { cause: cause !== null && cause > 0 ? cause : null, moved: moved.filter((id) => id > 0).slice(0, 10) };
     if (f.cause === null && f.moved.length === 0) return;
     this.shiftFlash = f;
-    this.flashMs = ms;
-    this.flashShown = false;
+    this.flashPendingMs = ms;
     this.endFlashIn(FLASH_WAIT_MS);
     this.requestBounds();
     this.requestRender();
@@ -237,9 +235,9 @@ export class Overlay {
       }
       this.drawnCount = plan.meters.length;
     }
-    if (this.shiftFlash !== null && !this.flashShown && plan.causeOutlines.length + plan.movedOutlines.length > 0) {
-      this.flashShown = true;
-      this.endFlashIn(this.flashMs);
+    if (this.shiftFlash !== null && this.flashPendingMs > 0 && plan.causeOutlines.length + plan.movedOutlines.length > 0) {
+      this.endFlashIn(this.flashPendingMs);
+      this.flashPendingMs = 0;
     }
     host.paint(this.paintFrame(plan, vp));
   }

@@ -470,7 +470,8 @@ export class Pipeline {
       const t0 = this.now();
       const animations = doc.getAnimations();
       const t1 = this.now();
-      doc.documentElement.getBoundingClientRect();
+      if (forced) forced.layoutNow(doc.documentElement);
+      else doc.documentElement.getBoundingClientRect();
       const t2 = this.now();
       // What a framework that reports its commits through the DOM (Vue) changed, before the records nobody reported.
       this.adapter?.flush();

@@ -31,6 +31,11 @@ export interface ForcedSource {
   resume(): void;
   /** Our frame loop's native callback ran from `startMs` for `ms` (the Long Animation Frames cross-check). */
   loopRan(startMs: number, ms: number): void;
+  /**
+   * Lays out the document for the agent's own frame-end read: the native getBoundingClientRect captured at install,
+   * not the page-facing wrapper (43 µs a commit of the grid at 10 % went through it, docs/PERFORMANCE.md).
+   */
+  layoutNow(el: Element): void;
   /** The Long Animation Frames cross-check while installed (undefined without it). */
   readonly outside: OutsideMeasurement | undefined;
 }
@@ -199,6 +204,12 @@ export class ForcedReflowTimer implements ForcedSource, WrapHost {
     } catch (e) {
       this.deps.debug('forced reflow', e);
     }
+  }
+
+  layoutNow(el: Element): void {
+    const rect = this.nativeRect;
+    if (rect !== null) rect(el);
+    else el.getBoundingClientRect();
   }
 
   preflush(self: unknown, owner: OwnerKind): void {

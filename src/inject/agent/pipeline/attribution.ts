@@ -22,6 +22,7 @@
  * Per frame, not per event: runs once at frame end and allocates nothing once its scratch tables have grown.
  */
 import { RecordKind } from '../../../protocol';
+import { LAYOUT_BITS, STYLE_BITS } from './causes';
 
 /** A cause's component as the split sees it: its id, its parent (for folds) and the owner's bit flags. */
 export interface Caused {
@@ -138,4 +139,79 @@ export function attribute(
   for (const [id, ms] of forcedById) if (ms > 0) sink.write(RecordKind.Cost, id, 0, 0, ms, counts.get(id) ?? 0);
   forcedById.clear();
   counts.clear();
+}
+
+/** A frame's log of changes as causes.ts keeps it. */
+export interface ChangeLog<C extends Caused> {
+  readonly changes: number;
+  loggedOwner(i: number): C;
+  loggedHow(i: number): number;
+  /** The owner's parent, read when the change was logged. */
+  loggedParent(i: number): { readonly id: number } | null;
+  /** Entries whose change restyles (STYLE_BITS) and relayouts (LAYOUT_BITS). */
+  readonly styleChanges: number;
+  readonly layoutChanges: number;
+  /** The one parent of every entry's owner, when they share it; else undefined. */
+  readonly soleParent: { readonly id: number } | null | undefined;
+}
+
+/**
+ * `attribute` for a frame whose changes all weigh alike (causes.ts `alike`: a grid's cells under their grid), read
+ * straight from the log: one for style if a change restyles, one for layout if it relayouts, as weigh.ts's alike
+ * branch gives them, and the same records `attribute` writes from those weights. Only when no owner logged this
+ * frame has unmounted since and no forced reflow waits (the caller checks): then no owner is read but the few
+ * written on their own, and the frame-end pass reads the log's arrays alone — each owner read at the frame's end,
+ * after the page's layout went through memory, was a cache miss a changed cell (issue 61).
+ */
+export function attributeAlike<C extends Caused>(sink: CostSink, log: ChangeLog<C>, styleMs: number, layoutMs: number,
+  isLive: (id: number) => boolean = always): void {
+  const m = log.changes;
+  const layoutTotal = log.layoutChanges, styleTotal = log.styleChanges;
+  const lBits = layoutTotal > 0 ? LAYOUT_BITS : STYLE_BITS;
+  const lt = layoutTotal > 0 ? layoutTotal : styleTotal;
+  const sBits = styleTotal > 0 ? STYLE_BITS : LAYOUT_BITS;
+  const st = styleTotal > 0 ? styleTotal : layoutTotal;
+  if (lt === 0) {
+    if (styleMs > 0 || layoutMs > 0) sink.write(RecordKind.Cost, 0, styleMs, layoutMs, 0, 0);
+    return;
+  }
+  // One change's part, as `attribute` computes it from a weight of one.
+  const styleOne = styleMs * (1 / st), layoutOne = layoutMs * (1 / lt);
+  const floor = (styleMs + layoutMs) / MAX_OWN_SHARES;
+  const sole = log.soleParent;
+  if (sole !== undefined && sole !== null && m >= MANY_SIBLINGS && styleOne + layoutOne < Math.max(MIN_SHARE_MS, floor)) {
+    // Siblings, each below the floor: every part folds into their parent, and the parts add up to the frame.
+    sink.write(RecordKind.Cost, isLive(sole.id) ? sole.id : 0, styleMs, layoutMs, 0);
+    return;
+  }
+  let siblingsEnd = 0, many = false;
+  let runTo: { readonly id: number } | null = null, runStyle = 0, runLayout = 0;
+  for (let i = 0; i < m; i++) {
+    const parent = log.loggedParent(i);
+    if (i >= siblingsEnd) {
+      siblingsEnd = i + 1;
+      while (siblingsEnd < m && log.loggedParent(siblingsEnd) === parent) siblingsEnd++;
+      many = siblingsEnd - i >= MANY_SIBLINGS;
+    }
+    const how = log.loggedHow(i);
+    const style = (how & sBits) !== 0 ? styleOne : 0;
+    const layout = (how & lBits) !== 0 ? layoutOne : 0;
+    if (style === 0 && layout === 0) continue;
+    const share = style + layout;
+    if (parent !== null && (share < MIN_SHARE_MS || (many && share < floor))) {
+      if (parent !== runTo) {
+        if (runTo !== null) fold(runTo.id, runStyle, runLayout);
+        runTo = parent;
+        runStyle = runLayout = 0;
+      }
+      runStyle += style;
+      runLayout += layout;
+      continue;
+    }
+    sink.write(RecordKind.Cost, log.loggedOwner(i).id, style, layout, 0, 0);
+  }
+  if (runTo !== null) fold(runTo.id, runStyle, runLayout);
+  for (const [id, st2] of foldStyle) sink.write(RecordKind.Cost, isLive(id) ? id : 0, st2, foldLayout.get(id) ?? 0, 0);
+  foldStyle.clear();
+  foldLayout.clear();
 }

@@ -88,6 +88,10 @@ function isSingle(how: number): boolean {
   return (g & (g - 1)) === 0;
 }
 
+/** The CHANGE_* bits for which a change weighs one element restyled, and one relayout, in a frame whose changes are alike. */
+export const STYLE_BITS = CHANGE_STYLE | CHANGE_STYLE_TREE | CHANGE_ADDED;
+export const LAYOUT_BITS = CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE | CHANGE_BOX | CHANGE_ADDED;
+
 /** A list never used: the slots' lists are made on first use (a busy grid's cells use one of six). */
 const NONE = new Sites();
 
@@ -148,6 +152,8 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   private readonly logSites: (Element | null)[] = [];
   private readonly logHows: number[] = [];
   private readonly logKeys: (Element | null)[] = [];
+  /** Each entry's owner's parent, read while the owner is at hand (the split of an alike frame reads no owner). */
+  private readonly logParents: (CauseOwner | null)[] = [];
   private n = 0;
   /** Log entries used by recent frames (the largest, decaying by 1/16 a frame). */
   private recent = 0;
@@ -197,6 +203,12 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       this.logSites[i] = site;
       this.logHows[i] = how;
       this.logKeys[i] = k;
+      const parent = owner.parent ?? null;
+      this.logParents[i] = parent;
+      if (i === 0) this.firstParent = parent;
+      else if (parent !== this.firstParent) this.oneParent = false;
+      if ((how & STYLE_BITS) !== 0) this.styleN++;
+      if ((how & LAYOUT_BITS) !== 0) this.layoutN++;
     }
     owner.marks = marks | this.logged | (foreign ? 0 : this.mark);
     // `alike`, kept as the log grows while every parent is given (a commit's changes): no pass over the log for it.
@@ -224,7 +236,10 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       for (let p = this.cursor; p < end; p++) {
         if (this.logOwners[p] !== owner) continue;
         if (this.logSites[p] !== site || !isSingle(this.logHows[p] | how)) break;
-        this.logHows[p] |= how;
+        const before = this.logHows[p], after = before | how;
+        if ((before & STYLE_BITS) === 0 && (after & STYLE_BITS) !== 0) this.styleN++;
+        if ((before & LAYOUT_BITS) === 0 && (after & LAYOUT_BITS) !== 0) this.layoutN++;
+        this.logHows[p] = after;
         if (this.logKeys[p] === null) this.logKeys[p] = k;
         this.cursor = p + 1;
         return true;
@@ -293,6 +308,50 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   loggedHow(i: number): number {
     return this.logHows[i];
   }
+
+  /** The log's first `max` owners, in `out` (an owner logged twice comes twice, as in weigh.ts's alike weights). */
+  firstOwners(max: number, out: E[]): E[] {
+    const n = Math.min(max, this.n);
+    for (let i = 0; i < n; i++) out[i] = this.logOwners[i];
+    out.length = n;
+    return out;
+  }
+
+  /** `i`'s owner's parent when it was logged. */
+  loggedParent(i: number): CauseOwner | null {
+    return this.logParents[i];
+  }
+
+  /** Log entries whose change restyles (STYLE_BITS), and whose change relayouts (LAYOUT_BITS): counted as they come. */
+  get styleChanges(): number {
+    return this.styleN;
+  }
+
+  get layoutChanges(): number {
+    return this.layoutN;
+  }
+
+  /** The parent of every logged owner when they all have one and the same (a grid's cells), else undefined. */
+  get soleParent(): CauseOwner | null | undefined {
+    return this.n > 0 && this.oneParent ? this.firstParent : undefined;
+  }
+
+  private styleN = 0;
+  private layoutN = 0;
+  private firstParent: CauseOwner | null = null;
+  private oneParent = true;
+
+  /** Whether an owner logged this frame unmounted since (the registry says so: `ownerGone`). */
+  get anyGone(): boolean {
+    return this.gone;
+  }
+
+  /** An owner logged this frame unmounted. */
+  ownerGone(): void {
+    this.gone = true;
+  }
+
+  private gone = false;
 
   /**
    * Groups the log once a frame (issue 61). A component's one change of one grouped kind (a text, children, or a leaf's
@@ -421,7 +480,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.recent = Math.max(this.n, this.recent - (this.recent >> 4));
     if (this.logOwners.length > KEPT_SLOTS && this.logOwners.length > 2 * this.recent) {
       const keep = Math.max(KEPT_SLOTS, this.recent);
-      this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = keep;
+      this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = this.logParents.length = keep;
       if (this.slots.length > keep) this.slots.length = keep;
       if (this.singles.length > keep) this.singles.length = keep;
     }
@@ -432,6 +491,10 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.alikeSoFar = ALIKE_YES;
     this.alikeKey = null;
     this.repeats = null;
+    this.gone = false;
+    this.styleN = this.layoutN = 0;
+    this.firstParent = null;
+    this.oneParent = true;
     this.refStart = this.commitStart = this.cursor = this.seq = 0;
     this.refEnd = -1;
   }
@@ -439,7 +502,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
   /** Lets go of every entry and slot and the elements they held (the agent stops). */
   release(): void {
     this.clear();
-    this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = 0;
+    this.logOwners.length = this.logSites.length = this.logHows.length = this.logKeys.length = this.logParents.length = 0;
     this.slots.length = this.singles.length = 0;
     this.recent = 0;
   }

@@ -14,7 +14,7 @@ import type { NativeReaders } from '../natives';
 import type { Reasons } from '../reasons';
 import { RingBuffer } from '../ring-buffer';
 import { Geometry } from './geometry';
-import { attribute, type CostSink } from './attribution';
+import { attribute, attributeAlike, type CostSink } from './attribution';
 import { Causes } from './causes';
 import { Probes } from './probes';
 import { weigh, type Weights } from './weigh';
@@ -33,6 +33,7 @@ import { faultText, Healer } from './heal';
 import { flushWait } from './flush-cadence';
 import { findEarlierRoots } from './shadow-walk';
 import { VitalsObserver } from '../vitals/observer';
+import { MAX_CHANGED } from '../vitals/frame-log';
 import { fontUserAbove, imageLoadedAt } from '../vitals/shifts';
 
 /** What runs on the measured frames (experiment/experiment.ts through the agent). */
@@ -94,6 +95,8 @@ export class Pipeline {
   readonly probes: Probes;
   /** The frame's causes weighed (weigh.ts), reused frame after frame. */
   private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [], explainedMs: -1 };
+  /** The first owners of an alike frame's log, for the frame log (vitals/frame-log.ts keeps MAX_CHANGED). */
+  private readonly changedScratch: Entry[] = [];
   /** What each animation animates (K_* bits), by animation. */
   private animationKinds = new WeakMap<Animation, number>();
   private adapter: Adapters | null = null;
@@ -490,18 +493,26 @@ export class Pipeline {
         if (causes.alike()) this.framesAlike++;
         else this.framesSplit++;
       }
-      weigh(causes, this.probes.usable ? this.probes : null, w, t2 - t1);
+      // An alike frame is split straight from the log (attribution.ts `attributeAlike`): no weights, no owner read.
+      const straight = this.pinned === null && this.forcedById.size === 0 && !causes.anyGone && causes.alike();
+      if (straight) w.explainedMs = -1;
+      else weigh(causes, this.probes.usable ? this.probes : null, w, t2 - t1);
       this.probes.firstDone();
       // Its layout against what the estimates explain: a page whose layout changed regime has them measured again.
       if (w.explainedMs > 0) this.probes.observe(t2 - t1, w.explainedMs);
       this.noteAlone(w, t2 - t1 + forcedMs);
-      if (this.track.enabled || this.vitals.log.on) {
-        attribute(this.shareSink, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
+      const shared = this.track.enabled || this.vitals.log.on;
+      const sink = shared ? this.shareSink : this.ring;
+      if (straight) attributeAlike(sink, causes, t1 - t0, t2 - t1, this.isLive);
+      else attribute(sink, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
+      if (shared) {
         if (this.track.enabled) this.track.frame(t0, t1, t2, [...this.shares.values()], (id) => this.registry.nameOf(id));
         this.shares.clear();
-        if (this.vitals.log.on) this.vitals.log.close(this.frameTs, t2, t1 - t0, t2 - t1, forcedMs, w.owners, (e) => causes.committed(e));
-      } else {
-        attribute(this.ring, w.owners, w.layout, w.style, t1 - t0, t2 - t1, this.forcedById, this.isLive, this.forcedCountById, GONE);
+        if (this.vitals.log.on) {
+          const changed = straight ? causes.firstOwners(MAX_CHANGED, this.changedScratch) : w.owners;
+          this.vitals.log.close(this.frameTs, t2, t1 - t0, t2 - t1, forcedMs, changed, (e) => causes.committed(e));
+          this.changedScratch.length = 0;
+        }
       }
       // Layout no known cause accounts for (none at all, or far more than the probed causes make): someone else wrote.
       const layoutMs = t2 - t1;

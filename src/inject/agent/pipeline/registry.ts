@@ -284,6 +284,7 @@ export class Registry implements ComponentSink {
 
   unmount(e: Entry): void {
     if ((e.marks & GONE) !== 0) return;
+    if ((e.marks & LOGGED) !== 0) this.causes.ownerGone();
     this.entries.delete(e.id);
     if ((e.marks & QUEUED) !== 0 && ++this.heldGone > MAX_HELD_GONE && this.heldGone * 2 > this.held.length) {
       // Mostly unmounted entries (a page that mounts and unmounts while the overlay is on): let them go.

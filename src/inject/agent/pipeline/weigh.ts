@@ -18,8 +18,8 @@
  * Style: the elements restyled — one for each element whose own style changed, the subtree for an inherited
  * property or a selector that reads the change above a combinator, and every element inserted.
  */
-import { CHANGE_ADDED, CHANGE_BOX, CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_STYLE_TREE, CHANGE_TEXT } from '../adapter';
-import { type CauseOwner, type Causes, type Sites, type Slot } from './causes';
+import { CHANGE_CHILDREN, CHANGE_RESIZE, CHANGE_STYLE, CHANGE_TEXT } from '../adapter';
+import { LAYOUT_BITS, STYLE_BITS, type CauseOwner, type Causes, type Sites, type Slot } from './causes';
 import { MAX_SAMPLE, PROBE_BOX, PROBE_CONTENT, PROBE_LEAF, PROBE_TEXT, Probes } from './probes';
 import { PASS_MS } from '../../../protocol/layout-pass';
 
@@ -169,8 +169,8 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
     for (let i = 0; i < m; i++) {
       const how = causes.loggedHow(i);
       out.owners[i] = causes.loggedOwner(i);
-      out.style[i] = (how & (CHANGE_STYLE | CHANGE_STYLE_TREE | CHANGE_ADDED)) !== 0 ? 1 : 0;
-      out.layout[i] = (how & (CHANGE_TEXT | CHANGE_CHILDREN | CHANGE_RESIZE | CHANGE_BOX | CHANGE_ADDED)) !== 0 ? 1 : 0;
+      out.style[i] = (how & STYLE_BITS) !== 0 ? 1 : 0;
+      out.layout[i] = (how & LAYOUT_BITS) !== 0 ? 1 : 0;
     }
     return;
   }

@@ -23,7 +23,7 @@ const INPUT_WINDOW_MS = 1000;
  * Changed owners logged per frame at most: a shift's cause is looked for among them, and a grid that changes hundreds
  * of cells a frame would otherwise pay a push per cell (the rest of the frame's owners are still in its shares).
  */
-const MAX_CHANGED = 64;
+export const MAX_CHANGED = 64;
 /**
  * Per-component shares kept per frame at most, the costliest: an interaction lists its 20 costliest components
  * (summed over its frames), a shift's cause is looked for among the costliest. Uncapped, a frame in which a whole grid

@@ -3,7 +3,7 @@
  * split writes from weigh.ts's alike weights: the same records, shares and folds, on logs of many shapes.
  */
 import { expect } from 'chai';
-import { CHANGE_ADDED, CHANGE_STYLE, CHANGE_TEXT } from '../../src/inject/agent/adapter';
+import { CHANGE_STYLE, CHANGE_TEXT } from '../../src/inject/agent/adapter';
 import { attribute, attributeAlike, type Caused } from '../../src/inject/agent/pipeline/attribution';
 import { Causes } from '../../src/inject/agent/pipeline/causes';
 import { weigh, type Weights } from '../../src/inject/agent/pipeline/weigh';
@@ -54,7 +54,7 @@ describe('attributeAlike', () => {
           : rnd() < 0.8 && owners.length > 0 ? owners[owners.length - 1].parent : parents[Math.floor(rnd() * 4)];
         owners.push({ id: 10 + i, parent, marks: 0 });
       }
-      const hows = [CHANGE_TEXT | CHANGE_STYLE, CHANGE_TEXT, CHANGE_STYLE, CHANGE_ADDED & 0];
+      const hows = [CHANGE_TEXT | CHANGE_STYLE, CHANGE_TEXT, CHANGE_STYLE];
       const sites = owners.map(() => ({}) as Element);
       const pick = (): number => hows[Math.floor(rnd() * (seed % 3 === 0 ? 1 : 3))];
       owners.forEach((o, i) => causes.add(o, sites[i], pick(), place as Element));

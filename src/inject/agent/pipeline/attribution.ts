@@ -53,6 +53,16 @@ function fold(to: number, style: number, layout: number): void {
   foldLayout.set(to, (foldLayout.get(to) ?? 0) + layout);
 }
 
+/** Writes the shares folded into parents this frame, and empties the fold tables. */
+function writeFolds(sink: CostSink, isLive: (id: number) => boolean): void {
+  for (const [id, st2] of foldStyle) {
+    // The parent may have unmounted this frame: then the share is nobody's.
+    sink.write(RecordKind.Cost, isLive(id) ? id : 0, st2, foldLayout.get(id) ?? 0, 0);
+  }
+  foldStyle.clear();
+  foldLayout.clear();
+}
+
 /**
  * Writes the frame's Cost records: [Cost, id, style, layout, forced ms, forced reflows]. `causes[i]` weighs
  * `layoutW[i]` (ms) and `styleW[i]` (elements); entries marked `goneMark` (unmounted since) or not live weigh
@@ -127,12 +137,7 @@ export function attribute(
       sink.write(RecordKind.Cost, c.id, style, layout, forced, forced !== 0 ? counts.get(c.id) ?? 0 : 0);
     }
     if (runTo !== -1) fold(runTo, runStyle, runLayout);
-    for (const [id, st2] of foldStyle) {
-      // The parent may have unmounted this frame: then the share is nobody's.
-      sink.write(RecordKind.Cost, isLive(id) ? id : 0, st2, foldLayout.get(id) ?? 0, 0);
-    }
-    foldStyle.clear();
-    foldLayout.clear();
+    writeFolds(sink, isLive);
     if (pageForced > 0) sink.write(RecordKind.Cost, 0, 0, 0, pageForced, pageCount);
   }
   // Forced reflows of live components that caused nothing at the frame's end.
@@ -211,7 +216,5 @@ export function attributeAlike<C extends Caused>(sink: CostSink, log: ChangeLog<
     sink.write(RecordKind.Cost, log.loggedOwner(i).id, style, layout, 0, 0);
   }
   if (runTo !== null) fold(runTo.id, runStyle, runLayout);
-  for (const [id, st2] of foldStyle) sink.write(RecordKind.Cost, isLive(id) ? id : 0, st2, foldLayout.get(id) ?? 0, 0);
-  foldStyle.clear();
-  foldLayout.clear();
+  writeFolds(sink, isLive);
 }

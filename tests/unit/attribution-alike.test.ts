@@ -69,7 +69,7 @@ describe('attributeAlike', () => {
       const styleMs = rnd() < 0.1 ? 0 : rnd() * 20, layoutMs = rnd() < 0.1 ? 0 : rnd() * 60;
       const straight = new Recorder();
       attributeAlike(straight, causes, styleMs, layoutMs);
-      const w: Weights<Owner> = { owners: [], layout: [], style: [], explainedMs: -1 };
+      const w: Weights<Owner> = { owners: [], layout: [], style: [], explainedMs: -1, bySeen: false };
       weigh(causes, null, w, layoutMs);
       const general = new Recorder();
       attribute(general, w.owners, w.layout, w.style, styleMs, layoutMs, new Map(), () => true, new Map(), GONE);

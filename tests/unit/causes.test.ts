@@ -8,9 +8,9 @@ import { CHANGE_ADDED, CHANGE_BOX, CHANGE_FOREIGN, CHANGE_RESIZE, CHANGE_STYLE, 
 import { Causes } from '../../src/inject/agent/pipeline/causes';
 import { CssIndex, selectorTokens } from '../../src/inject/agent/pipeline/css-index';
 import { K_LAYOUT, K_STYLE, K_TREE, kebab, propertyKind, styleTextKind } from '../../src/inject/agent/pipeline/css-kinds';
-import { ADDED_MS, weigh, type Weights } from '../../src/inject/agent/pipeline/weigh';
+import { ADDED_MS, noteSeen, weigh, type Weights } from '../../src/inject/agent/pipeline/weigh';
 import { PASS_MS } from '../../src/protocol/layout-pass';
-import { PROBE_BOX, PROBE_TEXT, type Probes } from '../../src/inject/agent/pipeline/probes';
+import { PROBE_BOX, PROBE_LEAF, PROBE_TEXT, type Probes } from '../../src/inject/agent/pipeline/probes';
 import { diffProps } from '../../src/inject/agent/react/props';
 
 /** A style rule as a CSSStyleSheet exposes it. */
@@ -319,7 +319,7 @@ describe('causes: what a change costs the engine', () => {
         settled++;
       },
     } as unknown as Probes;
-    const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
+    const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1, bySeen: false };
     // The frame's layout: 12 ms.
     weigh(causes, probes, w, 12);
     // Each component once, whatever the order (slots first, then the changes that need none: causes.ts `build`).
@@ -362,7 +362,7 @@ describe('causes: what a change costs the engine', () => {
       estimate: (_f: number, key: FakeEl) => key === grid ? { one: 2, per: 0.5 } : key === section ? { one: 0.1, per: 0.05 } : null,
       settle() {},
     } as unknown as Probes;
-    const w: Weights<Owner> = { owners: [], layout: [], style: [], explainedMs: -1 };
+    const w: Weights<Owner> = { owners: [], layout: [], style: [], explainedMs: -1, bySeen: false };
     weigh(causes, probes, w, 5);
     const layout = (id: number): number => w.layout[w.owners.findIndex((o) => o.id === id)];
     // Each text alone would have cost a pass: the place weighs three, each text its third of it all.
@@ -392,7 +392,7 @@ describe('causes: what a change costs the engine', () => {
       estimate: (flavor: number, key: FakeEl) => flavor === PROBE_BOX ? (key === probed ? { one: 2, per: 0 } : null) : { one: 0.1, per: 0 },
       settle() {},
     } as unknown as Probes;
-    const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
+    const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1, bySeen: false };
     weigh(causes, probes, w, 10);
     const layout = (id: number): number => w.layout[w.owners.findIndex((o) => o.id === id)];
     expect(w.explainedMs, 'a place not probed: the frame is not explained').to.equal(-1);
@@ -410,9 +410,41 @@ describe('causes: what a change costs the engine', () => {
     for (let i = 1; i <= 3; i++) causes.add({ id: i, marks: 0 }, E(el(grid)), CHANGE_TEXT);
     const asked: boolean[] = [];
     const probes = { estimate: (_f: number, _k: unknown, _s: unknown, want: boolean) => (asked.push(want), null), settle() {} } as unknown as Probes;
-    const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1 };
+    const w: Weights<{ id: number; marks: number }> = { owners: [], layout: [], style: [], explainedMs: -1, bySeen: false };
     weigh(causes, probes, w, 5);
     expect(asked).to.deep.equal([]);
     expect(w.layout).to.deep.equal([1 , 1 , 1 ]);
+  });
+
+  it('tells the probes a frame whose changes all sit in one place of one kind: its layout is that place\'s cost', () => {
+    const seen: unknown[][] = [];
+    const probes = { seen: (...a: unknown[]) => seen.push(a) } as unknown as Probes;
+    const frame = (changes: (causes: Causes) => void): unknown[][] => {
+      const causes = new Causes(() => [], () => 0, 1 << 20, 1 << 21);
+      changes(causes);
+      seen.length = 0;
+      noteSeen(causes, probes, 7);
+      return seen.slice();
+    };
+    const grid = el(), other = el();
+    // A grid's cells, their text and colour, given their parent (a commit) or read from the DOM (the observer's).
+    expect(frame((c) => {
+      for (let i = 1; i <= 3; i++) c.add({ id: i, marks: 0 }, E(el(grid)), CHANGE_TEXT | CHANGE_STYLE, E(grid));
+    })).to.deep.equal([[PROBE_TEXT, grid, 3, 7]]);
+    expect(frame((c) => {
+      for (let i = 1; i <= 2; i++) c.add({ id: i, marks: 0 }, E(el(grid)), CHANGE_RESIZE);
+      c.add({ id: 3, marks: 0 }, E(el(grid)), CHANGE_STYLE);
+    })).to.deep.equal([[PROBE_LEAF, grid, 2, 7]]);
+    // Two places, two kinds in one place, a box, or nothing that relayouts: no place's own cost.
+    expect(frame((c) => {
+      c.add({ id: 1, marks: 0 }, E(el(grid)), CHANGE_TEXT);
+      c.add({ id: 2, marks: 0 }, E(el(other)), CHANGE_TEXT);
+    })).to.deep.equal([]);
+    expect(frame((c) => {
+      c.add({ id: 1, marks: 0 }, E(el(grid)), CHANGE_TEXT);
+      c.add({ id: 2, marks: 0 }, E(el(grid)), CHANGE_RESIZE);
+    })).to.deep.equal([]);
+    expect(frame((c) => c.add({ id: 1, marks: 0 }, E(el(grid)), CHANGE_TEXT | CHANGE_BOX))).to.deep.equal([]);
+    expect(frame((c) => c.add({ id: 1, marks: 0 }, E(el(grid)), CHANGE_STYLE))).to.deep.equal([]);
   });
 });

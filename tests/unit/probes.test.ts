@@ -4,7 +4,8 @@
  * window is a few plain objects whose forced layout advances a clock by what each place costs.
  */
 import { expect } from 'chai';
-import { PROBE_BOX, PROBE_LEAF, Probes } from '../../src/inject/agent/pipeline/probes';
+import { PROBE_BOX, PROBE_LEAF, PROBE_TEXT, Probes, SEEN_FRESH_MS } from '../../src/inject/agent/pipeline/probes';
+import { PASS_MS } from '../../src/protocol/layout-pass';
 
 interface Place {
   isConnected: boolean;
@@ -286,5 +287,99 @@ describe('probes: the schedule', () => {
     probes.estimate(PROBE_BOX, a as never, [a as never], true);
     probes.settle();
     expect(probes.pending).to.equal(1);
+  });
+
+  it('weighs a place by its own recent frame, probing and queueing nothing for it; probes it once that is stale', () => {
+    const { clock, probes, measured, place } = world();
+    const grid = place('grid', 30), text = place('text', 1);
+    probes.start();
+    // A frame of the grid's 490 cells alone took 60 ms of layout.
+    clock.now = 1_000;
+    probes.seen(PROBE_TEXT, grid as never, 490, 60);
+    const ask = (k: number) => {
+      const got = [probes.estimate(PROBE_TEXT, grid as never, [grid as never], true, k), probes.estimate(PROBE_BOX, text as never, [text as never], true, 1)];
+      probes.settle();
+      return got;
+    };
+    const [g] = ask(490);
+    // Its frame less a pass (weigh.ts adds one per parent), marked as no probe's.
+    expect(g?.one).to.be.closeTo(60 - PASS_MS, 1e-9);
+    expect(g?.per).to.equal(0);
+    expect(g?.count).to.equal(-1);
+    // Only the text is queued and measured.
+    expect(probes.pending).to.equal(1);
+    for (let i = 0; i < 8; i++) probes.run();
+    expect(measured.every((m) => m === 'text')).to.equal(true);
+    // Half again as many sites: still its frame; three times as many, with no probed shape to scale by: probed.
+    expect(ask(700)[0]?.one).to.be.closeTo(60 - PASS_MS, 1e-9);
+    expect(ask(1_500)[0]).to.equal(null);
+    // Queued then, with its frame-mate (measured together).
+    expect(probes.pending).to.equal(2);
+    // A stale frame stands for nothing.
+    clock.now = 1_000 + SEEN_FRESH_MS + 1;
+    probes.seen(PROBE_TEXT, text as never, 1, 0.5);
+    expect(ask(490)[0]).to.equal(null);
+  });
+
+  it('scales a place\'s own frame to another count of sites by its probed shape, and drops it from a queued batch', () => {
+    const { clock, probes, measured, place } = world();
+    const grid = place('grid', 10), text = place('text', 1);
+    probes.start();
+    // Probed first (no frame of its own yet): one site reads 10 ms, and the sample of two 10 ms too (nothing per site).
+    const ask = (k: number) => {
+      const got = probes.estimate(PROBE_TEXT, grid as never, [grid as never], true, k);
+      probes.estimate(PROBE_BOX, text as never, [text as never], true, 1);
+      probes.settle();
+      return got;
+    };
+    expect(ask(490)).to.equal(null);
+    for (let i = 0; i < 8; i++) probes.run();
+    expect(ask(0)?.one).to.equal(10);
+    // Then its frames: 40 ms for 490 sites. With nothing per site, 980 sites cost what 490 did.
+    clock.now = 30_000;
+    probes.seen(PROBE_TEXT, grid as never, 490, 40);
+    expect(ask(980)?.one).to.be.closeTo(40 - PASS_MS, 1e-9);
+    // Both were queued as stale before its frame came (the ask without a count): the batch measures the text alone.
+    measured.length = 0;
+    for (let i = 0; i < 8; i++) probes.run();
+    expect(measured.length).to.be.greaterThan(0);
+    expect(measured.every((m) => m === 'text')).to.equal(true);
+  });
+
+  it('spends at most what one bucket holds on all probes together, then a share of the time', () => {
+    const { clock, probes, measured, place } = world();
+    // Places of 1 ms each, two more every second (a chart's bars found one after another), all asked for in every
+    // frame: first estimates, their refinements and the refreshes each had a budget of their own.
+    const places: ReturnType<typeof place>[] = [];
+    probes.start();
+    let spent = 0;
+    while (clock.now < 120_000) {
+      if (places.length < 2 * Math.floor(clock.now / 1_000) + 2) places.push(place(`P${places.length}`, 1), place(`Q${places.length}`, 1));
+      const before = clock.now;
+      probes.firstMay(16);
+      for (const p of places) probes.estimate(PROBE_BOX, p as never, [p as never], true);
+      probes.firstDone();
+      probes.settle();
+      probes.run();
+      spent += clock.now - before;
+      clock.now += 16;
+    }
+    // The bucket (150 ms) and 0.2 % of two minutes (240 ms), a batch's last probes past it at most.
+    expect(measured.length).to.be.greaterThan(100);
+    expect(spent).to.be.within(150 + 0.002 * 120_000 - 60, 150 + 0.002 * 120_000 + 20);
+  });
+
+  it('lets every place\'s own figure go when a foreign writer is found: the frames before held its writes', () => {
+    const { clock, probes, place } = world();
+    const text = place('text', 1);
+    probes.start();
+    const ask = () => probes.estimate(PROBE_TEXT, text as never, [text as never], false, 1)?.one ?? null;
+    clock.now = 100;
+    probes.seen(PROBE_TEXT, text as never, 1, 2);
+    expect(ask()).to.be.closeTo(2 - PASS_MS, 1e-9);
+    probes.forgetSeen();
+    expect(ask()).to.equal(null);
+    probes.seen(PROBE_TEXT, text as never, 1, 0.5);
+    expect(ask()).to.be.closeTo(0.5 - PASS_MS, 1e-9);
   });
 });

@@ -211,6 +211,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       if ((how & LAYOUT_BITS) !== 0) this.layoutN++;
     }
     owner.marks = marks | this.logged | (foreign ? 0 : this.mark);
+    this.grouped |= how & GROUPED;
     // `alike`, kept as the log grows while every parent is given (a commit's changes): no pass over the log for it.
     if (this.alikeSoFar !== ALIKE_NOT) {
       if ((how & (CHANGE_BOX | CHANGE_ADDED | CHANGE_STYLE_TREE)) !== 0) this.alikeSoFar = ALIKE_NOT;
@@ -297,8 +298,21 @@ export class Causes<E extends CauseOwner = CauseOwner> {
       if (key === null) key = k;
       else if (k !== key) return false;
     }
+    this.alikeKey = key;
     return true;
   }
+
+  /** The one parent of the frame's grouped sites once `alike` said yes (null: none of its changes is grouped). */
+  get aloneKey(): Element | null {
+    return this.alikeKey;
+  }
+
+  /** The grouped kinds (CHANGE_TEXT, CHANGE_CHILDREN, CHANGE_RESIZE) among the frame's changes. */
+  get groupedBits(): number {
+    return this.grouped;
+  }
+
+  private grouped = 0;
 
   /** The log as it is: `i`'s owner and CHANGE_* bits (the same owner may come twice: the split adds its parts up). */
   loggedOwner(i: number): E {
@@ -490,6 +504,7 @@ export class Causes<E extends CauseOwner = CauseOwner> {
     this.built = false;
     this.alikeSoFar = ALIKE_YES;
     this.alikeKey = null;
+    this.grouped = 0;
     this.repeats = null;
     this.gone = false;
     this.styleN = this.layoutN = 0;

@@ -145,6 +145,12 @@ export class MutationTracker {
    * At frame end, after `drain` and the frame's weighing: ends a discovery frame, starts the next when it is due (or
    * at once after a frame whose layout had no known cause), and re-observes the components with foreign writers.
    */
+  /**
+   * Components found with a foreign writer since start: each find means that frames before it held that writer's
+   * changes unseen (the probes let go of the places' own figures: probes.ts `forgetSeen`).
+   */
+  found = 0;
+
   endFrame(unexplainedLayout: boolean): void {
     const attrs = this.attrs;
     if (!attrs) return;
@@ -237,6 +243,7 @@ export class MutationTracker {
     if (!this.scoped.has(e)) {
       if (this.scoped.size >= MAX_SCOPED) return;
       this.scopedChanged = true;
+      this.found++;
     }
     this.scoped.set(e, at);
   }

@@ -17,7 +17,7 @@ import { Geometry } from './geometry';
 import { attribute, attributeAlike, type CostSink } from './attribution';
 import { Causes } from './causes';
 import { Probes } from './probes';
-import { weigh, type Weights } from './weigh';
+import { noteSeen, weigh, type Weights } from './weigh';
 import { animationKind } from './animations';
 import { PerfTrack, type FrameShare } from '../timing/perf-track';
 import { DomCounter } from './dom-counts';
@@ -94,7 +94,9 @@ export class Pipeline {
   /** How much layout a change at a place costs, measured on the page (probes.ts). */
   readonly probes: Probes;
   /** The frame's causes weighed (weigh.ts), reused frame after frame. */
-  private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [], explainedMs: -1 };
+  /** `mutations.found` when the frame before looked. */
+  private foundWriters = 0;
+  private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [], explainedMs: -1, bySeen: false };
   /** The first owners of an alike frame's log, for the frame log (vitals/frame-log.ts keeps MAX_CHANGED). */
   private readonly changedScratch: Entry[] = [];
   /** What each animation animates (K_* bits), by animation. */
@@ -493,13 +495,22 @@ export class Pipeline {
         if (causes.alike()) this.framesAlike++;
         else this.framesSplit++;
       }
+      // A place whose changes are the frame's only ones: the frame's layout is its cost (no probe of it while recent).
+      // A foreign writer found since the last frame: the places' figures so far held its writes (probes.ts).
+      if (this.foundWriters !== this.mutations.found) {
+        this.foundWriters = this.mutations.found;
+        this.probes.forgetSeen();
+      }
+      if (forcedMs === 0 && this.probes.usable) noteSeen(causes, this.probes, t2 - t1);
       // An alike frame is split straight from the log (attribution.ts `attributeAlike`): no weights, no owner read.
       const straight = this.pinned === null && this.forcedById.size === 0 && !causes.anyGone && causes.alike();
       if (straight) w.explainedMs = -1;
       else weigh(causes, this.probes.usable ? this.probes : null, w, t2 - t1);
       this.probes.firstDone();
-      // Its layout against what the estimates explain: a page whose layout changed regime has them measured again.
-      if (w.explainedMs > 0) this.probes.observe(t2 - t1, w.explainedMs);
+      // Its layout against what the estimates explain: a page whose layout changed regime has them measured again. Not
+      // when a place was weighed by its own recent frame: that one is of the regime now, and the rest are small beside
+      // it (a grid's readout), refreshed on their own schedule.
+      if (w.explainedMs > 0 && !w.bySeen) this.probes.observe(t2 - t1, w.explainedMs);
       this.noteAlone(w, t2 - t1 + forcedMs);
       const shared = this.track.enabled || this.vitals.log.on;
       const sink = shared ? this.shareSink : this.ring;

@@ -24,7 +24,18 @@
  * (BUDGET_SHARE, after an initial allowance), and an estimate is kept PROBE_TTL_MS before it is refreshed, or until the
  * frames' layout drifts from what the estimates explain (DRIFT, with a budget of its own). Their time is our own
  * (self-clock.ts), reported as such.
+ *
+ * A place whose changes are a frame's only ones needs no probe: that frame's layout is its cost, measured by the
+ * frame itself (`seen`). A grid whose cells change alone in most frames (the header's readout beside it in the rest)
+ * is weighed by its own last such frame while that is recent (SEEN_FRESH_MS) and of about as many sites, and never
+ * probed for it: each probe of such a grid is two relayouts of the whole grid, repeated (about 80 ms a refresh on the
+ * StressGrid demo, nine tenths of all probe time there; docs/TIMING.md §2). A frame may hold page code's attribute or
+ * text write that no observer reported yet (mutations.ts: a component's foreign writers are found by discovery,
+ * then observed), and its layout was counted as the place's own: an imperative widget writing beside a component's
+ * text gave the text 58 % of their frames against 21 % true (the attribution bench's page-code scenario). So every
+ * place's figure is let go when a foreign writer is found (`forgetSeen`): the frames before were not what they seemed.
  */
+import { PASS_MS } from '../../../protocol/layout-pass';
 
 /**
  * Probed estimates, ms: `one` for a change at one site of the key, `per` for each further site changing with it (a
@@ -36,7 +47,7 @@ export interface Estimate {
   at: number;
   /** What its probe cost (ms of our own time). */
   cost: number;
-  /** Probes averaged into it. */
+  /** Probes averaged into it (−1: none, the place's own frame stands for it: `Probes.seen`). */
   count: number;
 }
 
@@ -85,6 +96,15 @@ const FRAME_MS = 8;
 /** The share of the wall clock probes may take, after the allowance. */
 const BUDGET_SHARE = 0.003;
 const ALLOWANCE_MS = 30;
+/**
+ * Every probe, whatever asked for it (a first estimate, its refinement, a refresh, a drift), also draws on one bucket:
+ * BUCKET_MS, full at start, filled at BUCKET_SHARE of the wall clock up to that again. The budgets above each had an
+ * allowance and a share of their own, and together let probes take about 1 % of the main thread on a page of many
+ * small places (the demo's chart, 24 bars each in a column of its own, refreshed one batch after another), and let a
+ * page idle for minutes spend what it saved in one burst.
+ */
+const BUCKET_MS = 150;
+const BUCKET_SHARE = 0.002;
 const MAX_QUEUE = 32;
 /**
  * The page's layout switches between regimes (Chrome's, at garbage collections: the same change 2–3× slower for seconds,
@@ -102,6 +122,12 @@ const DRIFT = 1.4;
 const DRIFT_ALLOWANCE_MS = 60;
 const DRIFT_SHARE = 0.001;
 const DRIFT_GAP_MS = 3_000;
+/**
+ * A place's own frame (`seen`) stands for it this long, for a group of between 1/SEEN_RANGE and SEEN_RANGE times its
+ * sites (scaled by the probed shape when there is one: `estimate`).
+ */
+export const SEEN_FRESH_MS = 2_000;
+const SEEN_RANGE = 1.5;
 const CONTENT_PAD = [{ paddingBottom: '0.001px', composite: 'add' }, { paddingBottom: '0.001px', composite: 'add' }];
 /**
  * Text: its letter spacing reshapes it, and (one site alone) the padding marks its box's intrinsic widths dirty, as new
@@ -177,6 +203,13 @@ function perSite(one: number, oneNoise: number, all: number[], n: number): numbe
   return Math.max(0, least(all) - one - oneNoise - spread(all)) / (n - 1);
 }
 
+/** A place's own frame: its layout, ms, for `k` sites, and when. */
+interface Seen {
+  ms: number;
+  k: number;
+  at: number;
+}
+
 interface Queued {
   flavor: number;
   key: Element;
@@ -186,9 +219,18 @@ interface Queued {
 export class Probes {
   /** Estimates by flavor, then key. */
   private estimates: WeakMap<Element, Estimate>[] = [];
+  /** Each place's last own frame (`seen`), by flavor, then key. */
+  private seenBy: WeakMap<Element, Seen>[] = [];
+  /** What `estimate` returns for a place weighed by its own frame (read at once by the caller; count −1 says so). */
+  private readonly fromSeen: Estimate = { one: 0, per: 0, at: 0, cost: 0, count: -1 };
+  /** Groups weighed by their own frame instead of an estimate, since start (internals). */
+  seenUsed = 0;
   private queue: Queued[] = [];
   private readonly queued: WeakSet<Element>[] = [];
   private startedAt = 0;
+  /** What the bucket holds (BUCKET_MS), ms of probes, when last filled. */
+  private bucket = BUCKET_MS;
+  private bucketAt = 0;
   private readonly anims: Animation[] = [];
   /** A probe's elements and their keyframes, all read before the first animation starts (`probe`). */
   private readonly targets: Element[] = [];
@@ -245,12 +287,22 @@ export class Probes {
 
   start(): void {
     this.startedAt = this.host.now();
+    this.bucket = BUCKET_MS;
+    this.bucketAt = this.startedAt;
     this.spentMs = 0;
     this.firstSpentMs = 0;
     this.driftSpentMs = 0;
     this.refineSpentMs = 0;
     this.driftAt = -Infinity;
     this.resetRatio();
+  }
+
+  /** What the bucket holds now, filled since it was last. */
+  private level(): number {
+    const now = this.host.now();
+    this.bucket = Math.min(BUCKET_MS, this.bucket + BUCKET_SHARE * (now - this.bucketAt));
+    this.bucketAt = now;
+    return this.bucket;
   }
 
   private resetRatio(): void {
@@ -297,10 +349,63 @@ export class Probes {
   }
 
   /**
-   * The estimate for content changes at `sites` (all under `key`, the first MAX_SAMPLE of them), or for a box change
-   * at `key` itself; null while there is none. With `want`, a missing or stale one is queued for the next `run`.
+   * A frame whose changes that cost layout were `k` sites of one flavor under `key`, and nothing else (causes.ts
+   * `alike`), with no forced reflow: its layout, `layoutMs`, is what they cost the engine.
    */
-  estimate(flavor: number, key: Element, sites: readonly Element[], want: boolean): Estimate | null {
+  seen(flavor: number, key: Element, k: number, layoutMs: number): void {
+    if (!(k > 0) || !(layoutMs >= 0)) return;
+    const map = this.seenBy[flavor];
+    const at = this.host.now();
+    const s = map.get(key);
+    if (s === undefined) map.set(key, { ms: layoutMs, k, at });
+    else {
+      s.ms = layoutMs;
+      s.k = k;
+      s.at = at;
+    }
+  }
+
+  /** Lets every place's own figure go (a foreign writer was found: the frames before held its writes unseen). */
+  forgetSeen(): void {
+    for (let f = 0; f < FLAVORS; f++) this.seenBy[f] = new WeakMap();
+  }
+
+  /** Whether the place had a frame of its own lately (`seen`). */
+  private seenLately(flavor: number, key: Element): boolean {
+    const s = this.seenBy[flavor].get(key);
+    return s !== undefined && this.host.now() - s.at <= SEEN_FRESH_MS;
+  }
+
+  /** What `k` sites under `key` cost by the place's own recent frame (less a pass: weigh.ts adds it), else −1. */
+  private bySeen(flavor: number, key: Element, k: number): number {
+    const s = this.seenBy[flavor].get(key);
+    if (s === undefined || !this.seenLately(flavor, key)) return -1;
+    const e = this.estimates[flavor].get(key);
+    let ms: number;
+    // The probed shape, when there is one, scales it to another count of sites (two ticks of a grid before one frame).
+    if (e !== undefined && e.count > 0 && e.one > 0) ms = s.ms * (e.one + e.per * (k - 1)) / (e.one + e.per * (s.k - 1));
+    else if (k * SEEN_RANGE >= s.k && k <= s.k * SEEN_RANGE) ms = s.ms;
+    else return -1;
+    return Math.max(0, ms - PASS_MS);
+  }
+
+  /**
+   * The estimate for content changes at `sites` (all under `key`, the first MAX_SAMPLE of them), or for a box change
+   * at `key` itself; null while there is none. With `want`, a missing or stale one is queued for the next `run`. `k`:
+   * how many sites changed there (0: not told), for the place's own recent frame to stand for it (`seen`): then
+   * nothing is probed or queued for it.
+   */
+  estimate(flavor: number, key: Element, sites: readonly Element[], want: boolean, k = 0): Estimate | null {
+    if (k > 0) {
+      const ms = this.bySeen(flavor, key, k);
+      if (ms >= 0) {
+        this.seenUsed++;
+        const f = this.fromSeen;
+        f.one = ms;
+        f.per = 0;
+        return f;
+      }
+    }
     let e = this.estimates[flavor].get(key);
     if (want && e === undefined && this.firstLeft > 0 && this.firstKeys < PROBES_PER_FRAME) e = this.first(flavor, key, sites);
     if (want) {
@@ -354,7 +459,7 @@ export class Probes {
     // An allowance of their own: the batch that refines them must not wait for the budget they spent (on a run of a
     // second, a rough first estimate would stand to the end).
     const allowed = ALLOWANCE_MS + BUDGET_SHARE * (this.host.now() - this.startedAt);
-    this.firstLeft = this.usable ? Math.min(ms, allowed - this.firstSpentMs) : 0;
+    this.firstLeft = this.usable ? Math.min(ms, allowed - this.firstSpentMs, this.level()) : 0;
     this.firstKeys = 0;
   }
 
@@ -393,6 +498,7 @@ export class Probes {
     const at = this.host.now();
     const cost = at - t0;
     this.spentMs += cost;
+    this.bucket -= cost;
     this.firstSpentMs += cost;
     this.firstLeft -= cost;
     this.firstKeys++;
@@ -457,6 +563,7 @@ export class Probes {
     }
     const cost = this.host.now() - t0;
     this.spentMs += cost;
+    this.bucket -= cost;
     this.batchCost += cost;
     if (this.driftBatch) this.driftSpentMs += cost;
     else if (this.refineBatch) this.refineSpentMs += cost;
@@ -492,11 +599,16 @@ export class Probes {
         if (this.refineSpentMs > allowed) return false;
       } else if (this.spentMs - this.firstSpentMs - this.driftSpentMs - this.refineSpentMs + expected > allowed) return false;
     }
+    // All kinds together: what the bucket holds (a drift's batch, whose own budget `observe` checked, while it holds any).
+    const level = this.level();
+    if (level <= 0 || (level < expected && !this.driftBatch)) return false;
     this.refineBatch = refining && !this.driftBatch;
     while (this.batch.length < PROBES_PER_FRAME * 2 && this.queue.length > 0) {
       const q = this.queue[0];
       this.queue.shift();
       this.queued[q.flavor].delete(q.key);
+      // Weighed by its own frames since it was queued (a grid's first frame alone came after its first estimate).
+      if (this.seenLately(q.flavor, q.key)) continue;
       const sites = q.sites.filter((el) => el.isConnected);
       if (sites.length === 0) continue;
       this.batch.push({ q, sites, n: 1, got: [], sum: 0, failed: false, all: 0 });
@@ -632,6 +744,7 @@ export class Probes {
   }
 
   clear(): void {
+    this.forgetSeen();
     for (let f = 0; f < FLAVORS; f++) {
       this.estimates[f] = new WeakMap();
       this.queued[f] = new WeakSet();
@@ -650,6 +763,7 @@ export class Probes {
     this.refineSpentMs = 0;
     this.drifted = this.driftBatch = this.refineBatch = false;
     this.drifts = 0;
+    this.seenUsed = 0;
     this.resetRatio();
   }
 }

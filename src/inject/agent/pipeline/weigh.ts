@@ -147,12 +147,26 @@ function part(map: Map<Element, Group>, sites: Sites, more: number, extent: numb
   return out;
 }
 
+/**
+ * A frame whose changes that cost layout all sat in one group (causes.ts `alike`, one grouped kind) and that no forced
+ * reflow cut short: its layout, `layoutMs`, is that place's own cost for as many sites — the probes keep it for the
+ * frames it shares with other places (probes.ts `seen`). Call after the frame's measurement, before `weigh`.
+ */
+export function noteSeen<E extends CauseOwner>(causes: Causes<E>, probes: Probes, layoutMs: number): void {
+  const bits = causes.groupedBits;
+  if (bits === 0 || (bits & (bits - 1)) !== 0 || causes.layoutChanges === 0 || !causes.alike()) return;
+  const key = causes.aloneKey;
+  if (key !== null) probes.seen(FLAVOR[groupedKind(bits)], key, causes.layoutChanges, layoutMs);
+}
+
 export interface Weights<E> {
   owners: E[];
   layout: number[];
   style: number[];
   /** The layout the weights account for, ms, when every one was probed; −1 when not (alike, or not probed yet). */
   explainedMs: number;
+  /** Whether a group was weighed by its place's own frame (probes.ts `seen`), not by a probe alone. */
+  bySeen: boolean;
 }
 
 /**
@@ -161,6 +175,7 @@ export interface Weights<E> {
  */
 export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | null, out: Weights<E>, layoutMs: number): void {
   out.explainedMs = -1;
+  out.bySeen = false;
   if (causes.alike()) {
     // Every change weighs alike (a grid's cells under their grid): no slot, no group, no probe. An owner logged twice
     // gets two parts (the split adds them up).
@@ -220,8 +235,10 @@ export function weigh<E extends CauseOwner>(causes: Causes<E>, probes: Probes | 
   if (probes !== null) {
     for (let kind = TEXT; kind <= LEAF; kind++) {
       for (const [key, g] of groups[kind]) {
-        const e = probes.estimate(FLAVOR[kind], key, g.sample, want);
-        if (e !== null) g.ms = e.one + e.per * (g.k - 1) + PASS_MS * g.parents.length;
+        const e = probes.estimate(FLAVOR[kind], key, g.sample, want, g.k);
+        if (e === null) continue;
+        g.ms = e.one + e.per * (g.k - 1) + PASS_MS * g.parents.length;
+        if (e.count < 0) out.bySeen = true;
       }
     }
   }

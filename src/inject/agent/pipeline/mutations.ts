@@ -45,6 +45,11 @@ export class MutationTracker {
   private discoveryCost = 0;
   /** Components with foreign writers, and when one was last seen. */
   private readonly scoped = new Map<Entry, number>();
+  /**
+   * Components found with a foreign writer since start: each find means that frames before it held that writer's
+   * changes unseen (the probes let go of the places' own figures: probes.ts `forgetSeen`).
+   */
+  found = 0;
   private scopedChanged = false;
 
   constructor(
@@ -145,12 +150,6 @@ export class MutationTracker {
    * At frame end, after `drain` and the frame's weighing: ends a discovery frame, starts the next when it is due (or
    * at once after a frame whose layout had no known cause), and re-observes the components with foreign writers.
    */
-  /**
-   * Components found with a foreign writer since start: each find means that frames before it held that writer's
-   * changes unseen (the probes let go of the places' own figures: probes.ts `forgetSeen`).
-   */
-  found = 0;
-
   endFrame(unexplainedLayout: boolean): void {
     const attrs = this.attrs;
     if (!attrs) return;

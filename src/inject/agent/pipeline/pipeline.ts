@@ -93,9 +93,9 @@ export class Pipeline {
   private readonly mutations: MutationTracker;
   /** How much layout a change at a place costs, measured on the page (probes.ts). */
   readonly probes: Probes;
-  /** The frame's causes weighed (weigh.ts), reused frame after frame. */
   /** `mutations.found` when the frame before looked. */
   private foundWriters = 0;
+  /** The frame's causes weighed (weigh.ts), reused frame after frame. */
   private readonly weights: Weights<Entry> = { owners: [], layout: [], style: [], explainedMs: -1, bySeen: false };
   /** The first owners of an alike frame's log, for the frame log (vitals/frame-log.ts keeps MAX_CHANGED). */
   private readonly changedScratch: Entry[] = [];
@@ -495,12 +495,12 @@ export class Pipeline {
         if (causes.alike()) this.framesAlike++;
         else this.framesSplit++;
       }
-      // A place whose changes are the frame's only ones: the frame's layout is its cost (no probe of it while recent).
-      // A foreign writer found since the last frame: the places' figures so far held its writes (probes.ts).
+      // A foreign writer found since the last frame: the places' own figures so far held its writes (probes.ts).
       if (this.foundWriters !== this.mutations.found) {
         this.foundWriters = this.mutations.found;
         this.probes.forgetSeen();
       }
+      // A place whose changes are the frame's only ones: the frame's layout is its cost (no probe of it while recent).
       if (forcedMs === 0 && this.probes.usable) noteSeen(causes, this.probes, t2 - t1);
       // An alike frame is split straight from the log (attribution.ts `attributeAlike`): no weights, no owner read.
       const straight = this.pinned === null && this.forcedById.size === 0 && !causes.anyGone && causes.alike();
@@ -872,6 +872,8 @@ export class Pipeline {
       probeFirsts: this.probes.firsts,
       /** Batches made because the frames' layout drifted from what the estimates explained (probes.ts `observe`). */
       probeDrifts: this.probes.drifts,
+      /** Places weighed by a frame of their own instead of a probe (probes.ts `seen`), since enable. */
+      probeSeen: this.probes.seenUsed,
       /** Components watched for attribute and text writes other code made (mutations.ts). */
       foreignWatched: this.mutations.watched,
       /** Their attribute and text records read since start (those pending at a page's forced read are let go). */

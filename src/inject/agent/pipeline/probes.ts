@@ -32,7 +32,7 @@
  * StressGrid demo, nine tenths of all probe time there; docs/TIMING.md §2). A frame may hold page code's attribute or
  * text write that no observer reported yet (mutations.ts: a component's foreign writers are found by discovery,
  * then observed), and its layout was counted as the place's own: an imperative widget writing beside a component's
- * text gave the text 58 % of their frames against 21 % true (the attribution bench's page-code scenario). So every
+ * text gave the text 58 % of their frames against 21–25 % true (the attribution bench's page-code scenario). So every
  * place's figure is let go when a foreign writer is found (`forgetSeen`): the frames before were not what they seemed.
  */
 import { PASS_MS } from '../../../protocol/layout-pass';

@@ -60,6 +60,25 @@ function world() {
 }
 
 describe('probes: the schedule', () => {
+  it('reads each place of a batch at most once a frame: a cheap place left alone is not read again at once', () => {
+    const { probes, measured, place } = world();
+    // A is done after two readings (10 ms each); B, cheap, wants six. Read back to back within one frame, a place's
+    // caches are warm (a table cell read 1.6 then 0.65 ms): B's readings must come a frame apart, as A's did.
+    const a = place('A', 10), b = place('B', 0.5);
+    probes.start();
+    for (const p of [a, b]) probes.estimate(PROBE_TEXT, p as never, [p as never], true);
+    probes.settle();
+    const frames: string[][] = [];
+    for (let i = 0; i < 10; i++) {
+      const before = measured.length;
+      probes.run();
+      frames.push(measured.slice(before));
+    }
+    for (const f of frames) expect(new Set(f).size, f.join(',')).to.equal(f.length);
+    expect(measured.filter((n) => n === 'A')).to.have.length(2);
+    expect(measured.filter((n) => n === 'B')).to.have.length(6);
+  });
+
   it('measures places queued together in one batch, once the budget allows all of them (not one now, one later)', () => {
     const { clock, probes, measured, place } = world();
     const a = place('A', 10), b = place('B', 10);
